@@ -1,0 +1,75 @@
+//! The command line: one binary, `droidmcp`, with subcommands. Each subcommand lives in its own file
+//! and only parses arguments and calls the library; none holds logic of its own.
+
+use clap::{Args, Parser, Subcommand};
+
+mod devices;
+mod episodes;
+mod hierarchy;
+mod judge;
+mod manual;
+mod serve;
+mod shell;
+mod sim;
+mod tasks;
+
+/// Puts an Android phone in the hands of any LLM: MCP server, HTTP API, tasks and judges.
+#[derive(Debug, Parser)]
+#[command(name = "droidmcp", version, about)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every subcommand understands.
+#[derive(Debug, Clone, Args)]
+pub struct Global {
+    /// Device to use: `sim` (the embedded phone, default), `sim:SEED`, or an adb serial.
+    #[arg(long, global = true, env = "DROIDMCP_DEVICE")]
+    pub device: Option<String>,
+    /// adb server address (host:port); default from ADB_SERVER_SOCKET, else 127.0.0.1:5037.
+    #[arg(long, global = true)]
+    pub adb_server: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the MCP server (stdio or streamable HTTP) and the HTTP API.
+    Serve(serve::Args),
+    /// Run one shell command line on the device, like `adb shell`.
+    Shell(shell::Args),
+    /// Run the embedded phone on its own, optionally as an adbd reachable with `adb connect`.
+    Sim(sim::Args),
+    /// Print the compressed element list of a uiautomator dump.
+    Hierarchy(hierarchy::Args),
+    /// List connected devices.
+    Devices(devices::Args),
+    /// List, show and replay tasks.
+    #[command(subcommand)]
+    Tasks(tasks::Command),
+    /// Export recorded episodes.
+    #[command(subcommand)]
+    Episodes(episodes::Command),
+    /// Score episodes with LLM judges, calibrate judges, review disagreements, report metrics.
+    Judge(judge::Args),
+    #[command(flatten)]
+    Manual(manual::Command),
+}
+
+/// Runs the parsed command line; the returned number is the process exit code.
+pub async fn run(cli: Cli) -> anyhow::Result<i32> {
+    let global = cli.global;
+    match cli.command {
+        Command::Serve(args) => serve::run(&global, args).await,
+        Command::Shell(args) => shell::run(&global, args).await,
+        Command::Sim(args) => sim::run(&global, args).await,
+        Command::Hierarchy(args) => hierarchy::run(&global, args).await,
+        Command::Devices(args) => devices::run(&global, args).await,
+        Command::Tasks(cmd) => tasks::run(&global, cmd).await,
+        Command::Episodes(cmd) => episodes::run(&global, cmd).await,
+        Command::Judge(args) => judge::run(&global, args).await,
+        Command::Manual(cmd) => manual::run(&global, cmd).await,
+    }
+}

@@ -1,0 +1,13 @@
+//! `droidmcp tasks`.
+
+use super::Global;
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// List them.
+    List,
+}
+
+pub async fn run(_global: &Global, _cmd: Command) -> anyhow::Result<i32> {
+    anyhow::bail!("`droidmcp tasks` is not built yet")
+}

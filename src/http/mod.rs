@@ -1,0 +1,1 @@
+//! The plain HTTP API (REST + live page), a thin front end over sessions.

@@ -1,0 +1,1 @@
+//! LLM judges over OpenAI-compatible endpoints, two-judge cross-validation and calibration.

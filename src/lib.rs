@@ -1,0 +1,18 @@
+//! droidmcp: an MCP server (and HTTP API) that puts an Android phone in the hands of any LLM.
+//!
+//! Data flows one way: device ⇄ observation/action ⇄ tools ⇄ transports. See `ARCHITECTURE.md`
+//! for the map; each module's own docs say what it owns.
+
+pub mod adb;
+pub mod cli;
+pub mod device;
+pub mod eval;
+pub mod geom;
+pub mod hierarchy;
+pub mod http;
+pub mod judge;
+pub mod mcp;
+pub mod session;
+pub mod sim;
+pub mod store;
+pub mod task;

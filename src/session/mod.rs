@@ -1,0 +1,1 @@
+//! Sessions: one client's lease on one device; act, observe, record steps, run task episodes.

@@ -1,0 +1,70 @@
+//! The contract between the embedded phone's framework and its apps.
+//!
+//! An app is a state machine: the framework asks it to [`App::render`] a view tree from its state and
+//! feeds it [`UiEvent`]s addressed by view tag. Persistent data lives where Android keeps it (SQLite
+//! files and shared_prefs under `/data/...`, reached through [`System`]), so `force-stop` can drop the
+//! app object and a new one reads the same data back. Apps ask the framework for things (launch
+//! another app, focus a field, finish) through [`System`] requests rather than by touching the
+//! framework.
+
+use super::system::System;
+use super::view::View;
+
+/// What happened to a view, as the app sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UiEvent {
+    /// A tap on a clickable view with this tag.
+    Click(String),
+    /// A long press (≥500 ms) on a long-clickable view with this tag.
+    LongClick(String),
+    /// The IME changed the text of the focused editable view with this tag; carries the new full text.
+    TextChanged { tag: String, text: String },
+    /// ENTER (IME action) in the focused editable view with this tag.
+    EditorAction(String),
+    /// A SeekBar with this tag was set to `value` by a tap or drag.
+    Seek { tag: String, value: i32 },
+    /// The back key; an app that does not handle it is finished by the framework.
+    Back,
+}
+
+/// One installed app as the launcher and package manager see it.
+pub struct AppInfo {
+    pub package: &'static str,
+    /// Launcher label per locale prefix, first entry is the default (`[("en", "Clock"), ("de", "Uhr")]`).
+    pub labels: &'static [(&'static str, &'static str)],
+    /// Fully qualified launcher activity (`com.android.deskclock.DeskClock`).
+    pub launch_activity: &'static str,
+    /// Builds the app's UI state; called on launch and after force-stop.
+    pub create: fn(&mut System) -> Box<dyn App>,
+    /// Creates the app's persistent data at first boot and after `pm clear` (databases, prefs).
+    pub install: fn(&mut System),
+    /// Shown in the launcher's home grid (otherwise only in the app drawer).
+    pub on_home_screen: bool,
+}
+
+impl AppInfo {
+    /// The label for a locale such as `de-DE` (falls back to the first label).
+    pub fn label(&self, locale: &str) -> &'static str {
+        let lang = locale.split(['-', '_']).next().unwrap_or("");
+        self.labels
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .map(|(_, label)| *label)
+            .unwrap_or(self.labels[0].1)
+    }
+}
+
+/// A running app's UI.
+pub trait App: Send {
+    fn package(&self) -> &'static str;
+
+    /// The fully qualified class of the activity on screen (for `dumpsys`, logcat and task checks).
+    fn activity(&self) -> String;
+
+    /// Builds the content area (inside `sys.metrics.content`) from the app's current state.
+    fn render(&self, sys: &System) -> View;
+
+    /// Reacts to an event; returns false when the app did not consume it (an unhandled
+    /// [`UiEvent::Back`] finishes the app).
+    fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool;
+}

@@ -1,0 +1,16 @@
+//! The embedded phone: a simulated Android device that interprets Android's shell commands
+//! (`input`, `uiautomator dump`, `screencap`, `am`, `pm`, `settings`, `logcat`, `content`, …) and keeps
+//! app state where Android keeps it.
+//!
+//! Brief overview: [`Phone`] is a cloneable handle (an `Arc<Mutex<…>>`; std's mutex because no lock is
+//! held across an await) around the framework state: the window stack of running [`app::App`]s, focus
+//! and IME, scroll offsets, and the [`system::System`] services apps use. [`Phone::exec`] is the whole
+//! public surface, exactly as `adb shell` would see it; `Phone` also implements
+//! [`crate::device::Shell`] so the device layer drives it like any real phone.
+
+pub mod app;
+pub mod phone;
+pub mod system;
+pub mod view;
+
+pub use phone::{Phone, Profile, SimConfig, SimError};

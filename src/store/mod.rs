@@ -1,0 +1,1 @@
+//! The SQLite store: episodes, steps, check results and verdicts, committed as they happen.

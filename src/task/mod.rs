@@ -1,0 +1,1 @@
+//! Task files (`tasks/*.toml`): loading, validation, seeded parameters, setup and teardown.

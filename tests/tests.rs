@@ -1,0 +1,3 @@
+//! The one integration-test binary; each module tests one area through its public boundary.
+
+mod util;
