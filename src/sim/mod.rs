@@ -9,6 +9,7 @@
 //! [`crate::device::Shell`] so the device layer drives it like any real phone.
 
 pub mod app;
+pub mod apps;
 pub mod phone;
 pub mod system;
 pub mod view;

@@ -1,0 +1,38 @@
+//! Clock (com.google.android.deskclock).
+
+use crate::sim::app::{App, AppInfo, UiEvent};
+use crate::sim::system::System;
+use crate::sim::view::{class, View};
+
+pub const PACKAGE: &str = "com.google.android.deskclock";
+
+pub fn info() -> AppInfo {
+    AppInfo {
+        package: PACKAGE,
+        labels: &[("en", "Clock")],
+        launch_activity: "com.android.deskclock.DeskClock",
+        create: |_| Box::new(Screen),
+        install: |_| {},
+        on_home_screen: true,
+    }
+}
+
+struct Screen;
+
+impl App for Screen {
+    fn package(&self) -> &'static str {
+        PACKAGE
+    }
+
+    fn activity(&self) -> String {
+        "com.android.deskclock.DeskClock".to_string()
+    }
+
+    fn render(&self, sys: &System) -> View {
+        View::new(class::FRAME_LAYOUT, sys.metrics.content)
+    }
+
+    fn handle(&mut self, _event: &UiEvent, _sys: &mut System) -> bool {
+        false
+    }
+}

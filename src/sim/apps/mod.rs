@@ -1,0 +1,27 @@
+//! The apps installed on the embedded phone. Package names, activities and resource ids match the
+//! real apps so task files run unchanged on a real device.
+
+use super::app::AppInfo;
+
+pub mod calculator;
+pub mod calendar;
+pub mod clock;
+pub mod contacts;
+pub mod dialer;
+pub mod launcher;
+pub mod messages;
+pub mod settings;
+
+/// Every installed app, in the order the package manager lists them.
+pub fn catalog() -> Vec<AppInfo> {
+    vec![
+        launcher::info(),
+        settings::info(),
+        clock::info(),
+        calculator::info(),
+        dialer::info(),
+        contacts::info(),
+        messages::info(),
+        calendar::info(),
+    ]
+}
