@@ -11,6 +11,8 @@
 pub mod app;
 pub mod apps;
 pub mod phone;
+pub mod providers;
+pub mod render;
 pub mod system;
 pub mod view;
 
