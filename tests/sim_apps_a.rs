@@ -552,3 +552,26 @@ fn layouts_fit_the_content_area_on_every_profile() {
         }
     }
 }
+
+/// AndroidWorld's "turn on the 9:00 alarm" check reads `09:00` on a 24-hour phone.
+#[test]
+fn clock_follows_the_24_hour_setting() {
+    let mut h = Harness::new(clock::info());
+    h.sys
+        .settings
+        .put(droidmcp::sim::system::Namespace::System, "time_12_24", "24");
+    assert!(h.find(&|v| v.text == "09:00").is_some());
+    h.tap_id("fab");
+    assert!(h.by_id("material_clock_period_am_button").is_none());
+    h.tap_desc("17 o'clock");
+    h.tap_desc("45 minutes");
+    h.tap_id("material_timepicker_ok_button");
+    assert_eq!(
+        h.sql(
+            ALARMS_DB,
+            "select hour,minutes from alarm_templates where hour=17"
+        ),
+        vec!["17|45"]
+    );
+    assert!(h.find(&|v| v.text == "17:45").is_some());
+}

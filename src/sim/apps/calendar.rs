@@ -12,9 +12,9 @@ use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, Timelike};
 use rusqlite::Connection;
 
 use super::widgets::{
-    add_months, button, columns, columns_vertical, days_in_month, dialog_card, dialog_frame,
-    first_of_month, format_time_12h, inset, label, rid, with_card_children, DatePicker,
-    DialogResult, Rows, TimePicker,
+    self, add_months, button, columns, columns_vertical, days_in_month, dialog_card, dialog_frame,
+    first_of_month, format_hm, inset, label, rid, with_card_children, DatePicker, DialogResult,
+    Rows, TimePicker,
 };
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
@@ -96,14 +96,14 @@ fn date_text(d: NaiveDate) -> String {
 }
 
 /// "10:00 – 11:00 AM" style range for a timed event (always with both suffixes, for clarity).
-fn time_range(e: &Event) -> String {
+fn time_range(e: &Event, h24: bool) -> String {
     if e.all_day {
         return "All day".to_string();
     }
     format!(
         "{} – {}",
-        format_time_12h(e.start.hour(), e.start.minute()),
-        format_time_12h(e.end.hour(), e.end.minute())
+        format_hm(h24, e.start.hour(), e.start.minute()),
+        format_hm(h24, e.end.hour(), e.end.minute())
     )
 }
 
@@ -176,6 +176,7 @@ impl Calendar {
     }
 
     fn handle_editor(&mut self, event: &UiEvent, sys: &mut System) -> Option<bool> {
+        let is_24h = widgets::uses_24h(sys);
         let editor = self.editor.as_mut()?;
         // A picker over the editor gets the event first.
         if let Some(picker) = editor.picker.as_mut() {
@@ -256,12 +257,14 @@ impl Calendar {
                     editor.picker = Some(EditorPicker::StartTime(TimePicker::new(
                         e.start.hour(),
                         e.start.minute(),
+                        is_24h,
                     )))
                 }
                 "ed_end_time" => {
                     editor.picker = Some(EditorPicker::EndTime(TimePicker::new(
                         e.end.hour(),
                         e.end.minute(),
+                        is_24h,
                     )))
                 }
                 "ed_title" | "ed_location" | "ed_description" => {
@@ -511,7 +514,7 @@ impl Calendar {
         grid
     }
 
-    fn render_day(&self, m: &Metrics, body: Bounds) -> View {
+    fn render_day(&self, m: &Metrics, body: Bounds, h24: bool) -> View {
         let mut list = View::new(class::SCROLL_VIEW, body)
             .id(id("alternate_timeline_fragment_container"))
             .scrollable("day_list");
@@ -543,7 +546,7 @@ impl Calendar {
             let mut rows = Rows::new(inset(row, m.dp(8.0)));
             list = list.child(
                 View::new(class::VIEW, row)
-                    .desc(format!("{}, {}", e.title, time_range(e)))
+                    .desc(format!("{}, {}", e.title, time_range(e, h24)))
                     .on_click(format!("ev:{ev_id}"))
                     .style(Style {
                         background: Some([3, 155, 229, 255]),
@@ -558,7 +561,7 @@ impl Calendar {
                         }),
                     )
                     .child(
-                        label(rows.take(m.sp(20.0)), time_range(e), 12.0).style(Style {
+                        label(rows.take(m.sp(20.0)), time_range(e, h24), 12.0).style(Style {
                             text_color: Some([255, 255, 255, 255]),
                             text_size_sp: Some(12.0),
                             ..Style::default()
@@ -621,7 +624,7 @@ impl Calendar {
         views
     }
 
-    fn render_editor(&self, m: &Metrics, editor: &Editor) -> View {
+    fn render_editor(&self, m: &Metrics, editor: &Editor, h24: bool) -> View {
         match &editor.picker {
             Some(EditorPicker::StartDate(p) | EditorPicker::EndDate(p)) => return p.render(m),
             Some(EditorPicker::StartTime(p) | EditorPicker::EndTime(p)) => {
@@ -702,7 +705,7 @@ impl Calendar {
                     .on_click(format!("ed_{which}_date")),
             );
             if !e.all_day {
-                let t = format_time_12h(time.hour(), time.minute());
+                let t = format_hm(h24, time.hour(), time.minute());
                 children.push(
                     View::new(class::TEXT_VIEW, cols[2])
                         .id(id(&format!("{which}_time")))
@@ -732,7 +735,7 @@ impl Calendar {
         View::new(class::FRAME_LAYOUT, area).children(children)
     }
 
-    fn render_detail(&self, m: &Metrics, e: &Event) -> View {
+    fn render_detail(&self, m: &Metrics, e: &Event, h24: bool) -> View {
         if self.confirm_delete {
             let card = dialog_card(m, m.dp(180.0));
             let mut rows = Rows::new(inset(card, m.dp(24.0)));
@@ -778,7 +781,7 @@ impl Calendar {
                 )
             }
         } else {
-            format!("{} · {}", e.start.format("%A, %B %-d"), time_range(e))
+            format!("{} · {}", e.start.format("%A, %B %-d"), time_range(e, h24))
         };
         let mut children = vec![
             icon(bar.left, "Close", "det_close", "close"),
@@ -814,13 +817,13 @@ impl App for Calendar {
     fn render(&self, sys: &System) -> View {
         let m = &sys.metrics;
         if let Some(editor) = &self.editor {
-            return self.render_editor(m, editor);
+            return self.render_editor(m, editor, widgets::uses_24h(sys));
         }
         if let Some(e) = self
             .detail
             .and_then(|d| self.events.iter().find(|e| e.id == Some(d)))
         {
-            return self.render_detail(m, e);
+            return self.render_detail(m, e, widgets::uses_24h(sys));
         }
         let area = m.content;
         let today = sys.clock.now.date();
@@ -829,7 +832,7 @@ impl App for Calendar {
         let body = rows.rest();
         let main = match self.mode {
             Mode::Month => self.render_month(m, body, today),
-            Mode::Day => self.render_day(m, body),
+            Mode::Day => self.render_day(m, body, widgets::uses_24h(sys)),
         };
         View::new(class::FRAME_LAYOUT, area)
             .children(self.render_toolbar(m, toolbar, today))

@@ -13,7 +13,7 @@ use chrono::{Datelike, NaiveDateTime, Timelike, Weekday};
 use rusqlite::Connection;
 
 use super::widgets::{
-    self, button, columns, dialog_card, dialog_frame, format_time_12h, inset, label, rid,
+    self, button, columns, dialog_card, dialog_frame, format_hm, inset, label, rid,
     with_card_children, Rows, TimePicker,
 };
 use crate::geom::Bounds;
@@ -311,7 +311,7 @@ impl Clock {
             let now = sys.clock.now;
             self.dialog = Some(Dialog::Time {
                 alarm: None,
-                picker: TimePicker::new(now.hour(), now.minute()),
+                picker: TimePicker::new(now.hour(), now.minute(), widgets::uses_24h(sys)),
             });
             return true;
         }
@@ -330,7 +330,7 @@ impl Clock {
             "time" => {
                 self.dialog = Some(Dialog::Time {
                     alarm: Some(a.id),
-                    picker: TimePicker::new(a.hour, a.minutes),
+                    picker: TimePicker::new(a.hour, a.minutes, widgets::uses_24h(sys)),
                 });
             }
             "onoff" => {
@@ -434,7 +434,7 @@ impl Clock {
         true
     }
 
-    fn render_alarm_tab(&self, m: &Metrics, area: Bounds) -> Vec<View> {
+    fn render_alarm_tab(&self, m: &Metrics, area: Bounds, h24: bool) -> Vec<View> {
         let list_b = area;
         let pad = m.dp(16.0);
         let mut list = View::new(class::RECYCLER_VIEW, list_b)
@@ -445,7 +445,7 @@ impl Clock {
             let expanded = self.expanded == Some(a.id);
             let h = if expanded { m.dp(330.0) } else { m.dp(150.0) };
             let card_b = Bounds::new(list_b.left + pad, y, list_b.right - pad, y + h);
-            list = list.child(self.alarm_card(m, a, card_b, expanded));
+            list = list.child(self.alarm_card(m, a, card_b, expanded, h24));
             y += h + m.dp(8.0);
         }
         // Room to scroll the last card above the add button.
@@ -474,8 +474,15 @@ impl Clock {
         vec![list, fab]
     }
 
-    fn alarm_card(&self, m: &Metrics, a: &Alarm, card_b: Bounds, expanded: bool) -> View {
-        let time = format_time_12h(a.hour, a.minutes);
+    fn alarm_card(
+        &self,
+        m: &Metrics,
+        a: &Alarm,
+        card_b: Bounds,
+        expanded: bool,
+        h24: bool,
+    ) -> View {
+        let time = format_hm(h24, a.hour, a.minutes);
         let mut rows = Rows::new(inset(card_b, m.dp(16.0)));
         let mut children = Vec::new();
         let label_row = rows.take(m.sp(24.0));
@@ -660,10 +667,16 @@ impl Clock {
         }
     }
 
-    fn render_clock_tab(&self, m: &Metrics, area: Bounds, now: NaiveDateTime) -> Vec<View> {
+    fn render_clock_tab(
+        &self,
+        m: &Metrics,
+        area: Bounds,
+        now: NaiveDateTime,
+        h24: bool,
+    ) -> Vec<View> {
         let mut rows = Rows::new(area);
         rows.take(m.dp(48.0));
-        let time = format_time_12h(now.hour(), now.minute());
+        let time = format_hm(h24, now.hour(), now.minute());
         vec![
             View::new(class::TEXT_VIEW, rows.take(m.sp(80.0)))
                 .id(id("digital_clock"))
@@ -997,9 +1010,10 @@ impl App for Clock {
         let body = Bounds::new(area.left, rows.y, area.right, area.bottom - nav_h);
         let nav_b = Bounds::new(area.left, area.bottom - nav_h, area.right, area.bottom);
         let now = sys.clock.now;
+        let h24 = widgets::uses_24h(sys);
         let content = match self.tab {
-            Tab::Alarm => self.render_alarm_tab(m, body),
-            Tab::Clock => self.render_clock_tab(m, body, now),
+            Tab::Alarm => self.render_alarm_tab(m, body, h24),
+            Tab::Clock => self.render_clock_tab(m, body, now, h24),
             Tab::Timer => self.render_timer_tab(m, body, now),
             Tab::Stopwatch => self.render_stopwatch_tab(m, body, now),
         };

@@ -10,6 +10,7 @@ use chrono::{Datelike, NaiveDate};
 
 use crate::geom::Bounds;
 use crate::sim::app::UiEvent;
+use crate::sim::system::{Namespace, System};
 use crate::sim::view::{class, Metrics, Style, View};
 
 /// uiautomator's class for checkable Material buttons (chips, toggle-group buttons).
@@ -122,6 +123,25 @@ pub fn with_card_children(mut frame: View, children: Vec<View>) -> View {
     frame
 }
 
+/// Whether the user chose the 24-hour clock (`settings put system time_12_24 24`).
+pub fn uses_24h(sys: &System) -> bool {
+    sys.settings.get(Namespace::System, "time_12_24") == Some("24")
+}
+
+/// A time of day as the phone shows it: "8:30 AM", or "08:30" on the 24-hour clock.
+pub fn format_time(sys: &System, hour: u32, minute: u32) -> String {
+    format_hm(uses_24h(sys), hour, minute)
+}
+
+/// A time of day on the 24-hour ("08:30") or 12-hour ("8:30 AM") clock.
+pub fn format_hm(is_24h: bool, hour: u32, minute: u32) -> String {
+    if is_24h {
+        format!("{hour:02}:{minute:02}")
+    } else {
+        format_time_12h(hour, minute)
+    }
+}
+
 /// "8:30 AM" for 08:30, as the US English locale formats a time.
 pub fn format_time_12h(hour: u32, minute: u32) -> String {
     let (h12, suffix) = hour_12(hour);
@@ -151,8 +171,9 @@ enum Selecting {
     Minute,
 }
 
-/// Material Components' time picker dialog (`MaterialTimePicker`), 12-hour clock: a clock face of
-/// hour then minute numbers, AM/PM toggle buttons, and a keyboard mode with two EditTexts.
+/// Material Components' time picker dialog (`MaterialTimePicker`): a clock face of hour then minute
+/// numbers (two rings of hours on the 24-hour clock), AM/PM toggle buttons on the 12-hour clock,
+/// and a keyboard mode with two EditTexts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TimePicker {
     /// 0..=23.
@@ -160,6 +181,7 @@ pub struct TimePicker {
     pub minute: u32,
     selecting: Selecting,
     keyboard: bool,
+    is_24h: bool,
     hour_text: String,
     minute_text: String,
 }
@@ -167,15 +189,26 @@ pub struct TimePicker {
 impl TimePicker {
     const TAG: &'static str = "tp:";
 
-    pub fn new(hour: u32, minute: u32) -> TimePicker {
-        let (h12, _) = hour_12(hour);
-        TimePicker {
+    pub fn new(hour: u32, minute: u32, is_24h: bool) -> TimePicker {
+        let mut p = TimePicker {
             hour: hour % 24,
             minute: minute % 60,
             selecting: Selecting::Hour,
             keyboard: false,
-            hour_text: h12.to_string(),
+            is_24h,
+            hour_text: String::new(),
             minute_text: format!("{:02}", minute % 60),
+        };
+        p.hour_text = p.hour_label();
+        p
+    }
+
+    /// The hour as the chip and field show it: "9" (12-hour) or "09" (24-hour).
+    fn hour_label(&self) -> String {
+        if self.is_24h {
+            format!("{:02}", self.hour)
+        } else {
+            hour_12(self.hour).0.to_string()
         }
     }
 
@@ -206,7 +239,9 @@ impl TimePicker {
             if action == "hour_input" {
                 self.hour_text = digits;
                 if let Ok(h) = self.hour_text.parse::<u32>() {
-                    if (1..=12).contains(&h) {
+                    if self.is_24h && h < 24 {
+                        self.hour = h;
+                    } else if !self.is_24h && (1..=12).contains(&h) {
                         self.set_hour_12(h);
                     }
                 }
@@ -229,13 +264,16 @@ impl TimePicker {
             "pm" if !self.is_pm() => self.hour += 12,
             "mode" => {
                 self.keyboard = !self.keyboard;
-                let (h12, _) = hour_12(self.hour);
-                self.hour_text = h12.to_string();
+                self.hour_text = self.hour_label();
                 self.minute_text = format!("{:02}", self.minute);
             }
             "hour_input" | "minute_input" => {}
             other => {
-                if let Some(h) = other.strip_prefix("h").and_then(|v| v.parse::<u32>().ok()) {
+                if let Some(h) = other.strip_prefix("H").and_then(|v| v.parse::<u32>().ok()) {
+                    self.hour = h % 24;
+                    self.selecting = Selecting::Minute;
+                } else if let Some(h) = other.strip_prefix("h").and_then(|v| v.parse::<u32>().ok())
+                {
                     self.set_hour_12(h);
                     self.selecting = Selecting::Minute;
                 } else if let Some(m) = other.strip_prefix("m").and_then(|v| v.parse::<u32>().ok())
@@ -277,7 +315,6 @@ impl TimePicker {
         let colon_b = Bounds::new(cols[3].left, line.top, cols[3].right, line.bottom);
         let minute_b = Bounds::new(cols[4].left, line.top, cols[6].right, line.bottom);
         let period_b = cols[7];
-        let (h12, _) = hour_12(self.hour);
         if self.keyboard {
             let field = |b: Bounds, name: &str, text: &str, input: &str, hint: &str| {
                 View::new(class::LINEAR_LAYOUT, b).id(id(name)).child(
@@ -331,8 +368,15 @@ impl TimePicker {
             children.push(chip(
                 hour_b,
                 "material_hour_tv",
-                h12.to_string(),
-                format!("{h12} o'clock"),
+                self.hour_label(),
+                format!(
+                    "{} o'clock",
+                    if self.is_24h {
+                        self.hour
+                    } else {
+                        hour_12(self.hour).0
+                    }
+                ),
                 "hour_chip",
                 self.selecting == Selecting::Hour,
             ));
@@ -364,24 +408,26 @@ impl TimePicker {
                     ..Style::default()
                 })
         };
-        children.push(
-            View::new(class::LINEAR_LAYOUT, period_b)
-                .id(id("material_clock_period_toggle"))
-                .child(period(
-                    Bounds::new(period_b.left, period_b.top, period_b.right, mid),
-                    "material_clock_period_am_button",
-                    "AM",
-                    "am",
-                    !self.is_pm(),
-                ))
-                .child(period(
-                    Bounds::new(period_b.left, mid, period_b.right, period_b.bottom),
-                    "material_clock_period_pm_button",
-                    "PM",
-                    "pm",
-                    self.is_pm(),
-                )),
-        );
+        if !self.is_24h {
+            children.push(
+                View::new(class::LINEAR_LAYOUT, period_b)
+                    .id(id("material_clock_period_toggle"))
+                    .child(period(
+                        Bounds::new(period_b.left, period_b.top, period_b.right, mid),
+                        "material_clock_period_am_button",
+                        "AM",
+                        "am",
+                        !self.is_pm(),
+                    ))
+                    .child(period(
+                        Bounds::new(period_b.left, mid, period_b.right, period_b.bottom),
+                        "material_clock_period_pm_button",
+                        "PM",
+                        "pm",
+                        self.is_pm(),
+                    )),
+            );
+        }
         rows.take(m.dp(24.0));
 
         if !self.keyboard {
@@ -420,13 +466,30 @@ impl TimePicker {
         let c = face.center();
         let radius = face.width() as f32 / 2.0 - m.dp(24.0) as f32;
         let cell = m.dp(48.0);
-        let numbers: Vec<View> = (0..12u32)
+        let inner_ring = self.is_24h && self.selecting == Selecting::Hour;
+        let count = if inner_ring { 24u32 } else { 12 };
+        let numbers: Vec<View> = (0..count)
             .map(|i| {
-                let angle = (i as f32) * std::f32::consts::PI / 6.0;
-                let x = c.x + (radius * angle.sin()).round() as i32;
-                let y = c.y - (radius * angle.cos()).round() as i32;
+                let angle = ((i % 12) as f32) * std::f32::consts::PI / 6.0;
+                let r = if i >= 12 { radius * 0.62 } else { radius };
+                let x = c.x + (r * angle.sin()).round() as i32;
+                let y = c.y - (r * angle.cos()).round() as i32;
                 let b = Bounds::new(x - cell / 2, y - cell / 2, x + cell / 2, y + cell / 2);
                 let (text, desc, action, on) = match self.selecting {
+                    // 24-hour clock: 00 and 1–11 outside, 12–23 inside.
+                    Selecting::Hour if self.is_24h => {
+                        let text = if i == 0 {
+                            "00".to_string()
+                        } else {
+                            i.to_string()
+                        };
+                        (
+                            text,
+                            format!("{i} o'clock"),
+                            format!("H{i}"),
+                            self.hour == i,
+                        )
+                    }
                     Selecting::Hour => {
                         let h = if i == 0 { 12 } else { i };
                         let on = hour_12(self.hour).0 == h;
@@ -637,7 +700,7 @@ mod tests {
 
     #[test]
     fn clock_face_picks_hour_then_minute_then_pm() {
-        let mut p = TimePicker::new(8, 0);
+        let mut p = TimePicker::new(8, 0, false);
         click(&mut p, "h1");
         click(&mut p, "m30");
         click(&mut p, "pm");
@@ -646,7 +709,7 @@ mod tests {
 
     #[test]
     fn keyboard_mode_accepts_any_minute_and_ignores_bad_text() {
-        let mut p = TimePicker::new(8, 0);
+        let mut p = TimePicker::new(8, 0, false);
         click(&mut p, "mode");
         p.handle(&UiEvent::TextChanged {
             tag: "tp:hour_input".into(),
@@ -666,13 +729,28 @@ mod tests {
 
     #[test]
     fn twelve_oclock_maps_to_noon_and_midnight() {
-        let mut p = TimePicker::new(9, 0);
+        let mut p = TimePicker::new(9, 0, false);
         click(&mut p, "h12");
         assert_eq!(p.hour, 0);
         click(&mut p, "pm");
         assert_eq!(p.hour, 12);
         assert_eq!(format_time_12h(0, 5), "12:05 AM");
         assert_eq!(format_time_12h(12, 0), "12:00 PM");
+    }
+
+    #[test]
+    fn twenty_four_hour_clock_has_both_rings_and_no_am_pm() {
+        let mut p = TimePicker::new(9, 0, true);
+        click(&mut p, "H17");
+        click(&mut p, "m45");
+        assert_eq!(click(&mut p, "ok"), Some(DialogResult::Ok((17, 45))));
+        let mut p = TimePicker::new(9, 0, true);
+        click(&mut p, "mode");
+        p.handle(&UiEvent::TextChanged {
+            tag: "tp:hour_input".into(),
+            text: "21".into(),
+        });
+        assert_eq!(click(&mut p, "ok"), Some(DialogResult::Ok((21, 0))));
     }
 
     #[test]
