@@ -240,7 +240,13 @@ impl Calculator {
             b.right - m.dp(4.0),
             b.bottom - m.dp(4.0),
         );
-        View::new(class::BUTTON, cell)
+        // ⌫ is an icon button; the others are text buttons.
+        let (view_class, text, icon) = if p.id == "del" {
+            (class::IMAGE_BUTTON, "", Some("backspace"))
+        } else {
+            (class::BUTTON, text, None)
+        };
+        View::new(view_class, cell)
             .id(rid(PACKAGE, p.id))
             .text(text)
             .desc(p.desc)
@@ -254,6 +260,7 @@ impl Calculator {
                 } else {
                     26.0
                 }),
+                icon,
                 ..Style::default()
             })
     }
@@ -384,11 +391,6 @@ impl App for Calculator {
                 View::new(class::TEXT_VIEW, formula_b)
                     .id(rid(PACKAGE, "formula"))
                     .text(formula_text)
-                    .desc(if self.expr.is_empty() {
-                        "No formula"
-                    } else {
-                        ""
-                    })
                     .long_clickable()
                     .style(Style {
                         text_size_sp: Some(if final_state { 28.0 } else { 48.0 }),

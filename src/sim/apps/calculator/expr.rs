@@ -148,10 +148,6 @@ impl Expr {
         self.keys.iter().map(|k| k.text()).collect()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
     /// Adds a key the way the keypad does: a second binary operator replaces the first (except
     /// `−` after ×, ÷ or ^, which negates), a number takes one decimal point, `)` needs an open `(`.
     pub fn push(&mut self, key: Key) {

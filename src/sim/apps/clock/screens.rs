@@ -15,7 +15,13 @@ use crate::sim::system::System;
 use crate::sim::view::{class, Metrics, Style, View};
 
 impl Clock {
-    fn render_alarm_tab(&self, m: &Metrics, area: Bounds, h24: bool) -> Vec<View> {
+    fn render_alarm_tab(
+        &self,
+        m: &Metrics,
+        area: Bounds,
+        h24: bool,
+        now: NaiveDateTime,
+    ) -> Vec<View> {
         let list_b = area;
         let pad = m.dp(16.0);
         let mut list = View::new(class::RECYCLER_VIEW, list_b)
@@ -26,7 +32,7 @@ impl Clock {
             let expanded = self.expanded == Some(a.id);
             let h = if expanded { m.dp(330.0) } else { m.dp(150.0) };
             let card_b = Bounds::new(list_b.left + pad, y, list_b.right - pad, y + h);
-            list = list.child(self.alarm_card(m, a, card_b, expanded, h24));
+            list = list.child(self.alarm_card(m, a, card_b, expanded, (h24, now)));
             y += h + m.dp(8.0);
         }
         // Room to scroll the last card above the add button.
@@ -61,7 +67,7 @@ impl Clock {
         a: &Alarm,
         card_b: Bounds,
         expanded: bool,
-        h24: bool,
+        (h24, now): (bool, NaiveDateTime),
     ) -> View {
         let time = format_hm(h24, a.hour, a.minutes);
         let mut rows = Rows::new(inset(card_b, m.dp(16.0)));
@@ -125,7 +131,7 @@ impl Clock {
                     summary_row.right - arrow_w,
                     summary_row.bottom,
                 ),
-                self.summary(a),
+                self.summary(a, now),
                 14.0,
             )
             .id(id("days_of_week")),
@@ -224,11 +230,15 @@ impl Clock {
     }
 
     /// The line under an alarm's time: its repeat days, or when a one-off alarm rings.
-    fn summary(&self, a: &Alarm) -> String {
+    fn summary(&self, a: &Alarm, now: NaiveDateTime) -> String {
         match a.days {
             0 => {
                 if a.enabled {
-                    "Tomorrow".to_string()
+                    if store::next_fire(a, now).date() == now.date() {
+                        "Today".to_string()
+                    } else {
+                        "Tomorrow".to_string()
+                    }
                 } else {
                     "Not scheduled".to_string()
                 }
@@ -567,7 +577,7 @@ impl Clock {
         let now = sys.clock.now;
         let h24 = widgets::uses_24h(sys);
         let content = match self.tab {
-            Tab::Alarm => self.render_alarm_tab(m, body, h24),
+            Tab::Alarm => self.render_alarm_tab(m, body, h24, now),
             Tab::Clock => self.render_clock_tab(m, body, now, h24),
             Tab::Timer => self.render_timer_tab(m, body, now),
             Tab::Stopwatch => self.render_stopwatch_tab(m, body, now),
