@@ -1,3 +1,4 @@
 //! The one integration-test binary; each module tests one area through its public boundary.
 
-mod util;
+mod sim_apps_b;
+mod util; // Phone, Contacts, Messages and the content providers of the embedded phone

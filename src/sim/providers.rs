@@ -115,6 +115,13 @@ fn run(
         }
         _ => "*".to_string(),
     };
+    for clause in [selection, sort].into_iter().flatten() {
+        if has_statement_break(clause) {
+            return Err(ProviderError::Query(format!(
+                "unrecognized token: \";\" in {clause:?}"
+            )));
+        }
+    }
     let mut sql = format!("SELECT {columns} FROM {}", source.table);
     let conditions: Vec<String> = [source.filter.clone(), selection.map(str::to_string)]
         .into_iter()
@@ -173,6 +180,21 @@ fn table_exists(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
         |r| r.get::<_, i64>(0),
     )
     .map(|n| n > 0)
+}
+
+/// Whether SQL text ends its statement early (a `;` outside quotes), which a WHERE or ORDER BY
+/// clause never needs.
+fn has_statement_break(sql: &str) -> bool {
+    let mut quote: Option<char> = None;
+    for c in sql.chars() {
+        match (quote, c) {
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, ';') => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 fn is_identifier(s: &str) -> bool {

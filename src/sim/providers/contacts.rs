@@ -414,6 +414,11 @@ pub fn delete(conn: &Connection, contact_id: i64) -> rusqlite::Result<()> {
         let ids = stmt.query_map([contact_id], |r| r.get(0))?;
         ids.collect::<rusqlite::Result<_>>()?
     };
+    // raw_contacts and contacts reference each other; unlink the aggregate first.
+    tx.execute(
+        "UPDATE contacts SET name_raw_contact_id = NULL WHERE _id = ?1",
+        [contact_id],
+    )?;
     for raw in raw_ids {
         tx.execute("DELETE FROM phone_lookup WHERE raw_contact_id = ?1", [raw])?;
         tx.execute("DELETE FROM data WHERE raw_contact_id = ?1", [raw])?;
