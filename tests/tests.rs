@@ -2,3 +2,5 @@
 
 mod sim_apps_a;
 mod util;
+mod sim_apps_b;
+mod util; // Phone, Contacts, Messages and the content providers of the embedded phone

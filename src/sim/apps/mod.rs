@@ -6,6 +6,7 @@ use super::app::AppInfo;
 pub mod calculator;
 pub mod calendar;
 pub mod clock;
+pub mod common_b;
 pub mod contacts;
 pub mod dialer;
 pub mod launcher;
