@@ -1,6 +1,7 @@
 //! The one integration-test binary; each module tests one area through its public boundary.
 
 mod sim_apps_a;
+mod sim_render;
 mod util;
 mod sim_apps_b;
 mod util; // Phone, Contacts, Messages and the content providers of the embedded phone
