@@ -5,3 +5,5 @@ mod sim_render;
 mod util;
 mod sim_apps_b;
 mod util; // Phone, Contacts, Messages and the content providers of the embedded phone
+mod hierarchy;
+mod util; // uiautomator dumps: parse, compress, select, mark, diff
