@@ -85,11 +85,7 @@ impl Shell for HostShell {
 }
 
 fn identity() -> Identity {
-    Identity {
-        product: "oriole".into(),
-        model: "Pixel 6".into(),
-        device: "oriole".into(),
-    }
+    Identity::new("oriole", "Pixel 6", "oriole")
 }
 
 /// An adbd on a free loopback port serving `shell`; dropping the handle stops it (the phone vanishes).
@@ -99,10 +95,14 @@ struct Adbd {
 }
 
 async fn start_adbd(shell: Arc<dyn Shell>) -> Adbd {
+    start_adbd_as(shell, identity()).await
+}
+
+async fn start_adbd_as(shell: Arc<dyn Shell>, identity: Identity) -> Adbd {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("local addr");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(adb::serve(listener, shell, identity(), async move {
+    tokio::spawn(adb::serve(listener, shell, identity, async move {
         let _ = stopped.await;
     }));
     Adbd { addr, _stop: stop }
@@ -648,7 +648,11 @@ struct AdbRig {
 
 impl AdbRig {
     async fn start(adb: PathBuf, shell: Arc<dyn Shell>) -> AdbRig {
-        let adbd = start_adbd(shell).await;
+        AdbRig::start_as(adb, shell, identity()).await
+    }
+
+    async fn start_as(adb: PathBuf, shell: Arc<dyn Shell>, identity: Identity) -> AdbRig {
+        let adbd = start_adbd_as(shell, identity).await;
         let port = free_port();
         let rig = AdbRig {
             adb,
@@ -797,7 +801,7 @@ async fn our_client_through_real_adb_server_to_our_adbd() {
         (out.stdout_text(), out.stderr_text(), out.exit_code),
         ("out\n".into(), "err\n".into(), 5)
     );
-    assert!(shell.is_root().await.unwrap() == (unsafe_uid() == 0));
+    assert!(shell.is_root().await.unwrap() == (host_uid() == 0));
     let bytes = shell.exec_out("printf '\\000\\r\\n\\377'").await.unwrap();
     assert_eq!(bytes, [0u8, b'\r', b'\n', 255]);
     // Push, stat, list and pull through one kept sync session.
@@ -841,7 +845,39 @@ async fn our_client_through_real_adb_server_to_our_adbd() {
     );
 }
 
-fn unsafe_uid() -> u32 {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn devices_without_shell_v2_still_give_exit_codes() {
+    let Some(adb) = adb_binary() else { return };
+    let legacy = Identity {
+        features: Vec::new(),
+        ..identity()
+    };
+    let rig = AdbRig::start_as(adb, HostShell::new(), legacy).await;
+    let shell = rig.shell().await;
+    assert!(!shell.has_shell_v2());
+    let cases = [
+        ("echo hi", "hi\n", 0),
+        ("printf 'no newline'", "no newline", 0),
+        ("exit 3", "", 3),
+        ("false # a trailing comment", "", 1),
+        ("echo out; echo err >&2", "out\nerr\n", 0),
+    ];
+    for (command, stdout, code) in cases {
+        let out = shell.exec(command).await.expect(command);
+        assert_eq!(
+            (out.stdout_text().as_str(), out.exit_code),
+            (stdout, code),
+            "{command}"
+        );
+    }
+    // Real adb on a legacy device: the exit code is lost, as on old phones.
+    assert_eq!(
+        rig.device(&["shell", "exit 3"]).await.status.code(),
+        Some(0)
+    );
+}
+
+fn host_uid() -> u32 {
     // The host shell runs as whoever runs the tests.
     std::process::Command::new("id")
         .arg("-u")

@@ -55,9 +55,22 @@ pub struct Identity {
     pub model: String,
     /// `ro.product.device` (`device:`).
     pub device: String,
+    /// Features to advertise; [`FEATURES`] normally. An empty list makes the phone look like a
+    /// pre-Android-7 device (no shell v2, so no exit codes), to exercise clients' fallbacks.
+    pub features: Vec<String>,
 }
 
 impl Identity {
+    /// A device with every feature we implement.
+    pub fn new(product: &str, model: &str, device: &str) -> Identity {
+        Identity {
+            product: product.to_string(),
+            model: model.to_string(),
+            device: device.to_string(),
+            features: FEATURES.iter().map(|f| f.to_string()).collect(),
+        }
+    }
+
     /// Asks the shell with `getprop`, keeping `fallback` for any property it cannot answer.
     pub async fn probe(shell: &dyn Shell, fallback: Identity) -> Identity {
         let prop = |name: &'static str| async move {
@@ -73,6 +86,7 @@ impl Identity {
             product: prop("ro.product.name").await.unwrap_or(fallback.product),
             model: prop("ro.product.model").await.unwrap_or(fallback.model),
             device: prop("ro.product.device").await.unwrap_or(fallback.device),
+            features: fallback.features,
         }
     }
 
@@ -85,7 +99,7 @@ impl Identity {
                 ("ro.product.model".into(), self.model.clone()),
                 ("ro.product.device".into(), self.device.clone()),
             ],
-            features: FEATURES.iter().map(|f| f.to_string()).collect(),
+            features: self.features.clone(),
         }
         .encode()
     }

@@ -311,16 +311,26 @@ impl AdbShell {
     }
 }
 
-/// Splits v1 output into the command's bytes and the exit code printed after [`EXIT_MARKER`].
+/// Splits v1 output into the command's bytes and the exit code printed after [`EXIT_MARKER`]. Output
+/// that arrives after the marker line (stderr a device flushed late) is kept as output.
 fn split_exit_marker(out: &[u8]) -> Option<ShellOutput> {
     let marker = format!("\n{EXIT_MARKER}");
     let at = out
         .windows(marker.len())
         .rposition(|w| w == marker.as_bytes())?;
-    let code_text = String::from_utf8_lossy(&out[at + marker.len()..]);
-    let exit_code = code_text.trim().parse().ok()?;
+    let after = &out[at + marker.len()..];
+    let line_end = after
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(after.len());
+    let exit_code = String::from_utf8_lossy(&after[..line_end])
+        .trim()
+        .parse()
+        .ok()?;
+    let mut stdout = out[..at].to_vec();
+    stdout.extend_from_slice(after.get(line_end + 1..).unwrap_or_default());
     Some(ShellOutput {
-        stdout: out[..at].to_vec(),
+        stdout,
         stderr: Vec::new(),
         exit_code,
     })
@@ -401,5 +411,10 @@ mod tests {
             b"x"
         );
         assert!(split_exit_marker(b"cut off").is_none());
+        let late = format!("out\n\n{EXIT_MARKER}0\nerr\n");
+        assert_eq!(
+            split_exit_marker(late.as_bytes()).unwrap().stdout,
+            b"out\nerr\n"
+        );
     }
 }

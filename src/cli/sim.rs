@@ -50,11 +50,7 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
     };
     let phone = Phone::new(config).context("booting the embedded phone")?;
     let shell = adb::phone_shell(phone);
-    let fallback = Identity {
-        product: codename(&profile).into(),
-        model: profile.model.into(),
-        device: codename(&profile).into(),
-    };
+    let fallback = Identity::new(codename(&profile), profile.model, codename(&profile));
     let identity = Identity::probe(shell.as_ref(), fallback).await;
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
