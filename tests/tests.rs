@@ -7,3 +7,6 @@ mod sim_apps_b;
 mod util; // Phone, Contacts, Messages and the content providers of the embedded phone
 mod hierarchy;
 mod util; // uiautomator dumps: parse, compress, select, mark, diff
+
+// ADB: the embedded adbd with scripted bytes, and real Debian adb + our client (DROIDMCP_ADB).
+mod adb;
