@@ -9,6 +9,7 @@
 //! **Architecture Invariant:** session types carry no serde or JSON Schema derives; the front ends
 //! convert them to their own wire types, so renaming a field here never breaks a client.
 
+mod hub;
 mod pool;
 mod record;
 mod screen;
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
+pub use hub::Hub;
 pub use pool::{DevicePool, DeviceSlot, DeviceSummary, Lease};
 pub use record::{Step, StepSink};
 pub use screen::{ElementRef, Screen, ScreenError};
