@@ -11,7 +11,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use super::config::{JudgeConfig, JudgeError};
+use super::config::{JudgeConfig, JudgeError, ResponseFormat};
 
 /// One part of a message.
 #[derive(Debug, Clone, PartialEq)]
@@ -209,8 +209,17 @@ impl ChatClient {
             "temperature": self.config.temperature,
             "max_tokens": self.config.max_tokens,
         });
-        if self.config.json_mode {
-            body["response_format"] = json!({ "type": "json_object" });
+        match self.config.response_format {
+            ResponseFormat::JsonObject => {
+                body["response_format"] = json!({ "type": "json_object" })
+            }
+            ResponseFormat::JsonSchema => {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": { "name": "verdict", "strict": true, "schema": super::verdict::json_schema() }
+                })
+            }
+            ResponseFormat::None => {}
         }
         body
     }

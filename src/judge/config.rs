@@ -48,8 +48,8 @@ struct JudgeFile {
     max_tokens: u32,
     #[serde(default)]
     images: bool,
-    #[serde(default = "default_true")]
-    json_mode: bool,
+    #[serde(default = "default_response_format")]
+    response_format: String,
     #[serde(default = "default_retries")]
     max_retries: u32,
     #[serde(default = "default_concurrency")]
@@ -70,8 +70,8 @@ fn default_timeout() -> f64 {
 fn default_max_tokens() -> u32 {
     512
 }
-fn default_true() -> bool {
-    true
+fn default_response_format() -> String {
+    "json_object".into()
 }
 fn default_retries() -> u32 {
     3
@@ -84,6 +84,18 @@ fn default_budget() -> usize {
 }
 fn default_keyframes() -> usize {
     4
+}
+
+/// How a judge is asked for structured output; servers differ in what they accept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponseFormat {
+    /// `{"type": "json_object"}` (OpenAI, Gemini, llama.cpp, vLLM, Ollama).
+    JsonObject,
+    /// `{"type": "json_schema", …}` with the verdict schema: constrained decoding where supported, which
+    /// keeps even small local models inside the required shape.
+    JsonSchema,
+    /// Nothing; the prompt alone asks for JSON.
+    None,
 }
 
 /// A validated judge.
@@ -100,8 +112,8 @@ pub struct JudgeConfig {
     pub max_tokens: u32,
     /// Whether the model accepts image inputs (screenshots are sent only then).
     pub images: bool,
-    /// Ask for `response_format: json_object` (servers that reject it should set this false).
-    pub json_mode: bool,
+    /// How to ask for structured output.
+    pub response_format: ResponseFormat,
     pub max_retries: u32,
     pub max_concurrency: usize,
     pub usd_per_million_input: f64,
@@ -148,6 +160,16 @@ impl JudgeConfig {
                 file.timeout_secs
             )));
         }
+        let response_format = match file.response_format.as_str() {
+            "json_object" => ResponseFormat::JsonObject,
+            "json_schema" => ResponseFormat::JsonSchema,
+            "none" => ResponseFormat::None,
+            other => {
+                return Err(bad(format!(
+                    "response_format {other:?} is not one of json_object, json_schema, none"
+                )))
+            }
+        };
         if file.max_concurrency == 0 {
             return Err(bad("max_concurrency must be at least 1".into()));
         }
@@ -161,7 +183,7 @@ impl JudgeConfig {
             timeout: Duration::from_secs_f64(file.timeout_secs),
             max_tokens: file.max_tokens,
             images: file.images,
-            json_mode: file.json_mode,
+            response_format,
             max_retries: file.max_retries.min(10),
             max_concurrency: file.max_concurrency,
             usd_per_million_input: file.usd_per_million_input,
@@ -317,7 +339,7 @@ mod tests {
         assert_eq!(c.family, "gpt");
         assert_eq!(c.base_url, "http://127.0.0.1:8080/v1");
         assert_eq!(c.max_retries, 3);
-        assert!(c.json_mode);
+        assert_eq!(c.response_format, ResponseFormat::JsonObject);
     }
 
     #[test]

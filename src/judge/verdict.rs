@@ -82,6 +82,21 @@ struct RawVerdict {
     steps: Option<Vec<serde_json::Value>>,
 }
 
+/// The JSON Schema of a verdict, for endpoints that constrain decoding to a schema.
+pub fn json_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "verdict": { "type": "string", "enum": ["success", "failure"] },
+            "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
+            "reason": { "type": "string" },
+            "steps": { "type": "array", "items": { "type": "integer", "minimum": 1 } }
+        },
+        "required": ["verdict", "confidence", "reason", "steps"],
+        "additionalProperties": false
+    })
+}
+
 /// Finds the first balanced `{…}` in `text` (skipping braces inside JSON strings).
 pub fn extract_json_object(text: &str) -> Option<&str> {
     let bytes = text.as_bytes();
