@@ -2,6 +2,7 @@
 
 mod sim_apps_a;
 mod sim_render;
+mod judge;
 mod util;
 mod sim_apps_b;
 mod util; // Phone, Contacts, Messages and the content providers of the embedded phone
