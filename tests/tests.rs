@@ -1,4 +1,13 @@
 //! The one integration-test binary; each module tests one area through its public boundary.
 
-mod sim;
 mod util;
+
+mod judge;
+mod sim;
+mod sim_apps_a;
+mod sim_apps_b; // Phone, Contacts, Messages and the content providers of the embedded phone
+mod sim_render;
+mod hierarchy; // uiautomator dumps: parse, compress, select, mark, diff
+
+// ADB: the embedded adbd with scripted bytes, and real Debian adb + our client (DROIDMCP_ADB).
+mod adb;
