@@ -456,3 +456,108 @@ fn garbage_never_panics_and_fails_like_sh() {
     }
     assert_eq!(sh(&phone, "echo alive"), "alive\n");
 }
+
+/// The centre of the first node whose attributes contain `needle` (e.g. `resource-id="…"`).
+fn center(xml: &str, needle: &str) -> (i32, i32) {
+    let start = xml
+        .find(needle)
+        .unwrap_or_else(|| panic!("no node with {needle}"));
+    let node_start = xml[..start].rfind("<node ").expect("inside a node");
+    let node = &xml[node_start..];
+    let b = node.find("bounds=\"").expect("bounds") + 8;
+    let end = node[b..].find('"').expect("bounds end");
+    let bounds = droidmcp::geom::Bounds::parse(&node[b..b + end]).expect("bounds parse");
+    let c = bounds.center();
+    (c.x, c.y)
+}
+
+fn tap(phone: &Phone, xml: &str, needle: &str) {
+    let (x, y) = center(xml, needle);
+    sh(phone, &format!("input tap {x} {y}"));
+}
+
+#[test]
+fn typing_into_the_launcher_search_field() {
+    let phone = boot(0);
+    tap(&phone, &dump(&phone), "id/all_apps_handle");
+    let drawer = dump(&phone);
+    assert!(
+        drawer.contains("id/search_box_input"),
+        "the app drawer has a search field"
+    );
+    // Typing with no focused field does nothing.
+    sh(&phone, "input text zzz");
+    assert!(!dump(&phone).contains("text=\"zzz\""));
+    tap(&phone, &drawer, "id/search_box_input");
+    let focused = dump(&phone);
+    let (_, y) = center(&focused, "id/search_box_input");
+    assert!(focused.contains("class=\"android.widget.EditText\" package=\"com.google.android.apps.nexuslauncher\" content-desc=\"\" checkable=\"false\" checked=\"false\" clickable=\"true\" enabled=\"true\" focusable=\"true\" focused=\"true\""));
+    assert!(sh(&phone, "dumpsys input_method").contains("mInputShown=true"));
+    sh(&phone, "input text 'Cal%sc'");
+    assert!(dump(&phone).contains("text=\"Cal c\""));
+    sh(&phone, "input keyevent DEL DEL");
+    assert!(dump(&phone).contains("text=\"Cal\""));
+    // The keyboard is drawn (screencap) but, as on Android 14, not dumped.
+    assert!(!dump(&phone).contains("inputmethod"));
+    // ADBKeyboard: arbitrary Unicode once it is the IME.
+    sh(
+        &phone,
+        "ime enable com.android.adbkeyboard/.AdbIME && ime set com.android.adbkeyboard/.AdbIME",
+    );
+    sh(&phone, "am broadcast -a ADB_CLEAR_TEXT");
+    use base64::Engine;
+    for text in [
+        "안녕하세요",
+        "مرحبا",
+        "😀 emoji",
+        "quote's \"double\" & <tag>",
+    ] {
+        let b64 = base64::engine::general_purpose::STANDARD.encode(text);
+        sh(&phone, "am broadcast -a ADB_CLEAR_TEXT");
+        let out = sh(
+            &phone,
+            &format!("am broadcast -a ADB_INPUT_B64 --es msg {b64}"),
+        );
+        assert!(out.starts_with("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000"));
+        let escaped = text
+            .replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        assert!(
+            dump(&phone).contains(&format!("text=\"{escaped}\"")),
+            "{text}"
+        );
+    }
+    assert!(y > 0);
+}
+
+#[test]
+fn swiping_a_real_list_scrolls_it() {
+    let phone = boot(0);
+    // At a large density ten contacts no longer fit on screen (layout scales with density).
+    sh(&phone, "wm density 800");
+    sh(
+        &phone,
+        "monkey -p com.google.android.contacts -c android.intent.category.LAUNCHER 1",
+    );
+    let before = dump(&phone);
+    assert!(before.contains("text=\"Alice Kim\""));
+    sh(&phone, "input swipe 540 1900 540 700 1000");
+    let after = dump(&phone);
+    assert!(
+        !after.contains("text=\"Alice Kim\""),
+        "the first contact scrolled off"
+    );
+    sh(&phone, "input swipe 540 700 540 1900 1000");
+    assert!(dump(&phone).contains("text=\"Alice Kim\""));
+    assert!(
+        !dump(&phone).contains("text=\"Oliver Patel\""),
+        "the last contact is below the fold"
+    );
+    sh(&phone, "input swipe 540 1900 540 400 60");
+    assert!(
+        dump(&phone).contains("text=\"Oliver Patel\""),
+        "a fling reaches the end"
+    );
+}

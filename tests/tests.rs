@@ -2,12 +2,12 @@
 
 mod util;
 
+mod hierarchy;
 mod judge;
 mod sim;
 mod sim_apps_a;
 mod sim_apps_b; // Phone, Contacts, Messages and the content providers of the embedded phone
-mod sim_render;
-mod hierarchy; // uiautomator dumps: parse, compress, select, mark, diff
+mod sim_render; // uiautomator dumps: parse, compress, select, mark, diff
 
 // ADB: the embedded adbd with scripted bytes, and real Debian adb + our client (DROIDMCP_ADB).
 mod adb;
