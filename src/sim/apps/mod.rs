@@ -12,6 +12,7 @@ pub mod dialer;
 pub mod launcher;
 pub mod messages;
 pub mod settings;
+pub mod widgets;
 
 /// Every installed app, in the order the package manager lists them.
 pub fn catalog() -> Vec<AppInfo> {
