@@ -4,3 +4,13 @@ mod util;
 
 // ADB: the embedded adbd with scripted bytes, and real Debian adb + our client (DROIDMCP_ADB).
 mod adb;
+// uiautomator dumps: parse, compress, select, mark, diff.
+mod hierarchy;
+// LLM judges against a scripted OpenAI-compatible server.
+mod judge;
+// Clock, Calculator and Calendar of the embedded phone.
+mod sim_apps_a;
+// Phone, Contacts, Messages and the content providers of the embedded phone.
+mod sim_apps_b;
+// The renderer behind screencap, Settings and the launcher.
+mod sim_render;
