@@ -11,6 +11,9 @@ mod hierarchy;
 // LLM judges against a scripted OpenAI-compatible server.
 mod judge;
 
+// The MCP server in-process: tools, errors, fuzz-style calls.
+mod mcp;
+
 // The embedded phone's framework and shell, driven only through exec.
 mod sim;
 
