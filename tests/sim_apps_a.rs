@@ -575,3 +575,69 @@ fn clock_follows_the_24_hour_setting() {
     );
     assert!(h.find(&|v| v.text == "17:45").is_some());
 }
+
+/// Pixels inside `b` that differ clearly from `bg`.
+fn inked(img: &image::RgbaImage, b: Bounds, bg: [u8; 4]) -> usize {
+    let mut n = 0;
+    for y in b.top.max(0)..b.bottom.min(img.height() as i32) {
+        for x in b.left.max(0)..b.right.min(img.width() as i32) {
+            let p = img.get_pixel(x as u32, y as u32).0;
+            let d: i32 = (0..3).map(|c| (p[c] as i32 - bg[c] as i32).abs()).sum();
+            if d > 60 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Each app's screen renders to a non-trivial picture in both themes, with glyphs where its key
+/// texts are (the formula, the alarm time, the month name).
+#[test]
+fn screenshots_show_each_apps_texts_in_light_and_dark_themes() {
+    use droidmcp::sim::render::{render_scaled, Scale, Theme};
+    let cases: [(AppInfo, &[&str], &str); 3] = [
+        (clock::info(), &[], "digital_clock"),
+        (
+            calculator::info(),
+            &[
+                "digit_2", "op_add", "digit_2", "digit_4", "op_div", "digit_3",
+            ],
+            "formula",
+        ),
+        (calendar::info(), &[], "date_picker_text_view"),
+    ];
+    for (info, taps, text_id) in cases {
+        let mut h = Harness::new(info);
+        for t in taps {
+            h.tap_id(t);
+        }
+        let screen = h.screen();
+        let text_view = h.by_id(text_id).unwrap();
+        assert!(!text_view.text.is_empty(), "{text_id} has text");
+        for dark in [false, true] {
+            let img = render_scaled(
+                std::slice::from_ref(&screen),
+                1080,
+                2400,
+                Theme { dark },
+                Scale::DEFAULT,
+            );
+            let corner = img.get_pixel(2, 2).0;
+            let colours: std::collections::HashSet<[u8; 4]> =
+                img.pixels().step_by(97).map(|p| p.0).collect();
+            assert!(colours.len() > 8, "{text_id}: a nearly blank screen");
+            let ink = inked(&img, text_view.bounds, corner);
+            assert!(
+                ink > 200,
+                "{text_id} (dark={dark}): {ink} glyph pixels in {}",
+                text_view.bounds
+            );
+            let _ = img.save(std::env::temp_dir().join(format!(
+                "droidmcp-sim-apps-a-{}-{}.png",
+                h.app.package(),
+                if dark { "dark" } else { "light" }
+            )));
+        }
+    }
+}
