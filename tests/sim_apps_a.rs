@@ -689,6 +689,16 @@ mod shell {
         tap_node(phone, &n);
     }
 
+    /// Taps a number on the time picker's clock face (the hour chip may carry the same desc).
+    fn tap_face(phone: &Phone, desc: &str) {
+        let h = dump(phone);
+        let n = find(&h, |n| {
+            n.content_desc == desc && n.class == "android.widget.TextView"
+        })
+        .unwrap_or_else(|| panic!("no clock-face number {desc:?}"));
+        tap_node(phone, &n);
+    }
+
     fn text_of(phone: &Phone, resource_id: &str) -> String {
         let h = dump(phone);
         find(&h, |n| n.resource_id == resource_id)
@@ -708,8 +718,8 @@ mod shell {
         );
         assert!(sh(&phone, "logcat -d -s ActivityTaskManager:I").contains("com.android.deskclock"));
         tap(&phone, &format!("{CLOCK}:id/fab"));
-        tap(&phone, "10 o'clock");
-        tap(&phone, "30 minutes");
+        tap_face(&phone, "10 o'clock");
+        tap_face(&phone, "30 minutes");
         tap(
             &phone,
             &format!("{CLOCK}:id/material_clock_period_am_button"),
