@@ -14,7 +14,6 @@ pub mod command;
 pub mod image;
 pub mod parse;
 pub mod shell;
-pub mod sim_shell;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -369,32 +368,32 @@ impl Device {
 }
 
 /// Opens a device by spec: `sim`, `sim:SEED` or nothing for the embedded phone; anything else is an
-/// adb serial reached through the adb server at `adb_server` (host:port).
-pub fn open(spec: Option<&str>, adb_server: Option<&str>) -> Result<Arc<dyn Shell>, DeviceError> {
+/// adb serial reached through the adb server at `adb_server` (host:port; default from
+/// `ADB_SERVER_SOCKET`, else 127.0.0.1:5037).
+pub async fn open(
+    spec: Option<&str>,
+    adb_server: Option<&str>,
+) -> Result<Arc<dyn Shell>, DeviceError> {
     let spec = spec
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .unwrap_or("sim");
+    let unknown = |reason: String| DeviceError::UnknownDevice {
+        spec: spec.to_string(),
+        reason,
+    };
     if let Some(seed) = sim_seed(spec) {
-        let seed = seed.map_err(|reason| DeviceError::UnknownDevice {
-            spec: spec.to_string(),
-            reason,
-        })?;
         let config = crate::sim::SimConfig {
-            seed,
+            seed: seed.map_err(unknown)?,
             ..Default::default()
         };
-        let phone = crate::sim::Phone::new(config).map_err(|e| DeviceError::UnknownDevice {
-            spec: spec.to_string(),
-            reason: e.to_string(),
-        })?;
-        return Ok(Arc::new(sim_shell::SimShell::new(phone)));
+        let phone = crate::sim::Phone::new(config).map_err(|e| unknown(e.to_string()))?;
+        return Ok(crate::adb::phone_shell(phone));
     }
-    let _ = adb_server;
-    Err(DeviceError::UnknownDevice {
-        spec: spec.to_string(),
-        reason: "real devices need the adb client, which is not in this build yet".into(),
-    })
+    let server =
+        crate::adb::host::server_address(adb_server).map_err(|e| unknown(e.to_string()))?;
+    let shell = crate::adb::AdbShell::new(&server, spec).await?;
+    Ok(Arc::new(shell))
 }
 
 /// `sim` → seed 0, `sim:7` → 7, `sim-7` (the serial form) → 7; `None` when the spec is not a sim.

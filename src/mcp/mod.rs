@@ -91,7 +91,7 @@ impl DroidMcp {
     /// This connection's session, opened on first use on the default device.
     async fn session(&self) -> Result<Arc<Session>, SessionError> {
         self.session
-            .get_or_try_init(|| async { self.state.hub.open("mcp", None) })
+            .get_or_try_init(|| self.state.hub.open("mcp", None))
             .await
             .cloned()
     }
