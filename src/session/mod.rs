@@ -3,12 +3,14 @@
 //! Brief overview: a [`DevicePool`] opens devices on demand; a [`Session`] leases one of them, turns
 //! [`Action`]s into device calls (resolving element ids and text against the last settled [`Screen`]),
 //! waits for the UI to settle after each action, returns [`Observation`]s on request (with what changed),
-//! and records every step ([`Step`]).
+//! and records every step ([`Step`]). [`episode`] runs task episodes (setup → steps → check → teardown)
+//! on a device and holds the [`episode::Episodes`] registry the front ends share.
 //!
 //! **API Boundary:** the MCP tools, the HTTP API and the manual CLI call `Session` and nothing below it.
 //! **Architecture Invariant:** session types carry no serde or JSON Schema derives; the front ends
 //! convert them to their own wire types, so renaming a field here never breaks a client.
 
+pub mod episode;
 mod hub;
 mod pool;
 mod record;
