@@ -81,6 +81,7 @@ const DUMP_FILE: &str = "/sdcard/window_dump.xml";
 #[derive(Default)]
 struct Cache {
     size: Option<ScreenSize>,
+    launchable: Option<Vec<Foreground>>,
     /// package → launcher label seen on the launcher's screen.
     learned_labels: BTreeMap<String, String>,
 }
@@ -312,25 +313,17 @@ impl Device {
         Ok(parse::focused_window(&window.stdout_text()))
     }
 
-    /// Launchable apps with the names they answer to.
+    /// Launchable apps with the names they answer to (the package list is read once per device).
     pub async fn apps(&self) -> Result<Vec<AppEntry>, DeviceError> {
-        let out = self.shell(command::QUERY_LAUNCHER_ACTIVITIES).await?;
-        let mut found = if out.success() {
-            parse::launcher_activities(&out.stdout_text())
-        } else {
-            Vec::new()
+        let cached = self.cache().launchable.clone();
+        let found = match cached {
+            Some(found) => found,
+            None => {
+                let found = self.launchable().await?;
+                self.cache().launchable = Some(found.clone());
+                found
+            }
         };
-        if found.is_empty() {
-            // Older builds lack query-activities: every package, launch by monkey.
-            let pm = self.run("pm list packages").await?;
-            found = parse::package_list(&pm.stdout_text())
-                .into_iter()
-                .map(|package| Foreground {
-                    package,
-                    activity: None,
-                })
-                .collect();
-        }
         let learned = self.cache().learned_labels.clone();
         Ok(found
             .into_iter()
@@ -340,6 +333,29 @@ impl Device {
                 activity: fg.activity,
             })
             .collect())
+    }
+
+    async fn launchable(&self) -> Result<Vec<Foreground>, DeviceError> {
+        let out = self.shell(command::QUERY_LAUNCHER_ACTIVITIES).await?;
+        if out.success() {
+            let found = parse::launcher_activities(&out.stdout_text());
+            if !found.is_empty() {
+                return Ok(found);
+            }
+        }
+        // Builds without query-activities: ask per package which has a launcher activity.
+        let pm = self.run("pm list packages").await?;
+        let mut found = Vec::new();
+        for package in parse::package_list(&pm.stdout_text()) {
+            let out = self.shell(&command::resolve_launcher(&package)).await?;
+            if let Some(fg) = parse::launcher_activities(&out.stdout_text())
+                .into_iter()
+                .find(|fg| fg.package == package)
+            {
+                found.push(fg);
+            }
+        }
+        Ok(found)
     }
 
     /// Remembers the launcher label an app showed (from the launcher's own screen).
