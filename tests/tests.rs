@@ -25,3 +25,6 @@ mod sim_apps_b;
 
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;
+
+// The device layer and sessions on the embedded phone: typing round trips, targets, errors, apps.
+mod device;
