@@ -12,7 +12,6 @@ use droidmcp::adb::packet::{
 use droidmcp::adb::shell_v2::{Channel, ShellPacket};
 use droidmcp::adb::sync::{self, SyncFrame};
 use droidmcp::adb::{self as adb, AdbServer, AdbShell, Identity};
-use droidmcp::device::sim_shell::SimShell;
 use droidmcp::device::{Shell, ShellError, ShellOutput};
 use droidmcp::sim::{Phone, SimConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -114,7 +113,7 @@ fn sim_phone() -> Phone {
 }
 
 fn sim_shell(phone: Phone) -> Arc<dyn Shell> {
-    Arc::new(SimShell::new(phone))
+    Arc::new(phone)
 }
 
 /// A scripted device-transport peer (what the adb server is to a phone).
