@@ -2,9 +2,9 @@
 
 mod util;
 
+mod judge;
 mod sim_apps_a;
 mod sim_render;
-mod judge;
 // Phone, Contacts, Messages and the content providers of the embedded phone
 mod sim_apps_b;
 // uiautomator dumps: parse, compress, select, mark, diff
