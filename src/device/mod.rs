@@ -283,12 +283,17 @@ impl Device {
                 DumpOutcome::Xml(xml) => return Ok(xml),
                 DumpOutcome::Transient(why) => reason = why,
                 DumpOutcome::Garbage(why) => {
+                    // Not a known transient failure (e.g. no uiautomator at all): retrying won't help.
                     let err = out.stderr_text();
-                    reason = if err.trim().is_empty() {
+                    let reason = if err.trim().is_empty() {
                         why
                     } else {
                         err.trim().to_string()
                     };
+                    return Err(DeviceError::Dump {
+                        attempts: attempt,
+                        reason,
+                    });
                 }
             }
             if attempt < attempts {

@@ -155,6 +155,7 @@ impl Dialer {
             return;
         };
         let now = now_ms(sys);
+        common_b::set_call_state(sys, common_b::CALL_STATE_IDLE, "");
         sys.log(
             common_b::SYSTEM_SERVER_PID,
             'I',
