@@ -127,6 +127,28 @@ pub async fn replay(
                 device.tap(p).await.map_err(dev_err)?;
                 record("tap", Some(p), None, &screen)
             }
+            Action::TapAt { selector, fx, fy } => {
+                let nodes = parse_nodes(&screen).map_err(|message| ReplayError::Invalid {
+                    step,
+                    action: name.clone(),
+                    message,
+                })?;
+                let b = selector
+                    .select(&nodes)
+                    .into_iter()
+                    .find_map(|n| n.bounds.filter(|b| !b.is_empty()))
+                    .ok_or_else(|| ReplayError::NotFound {
+                        step,
+                        action: name.clone(),
+                        selector: selector.describe(),
+                    })?;
+                let p = Point::new(
+                    b.left + ((b.width() - 1) as f64 * fx).round() as i32,
+                    b.top + ((b.height() - 1) as f64 * fy).round() as i32,
+                );
+                device.tap(p).await.map_err(dev_err)?;
+                record("tap", Some(p), None, &screen)
+            }
             Action::LongPress(sel) => {
                 let p = locate(&screen, sel)?;
                 device.long_press(p, 1000).await.map_err(dev_err)?;
@@ -214,4 +236,72 @@ async fn settle(device: &Device) -> Result<String, DeviceError> {
         previous = next;
     }
     Ok(previous)
+}
+
+/// Which solution to replay for an instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Solution {
+    /// The task's golden solution (must score 1.0).
+    Golden,
+    /// A plausible wrong trajectory (must not succeed): the task's `wrong` list, else the golden
+    /// solution of another instance with different parameters (the alarm at the wrong time).
+    Wrong,
+    /// No actions at all, then finish (must not succeed).
+    Empty,
+}
+
+/// The actions of `solution` for `instance`; `None` when the task has no wrong trajectory (no
+/// `wrong` list and no parameters to vary).
+pub fn solution_actions(instance: &super::TaskInstance, solution: Solution) -> Option<Vec<Action>> {
+    match solution {
+        Solution::Golden => Some(instance.golden.clone()),
+        Solution::Empty => Some(vec![Action::Finish]),
+        Solution::Wrong => {
+            if let Some(w) = &instance.wrong {
+                return Some(w.clone());
+            }
+            let task = &instance.task;
+            (1..50u64).find_map(|k| {
+                let other = task
+                    .instantiate(instance.seed.wrapping_add(k * 7919), &Default::default())
+                    .ok()?;
+                let golden = task.render_actions(&task.golden, &other.params).ok()?;
+                (golden != instance.golden).then_some(golden)
+            })
+        }
+    }
+}
+
+/// Starts an episode of `task` with `seed` on `shell`, replays `solution`, checks, and ends it.
+pub async fn run_instance(
+    task: &std::sync::Arc<super::Task>,
+    seed: u64,
+    shell: std::sync::Arc<dyn crate::device::Shell>,
+    store: Option<crate::store::Store>,
+    solution: Solution,
+) -> Result<crate::session::episode::Report, ReplayError> {
+    let instance = task
+        .instantiate(seed, &Default::default())
+        .map_err(EpisodeError::from)?;
+    let actions = solution_actions(&instance, solution).ok_or_else(|| ReplayError::Invalid {
+        step: 0,
+        action: "choose a wrong trajectory".into(),
+        message: format!(
+            "task {} has no `wrong` list and no parameters to vary",
+            task.id
+        ),
+    })?;
+    let device = Device::new(shell.clone());
+    let mut episode = Episode::start(instance, shell, store).await?;
+    let replayed = replay(&device, &mut episode, &actions).await;
+    if let Err(e) = replayed {
+        // A wrong trajectory may legitimately fail to find an element; score what happened.
+        if solution == Solution::Golden || e.is_device_lost() {
+            return Err(e);
+        }
+        let _ = episode.finish();
+    }
+    let report = episode.check().await?;
+    episode.end().await?;
+    Ok(report)
 }
