@@ -1240,6 +1240,15 @@ mod through_the_shell {
             phones,
             "Row: 0 display_name=Grace Hopper, data1=6505550111\n"
         );
+        // AndroidWorld's ContactsAddContact check, verbatim.
+        let legacy = sh(
+            &phone,
+            "content query --uri content://contacts/phones/ --projection display_name:number",
+        );
+        assert!(
+            legacy.contains("display_name=Grace Hopper, number=6505550111\n"),
+            "{legacy}"
+        );
         // Call from the card: the dialer's in-call screen shows the contact's name.
         tap(&phone, "content-desc", "Call");
         let name = find(
@@ -1249,6 +1258,11 @@ mod through_the_shell {
         )
         .expect("in-call screen");
         assert_eq!(attr(&name, "text"), "Grace Hopper");
+        let focus = sh(&phone, "dumpsys window");
+        assert!(
+            focus.contains("com.google.android.dialer/com.android.incallui.InCallActivity"),
+            "{focus}"
+        );
         tap(
             &phone,
             "resource-id",
