@@ -923,10 +923,13 @@ fn assert_well_formed(tree: &View, m: &Metrics, id_package: &str, screen: &str) 
     walk(tree, m, id_package, screen);
 }
 
+/// An app, its resource package, and the taps (by resource id or content-desc) to reach a screen.
+type Scenario = (fn() -> AppInfo, &'static str, &'static [&'static str]);
+
 #[test]
 fn every_screen_is_well_formed() {
     // (app, resource package, taps by resource id or content-desc to reach the screen)
-    let scenarios: &[(fn() -> AppInfo, &str, &[&str])] = &[
+    let scenarios: &[Scenario] = &[
         (dialer::info, "com.android.dialer", &[]),
         (
             dialer::info,
