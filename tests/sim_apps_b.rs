@@ -696,6 +696,31 @@ fn rows_written_with_sqlite_show_up_in_messages() {
         ),
         "Hey give me a call"
     );
+    // A row with no valid thread (the tasks' `thread_id = 0` inserts) is filed into its
+    // address's thread: a new one for a new address, the existing one otherwise.
+    conn.execute_batch(
+        "INSERT INTO sms (thread_id, address, date, type, body, read) VALUES (0, '+16505550177', 5, 1, 'Are you coming tonight?', 0);
+         INSERT INTO sms (thread_id, address, date, type, body, read) VALUES (0, '+16505550100', 3, 1, 'Second text', 0);",
+    )
+    .expect("orphan inserts");
+    let rows = query(sys, "content://sms", &["thread_id"], Some("thread_id = 0"));
+    assert!(rows.is_empty(), "{rows:?}");
+    let threads = query(
+        sys,
+        "content://mms-sms/conversations",
+        &["_id", "snippet", "message_count"],
+        None,
+    );
+    assert_eq!(threads.len(), 2, "{threads:?}");
+    assert_eq!(value(&threads[0], "snippet"), "Are you coming tonight?");
+    assert_eq!(value(&threads[1], "message_count"), "2");
+    let mut snippets = Vec::new();
+    collect_text(
+        &app.render(sys),
+        "com.google.android.apps.messaging:id/conversation_snippet",
+        &mut snippets,
+    );
+    assert_eq!(snippets, ["Are you coming tonight?", "Second text"]);
 }
 
 #[test]
