@@ -696,6 +696,31 @@ fn rows_written_with_sqlite_show_up_in_messages() {
         ),
         "Hey give me a call"
     );
+    // A row with no valid thread (the tasks' `thread_id = 0` inserts) is filed into its
+    // address's thread: a new one for a new address, the existing one otherwise.
+    conn.execute_batch(
+        "INSERT INTO sms (thread_id, address, date, type, body, read) VALUES (0, '+16505550177', 5, 1, 'Are you coming tonight?', 0);
+         INSERT INTO sms (thread_id, address, date, type, body, read) VALUES (0, '+16505550100', 3, 1, 'Second text', 0);",
+    )
+    .expect("orphan inserts");
+    let rows = query(sys, "content://sms", &["thread_id"], Some("thread_id = 0"));
+    assert!(rows.is_empty(), "{rows:?}");
+    let threads = query(
+        sys,
+        "content://mms-sms/conversations",
+        &["_id", "snippet", "message_count"],
+        None,
+    );
+    assert_eq!(threads.len(), 2, "{threads:?}");
+    assert_eq!(value(&threads[0], "snippet"), "Are you coming tonight?");
+    assert_eq!(value(&threads[1], "message_count"), "2");
+    let mut snippets = Vec::new();
+    collect_text(
+        &app.render(sys),
+        "com.google.android.apps.messaging:id/conversation_snippet",
+        &mut snippets,
+    );
+    assert_eq!(snippets, ["Are you coming tonight?", "Second text"]);
 }
 
 #[test]
@@ -923,10 +948,13 @@ fn assert_well_formed(tree: &View, m: &Metrics, id_package: &str, screen: &str) 
     walk(tree, m, id_package, screen);
 }
 
+/// An app, its resource package, and the taps (by resource id or content-desc) to reach a screen.
+type Scenario = (fn() -> AppInfo, &'static str, &'static [&'static str]);
+
 #[test]
 fn every_screen_is_well_formed() {
     // (app, resource package, taps by resource id or content-desc to reach the screen)
-    let scenarios: &[(fn() -> AppInfo, &str, &[&str])] = &[
+    let scenarios: &[Scenario] = &[
         (dialer::info, "com.android.dialer", &[]),
         (
             dialer::info,
@@ -1007,5 +1035,272 @@ fn every_screen_is_well_formed() {
             let screen = format!("{pkg} after {taps:?}");
             assert_well_formed(&app.render(sys), &sys.metrics, pkg, &screen);
         }
+    }
+}
+
+/// The same apps driven only through `Phone::exec`, as an adb client drives a real phone.
+mod through_the_shell {
+    use droidmcp::sim::{Phone, SimConfig};
+
+    fn boot() -> Phone {
+        Phone::new(SimConfig {
+            seed: 11,
+            ..SimConfig::default()
+        })
+        .expect("phone boots")
+    }
+
+    /// Runs a command that must succeed; returns stdout.
+    fn sh(phone: &Phone, line: &str) -> String {
+        let out = phone.exec(line);
+        assert!(
+            out.success(),
+            "`{line}` failed ({}): {}",
+            out.exit_code,
+            out.stderr_text()
+        );
+        out.stdout_text()
+    }
+
+    /// One `<node>`'s attributes from a dump.
+    type Node = Vec<(String, String)>;
+
+    fn nodes(phone: &Phone) -> Vec<Node> {
+        let xml = sh(phone, "uiautomator dump /dev/tty");
+        let mut reader = quick_xml::Reader::from_str(&xml);
+        let mut out = Vec::new();
+        loop {
+            match reader.read_event() {
+                Ok(quick_xml::events::Event::Start(e)) | Ok(quick_xml::events::Event::Empty(e))
+                    if e.name().as_ref() == b"node" =>
+                {
+                    out.push(
+                        e.attributes()
+                            .map(|a| {
+                                let a = a.expect("well-formed attribute");
+                                (
+                                    String::from_utf8_lossy(a.key.as_ref()).into_owned(),
+                                    a.unescape_value().expect("escaped value").into_owned(),
+                                )
+                            })
+                            .collect(),
+                    );
+                }
+                Ok(quick_xml::events::Event::Eof) => break,
+                Err(e) => panic!("dump does not parse: {e}"),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn attr<'a>(node: &'a Node, name: &str) -> &'a str {
+        node.iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("")
+    }
+
+    fn find(phone: &Phone, attr_name: &str, value: &str) -> Option<Node> {
+        nodes(phone)
+            .into_iter()
+            .find(|n| attr(n, attr_name) == value)
+    }
+
+    /// Taps the centre of the first node whose `attr_name` equals `value`.
+    fn tap(phone: &Phone, attr_name: &str, value: &str) {
+        let node = find(phone, attr_name, value)
+            .unwrap_or_else(|| panic!("no node with {attr_name}={value:?} on screen"));
+        let b = attr(&node, "bounds");
+        let nums: Vec<i32> = b
+            .split(|c: char| !c.is_ascii_digit() && c != '-')
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().expect("bounds number"))
+            .collect();
+        let (x, y) = ((nums[0] + nums[2]) / 2, (nums[1] + nums[3]) / 2);
+        sh(phone, &format!("input tap {x} {y}"));
+    }
+
+    #[test]
+    fn dial_call_end_and_read_the_call_log() {
+        let phone = boot();
+        sh(
+            &phone,
+            "am start -n com.google.android.dialer/.extensions.GoogleDialtactsActivity",
+        );
+        tap(&phone, "resource-id", "com.android.dialer:id/fab");
+        for key in ["four", "zero", "two", "seven", "seven", "one", "seven"] {
+            tap(
+                &phone,
+                "resource-id",
+                &format!("com.android.dialer:id/{key}"),
+            );
+        }
+        let digits = find(&phone, "resource-id", "com.android.dialer:id/digits").expect("digits");
+        assert_eq!(attr(&digits, "text"), "402-7717");
+        tap(
+            &phone,
+            "resource-id",
+            "com.android.dialer:id/dialpad_floating_action_button",
+        );
+        let end = find(
+            &phone,
+            "resource-id",
+            "com.android.dialer:id/incall_end_call",
+        )
+        .expect("in-call screen");
+        assert_eq!(attr(&end, "enabled"), "true");
+        let name = find(
+            &phone,
+            "resource-id",
+            "com.android.dialer:id/contactgrid_contact_name",
+        )
+        .expect("contact grid");
+        assert_eq!(attr(&name, "text"), "402-7717");
+        assert!(sh(&phone, "dumpsys window").contains("com.android.incallui.InCallActivity"));
+        sh(&phone, "sleep 3");
+        tap(
+            &phone,
+            "resource-id",
+            "com.android.dialer:id/incall_end_call",
+        );
+        let log = sh(&phone, "logcat -d -s Telecom:I");
+        assert!(log.contains("InCallController: onCallRemoved"), "{log}");
+        let calls = sh(
+            &phone,
+            "content query --uri content://call_log/calls --projection number:type --where \"number='4027717'\"",
+        );
+        assert_eq!(calls, "Row: 0 number=4027717, type=2\n");
+    }
+
+    #[test]
+    fn emergency_call_logs_telecom_line() {
+        let phone = boot();
+        sh(
+            &phone,
+            "monkey -p com.google.android.dialer -c android.intent.category.LAUNCHER 1",
+        );
+        tap(&phone, "resource-id", "com.android.dialer:id/fab");
+        for key in ["nine", "one", "one"] {
+            tap(
+                &phone,
+                "resource-id",
+                &format!("com.android.dialer:id/{key}"),
+            );
+        }
+        tap(&phone, "content-desc", "dial");
+        let log = sh(&phone, "logcat -d -s Telecom:I");
+        assert!(log.contains("Emergency number detected"), "{log}");
+    }
+
+    #[test]
+    fn send_an_sms_and_read_it_back() {
+        let phone = boot();
+        sh(
+            &phone,
+            "monkey -p com.google.android.apps.messaging -c android.intent.category.LAUNCHER 1",
+        );
+        tap(
+            &phone,
+            "resource-id",
+            "com.google.android.apps.messaging:id/start_chat_fab",
+        );
+        sh(&phone, "input text 5550104477");
+        sh(&phone, "input keyevent 66");
+        tap(
+            &phone,
+            "resource-id",
+            "com.google.android.apps.messaging:id/compose_message_text",
+        );
+        sh(&phone, "input text Running%slate");
+        // Back hides the keyboard, which covers the compose bar (the framework does not resize
+        // windows for the IME).
+        sh(&phone, "input keyevent 4");
+        tap(
+            &phone,
+            "resource-id",
+            "com.google.android.apps.messaging:id/send_message_button_icon",
+        );
+        let sent = sh(
+            &phone,
+            "content query --uri content://sms/sent --projection address:body:type --where \"body='Running late'\"",
+        );
+        assert_eq!(
+            sent,
+            "Row: 0 address=+15550104477, body=Running late, type=2\n"
+        );
+        let sql = sh(
+            &phone,
+            "sqlite3 /data/data/com.android.providers.telephony/databases/mmssms.db \"SELECT address, body FROM sms WHERE type=2 AND body='Running late'\"",
+        );
+        assert_eq!(sql, "+15550104477|Running late\n");
+    }
+
+    #[test]
+    fn create_a_contact_and_find_it_through_the_provider() {
+        let phone = boot();
+        sh(
+            &phone,
+            "monkey -p com.google.android.contacts -c android.intent.category.LAUNCHER 1",
+        );
+        tap(&phone, "content-desc", "Create contact");
+        let log = sh(&phone, "logcat -d -s ActivityTaskManager:I");
+        assert!(log.contains("android.intent.action.INSERT"), "{log}");
+        tap(&phone, "hint", "First name");
+        sh(&phone, "input text Grace");
+        tap(&phone, "hint", "Last name");
+        sh(&phone, "input text Hopper");
+        tap(&phone, "hint", "Phone");
+        sh(&phone, "input text 6505550111");
+        tap(&phone, "text", "Save");
+        let title = find(
+            &phone,
+            "resource-id",
+            "com.google.android.contacts:id/large_title",
+        )
+        .expect("contact card");
+        assert_eq!(attr(&title, "text"), "Grace Hopper");
+        let phones = sh(
+            &phone,
+            "content query --uri content://com.android.contacts/data/phones --projection display_name:data1 --where \"display_name='Grace Hopper'\"",
+        );
+        assert_eq!(
+            phones,
+            "Row: 0 display_name=Grace Hopper, data1=6505550111\n"
+        );
+        // AndroidWorld's ContactsAddContact check, verbatim.
+        let legacy = sh(
+            &phone,
+            "content query --uri content://contacts/phones/ --projection display_name:number",
+        );
+        assert!(
+            legacy.contains("display_name=Grace Hopper, number=6505550111\n"),
+            "{legacy}"
+        );
+        // Call from the card: the dialer's in-call screen shows the contact's name.
+        tap(&phone, "content-desc", "Call");
+        let name = find(
+            &phone,
+            "resource-id",
+            "com.android.dialer:id/contactgrid_contact_name",
+        )
+        .expect("in-call screen");
+        assert_eq!(attr(&name, "text"), "Grace Hopper");
+        let focus = sh(&phone, "dumpsys window");
+        assert!(
+            focus.contains("com.google.android.dialer/com.android.incallui.InCallActivity"),
+            "{focus}"
+        );
+        tap(
+            &phone,
+            "resource-id",
+            "com.android.dialer:id/incall_end_call",
+        );
+        assert!(find(
+            &phone,
+            "resource-id",
+            "com.google.android.contacts:id/large_title"
+        )
+        .is_some());
     }
 }

@@ -12,8 +12,8 @@ use crate::sim::providers::{contacts, now_ms, phone_number};
 use crate::sim::system::{Namespace, Request, System};
 use crate::sim::view::{class, Style, View};
 
-/// system_server, which hosts Telecom and ActivityTaskManager (the framework's pid for it).
-pub const SYSTEM_SERVER_PID: u32 = 1432;
+/// system_server, which hosts Telecom and ActivityTaskManager.
+pub const SYSTEM_SERVER_PID: u32 = crate::sim::system::pid::SYSTEM_SERVER;
 pub const DIALER_PID: u32 = 2841;
 pub const CONTACTS_PID: u32 = 3012;
 pub const MESSAGES_PID: u32 = 3177;

@@ -4,7 +4,9 @@
 //! Threads are kept the way TelephonyProvider keeps them: one `canonical_addresses` row per
 //! address, one `threads` row per recipient set (`recipient_ids` holds the canonical id), and
 //! triggers that refresh a thread's date, snippet and counts whenever an `sms` row is inserted
-//! or deleted — so rows written with `sqlite3` show up in the app just like sent messages.
+//! or deleted — so rows written with `sqlite3` show up in the app just like sent messages. A row
+//! inserted without a valid `thread_id` (e.g. `0`) is filed into its address's thread, as the
+//! provider's insert would.
 
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -42,6 +44,25 @@ CREATE TRIGGER IF NOT EXISTS sms_update_thread_on_insert AFTER INSERT ON sms BEG
   UPDATE threads SET read = CASE (SELECT COUNT(*) FROM sms WHERE read = 0 AND thread_id = threads._id)
       WHEN 0 THEN 1 ELSE 0 END
     WHERE threads._id = new.thread_id;
+END;
+CREATE TRIGGER IF NOT EXISTS sms_assign_thread_on_insert AFTER INSERT ON sms
+  WHEN new.address IS NOT NULL
+    AND (new.thread_id IS NULL OR new.thread_id NOT IN (SELECT _id FROM threads)) BEGIN
+  INSERT INTO canonical_addresses (address) SELECT new.address
+    WHERE NOT EXISTS (SELECT 1 FROM canonical_addresses WHERE address = new.address);
+  INSERT INTO threads (date, recipient_ids)
+    SELECT new.date, CAST(c._id AS TEXT) FROM canonical_addresses c
+    WHERE c.address = new.address
+      AND NOT EXISTS (SELECT 1 FROM threads t WHERE t.recipient_ids = CAST(c._id AS TEXT))
+    LIMIT 1;
+  UPDATE sms SET thread_id = (SELECT t._id FROM threads t JOIN canonical_addresses c
+      ON t.recipient_ids = CAST(c._id AS TEXT) WHERE c.address = new.address LIMIT 1)
+    WHERE _id = new._id;
+  UPDATE threads SET date = new.date, snippet = new.body,
+    message_count = (SELECT COUNT(*) FROM sms WHERE thread_id = threads._id AND type != 3),
+    read = CASE (SELECT COUNT(*) FROM sms WHERE read = 0 AND thread_id = threads._id)
+      WHEN 0 THEN 1 ELSE 0 END
+    WHERE _id = (SELECT thread_id FROM sms WHERE _id = new._id);
 END;
 CREATE TRIGGER IF NOT EXISTS sms_update_thread_read_on_update AFTER UPDATE OF read ON sms BEGIN
   UPDATE threads SET read = CASE (SELECT COUNT(*) FROM sms WHERE read = 0 AND thread_id = threads._id)
