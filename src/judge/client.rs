@@ -219,6 +219,10 @@ impl ChatClient {
                     "json_schema": { "name": "verdict", "strict": true, "schema": super::verdict::json_schema() }
                 })
             }
+            ResponseFormat::JsonObjectSchema => {
+                body["response_format"] =
+                    json!({ "type": "json_object", "schema": super::verdict::json_schema() })
+            }
             ResponseFormat::None => {}
         }
         body

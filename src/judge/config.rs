@@ -91,9 +91,11 @@ fn default_keyframes() -> usize {
 pub enum ResponseFormat {
     /// `{"type": "json_object"}` (OpenAI, Gemini, llama.cpp, vLLM, Ollama).
     JsonObject,
-    /// `{"type": "json_schema", …}` with the verdict schema: constrained decoding where supported, which
-    /// keeps even small local models inside the required shape.
+    /// `{"type": "json_schema", "json_schema": {…}}` with the verdict schema (OpenAI structured outputs,
+    /// vLLM, Ollama, llama.cpp's own server): constrained decoding keeps even small models in shape.
     JsonSchema,
+    /// `{"type": "json_object", "schema": {…}}`: the same constraint as llama-cpp-python's server spells it.
+    JsonObjectSchema,
     /// Nothing; the prompt alone asks for JSON.
     None,
 }
@@ -163,10 +165,11 @@ impl JudgeConfig {
         let response_format = match file.response_format.as_str() {
             "json_object" => ResponseFormat::JsonObject,
             "json_schema" => ResponseFormat::JsonSchema,
+            "json_object_schema" => ResponseFormat::JsonObjectSchema,
             "none" => ResponseFormat::None,
             other => {
                 return Err(bad(format!(
-                    "response_format {other:?} is not one of json_object, json_schema, none"
+                    "response_format {other:?} is not one of json_object, json_schema, json_object_schema, none"
                 )))
             }
         };
