@@ -68,3 +68,13 @@ pub trait App: Send {
     /// [`UiEvent::Back`] finishes the app).
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool;
 }
+
+/// Tags of the [`UiEvent::Click`] the framework sends for a swipe that lands on no scrollable
+/// container or SeekBar, named by the direction the finger moved (e.g. the launcher opens its app
+/// drawer on `swipe:up`). Apps that do not know them return false.
+pub mod swipe {
+    pub const UP: &str = "swipe:up";
+    pub const DOWN: &str = "swipe:down";
+    pub const LEFT: &str = "swipe:left";
+    pub const RIGHT: &str = "swipe:right";
+}

@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::geom::{Bounds, Point};
 
-use super::app::{App, AppInfo, UiEvent};
+use super::app::{swipe, App, AppInfo, UiEvent};
 use super::apps;
 use super::keyboard::{self, Key, KeyboardState};
 use super::phone::{Profile, SimConfig};
@@ -502,15 +502,35 @@ impl Framework {
             }
             return;
         }
-        let Some(container) =
-            screen::find_at(&app.root, from, &|v| v.flags.scrollable && v.tag.is_some())
-        else {
-            return;
+        // The innermost container under the finger that can actually scroll takes the gesture;
+        // otherwise the app gets it as a directional swipe.
+        let scrollable = |v: &View| {
+            v.flags.scrollable
+                && v.tag
+                    .as_ref()
+                    .and_then(|t| app.scrollables.get(t))
+                    .is_some_and(|s| s.limit > 0)
         };
-        let Some(tag) = container.tag.clone() else {
-            return;
-        };
-        let Some(limits) = app.scrollables.get(&tag).copied() else {
+        let Some((tag, limits)) = screen::find_at(&app.root, from, &scrollable).and_then(|c| {
+            let tag = c.tag.clone()?;
+            let limits = app.scrollables.get(&tag).copied()?;
+            Some((tag, limits))
+        }) else {
+            let (dx, dy) = (to.x - from.x, to.y - from.y);
+            let direction = if dy.abs() >= dx.abs() {
+                if dy < 0 {
+                    swipe::UP
+                } else {
+                    swipe::DOWN
+                }
+            } else if dx < 0 {
+                swipe::LEFT
+            } else {
+                swipe::RIGHT
+            };
+            if app.kind == WindowKind::App {
+                self.dispatch(UiEvent::Click(direction.to_string()));
+            }
             return;
         };
         let delta = if limits.horizontal {
