@@ -1,10 +1,72 @@
-//! `droidmcp serve`.
+//! `droidmcp serve`: the MCP server over stdio (default) or streamable HTTP at `/mcp`.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::Context;
+use tokio_util::sync::CancellationToken;
 
 use super::Global;
+use crate::mcp::http::{self, Guard};
+use crate::mcp::{self, ServerState};
+use crate::session::{DevicePool, Hub};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Serve one MCP client over stdin/stdout (the default; for Claude Desktop, Cursor, …).
+    #[arg(long, conflicts_with = "http")]
+    pub stdio: bool,
+    /// Serve streamable HTTP on this address (path /mcp), e.g. 127.0.0.1:8765.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<SocketAddr>,
+    /// Bearer token required on every HTTP request (required for non-loopback binds).
+    #[arg(long, env = "DROIDMCP_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Extra host name accepted in Host/Origin headers (repeatable), e.g. a LAN name.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
+}
 
-pub async fn run(_global: &Global, _args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("`droidmcp serve` is not built yet")
+/// The shared state every front end of this process uses.
+pub fn state(global: &Global) -> Arc<ServerState> {
+    let pool = Arc::new(DevicePool::new(
+        global.device.clone(),
+        global.adb_server.clone(),
+    ));
+    ServerState::new(Hub::new(pool))
+}
+
+pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
+    // stdout carries the protocol under stdio, so logs go to stderr.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("DROIDMCP_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .try_init();
+    let state = state(global);
+    match args.http {
+        None => {
+            mcp::serve_stdio(state).await?;
+            Ok(0)
+        }
+        Some(bind) => {
+            let guard = Guard::for_bind(bind, args.token, &args.allow_hosts)?;
+            let shutdown = CancellationToken::new();
+            let app = http::router(state, guard, None, shutdown.clone());
+            let listener = tokio::net::TcpListener::bind(bind)
+                .await
+                .with_context(|| format!("cannot listen on {bind}"))?;
+            let local = listener.local_addr()?;
+            eprintln!("droidmcp: MCP over streamable HTTP at http://{local}/mcp");
+            let stop = shutdown.clone();
+            tokio::spawn(async move {
+                let _ = tokio::signal::ctrl_c().await;
+                stop.cancel();
+            });
+            http::serve(listener, app, shutdown).await?;
+            Ok(0)
+        }
+    }
 }

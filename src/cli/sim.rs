@@ -1,10 +1,74 @@
-//! `droidmcp sim`.
+//! `droidmcp sim`: boots the embedded phone and serves it as an adbd until Ctrl-C.
+
+use std::sync::Arc;
+
+use anyhow::Context;
 
 use super::Global;
+use crate::adb::{self, Identity};
+use crate::device::Shell;
+use crate::sim::{Phone, Profile, SimConfig};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Serve the phone to real adb clients on this address (e.g. 127.0.0.1:5600), like a phone's
+    /// `adb tcpip`; then `adb connect` to it.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub adb: Option<String>,
+    /// Seed of the phone (same seed, same phone).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Device profile: pixel3, pixel6, tablet.
+    #[arg(long, default_value = "pixel6")]
+    pub profile: String,
+}
 
-pub async fn run(_global: &Global, _args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("`droidmcp sim` is not built yet")
+/// The codename real phones of a profile report as `ro.product.name`/`ro.product.device`.
+fn codename(profile: &Profile) -> &'static str {
+    match profile.name {
+        "pixel3" => "blueline",
+        "tablet" => "tangorpro",
+        _ => "oriole",
+    }
+}
+
+pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
+    let profile = Profile::by_name(&args.profile).with_context(|| {
+        let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name).collect();
+        format!(
+            "unknown profile {:?}; choose one of {}",
+            args.profile,
+            names.join(", ")
+        )
+    })?;
+    let Some(addr) = args.adb else {
+        anyhow::bail!("nothing to serve: pass --adb HOST:PORT (e.g. --adb 127.0.0.1:5600)");
+    };
+    let config = SimConfig {
+        seed: args.seed,
+        profile,
+        ..SimConfig::default()
+    };
+    let phone = Phone::new(config).context("booting the embedded phone")?;
+    let shell: Arc<dyn Shell> = Arc::new(phone);
+    let fallback = Identity::new(codename(&profile), profile.model, codename(&profile));
+    let identity = Identity::probe(shell.as_ref(), fallback).await;
+    let listener = tokio::net::TcpListener::bind(&addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    let local = listener.local_addr()?;
+    println!(
+        "embedded phone ({}, seed {}) is serving adb on {local}\n\
+         connect with:  adb connect {local}\n\
+         then e.g.:     adb -s {local} shell uiautomator dump /dev/tty\n\
+         Ctrl-C stops it.",
+        identity.model, args.seed
+    );
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    adb::serve(listener, Arc::clone(&shell), identity, shutdown)
+        .await
+        .context("adbd stopped")?;
+    Ok(0)
 }

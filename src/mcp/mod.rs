@@ -1,1 +1,397 @@
 //! The MCP server: the phone's tools, prompts and resources over stdio and streamable HTTP (rmcp).
+//!
+//! Brief overview: [`DroidMcp`] is one MCP connection (rmcp builds one per stdio process or HTTP
+//! session). It holds the shared [`ServerState`] (a [`Hub`] of sessions over one device pool) and,
+//! lazily, its own [`Session`]. Tools are split by concern: [`actions`] (tap, type, open, …) and
+//! [`observe`] (screen, screenshot, hierarchy, apps, devices); [`params`] holds their argument types
+//! (→ JSON Schema), [`reply`] turns session results into MCP content. [`http`] mounts the streamable
+//! HTTP transport in an axum router guarded against DNS rebinding and, optionally, by a bearer token.
+//!
+//! **Architecture Invariant:** a tool body parses arguments, calls one `Session` method and formats
+//! the result; anything smarter belongs in `session/` so the HTTP API and the CLI get it too.
+
+// MCP logging is deprecated by SEP-2577 but still what clients (and the conformance suite) speak.
+#![allow(deprecated)]
+
+mod actions;
+pub mod http;
+mod observe;
+mod params;
+mod reply;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::handler::server::router::prompt::PromptRouter;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::*;
+use rmcp::service::RequestContext;
+use rmcp::{
+    prompt, prompt_handler, prompt_router, tool_handler, ErrorData as McpError, RoleServer,
+    ServiceExt,
+};
+use tokio::sync::OnceCell;
+use tokio::task::JoinHandle;
+
+use crate::session::{Action, Control, Hub, ObserveOptions, Session, SessionError};
+
+/// The agent prompt shipped with the server.
+pub const AGENT_PROMPT: &str = include_str!("../../prompts/agent.md");
+
+/// State shared by every MCP connection (and the HTTP API) of one process.
+pub struct ServerState {
+    pub hub: Hub,
+}
+
+impl ServerState {
+    pub fn new(hub: Hub) -> Arc<ServerState> {
+        Arc::new(ServerState { hub })
+    }
+}
+
+/// One MCP connection.
+#[derive(Clone)]
+pub struct DroidMcp {
+    state: Arc<ServerState>,
+    session: Arc<OnceCell<Arc<Session>>>,
+    /// The client's `logging/setLevel`; `None` until it asks for log messages.
+    log_level: Arc<std::sync::Mutex<Option<LoggingLevel>>>,
+    tool_router: ToolRouter<DroidMcp>,
+    prompt_router: PromptRouter<DroidMcp>,
+}
+
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct GoalArgs {
+    /// What the agent should achieve on the phone.
+    pub goal: Option<String>,
+}
+
+#[prompt_router]
+impl DroidMcp {
+    /// How to operate the phone with these tools, optionally with a goal to work towards.
+    #[prompt(name = "operate_phone")]
+    async fn operate_phone(
+        &self,
+        Parameters(a): Parameters<GoalArgs>,
+    ) -> Result<Vec<PromptMessage>, McpError> {
+        let mut text = AGENT_PROMPT.to_string();
+        if let Some(goal) = a.goal.filter(|g| !g.trim().is_empty()) {
+            text.push_str(&format!("\n\n## Your goal\n\n{goal}\n"));
+        }
+        Ok(vec![PromptMessage::new_text(Role::User, text)])
+    }
+}
+
+impl DroidMcp {
+    pub fn new(state: Arc<ServerState>) -> DroidMcp {
+        DroidMcp {
+            state,
+            session: Arc::new(OnceCell::new()),
+            log_level: Arc::new(std::sync::Mutex::new(None)),
+            tool_router: Self::action_tools() + Self::observe_tools(),
+            prompt_router: Self::prompt_router(),
+        }
+    }
+
+    /// This connection's session, opened on first use on the default device.
+    async fn session(&self) -> Result<Arc<Session>, SessionError> {
+        self.session
+            .get_or_try_init(|| self.state.hub.open("mcp", None))
+            .await
+            .cloned()
+    }
+
+    /// Cancellation from the client and a progress forwarder for this request.
+    fn control(&self, ctx: &RequestContext<RoleServer>) -> (Control, ProgressForwarder) {
+        let token = ctx.meta.get_progress_token();
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let forwarder = ProgressForwarder::start(ctx.peer.clone(), token, rx);
+        (
+            Control {
+                cancel: ctx.ct.clone(),
+                progress: Some(tx),
+            },
+            forwarder,
+        )
+    }
+
+    async fn act(
+        &self,
+        action: Action,
+        observe: Option<ObserveOptions>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let started = Instant::now();
+        let session = match self.session().await {
+            Ok(s) => s,
+            Err(e) => return Ok(reply::error(&e, 0)),
+        };
+        let (ctl, progress) = self.control(&ctx);
+        let result = session.act(action, observe.as_ref(), &ctl).await;
+        progress.finish().await;
+        let (level, line) = match &result {
+            Ok(o) => (
+                LoggingLevel::Info,
+                format!("{} ok in {} ms", o.action, o.elapsed_ms),
+            ),
+            Err(e) => (LoggingLevel::Warning, format!("action failed: {e}")),
+        };
+        self.log(&ctx, level, line).await;
+        Ok(match result {
+            Ok(outcome) => reply::action(&outcome),
+            Err(e) => reply::error(&e, started.elapsed().as_millis() as u64),
+        })
+    }
+
+    /// Sends a `notifications/message` when the client asked for this level.
+    async fn log(&self, ctx: &RequestContext<RoleServer>, level: LoggingLevel, line: String) {
+        let wanted = *self
+            .log_level
+            .lock()
+            .expect("log level lock is never poisoned: no panics while held");
+        if wanted.is_some_and(|w| level as u8 >= w as u8) {
+            let mut param = LoggingMessageNotificationParam::new(level, serde_json::json!(line));
+            param.logger = Some("droidmcp".into());
+            let _ = ctx.peer.notify_logging_message(param).await;
+        }
+    }
+
+    async fn observe(
+        &self,
+        opts: ObserveOptions,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let started = Instant::now();
+        let session = match self.session().await {
+            Ok(s) => s,
+            Err(e) => return Ok(reply::error(&e, 0)),
+        };
+        let (ctl, progress) = self.control(&ctx);
+        let result = session.observe(&opts, &ctl).await;
+        progress.finish().await;
+        let elapsed = started.elapsed().as_millis() as u64;
+        Ok(match result {
+            Ok(obs) => reply::observation(&obs, elapsed),
+            Err(e) => reply::error(&e, elapsed),
+        })
+    }
+}
+
+/// Sends `notifications/progress` for one request when the client asked for them: each report the
+/// session makes, plus a heartbeat every second so long calls never look hung.
+struct ProgressForwarder {
+    task: Option<JoinHandle<()>>,
+}
+
+impl ProgressForwarder {
+    fn start(
+        peer: rmcp::Peer<RoleServer>,
+        token: Option<ProgressToken>,
+        mut rx: tokio::sync::mpsc::UnboundedReceiver<crate::session::Progress>,
+    ) -> ProgressForwarder {
+        let Some(token) = token else {
+            return ProgressForwarder { task: None };
+        };
+        let task = tokio::spawn(async move {
+            let started = Instant::now();
+            let mut sent = 0f64;
+            let mut beat = tokio::time::interval_at(
+                tokio::time::Instant::now() + Duration::from_secs(1),
+                Duration::from_secs(1),
+            );
+            loop {
+                let message = tokio::select! {
+                    p = rx.recv() => match p {
+                        Some(p) => p.message,
+                        None => break,
+                    },
+                    _ = beat.tick() => format!("working, {} s", started.elapsed().as_secs()),
+                };
+                sent += 1.0;
+                let param =
+                    ProgressNotificationParam::new(token.clone(), sent).with_message(message);
+                if peer.notify_progress(param).await.is_err() {
+                    break;
+                }
+            }
+        });
+        ProgressForwarder { task: Some(task) }
+    }
+
+    /// Stops the heartbeat once the call has its answer.
+    async fn finish(self) {
+        if let Some(task) = self.task {
+            task.abort();
+            let _ = task.await;
+        }
+    }
+}
+
+/// Resources: the current screen as text (elements), XML and image.
+const RES_ELEMENTS: &str = "android://screen/elements";
+const RES_XML: &str = "android://screen/hierarchy.xml";
+const RES_SCREENSHOT: &str = "android://screen/screenshot.png";
+const RES_STEPS: &str = "android://session/steps";
+
+#[tool_handler(router = self.tool_router)]
+#[prompt_handler(router = self.prompt_router)]
+impl rmcp::ServerHandler for DroidMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .enable_resources()
+                .enable_logging()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            env!("CARGO_PKG_NAME"),
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(
+            "Operate an Android phone. Call `screen` to see the element list, act with tap/type_text/\
+             scroll/press_key/open_app using element ids, pass observe: true to get the new screen in \
+             the same call. The `operate_phone` prompt explains the workflow.",
+        )
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        *self
+            .log_level
+            .lock()
+            .expect("log level lock is never poisoned: no panics while held") = Some(request.level);
+        Ok(())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        Ok(ListResourcesResult {
+            resources: vec![
+                Resource::new(RES_ELEMENTS, "screen-elements")
+                    .with_description("The current screen's compressed element list")
+                    .with_mime_type("text/plain"),
+                Resource::new(RES_XML, "screen-hierarchy")
+                    .with_description("The current screen's uiautomator XML")
+                    .with_mime_type("application/xml"),
+                Resource::new(RES_SCREENSHOT, "screen-screenshot")
+                    .with_description("A screenshot of the current screen (long edge 1024 px)")
+                    .with_mime_type("image/png"),
+                Resource::new(RES_STEPS, "session-steps")
+                    .with_description("The steps this session has taken")
+                    .with_mime_type("application/json"),
+            ],
+            ..Default::default()
+        })
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let uri = request.uri.as_str();
+        let opts = match uri {
+            RES_ELEMENTS => ObserveOptions::default(),
+            RES_XML => ObserveOptions {
+                elements: false,
+                xml: true,
+                ..ObserveOptions::default()
+            },
+            RES_SCREENSHOT => ObserveOptions {
+                elements: false,
+                screenshot: true,
+                ..ObserveOptions::default()
+            },
+            RES_STEPS => ObserveOptions::default(),
+            _ => {
+                return Err(McpError::resource_not_found(
+                    format!("no resource {uri}"),
+                    None,
+                ))
+            }
+        };
+        let session = self
+            .session()
+            .await
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        if uri == RES_STEPS {
+            let steps = reply::steps_json(&session.steps());
+            return Ok(ReadResourceResult::new(vec![ResourceContents::text(
+                steps.to_string(),
+                uri,
+            )
+            .with_mime_type("application/json")])
+            .into());
+        }
+        let (ctl, progress) = self.control(&ctx);
+        let obs = session.observe(&opts, &ctl).await;
+        progress.finish().await;
+        let obs = obs.map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        let contents = match uri {
+            RES_ELEMENTS => ResourceContents::text(obs.elements.unwrap_or_default(), uri)
+                .with_mime_type("text/plain"),
+            RES_XML => ResourceContents::text(obs.xml.unwrap_or_default(), uri)
+                .with_mime_type("application/xml"),
+            _ => {
+                use base64::Engine;
+                let shot = obs
+                    .screenshot
+                    .ok_or_else(|| McpError::internal_error("no screenshot taken", None))?;
+                ResourceContents::blob(
+                    base64::engine::general_purpose::STANDARD.encode(&shot.bytes),
+                    uri,
+                )
+                .with_mime_type(shot.encoding.mime())
+            }
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+}
+
+/// Serves one MCP connection over stdin/stdout until the client closes it.
+pub async fn serve_stdio(state: Arc<ServerState>) -> Result<(), TransportError> {
+    let running = DroidMcp::new(state)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| TransportError(e.to_string()))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| TransportError(e.to_string()))?;
+    Ok(())
+}
+
+/// Serves one MCP connection over any byte stream pair (tests use `tokio::io::duplex`).
+pub async fn serve_io<R, W>(
+    state: Arc<ServerState>,
+    read: R,
+    write: W,
+) -> Result<(), TransportError>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    let running = DroidMcp::new(state)
+        .serve((read, write))
+        .await
+        .map_err(|e| TransportError(e.to_string()))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| TransportError(e.to_string()))?;
+    Ok(())
+}
+
+/// A transport failure, as rmcp describes it (the library keeps anyhow out).
+#[derive(Debug, thiserror::Error)]
+#[error("mcp transport: {0}")]
+pub struct TransportError(pub String);

@@ -64,6 +64,35 @@ pub struct Style {
     pub corner_radius: i32,
     /// Centre the text horizontally instead of left-aligning it.
     pub center_text: bool,
+    /// Text colour by theme role, used when `text_color` is `None` (follows light/dark theme).
+    pub text_role: Option<Role>,
+    /// Background by theme role, used when `background` is `None` (follows light/dark theme).
+    pub background_role: Option<Role>,
+    /// Draw the text in the medium (bold-ish) weight, as Android titles and buttons do.
+    pub bold: bool,
+}
+
+/// Colours the renderer resolves against the light or dark theme, so apps need not know the theme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Body text; the window background.
+    Primary,
+    /// Summaries, hints and captions.
+    Secondary,
+    /// The theme's accent (switch tracks, FABs, links).
+    Accent,
+    /// Text or icons drawn on an accent background.
+    OnAccent,
+    /// The app's background.
+    Surface,
+    /// Cards, search bars and list containers that stand out from the surface.
+    SurfaceVariant,
+    /// The IME panel behind the keys.
+    Keyboard,
+    /// One IME key.
+    Key,
+    /// Destructive actions (end call, delete).
+    Danger,
 }
 
 /// One node of the screen.

@@ -1,1 +1,287 @@
-//! Task files (`tasks/*.toml`): loading, validation, seeded parameters, setup and teardown.
+//! Tasks: TOML task files in `tasks/`, loaded and validated into [`Task`]s, instantiated with seeded
+//! parameters into [`TaskInstance`]s that an episode (`session::episode`) sets up, checks and tears
+//! down.
+//!
+//! Brief overview: [`raw::TaskFile`] is the file as serde reads it; [`validate`] turns each
+//! `[[task]]` into a [`Task`] or a [`LoadError`] naming file, line and field; [`Catalog`] loads a
+//! directory, keeping good tasks serving when others are broken. [`Task::instantiate`] draws the
+//! parameters ([`params`]) from a seed and renders every template ([`template`]) — the goal, the
+//! [`setup::SetupStep`]s, the checks ([`crate::eval::Check`]) and the golden solution
+//! ([`action::Action`]).
+
+pub mod action;
+pub mod catalog;
+pub mod error;
+pub mod params;
+pub mod raw;
+pub mod replay;
+pub mod setup;
+pub mod template;
+pub mod validate;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+pub use action::Action;
+pub use catalog::Catalog;
+pub use error::{LoadError, TaskError};
+pub use params::{ParamSpec, Value};
+pub use setup::SetupStep;
+
+use crate::eval::{Check, Expr};
+
+/// What the agent is asked to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Change the device's state.
+    Operation,
+    /// Answer a question (`task_answer`).
+    Query,
+    /// Several sub-goals, scored with weighted partial credit.
+    Composite,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Operation => "operation",
+            Kind::Query => "query",
+            Kind::Composite => "composite",
+        }
+    }
+}
+
+/// A validated task template.
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub id: String,
+    pub goal: String,
+    pub apps: Vec<String>,
+    pub kind: Kind,
+    pub complexity: f64,
+    pub max_steps: u32,
+    pub tags: Vec<String>,
+    pub require_finish: bool,
+    pub partial_credit: bool,
+    /// In drawing order: generators first (by name), then derived parameters.
+    pub params: Vec<(String, ParamSpec)>,
+    pub setup: Vec<SetupStep>,
+    pub teardown: Vec<SetupStep>,
+    /// Shell commands whose output is recorded after every step.
+    pub record: Vec<String>,
+    pub checks: Vec<Check>,
+    pub success: Expr,
+    pub golden: Vec<Action>,
+    pub wrong: Option<Vec<Action>>,
+    pub source: Option<String>,
+    /// The file it came from.
+    pub file: PathBuf,
+}
+
+/// One concrete instance of a task: parameters drawn, every template rendered.
+#[derive(Debug, Clone)]
+pub struct TaskInstance {
+    pub task: Arc<Task>,
+    pub seed: u64,
+    pub params: BTreeMap<String, Value>,
+    pub goal: String,
+    pub setup: Vec<SetupStep>,
+    pub teardown: Vec<SetupStep>,
+    pub record: Vec<String>,
+    pub checks: Vec<Check>,
+    pub golden: Vec<Action>,
+    pub wrong: Option<Vec<Action>>,
+}
+
+impl Task {
+    /// Draws parameters from `seed` (overrides replace drawn values and are checked against the
+    /// parameter's spec) and renders every template.
+    pub fn instantiate(
+        self: &Arc<Task>,
+        seed: u64,
+        overrides: &BTreeMap<String, String>,
+    ) -> Result<TaskInstance, TaskError> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for name in overrides.keys() {
+            if !self.params.iter().any(|(n, _)| n == name) {
+                return Err(TaskError::UnknownParam {
+                    task: self.id.clone(),
+                    name: name.clone(),
+                    known: self
+                        .params
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+        }
+        let mut values = BTreeMap::new();
+        for (name, spec) in &self.params {
+            // Draw even when overridden so other parameters keep their seeded values.
+            let drawn = spec
+                .draw(&mut rng, &values)
+                .map_err(|message| TaskError::BadParam {
+                    task: self.id.clone(),
+                    name: name.clone(),
+                    message,
+                })?;
+            let value = match overrides.get(name) {
+                Some(text) => {
+                    spec.accepts(text).map_err(|message| TaskError::BadParam {
+                        task: self.id.clone(),
+                        name: name.clone(),
+                        message,
+                    })?;
+                    spec.override_value(text)
+                }
+                None => drawn,
+            };
+            values.insert(name.clone(), value);
+        }
+        let err = |message: String| TaskError::Render {
+            task: self.id.clone(),
+            message,
+        };
+        let goal = template::render(&self.goal, &values).map_err(err)?;
+        let setup = self
+            .render_steps(&self.setup, &values, &mut rng)
+            .map_err(err)?;
+        let teardown = self
+            .render_steps(&self.teardown, &values, &mut rng)
+            .map_err(err)?;
+        let record = self
+            .record
+            .iter()
+            .map(|c| template::render(c, &values))
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        let checks = render_all(&self.checks, &values, Check::map_strings).map_err(err)?;
+        let golden = self.render_actions(&self.golden, &values).map_err(err)?;
+        let wrong = match &self.wrong {
+            Some(w) => Some(self.render_actions(w, &values).map_err(err)?),
+            None => None,
+        };
+        Ok(TaskInstance {
+            task: Arc::clone(self),
+            seed,
+            params: values,
+            goal,
+            setup,
+            teardown,
+            record,
+            checks,
+            golden,
+            wrong,
+        })
+    }
+
+    /// Renders a list of actions with given parameter values (also used to replay one instance's
+    /// solution against another instance: a plausible wrong trajectory).
+    pub fn render_actions(
+        &self,
+        actions: &[Action],
+        values: &BTreeMap<String, Value>,
+    ) -> Result<Vec<Action>, String> {
+        render_all(actions, values, Action::map_strings)
+    }
+
+    fn render_steps(
+        &self,
+        steps: &[SetupStep],
+        values: &BTreeMap<String, Value>,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Vec<SetupStep>, String> {
+        let mut out = Vec::new();
+        for step in render_all(steps, values, SetupStep::map_strings)? {
+            match step {
+                SetupStep::InsertRows {
+                    db,
+                    table,
+                    count,
+                    columns,
+                } => {
+                    let mut sql = String::new();
+                    for _ in 0..count {
+                        let mut row_values = values.clone();
+                        let mut names = Vec::new();
+                        let mut cells = Vec::new();
+                        for (column, spec, is_template) in &columns {
+                            let cell = if *is_template {
+                                // A string column is a template over the task's parameters and the
+                                // columns drawn before it in this row.
+                                let ParamSpec::Literal(v) = spec else {
+                                    unreachable!("templates are literals")
+                                };
+                                Value::plain(template::render(&v.text, &row_values)?)
+                            } else {
+                                spec.draw(rng, &row_values)?
+                            };
+                            names.push(format!("\"{column}\""));
+                            cells.push(sql_literal(&cell.text));
+                            row_values.insert(column.clone(), cell);
+                        }
+                        sql.push_str(&format!(
+                            "INSERT INTO \"{table}\" ({}) VALUES ({});",
+                            names.join(", "),
+                            cells.join(", ")
+                        ));
+                    }
+                    if !sql.is_empty() {
+                        out.push(SetupStep::Sql { db, sql });
+                    }
+                }
+                other => out.push(other),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The reference actions of an instance's golden solution (for LCS checks and metrics).
+    pub fn reference_of(golden: &[Action]) -> Vec<crate::eval::history::RefAction> {
+        golden.iter().filter_map(Action::reference).collect()
+    }
+}
+
+/// Numbers stay numbers in SQL; everything else is a quoted string.
+fn sql_literal(text: &str) -> String {
+    if !text.is_empty()
+        && text.parse::<i64>().is_ok()
+        && !text.starts_with('+')
+        && !(text.starts_with('0') && text.len() > 1)
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "''"))
+    }
+}
+
+fn render_all<T: Clone>(
+    items: &[T],
+    values: &BTreeMap<String, Value>,
+    map: fn(&mut T, &mut dyn FnMut(&str) -> String),
+) -> Result<Vec<T>, String> {
+    let mut first_err = None;
+    let out = items
+        .iter()
+        .map(|item| {
+            let mut item = item.clone();
+            map(&mut item, &mut |s| match template::render(s, values) {
+                Ok(r) => r,
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                    s.to_string()
+                }
+            });
+            item
+        })
+        .collect();
+    match first_err {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}

@@ -1,38 +1,493 @@
-//! Clock (com.google.android.deskclock).
+//! Clock (com.google.android.deskclock): Google Clock's Alarm, Clock, Timer and Stopwatch tabs.
+//!
+//! Alarms live in DeskClock's `alarms.db` ([`store`]); each change writes the row, reschedules the
+//! alarm's instance and logs what the phone logs (DeskClock's `AlarmClock` events and the
+//! notification service's `ConditionProviders.SCP` next-alarm line). Timer and stopwatch run on the
+//! simulated clock ([`timers`]). Resource ids and content-descs are Google Clock's (`fab`,
+//! `alarm_recycler_view`, `digital_clock`, `onoff`, `day_button_0`…, Material time picker ids).
 
+mod screens;
+pub mod store;
+pub mod timers;
+
+use chrono::{Datelike, NaiveDateTime, Timelike, Weekday};
+use rusqlite::Connection;
+
+use super::widgets::{self, rid, TimePicker};
 use crate::sim::app::{App, AppInfo, UiEvent};
-use crate::sim::system::System;
-use crate::sim::view::{class, View};
+use crate::sim::system::{pid, Request, System};
+use crate::sim::view::View;
+use store::Alarm;
+use timers::{Stopwatch, Timer};
 
 pub const PACKAGE: &str = "com.google.android.deskclock";
+pub const ACTIVITY: &str = "com.android.deskclock.DeskClock";
+
+/// Process id the Clock logs under.
+const PID: u32 = 3127;
+/// DeskClock's log tag.
+const TAG: &str = "AlarmClock";
 
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[("en", "Clock")],
-        launch_activity: "com.android.deskclock.DeskClock",
-        create: |_| Box::new(Screen),
-        install: |_| {},
+        labels: &[
+            ("en", "Clock"),
+            ("de", "Uhr"),
+            ("fr", "Horloge"),
+            ("ko", "시계"),
+        ],
+        launch_activity: ACTIVITY,
+        create: |sys| Box::new(Clock::new(sys)),
+        install: |sys| {
+            if let Err(e) = store::open(sys) {
+                sys.log(
+                    PID,
+                    'E',
+                    TAG,
+                    format!("cannot create {}: {e}", store::DB_PATH),
+                );
+            }
+        },
         on_home_screen: true,
     }
 }
 
-struct Screen;
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Alarm,
+    Clock,
+    Timer,
+    Stopwatch,
+}
 
-impl App for Screen {
+impl Tab {
+    const ALL: [Tab; 4] = [Tab::Alarm, Tab::Clock, Tab::Timer, Tab::Stopwatch];
+
+    fn name(self) -> &'static str {
+        match self {
+            Tab::Alarm => "Alarm",
+            Tab::Clock => "Clock",
+            Tab::Timer => "Timer",
+            Tab::Stopwatch => "Stopwatch",
+        }
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            Tab::Alarm => "alarm",
+            Tab::Clock => "clock",
+            Tab::Timer => "timer",
+            Tab::Stopwatch => "stopwatch",
+        }
+    }
+
+    fn icon(self) -> &'static str {
+        match self {
+            Tab::Alarm => "alarm",
+            Tab::Clock => "clock",
+            Tab::Timer => "timer",
+            Tab::Stopwatch => "stopwatch",
+        }
+    }
+}
+
+/// A dialog over the app.
+#[derive(Debug, Clone, PartialEq)]
+enum Dialog {
+    /// The time picker for a new alarm (`None`) or an existing one.
+    Time {
+        alarm: Option<i64>,
+        picker: TimePicker,
+    },
+    /// The label editor of an alarm.
+    Label { alarm: i64, text: String },
+}
+
+/// Days in the order the US locale lays out the repeat buttons (Sunday first), with the
+/// `day_button_N` index of each.
+const DAY_BUTTONS: [(Weekday, &str, &str); 7] = [
+    (Weekday::Sun, "S", "Sunday"),
+    (Weekday::Mon, "M", "Monday"),
+    (Weekday::Tue, "T", "Tuesday"),
+    (Weekday::Wed, "W", "Wednesday"),
+    (Weekday::Thu, "T", "Thursday"),
+    (Weekday::Fri, "F", "Friday"),
+    (Weekday::Sat, "S", "Saturday"),
+];
+
+struct Clock {
+    tab: Tab,
+    alarms: Vec<Alarm>,
+    expanded: Option<i64>,
+    dialog: Option<Dialog>,
+    timer: Timer,
+    stopwatch: Stopwatch,
+}
+
+fn id(name: &str) -> String {
+    rid(PACKAGE, name)
+}
+
+impl Clock {
+    fn new(sys: &mut System) -> Clock {
+        let mut clock = Clock {
+            tab: Tab::Alarm,
+            alarms: Vec::new(),
+            expanded: None,
+            dialog: None,
+            timer: Timer::default(),
+            stopwatch: Stopwatch::default(),
+        };
+        clock.reload(sys);
+        clock
+    }
+
+    fn db(&self, sys: &mut System) -> Option<Connection> {
+        match store::open(sys) {
+            Ok(db) => Some(db),
+            Err(e) => {
+                sys.log(
+                    PID,
+                    'E',
+                    TAG,
+                    format!("cannot open {}: {e}", store::DB_PATH),
+                );
+                None
+            }
+        }
+    }
+
+    /// Re-reads the alarm list (the database may have been changed from the shell).
+    fn reload(&mut self, sys: &mut System) {
+        let Some(db) = self.db(sys) else { return };
+        match store::list(&db) {
+            Ok(alarms) => self.alarms = alarms,
+            Err(e) => sys.log(PID, 'E', TAG, format!("cannot read alarms: {e}")),
+        }
+    }
+
+    fn event(sys: &mut System, category: &str, action: &str, label: &str) {
+        sys.log(
+            PID,
+            'D',
+            TAG,
+            format!("Events: [{category}] [{action}] [{label}]"),
+        );
+    }
+
+    /// Writes an alarm, reschedules it and logs like DeskClock and the system do.
+    fn save(&mut self, sys: &mut System, alarm: &Alarm) {
+        let Some(db) = self.db(sys) else { return };
+        let now = sys.clock.now;
+        let result = store::update(&db, alarm).and_then(|_| store::reschedule(&db, alarm, now));
+        match result {
+            Ok(Some(instance)) => {
+                sys.log(
+                    PID,
+                    'I',
+                    TAG,
+                    format!("Created new alarm instance: {instance}"),
+                );
+            }
+            Ok(None) => {}
+            Err(e) => sys.log(
+                PID,
+                'E',
+                TAG,
+                format!("cannot save alarm {}: {e}", alarm.id),
+            ),
+        }
+        Self::log_next_alarm(sys, &db);
+        self.reload(sys);
+    }
+
+    /// The notification service re-evaluates its schedule conditions whenever the next alarm changes.
+    fn log_next_alarm(sys: &mut System, db: &Connection) {
+        let now = sys.clock.now;
+        let next = store::next_user_alarm(db, now).ok().flatten();
+        let next_ts = next.map_or_else(|| java_ts(None), |t| java_ts(Some(t)));
+        sys.log(
+            pid::SYSTEM_SERVER,
+            'D',
+            "ConditionProviders.SCP",
+            format!(
+                "evaluateSubscriptionLocked cal=ScheduleCalendar[mDays={{1, 2, 3, 4, 5, 6, 7}}, \
+                 mSchedule=ScheduleInfo{{days=[1, 2, 3, 4, 5, 6, 7], startHour=22, startMinute=0, endHour=7, \
+                 endMinute=0, exitAtAlarm=true, nextAlarm={next_ts}}}], now={}, nextUserAlarmTime={next_ts}",
+                java_ts(Some(now))
+            ),
+        );
+    }
+
+    fn alarm(&self, alarm_id: i64) -> Option<Alarm> {
+        self.alarms.iter().find(|a| a.id == alarm_id).cloned()
+    }
+
+    fn add_alarm(&mut self, sys: &mut System, hour: u32, minute: u32) {
+        let Some(db) = self.db(sys) else { return };
+        match store::insert(&db, hour, minute) {
+            Ok(alarm) => {
+                Self::event(sys, "Alarm", "Create", "DeskClock");
+                self.expanded = Some(alarm.id);
+                self.save(sys, &alarm);
+            }
+            Err(e) => sys.log(PID, 'E', TAG, format!("cannot add alarm: {e}")),
+        }
+    }
+
+    fn handle_dialog(&mut self, event: &UiEvent, sys: &mut System) -> Option<bool> {
+        let dialog = self.dialog.as_mut()?;
+        if *event == UiEvent::Back {
+            self.dialog = None;
+            sys.request(Request::ClearFocus);
+            return Some(true);
+        }
+        match dialog {
+            Dialog::Time { alarm, picker } => {
+                let alarm = *alarm;
+                match picker.handle(event)? {
+                    widgets::DialogResult::Pending => {}
+                    widgets::DialogResult::Cancel => self.dialog = None,
+                    widgets::DialogResult::Ok((hour, minute)) => {
+                        self.dialog = None;
+                        sys.request(Request::ClearFocus);
+                        match alarm.and_then(|a| self.alarm(a)) {
+                            Some(mut existing) => {
+                                existing.hour = hour;
+                                existing.minutes = minute;
+                                existing.enabled = true;
+                                Self::event(sys, "Alarm", "Update", "DeskClock");
+                                self.save(sys, &existing);
+                            }
+                            None => self.add_alarm(sys, hour, minute),
+                        }
+                    }
+                }
+                Some(true)
+            }
+            Dialog::Label { alarm, text } => {
+                let alarm = *alarm;
+                match event {
+                    UiEvent::TextChanged { tag, text: new } if tag == "label_input" => {
+                        *text = new.clone()
+                    }
+                    UiEvent::Click(tag) if tag == "label_cancel" => {
+                        self.dialog = None;
+                        sys.request(Request::ClearFocus);
+                    }
+                    UiEvent::Click(tag) if tag == "label_ok" => {
+                        let text = text.clone();
+                        self.dialog = None;
+                        sys.request(Request::ClearFocus);
+                        if let Some(mut a) = self.alarm(alarm) {
+                            a.label = text;
+                            self.save(sys, &a);
+                        }
+                    }
+                    UiEvent::EditorAction(tag) if tag == "label_input" => {
+                        return self.handle_dialog(&UiEvent::Click("label_ok".into()), sys);
+                    }
+                    _ => return None,
+                }
+                Some(true)
+            }
+        }
+    }
+
+    fn handle_alarm_tab(
+        &mut self,
+        action: &str,
+        arg: Option<i64>,
+        extra: Option<usize>,
+        sys: &mut System,
+    ) -> bool {
+        if action == "fab" {
+            let now = sys.clock.now;
+            self.dialog = Some(Dialog::Time {
+                alarm: None,
+                picker: TimePicker::new(now.hour(), now.minute(), widgets::uses_24h(sys)),
+            });
+            return true;
+        }
+        let Some(alarm) = arg.and_then(|a| self.alarm(a)) else {
+            return false;
+        };
+        let mut a = alarm.clone();
+        match action {
+            "card" | "arrow" => {
+                self.expanded = if self.expanded == Some(a.id) {
+                    None
+                } else {
+                    Some(a.id)
+                };
+            }
+            "time" => {
+                self.dialog = Some(Dialog::Time {
+                    alarm: Some(a.id),
+                    picker: TimePicker::new(a.hour, a.minutes, widgets::uses_24h(sys)),
+                });
+            }
+            "onoff" => {
+                a.enabled = !a.enabled;
+                let action = if a.enabled { "On" } else { "Off" };
+                Self::event(sys, "Alarm", action, "DeskClock");
+                self.save(sys, &a);
+            }
+            "day" => {
+                let Some((weekday, _, _)) = extra.and_then(|i| DAY_BUTTONS.get(i)) else {
+                    return false;
+                };
+                a.days ^= store::day_bit(*weekday);
+                self.save(sys, &a);
+            }
+            "vibrate" => {
+                a.vibrate = !a.vibrate;
+                self.save(sys, &a);
+            }
+            "label" => {
+                self.dialog = Some(Dialog::Label {
+                    alarm: a.id,
+                    text: a.label.clone(),
+                });
+                sys.request(Request::Focus {
+                    tag: "label_input".into(),
+                });
+            }
+            "delete" => {
+                let Some(db) = self.db(sys) else { return true };
+                if let Err(e) = store::delete(&db, a.id) {
+                    sys.log(PID, 'E', TAG, format!("cannot delete alarm {}: {e}", a.id));
+                }
+                Self::event(sys, "Alarm", "Delete", "DeskClock");
+                Self::log_next_alarm(sys, &db);
+                self.expanded = None;
+                self.reload(sys);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn handle_click(&mut self, tag: &str, sys: &mut System) -> bool {
+        if let Some(key) = tag.strip_prefix("tab:") {
+            let Some(tab) = Tab::ALL.into_iter().find(|t| t.key() == key) else {
+                return false;
+            };
+            self.tab = tab;
+            Self::event(sys, tab.name(), "Show Tab", "Tap");
+            return true;
+        }
+        let now = sys.clock.now;
+        let mut parts = tag.split(':');
+        let action = parts.next().unwrap_or("");
+        let arg = parts.next().and_then(|p| p.parse::<i64>().ok());
+        let extra = parts.next().and_then(|p| p.parse::<usize>().ok());
+        match action {
+            "timer_digit" => {
+                if self.timer.run.is_none() {
+                    self.timer.press_digit(arg.unwrap_or(0).clamp(0, 9) as u32);
+                }
+            }
+            "timer_del" => self.timer.delete_digit(),
+            "timer_fab" => match self.timer.run {
+                Some(timers::TimerRun::Running { .. }) => {
+                    self.timer.pause(now);
+                    Self::event(sys, "Timer", "Pause", "DeskClock");
+                }
+                _ => {
+                    if self.timer.remaining_ms(now) > 0 {
+                        self.timer.start(now);
+                        Self::event(sys, "Timer", "Start", "DeskClock");
+                    }
+                }
+            },
+            "timer_delete" => {
+                self.timer.reset();
+                Self::event(sys, "Timer", "Delete", "DeskClock");
+            }
+            "sw_fab" => {
+                if self.stopwatch.running() {
+                    self.stopwatch.pause(now);
+                    Self::event(sys, "Stopwatch", "Pause", "DeskClock");
+                } else {
+                    self.stopwatch.start(now);
+                    Self::event(sys, "Stopwatch", "Start", "DeskClock");
+                }
+            }
+            "sw_left" => {
+                if self.stopwatch.running() {
+                    self.stopwatch.lap(now);
+                    Self::event(sys, "Stopwatch", "Lap", "DeskClock");
+                } else {
+                    self.stopwatch.reset();
+                    Self::event(sys, "Stopwatch", "Reset", "DeskClock");
+                }
+            }
+            other => return self.handle_alarm_tab(other, arg, extra, sys),
+        }
+        true
+    }
+}
+
+/// `java.util.Date#toString` plus the epoch millis, as `SystemConditionProviderService.ts` prints
+/// a time (the phone's zone is GMT).
+fn java_ts(t: Option<NaiveDateTime>) -> String {
+    let t = t.unwrap_or(chrono::DateTime::UNIX_EPOCH.naive_utc());
+    let ms = t.and_utc().timestamp_millis();
+    format!(
+        "{} {} {:02} {:02}:{:02}:{:02} GMT {} ({ms})",
+        t.format("%a"),
+        t.format("%b"),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+        t.year()
+    )
+}
+
+impl App for Clock {
     fn package(&self) -> &'static str {
         PACKAGE
     }
 
     fn activity(&self) -> String {
-        "com.android.deskclock.DeskClock".to_string()
+        ACTIVITY.to_string()
     }
 
     fn render(&self, sys: &System) -> View {
-        View::new(class::FRAME_LAYOUT, sys.metrics.content)
+        self.screen(sys)
     }
 
-    fn handle(&mut self, _event: &UiEvent, _sys: &mut System) -> bool {
-        false
+    fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
+        if let Some(handled) = self.handle_dialog(event, sys) {
+            return handled;
+        }
+        if self.dialog.is_some() {
+            return false;
+        }
+        self.reload(sys);
+        match event {
+            UiEvent::Click(tag) => self.handle_click(tag, sys),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_timestamps_read_like_date_to_string() {
+        let t = chrono::NaiveDate::from_ymd_opt(2026, 11, 24)
+            .unwrap()
+            .and_hms_opt(10, 30, 0)
+            .unwrap();
+        assert_eq!(
+            java_ts(Some(t)),
+            "Tue Nov 24 10:30:00 GMT 2026 (1795516200000)"
+        );
     }
 }

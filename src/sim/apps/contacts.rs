@@ -1,38 +1,1028 @@
-//! Contacts (com.google.android.contacts).
+//! Contacts (com.google.android.contacts): the sorted, scrollable contact list with search, the
+//! contact editor (create and edit: first/last name, phone with its label, email; Save), and the
+//! contact card with call / text actions, favourite, edit and delete. Contacts are stored through
+//! the contacts provider ([`crate::sim::providers::contacts`]).
 
+use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
-use crate::sim::system::System;
-use crate::sim::view::{class, View};
+use crate::sim::apps::common_b::{
+    self, at, filled, palette, text_style, Intent, CONTACTS_PACKAGE, CONTACTS_PID,
+};
+use crate::sim::providers::contacts::{self as store, Contact, ContactDraft, PHONE_TYPES};
+use crate::sim::providers::{now_ms, phone_number};
+use crate::sim::system::{Request, System};
+use crate::sim::view::{class, Style, View};
 
-pub const PACKAGE: &str = "com.google.android.contacts";
+pub const PACKAGE: &str = CONTACTS_PACKAGE;
+const LIST_ACTIVITY: &str = "com.android.contacts.activities.PeopleActivity";
+const EDITOR_ACTIVITY: &str = "com.android.contacts.activities.ContactEditorActivity";
+const CARD_ACTIVITY: &str = "com.android.contacts.quickcontact.QuickContactActivity";
+const SPINNER: &str = "android.widget.Spinner";
+
+fn id(name: &str) -> String {
+    format!("com.google.android.contacts:id/{name}")
+}
 
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[("en", "Contacts")],
-        launch_activity: "com.android.contacts.activities.PeopleActivity",
-        create: |_| Box::new(Screen),
-        install: |_| {},
+        labels: &[("en", "Contacts"), ("de", "Kontakte"), ("fr", "Contacts")],
+        launch_activity: LIST_ACTIVITY,
+        create: |sys| {
+            let mut app = Contacts::default();
+            if let Some(Intent::ViewContact { id }) = common_b::take_intent(sys, PACKAGE) {
+                app.screen = card(id);
+            }
+            Box::new(app)
+        },
+        install,
         on_home_screen: true,
     }
 }
 
-struct Screen;
+const GIVEN: [&str; 16] = [
+    "Alice", "Bruno", "Chloe", "Daniel", "Emma", "Farah", "George", "Hana", "Ivan", "Julia",
+    "Kenji", "Laura", "Miguel", "Nora", "Oliver", "Priya",
+];
+const FAMILY: [&str; 12] = [
+    "Anderson", "Brown", "Chen", "Diaz", "Evans", "Fischer", "Garcia", "Kim", "Martin", "Novak",
+    "Patel", "Schmidt",
+];
+const AREA_CODES: [&str; 8] = ["212", "312", "415", "617", "650", "718", "206", "303"];
 
-impl App for Screen {
+/// Seeds a realistic address book on first boot (an existing store is left alone, as
+/// `pm clear` of the app leaves the provider's data).
+fn install(sys: &mut System) {
+    use rand::seq::SliceRandom;
+    use rand::Rng;
+    let Ok(conn) = store::open(sys) else {
+        return;
+    };
+    let existing: i64 = conn
+        .query_row("SELECT COUNT(*) FROM raw_contacts", [], |r| r.get(0))
+        .unwrap_or(1);
+    if existing > 0 {
+        return;
+    }
+    let mut given: Vec<&str> = GIVEN.to_vec();
+    given.shuffle(&mut sys.rng);
+    let now = now_ms(sys);
+    for (i, first) in given.iter().take(10).enumerate() {
+        let last = FAMILY[sys.rng.gen_range(0..FAMILY.len())];
+        let area = AREA_CODES[sys.rng.gen_range(0..AREA_CODES.len())];
+        let draft = ContactDraft {
+            first: first.to_string(),
+            last: last.to_string(),
+            phone: format!("({area}) 555-{:04}", sys.rng.gen_range(100..10_000)),
+            phone_type: PHONE_TYPES[sys.rng.gen_range(0..3)].0,
+            email: if sys.rng.gen_bool(0.5) {
+                format!(
+                    "{}.{}@example.com",
+                    first.to_lowercase(),
+                    last.to_lowercase()
+                )
+            } else {
+                String::new()
+            },
+        };
+        match store::insert(&conn, &draft, now) {
+            Ok(contact_id) if i < 2 => {
+                let _ = store::set_starred(&conn, contact_id, true);
+            }
+            Ok(_) => {}
+            Err(_) => return,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Screen {
+    List {
+        /// `Some` while the search view is open.
+        search: Option<String>,
+    },
+    Card {
+        contact_id: i64,
+        menu: bool,
+        confirm_delete: bool,
+    },
+    Editor {
+        /// The contact being edited, `None` when creating one.
+        contact_id: Option<i64>,
+        draft: ContactDraft,
+        label_menu: bool,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct Contacts {
+    screen: Screen,
+}
+
+impl Default for Contacts {
+    fn default() -> Self {
+        Contacts {
+            screen: Screen::List { search: None },
+        }
+    }
+}
+
+const FIELDS: [(&str, &str); 4] = [
+    ("first", "First name"),
+    ("last", "Last name"),
+    ("phone", "Phone"),
+    ("email", "Email"),
+];
+
+impl Contacts {
+    fn with_pending(&self, sys: &System) -> Contacts {
+        let mut c = self.clone();
+        if let Some(Intent::ViewContact { id }) = common_b::pending_intent(sys, PACKAGE) {
+            c.screen = card(id);
+        }
+        c
+    }
+
+    fn open_editor(&mut self, sys: &mut System, contact: Option<&Contact>) {
+        let (action, data) = match contact {
+            Some(c) => (
+                "android.intent.action.EDIT",
+                format!(
+                    "content://com.android.contacts/contacts/lookup/0r{}/{}",
+                    c.raw_id, c.id
+                ),
+            ),
+            None => (
+                "android.intent.action.INSERT",
+                "content://com.android.contacts/contacts".to_string(),
+            ),
+        };
+        sys.log(
+            common_b::SYSTEM_SERVER_PID,
+            'I',
+            "ActivityTaskManager",
+            format!(
+                "START u0 {{act={action} dat={data} typ=vnd.android.cursor.dir/contact flg=0x10000000 cmp={PACKAGE}/{EDITOR_ACTIVITY}}} from uid 10123"
+            ),
+        );
+        let draft = contact
+            .map(|c| ContactDraft {
+                first: c.first.clone(),
+                last: c.last.clone(),
+                phone: c.primary_phone().unwrap_or("").to_string(),
+                phone_type: c.phones.first().map(|(_, t)| *t).unwrap_or(2),
+                email: c.emails.first().cloned().unwrap_or_default(),
+            })
+            .unwrap_or(ContactDraft {
+                phone_type: 2,
+                ..ContactDraft::default()
+            });
+        self.screen = Screen::Editor {
+            contact_id: contact.map(|c| c.id),
+            draft,
+            label_menu: false,
+        };
+        sys.request(Request::Focus {
+            tag: "first".to_string(),
+        });
+    }
+
+    fn save(&mut self, sys: &mut System) {
+        let Screen::Editor {
+            contact_id, draft, ..
+        } = &self.screen
+        else {
+            return;
+        };
+        if draft.is_empty() {
+            self.screen = Screen::List { search: None };
+            sys.request(Request::ClearFocus);
+            return;
+        }
+        let now = now_ms(sys);
+        let result = store::open(sys).and_then(|conn| match contact_id {
+            Some(id) => store::update(&conn, *id, draft, now).map(|_| *id),
+            None => store::insert(&conn, draft, now),
+        });
+        match result {
+            Ok(id) => {
+                sys.log(
+                    CONTACTS_PID,
+                    'I',
+                    "ContactSaveService",
+                    format!("Saved contact {id}"),
+                );
+                self.screen = card(id);
+            }
+            Err(e) => sys.log(
+                CONTACTS_PID,
+                'E',
+                "ContactSaveService",
+                format!("Problem persisting user edits: {e}"),
+            ),
+        }
+        sys.request(Request::ClearFocus);
+    }
+}
+
+fn card(contact_id: i64) -> Screen {
+    Screen::Card {
+        contact_id,
+        menu: false,
+        confirm_delete: false,
+    }
+}
+
+fn load(sys: &System, contact_id: i64) -> Option<Contact> {
+    let conn = store::open(sys).ok()?;
+    store::get(&conn, contact_id).ok().flatten()
+}
+
+impl App for Contacts {
     fn package(&self) -> &'static str {
         PACKAGE
     }
 
     fn activity(&self) -> String {
-        "com.android.contacts.activities.PeopleActivity".to_string()
+        match self.screen {
+            Screen::List { .. } => LIST_ACTIVITY,
+            Screen::Card { .. } => CARD_ACTIVITY,
+            Screen::Editor { .. } => EDITOR_ACTIVITY,
+        }
+        .to_string()
     }
 
     fn render(&self, sys: &System) -> View {
-        View::new(class::FRAME_LAYOUT, sys.metrics.content)
+        let state = self.with_pending(sys);
+        match &state.screen {
+            Screen::List { search } => render_list(sys, search.as_deref()),
+            Screen::Card {
+                contact_id,
+                menu,
+                confirm_delete,
+            } => match load(sys, *contact_id) {
+                Some(c) => render_card(sys, &c, *menu, *confirm_delete),
+                None => render_list(sys, None),
+            },
+            Screen::Editor {
+                contact_id,
+                draft,
+                label_menu,
+            } => render_editor(sys, contact_id.is_some(), draft, *label_menu),
+        }
     }
 
-    fn handle(&mut self, _event: &UiEvent, _sys: &mut System) -> bool {
-        false
+    fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
+        if let Some(Intent::ViewContact { id }) = common_b::take_intent(sys, PACKAGE) {
+            self.screen = card(id);
+        }
+        // A card whose contact vanished (deleted elsewhere) shows the list.
+        if let Screen::Card { contact_id, .. } = self.screen {
+            if load(sys, contact_id).is_none() {
+                self.screen = Screen::List { search: None };
+            }
+        }
+        let screen = self.screen.clone();
+        match (screen, event) {
+            (Screen::List { search: Some(_) }, UiEvent::Back)
+            | (Screen::List { search: Some(_) }, UiEvent::Click(_))
+                if is_up(event) =>
+            {
+                self.screen = Screen::List { search: None };
+                sys.request(Request::ClearFocus);
+            }
+            (Screen::List { .. }, UiEvent::Click(tag)) => match tag.as_str() {
+                "create" => self.open_editor(sys, None),
+                "search" => {
+                    self.screen = Screen::List {
+                        search: Some(String::new()),
+                    };
+                    sys.request(Request::Focus {
+                        tag: "search_text".to_string(),
+                    });
+                }
+                "search_text" => {}
+                other => match other.strip_prefix("contact:").map(str::parse::<i64>) {
+                    Some(Ok(id)) => {
+                        self.screen = card(id);
+                        sys.request(Request::ClearFocus);
+                    }
+                    _ => return false,
+                },
+            },
+            (Screen::List { search: Some(_) }, UiEvent::TextChanged { tag, text })
+                if tag == "search_text" =>
+            {
+                self.screen = Screen::List {
+                    search: Some(text.clone()),
+                };
+            }
+            (
+                Screen::Card {
+                    confirm_delete: true,
+                    contact_id,
+                    ..
+                },
+                event,
+            ) => match event {
+                UiEvent::Click(tag) if tag == "delete_confirm" => {
+                    if let Ok(conn) = store::open(sys) {
+                        if let Err(e) = store::delete(&conn, contact_id) {
+                            sys.log(
+                                CONTACTS_PID,
+                                'E',
+                                "ContactSaveService",
+                                format!("delete failed: {e}"),
+                            );
+                        }
+                    }
+                    self.screen = Screen::List { search: None };
+                }
+                UiEvent::Click(tag) if tag == "delete_cancel" => self.screen = card(contact_id),
+                UiEvent::Back => self.screen = card(contact_id),
+                _ => return false,
+            },
+            (
+                Screen::Card {
+                    menu: true,
+                    contact_id,
+                    ..
+                },
+                event,
+            ) => match event {
+                UiEvent::Click(tag) if tag == "menu_delete" => {
+                    self.screen = Screen::Card {
+                        contact_id,
+                        menu: false,
+                        confirm_delete: true,
+                    }
+                }
+                UiEvent::Click(tag) if tag == "menu_edit" => {
+                    let contact = load(sys, contact_id);
+                    self.open_editor(sys, contact.as_ref());
+                }
+                _ => self.screen = card(contact_id),
+            },
+            (Screen::Card { contact_id, .. }, UiEvent::Click(tag)) => {
+                let Some(contact) = load(sys, contact_id) else {
+                    return false;
+                };
+                let number = contact.primary_phone().unwrap_or("").to_string();
+                match tag.as_str() {
+                    "up" => self.screen = Screen::List { search: None },
+                    "edit" => self.open_editor(sys, Some(&contact)),
+                    "more" => {
+                        self.screen = Screen::Card {
+                            contact_id,
+                            menu: true,
+                            confirm_delete: false,
+                        }
+                    }
+                    "star" => {
+                        if let Ok(conn) = store::open(sys) {
+                            let _ = store::set_starred(&conn, contact_id, !contact.starred);
+                        }
+                    }
+                    "call" if !number.is_empty() => {
+                        common_b::place_call_from(sys, &number, PACKAGE)
+                    }
+                    "text" if !number.is_empty() => common_b::send_intent(
+                        sys,
+                        common_b::MESSAGES_PACKAGE,
+                        &Intent::SendTo { number },
+                    ),
+                    other => {
+                        if let Some(n) = other.strip_prefix("call:") {
+                            let n = n.to_string();
+                            common_b::place_call_from(sys, &n, PACKAGE);
+                        } else if let Some(n) = other.strip_prefix("text:") {
+                            common_b::send_intent(
+                                sys,
+                                common_b::MESSAGES_PACKAGE,
+                                &Intent::SendTo {
+                                    number: n.to_string(),
+                                },
+                            );
+                        } else {
+                            return false;
+                        }
+                    }
+                }
+            }
+            (Screen::Card { .. }, UiEvent::Back) => self.screen = Screen::List { search: None },
+            (
+                Screen::Editor {
+                    contact_id,
+                    mut draft,
+                    label_menu,
+                },
+                event,
+            ) => {
+                match event {
+                    UiEvent::TextChanged { tag, text } => {
+                        let field = match tag.as_str() {
+                            "first" => &mut draft.first,
+                            "last" => &mut draft.last,
+                            "phone" => &mut draft.phone,
+                            "email" => &mut draft.email,
+                            _ => return false,
+                        };
+                        *field = text.clone();
+                    }
+                    UiEvent::Click(tag) if tag == "save" => {
+                        self.screen = Screen::Editor {
+                            contact_id,
+                            draft,
+                            label_menu: false,
+                        };
+                        self.save(sys);
+                        return true;
+                    }
+                    UiEvent::Click(tag) if tag == "cancel" => {
+                        self.leave_editor(sys, contact_id);
+                        return true;
+                    }
+                    UiEvent::Back if label_menu => {
+                        self.screen = Screen::Editor {
+                            contact_id,
+                            draft,
+                            label_menu: false,
+                        };
+                        return true;
+                    }
+                    UiEvent::Back => {
+                        // Leaving the editor with changes saves them, as Contacts does.
+                        self.screen = Screen::Editor {
+                            contact_id,
+                            draft,
+                            label_menu: false,
+                        };
+                        self.save(sys);
+                        return true;
+                    }
+                    UiEvent::Click(tag) if tag == "phone_label" => {
+                        self.screen = Screen::Editor {
+                            contact_id,
+                            draft,
+                            label_menu: !label_menu,
+                        };
+                        return true;
+                    }
+                    UiEvent::Click(tag) if tag.starts_with("label:") => {
+                        draft.phone_type = tag["label:".len()..].parse().unwrap_or(2);
+                        self.screen = Screen::Editor {
+                            contact_id,
+                            draft,
+                            label_menu: false,
+                        };
+                        return true;
+                    }
+                    UiEvent::Click(tag) if FIELDS.iter().any(|(t, _)| t == tag) => {}
+                    UiEvent::EditorAction(tag) => {
+                        if let Some(i) = FIELDS.iter().position(|(t, _)| t == tag) {
+                            if let Some((next, _)) = FIELDS.get(i + 1) {
+                                sys.request(Request::Focus {
+                                    tag: next.to_string(),
+                                });
+                            }
+                        }
+                    }
+                    _ => return false,
+                }
+                self.screen = Screen::Editor {
+                    contact_id,
+                    draft,
+                    label_menu,
+                };
+            }
+            _ => return false,
+        }
+        true
     }
+}
+
+impl Contacts {
+    fn leave_editor(&mut self, sys: &mut System, contact_id: Option<i64>) {
+        self.screen = match contact_id {
+            Some(id) => card(id),
+            None => Screen::List { search: None },
+        };
+        sys.request(Request::ClearFocus);
+    }
+}
+
+fn is_up(event: &UiEvent) -> bool {
+    matches!(event, UiEvent::Back) || matches!(event, UiEvent::Click(t) if t == "up")
+}
+
+fn render_list(sys: &System, search: Option<&str>) -> View {
+    let m = sys.metrics;
+    let p = palette(sys);
+    let c = m.content;
+    let all = store::open(sys)
+        .and_then(|conn| store::all(&conn))
+        .unwrap_or_default();
+    let mut root = common_b::root(sys);
+    let bar = at(c, m.dp(16.0), m.dp(8.0), c.width() - m.dp(32.0), m.dp(56.0));
+    let shown: Vec<&Contact> = match search {
+        Some(q) => {
+            let q = q.trim().to_lowercase();
+            let qd = phone_number::digits(&q);
+            all.iter()
+                .filter(|c| {
+                    q.is_empty()
+                        || c.name.to_lowercase().contains(&q)
+                        || (!qd.is_empty()
+                            && c.phones
+                                .iter()
+                                .any(|(n, _)| phone_number::digits(n).contains(&qd)))
+                        || c.emails.iter().any(|e| e.to_lowercase().contains(&q))
+                })
+                .collect()
+        }
+        None => all.iter().collect(),
+    };
+    match search {
+        Some(q) => {
+            root = root.child(
+                View::new(class::VIEW_GROUP, bar)
+                    .id(id("open_search_view"))
+                    .style(filled(p.card, p.on_surface, m.dp(28.0)))
+                    .child(
+                        View::new(
+                            class::IMAGE_BUTTON,
+                            at(bar, m.dp(4.0), m.dp(4.0), m.dp(48.0), m.dp(48.0)),
+                        )
+                        .desc("Navigate up")
+                        .on_click("up")
+                        .style(Style {
+                            icon: Some("back"),
+                            text_color: Some(p.on_surface),
+                            ..Style::default()
+                        }),
+                    )
+                    .child(
+                        View::new(
+                            class::EDIT_TEXT,
+                            at(
+                                bar,
+                                m.dp(56.0),
+                                m.dp(4.0),
+                                bar.width() - m.dp(72.0),
+                                m.dp(48.0),
+                            ),
+                        )
+                        .id(id("open_search_view_edit_text"))
+                        .text(q)
+                        .hint("Search contacts")
+                        .editable("search_text")
+                        .style(text_style(16.0, p.on_surface)),
+                    ),
+            );
+        }
+        None => {
+            root = root.child(
+                View::new(class::VIEW_GROUP, bar)
+                    .id(id("open_search_bar"))
+                    .on_click("search")
+                    .style(filled(p.card, p.secondary_text, m.dp(28.0)))
+                    .child(
+                        View::new(
+                            class::TEXT_VIEW,
+                            at(
+                                bar,
+                                m.dp(56.0),
+                                m.dp(16.0),
+                                bar.width() - m.dp(72.0),
+                                m.sp(24.0),
+                            ),
+                        )
+                        .id(id("open_search_bar_text_view"))
+                        .text("Search contacts")
+                        .style(text_style(16.0, p.secondary_text)),
+                    ),
+            );
+        }
+    }
+    let body = Bounds::new(c.left, c.top + m.dp(72.0), c.right, c.bottom);
+    let mut list = View::new(class::RECYCLER_VIEW, body)
+        .id(id("contacts_list"))
+        .scrollable("contacts_list");
+    let row_height = m.dp(64.0);
+    for (i, contact) in shown.iter().enumerate() {
+        let b = common_b::row_bounds(body, body.top, row_height, i);
+        list = list.child(
+            common_b::two_line_row(
+                sys,
+                b,
+                (&id("cliv_name_textview"), &id("cliv_data_view")),
+                &contact.name,
+                "",
+                &format!("contact:{}", contact.id),
+            )
+            .long_clickable(),
+        );
+    }
+    if shown.is_empty() {
+        list = list.child(
+            View::new(
+                class::TEXT_VIEW,
+                at(body, 0, m.dp(120.0), body.width(), m.sp(24.0)),
+            )
+            .id(id("empty_state_text"))
+            .text(if search.is_some() {
+                "No contacts found"
+            } else {
+                "No contacts yet"
+            })
+            .style(Style {
+                center_text: true,
+                ..text_style(16.0, p.secondary_text)
+            }),
+        );
+    }
+    root = root.child(list);
+    if search.is_none() {
+        root = root.child(
+            common_b::fab(sys, c, "", "Create contact", "add")
+                .id(id("floating_action_button"))
+                .on_click("create"),
+        );
+    }
+    root
+}
+
+fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool) -> View {
+    let m = sys.metrics;
+    let p = palette(sys);
+    let c = m.content;
+    let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
+    let bar = common_b::toolbar(
+        sys,
+        c,
+        "com.google.android.contacts",
+        "",
+        Some(("up", "Navigate up")),
+    )
+    .child(common_b::toolbar_action(sys, bar_bounds, 0, "More options", "more").on_click("more"))
+    .child(
+        common_b::toolbar_action(
+            sys,
+            bar_bounds,
+            1,
+            if contact.starred {
+                "Remove from favorites"
+            } else {
+                "Add to favorites"
+            },
+            "star",
+        )
+        .id(id("menu_star"))
+        .checked(contact.starred)
+        .on_click("star"),
+    )
+    .child(
+        common_b::toolbar_action(sys, bar_bounds, 2, "Edit contact", "edit")
+            .id(id("menu_edit"))
+            .on_click("edit"),
+    );
+    let mut root = common_b::root(sys).child(bar);
+    let avatar = m.dp(96.0);
+    root = root
+        .child(
+            View::new(
+                class::IMAGE_VIEW,
+                at(c, (c.width() - avatar) / 2, m.dp(72.0), avatar, avatar),
+            )
+            .id(id("photo"))
+            .style(Style {
+                background: Some(common_b::avatar_color(&contact.name)),
+                corner_radius: avatar / 2,
+                ..Style::default()
+            }),
+        )
+        .child(
+            View::new(
+                class::TEXT_VIEW,
+                at(
+                    c,
+                    m.dp(16.0),
+                    m.dp(180.0),
+                    c.width() - m.dp(32.0),
+                    m.sp(40.0),
+                ),
+            )
+            .id(id("large_title"))
+            .text(contact.name.clone())
+            .style(Style {
+                center_text: true,
+                ..text_style(28.0, p.on_surface)
+            }),
+        );
+    let number = contact.primary_phone().unwrap_or("").to_string();
+    let actions = [
+        ("Call", "call", "call"),
+        ("Text", "text", "chat"),
+        ("Video", "video", "videocam"),
+    ];
+    let action_top = m.dp(196.0) + m.sp(40.0);
+    let action_w = (c.width() - m.dp(32.0)) / actions.len() as i32;
+    for (i, (label, tag, icon)) in actions.into_iter().enumerate() {
+        let b = at(
+            c,
+            m.dp(16.0) + action_w * i as i32,
+            action_top,
+            action_w,
+            m.dp(72.0),
+        );
+        let mut button = View::new(class::BUTTON, b)
+            .desc(label)
+            .text(label)
+            .enabled(!number.is_empty() && tag != "video")
+            .style(Style {
+                icon: Some(icon),
+                ..filled(p.card, p.accent, m.dp(16.0))
+            });
+        if tag != "video" {
+            button = button.on_click(tag);
+        }
+        root = root.child(button);
+    }
+    let mut y = action_top + m.dp(88.0);
+    let row_h = m.dp(72.0);
+    let mut details = Vec::new();
+    for (n, kind) in &contact.phones {
+        let b = Bounds::new(c.left, c.top + y, c.right, c.top + y + row_h);
+        let label = store::phone_type_label(*kind);
+        details.push(
+            common_b::two_line_row(
+                sys,
+                b,
+                (&id("header"), &id("sub_header")),
+                n,
+                label,
+                &format!("call:{n}"),
+            )
+            .desc(format!("Call {label} {n}"))
+            .child(
+                View::new(
+                    class::IMAGE_VIEW,
+                    at(
+                        b,
+                        b.width() - m.dp(64.0),
+                        (row_h - m.dp(48.0)) / 2,
+                        m.dp(48.0),
+                        m.dp(48.0),
+                    ),
+                )
+                .id(id("icon_alternate"))
+                .desc(format!("Text {label} {n}"))
+                .on_click(format!("text:{n}"))
+                .style(Style {
+                    icon: Some("chat"),
+                    text_color: Some(p.accent),
+                    ..Style::default()
+                }),
+            ),
+        );
+        y += row_h;
+    }
+    for e in &contact.emails {
+        let b = Bounds::new(c.left, c.top + y, c.right, c.top + y + row_h);
+        details.push(
+            common_b::two_line_row(
+                sys,
+                b,
+                (&id("header"), &id("sub_header")),
+                e,
+                "Home",
+                "email",
+            )
+            .desc(format!("Email Home {e}")),
+        );
+        y += row_h;
+    }
+    root = root.children(details);
+    if menu {
+        let b = at(
+            c,
+            c.width() - m.dp(200.0),
+            m.dp(8.0),
+            m.dp(192.0),
+            m.dp(48.0) * 4,
+        );
+        let items = [
+            ("Delete", "menu_delete"),
+            ("Share", "menu_share"),
+            ("Add to Home screen", "menu_shortcut"),
+            ("Edit", "menu_edit"),
+        ];
+        let mut popup = View::new(class::LIST_VIEW, b).style(Style {
+            background: Some(p.surface),
+            corner_radius: m.dp(4.0),
+            ..Style::default()
+        });
+        for (i, (label, tag)) in items.into_iter().enumerate() {
+            popup = popup.child(
+                View::new(
+                    class::LINEAR_LAYOUT,
+                    at(b, 0, m.dp(48.0) * i as i32, b.width(), m.dp(48.0)),
+                )
+                .on_click(tag)
+                .child(
+                    View::new(
+                        class::TEXT_VIEW,
+                        at(
+                            b,
+                            m.dp(16.0),
+                            m.dp(48.0) * i as i32 + m.dp(12.0),
+                            b.width() - m.dp(32.0),
+                            m.sp(24.0),
+                        ),
+                    )
+                    .id("android:id/title")
+                    .text(label)
+                    .style(text_style(16.0, p.on_surface)),
+                ),
+            );
+        }
+        root = root.child(popup);
+    }
+    if confirm_delete {
+        root = root.child(dialog(
+            sys,
+            "Delete this contact?",
+            ("Delete", "delete_confirm"),
+            ("Cancel", "delete_cancel"),
+        ));
+    }
+    root
+}
+
+/// An AlertDialog with a message and two buttons (`android:id/button1` positive, `button2` negative).
+fn dialog(sys: &System, message: &str, positive: (&str, &str), negative: (&str, &str)) -> View {
+    let m = sys.metrics;
+    let p = palette(sys);
+    let c = m.content;
+    let w = (c.width() - m.dp(48.0)).min(m.dp(360.0));
+    let h = m.dp(160.0);
+    let b = Bounds::new(
+        c.left + (c.width() - w) / 2,
+        c.top + (c.height() - h) / 2,
+        c.left + (c.width() + w) / 2,
+        c.top + (c.height() + h) / 2,
+    );
+    View::new(class::FRAME_LAYOUT, b)
+        .id("android:id/content")
+        .style(Style {
+            background: Some(p.surface),
+            corner_radius: m.dp(28.0),
+            ..Style::default()
+        })
+        .child(
+            View::new(
+                class::TEXT_VIEW,
+                at(b, m.dp(24.0), m.dp(24.0), w - m.dp(48.0), m.sp(28.0)),
+            )
+            .id("android:id/message")
+            .text(message)
+            .style(text_style(16.0, p.on_surface)),
+        )
+        .child(
+            View::new(
+                class::BUTTON,
+                at(b, w - m.dp(200.0), h - m.dp(64.0), m.dp(88.0), m.dp(48.0)),
+            )
+            .id("android:id/button2")
+            .text(negative.0)
+            .on_click(negative.1)
+            .style(filled(p.surface, p.accent, m.dp(20.0))),
+        )
+        .child(
+            View::new(
+                class::BUTTON,
+                at(b, w - m.dp(104.0), h - m.dp(64.0), m.dp(88.0), m.dp(48.0)),
+            )
+            .id("android:id/button1")
+            .text(positive.0)
+            .on_click(positive.1)
+            .style(filled(p.surface, p.accent, m.dp(20.0))),
+        )
+}
+
+fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: bool) -> View {
+    let m = sys.metrics;
+    let p = palette(sys);
+    let c = m.content;
+    let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
+    let save_w = m.dp(88.0);
+    let bar = common_b::toolbar(
+        sys,
+        c,
+        "com.google.android.contacts",
+        if editing {
+            "Edit contact"
+        } else {
+            "Create contact"
+        },
+        Some(("cancel", "Cancel")),
+    )
+    .child(
+        View::new(
+            class::BUTTON,
+            Bounds::new(
+                bar_bounds.right - m.dp(16.0) - save_w,
+                bar_bounds.top + m.dp(12.0),
+                bar_bounds.right - m.dp(16.0),
+                bar_bounds.top + m.dp(52.0),
+            ),
+        )
+        .id(id("toolbar_button"))
+        .text("Save")
+        .on_click("save")
+        .style(filled(p.accent, p.on_accent, m.dp(20.0))),
+    );
+    let form = Bounds::new(c.left, bar_bounds.bottom, c.right, c.bottom);
+    let mut scroll = View::new(class::SCROLL_VIEW, form)
+        .id(id("editors"))
+        .scrollable("editor_scroll");
+    let field_h = m.dp(56.0);
+    let gap = m.dp(16.0);
+    let mut y = form.top + m.dp(16.0);
+    let values = [&draft.first, &draft.last, &draft.phone, &draft.email];
+    let mut label_anchor = None;
+    for ((tag, hint), value) in FIELDS.iter().zip(values) {
+        let b = Bounds::new(c.left + m.dp(56.0), y, c.right - m.dp(16.0), y + field_h);
+        scroll = scroll.child(
+            View::new(class::EDIT_TEXT, b)
+                .text(value.as_str())
+                .hint(*hint)
+                .editable(*tag)
+                .style(Style {
+                    background: Some(p.surface),
+                    corner_radius: m.dp(4.0),
+                    ..text_style(16.0, p.on_surface)
+                }),
+        );
+        y += field_h + gap;
+        if *tag == "phone" {
+            let label = store::phone_type_label(draft.phone_type);
+            let b = Bounds::new(
+                c.left + m.dp(56.0),
+                y - gap / 2,
+                c.left + m.dp(216.0),
+                y - gap / 2 + m.dp(48.0),
+            );
+            label_anchor = Some(b);
+            scroll = scroll.child(
+                View::new(SPINNER, b)
+                    .desc(format!("{label} Phone"))
+                    .on_click("phone_label")
+                    .child(
+                        View::new(
+                            class::TEXT_VIEW,
+                            at(
+                                b,
+                                m.dp(12.0),
+                                m.dp(12.0),
+                                b.width() - m.dp(24.0),
+                                m.sp(24.0),
+                            ),
+                        )
+                        .id("android:id/text1")
+                        .text(label)
+                        .style(text_style(14.0, p.on_surface)),
+                    ),
+            );
+            y += m.dp(48.0);
+        }
+    }
+    let mut root = common_b::root(sys).child(bar).child(scroll);
+    if let (true, Some(anchor)) = (label_menu, label_anchor) {
+        let item_h = m.dp(48.0);
+        let b = Bounds::new(
+            anchor.left,
+            anchor.bottom,
+            anchor.left + m.dp(200.0),
+            anchor.bottom + item_h * PHONE_TYPES.len() as i32,
+        );
+        let mut menu = View::new(class::LIST_VIEW, b).style(Style {
+            background: Some(p.surface),
+            corner_radius: m.dp(4.0),
+            ..Style::default()
+        });
+        for (i, (kind, label)) in PHONE_TYPES.iter().enumerate() {
+            let row = at(b, 0, item_h * i as i32, b.width(), item_h);
+            menu = menu.child(
+                View::new(class::TEXT_VIEW, row)
+                    .id("android:id/text1")
+                    .text(*label)
+                    .selected(*kind == draft.phone_type)
+                    .on_click(format!("label:{kind}"))
+                    .style(text_style(16.0, p.on_surface)),
+            );
+        }
+        root = root.child(menu);
+    }
+    root
 }

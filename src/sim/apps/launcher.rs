@@ -1,23 +1,349 @@
-//! Pixel Launcher (com.google.android.apps.nexuslauncher).
+//! Pixel Launcher (com.google.android.apps.nexuslauncher): the home screen (a grid of the apps
+//! marked `on_home_screen` over the wallpaper, the hotseat search pill) and the all-apps drawer
+//! (every installed app sorted by label, with a search box that filters them). Tapping an icon asks
+//! the framework to launch the app. Resource ids follow the real launcher (`workspace`, `hotseat`,
+//! `apps_view`, `apps_list_view`, `search_container_all_apps`, `icon`).
+//!
+//! The drawer opens from the `all_apps_handle` arrow (or the hotseat search pill); a framework that
+//! recognises a swipe up on the home screen opens it by sending `UiEvent::Click("all_apps")`.
 
+use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
-use crate::sim::system::System;
-use crate::sim::view::{class, View};
+use crate::sim::system::{Request, System};
+use crate::sim::view::{class, Metrics, Role, Style, View};
 
 pub const PACKAGE: &str = "com.google.android.apps.nexuslauncher";
+const ACTIVITY: &str = "com.google.android.apps.nexuslauncher.NexusLauncherActivity";
+const ID: &str = "com.google.android.apps.nexuslauncher:id/";
+
+/// The wallpaper behind the home screen (a dark blue, so white labels read in both themes).
+const WALLPAPER: [u8; 4] = [0x23, 0x3A, 0x5E, 0xFF];
+const WHITE: [u8; 4] = [0xFF, 0xFF, 0xFF, 0xFF];
 
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
         labels: &[("en", "Pixel Launcher")],
-        launch_activity: "com.google.android.apps.nexuslauncher.NexusLauncherActivity",
-        create: |_| Box::new(Screen),
+        launch_activity: ACTIVITY,
+        create: |_| Box::new(Screen::default()),
         install: |_| {},
-        on_home_screen: true,
+        on_home_screen: false,
     }
 }
 
-struct Screen;
+/// The icon the renderer draws for an app, by package.
+fn icon_for(package: &str) -> &'static str {
+    match package {
+        p if p.contains("deskclock") => "clock",
+        p if p.contains("calculator") => "calculator",
+        p if p.contains("calendar") => "calendar",
+        p if p.contains("dialer") => "call",
+        p if p.contains("contacts") => "person",
+        p if p.contains("messaging") || p.contains("mms") => "message",
+        "com.android.settings" => "settings",
+        // An unknown name makes the renderer draw the label's initial.
+        _ => "app",
+    }
+}
+
+#[derive(Default)]
+struct Screen {
+    drawer_open: bool,
+    query: String,
+}
+
+/// An app as the launcher lists it.
+struct Entry {
+    package: &'static str,
+    label: &'static str,
+}
+
+fn entries(sys: &System, home_only: bool) -> Vec<Entry> {
+    super::catalog()
+        .into_iter()
+        .filter(|a| a.package != PACKAGE && (!home_only || a.on_home_screen))
+        .map(|a| Entry {
+            package: a.package,
+            label: a.label(&sys.locale),
+        })
+        .collect()
+}
+
+/// One app icon (BubbleTextView): the icon over the label, text and content-desc both the label.
+fn icon_view(m: &Metrics, e: &Entry, cell: Bounds, id: Option<&str>, on_wallpaper: bool) -> View {
+    let mut v = View::new(class::TEXT_VIEW, cell)
+        .text(e.label)
+        .desc(e.label)
+        .on_click(format!("launch:{}", e.package))
+        .long_clickable()
+        .style(Style {
+            icon: Some(icon_for(e.package)),
+            text_size_sp: Some(12.0),
+            text_color: on_wallpaper.then_some(WHITE),
+            text_role: Some(Role::Primary),
+            center_text: true,
+            ..Style::default()
+        });
+    if let Some(id) = id {
+        v = v.id(format!("{ID}{id}"));
+    }
+    let _ = m;
+    v
+}
+
+/// Lays `items` out in a grid of `columns` starting at `top`; returns the views and the bottom.
+fn grid(
+    m: &Metrics,
+    items: &[Entry],
+    area: Bounds,
+    top: i32,
+    columns: i32,
+    id: Option<&str>,
+    wallpaper: bool,
+) -> (Vec<View>, i32) {
+    let cell_w = area.width() / columns.max(1);
+    let cell_h = m.dp(104.0);
+    let mut bottom = top;
+    let views = items
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let col = i as i32 % columns;
+            let row = i as i32 / columns;
+            let left = area.left + col * cell_w;
+            let y = top + row * cell_h;
+            bottom = bottom.max(y + cell_h);
+            icon_view(
+                m,
+                e,
+                Bounds::new(left, y, left + cell_w, y + cell_h),
+                id,
+                wallpaper,
+            )
+        })
+        .collect();
+    (views, bottom)
+}
+
+fn columns(m: &Metrics) -> i32 {
+    // Four columns on phones, more on wide screens (the tablet profile), as Launcher3's grid does.
+    ((m.content.width() as f32 / m.density) / 100.0)
+        .floor()
+        .clamp(4.0, 8.0) as i32
+}
+
+impl Screen {
+    fn home(&self, sys: &System) -> View {
+        let m = &sys.metrics;
+        let c = m.content;
+        let pad = m.dp(16.0);
+        let date = sys.clock.now.format("%a, %b %-d").to_string();
+        let date_h = m.dp(72.0);
+        let mut root = View::new(class::FRAME_LAYOUT, c)
+            .id(format!("{ID}drag_layer"))
+            .style(Style {
+                background: Some(WALLPAPER),
+                ..Style::default()
+            });
+        let inner = Bounds::new(c.left + pad, c.top, c.right - pad, c.bottom);
+        let hotseat_h = m.dp(96.0);
+        let workspace = Bounds::new(c.left, c.top, c.right, c.bottom - hotseat_h);
+        let (icons, _) = grid(
+            m,
+            &entries(sys, true),
+            inner,
+            c.top + date_h + m.dp(24.0),
+            columns(m),
+            None,
+            true,
+        );
+        root = root.child(
+            View::new(class::FRAME_LAYOUT, workspace)
+                .id(format!("{ID}workspace"))
+                .child(
+                    View::new(
+                        class::TEXT_VIEW,
+                        Bounds::new(
+                            inner.left + m.dp(8.0),
+                            c.top + m.dp(16.0),
+                            inner.right,
+                            c.top + date_h,
+                        ),
+                    )
+                    .text(date.clone())
+                    .desc(date)
+                    .style(Style {
+                        text_size_sp: Some(22.0),
+                        text_color: Some(WHITE),
+                        ..Style::default()
+                    }),
+                )
+                .child(View::new(class::VIEW_GROUP, workspace).children(icons)),
+        );
+        let handle = m.dp(48.0);
+        let hy = workspace.bottom - handle;
+        let cx = (c.left + c.right) / 2;
+        root = root.child(
+            View::new(
+                class::IMAGE_VIEW,
+                Bounds::new(cx - handle / 2, hy, cx + handle / 2, hy + handle),
+            )
+            .id(format!("{ID}all_apps_handle"))
+            .desc("Apps list")
+            .on_click("all_apps")
+            .style(Style {
+                icon: Some("collapse"),
+                text_color: Some(WHITE),
+                ..Style::default()
+            }),
+        );
+        let hotseat = Bounds::new(c.left, workspace.bottom, c.right, c.bottom);
+        let pill = Bounds::new(
+            hotseat.left + m.dp(24.0),
+            hotseat.top + m.dp(20.0),
+            hotseat.right - m.dp(24.0),
+            hotseat.bottom - m.dp(20.0),
+        );
+        let icon = m.dp(24.0);
+        let it = pill.top + (pill.height() - icon) / 2;
+        root.child(
+            View::new(class::FRAME_LAYOUT, hotseat)
+                .id(format!("{ID}hotseat"))
+                .child(
+                    View::new(class::FRAME_LAYOUT, pill)
+                        .id(format!("{ID}search_container_hotseat"))
+                        .desc("Search")
+                        .on_click("search")
+                        .style(Style {
+                            background: Some([0xFF, 0xFF, 0xFF, 0xE6]),
+                            corner_radius: pill.height() / 2,
+                            ..Style::default()
+                        })
+                        .child(
+                            View::new(
+                                class::IMAGE_VIEW,
+                                Bounds::new(
+                                    pill.left + m.dp(16.0),
+                                    it,
+                                    pill.left + m.dp(16.0) + icon,
+                                    it + icon,
+                                ),
+                            )
+                            .style(Style {
+                                icon: Some("search"),
+                                text_color: Some([0x44, 0x47, 0x46, 0xFF]),
+                                ..Style::default()
+                            }),
+                        ),
+                ),
+        )
+    }
+
+    fn drawer(&self, sys: &System) -> View {
+        let m = &sys.metrics;
+        let c = m.content;
+        let pad = m.dp(16.0);
+        let bar = Bounds::new(
+            c.left + pad,
+            c.top + m.dp(16.0),
+            c.right - pad,
+            c.top + m.dp(72.0),
+        );
+        let mut apps = entries(sys, false);
+        apps.sort_by_key(|e| e.label.to_lowercase());
+        let q = self.query.trim().to_lowercase();
+        if !q.is_empty() {
+            apps.retain(|e| e.label.to_lowercase().contains(&q));
+        }
+        let list_area = Bounds::new(
+            c.left + pad,
+            bar.bottom + m.dp(16.0),
+            c.right - pad,
+            c.bottom,
+        );
+        let (icons, _) = grid(
+            m,
+            &apps,
+            list_area,
+            list_area.top,
+            columns(m),
+            Some("icon"),
+            false,
+        );
+        let icon = m.dp(24.0);
+        let it = bar.top + (bar.height() - icon) / 2;
+        View::new(class::FRAME_LAYOUT, c)
+            .id(format!("{ID}apps_view"))
+            .style(Style {
+                background_role: Some(Role::Surface),
+                ..Style::default()
+            })
+            .child(
+                View::new(class::FRAME_LAYOUT, bar)
+                    .id(format!("{ID}search_container_all_apps"))
+                    .style(Style {
+                        background_role: Some(Role::SurfaceVariant),
+                        corner_radius: bar.height() / 2,
+                        ..Style::default()
+                    })
+                    .child(
+                        View::new(
+                            class::IMAGE_VIEW,
+                            Bounds::new(
+                                bar.left + m.dp(16.0),
+                                it,
+                                bar.left + m.dp(16.0) + icon,
+                                it + icon,
+                            ),
+                        )
+                        .style(Style {
+                            icon: Some("search"),
+                            ..Style::default()
+                        }),
+                    )
+                    .child(
+                        View::new(
+                            class::EDIT_TEXT,
+                            Bounds::new(
+                                bar.left + m.dp(56.0),
+                                bar.top,
+                                bar.right - m.dp(16.0),
+                                bar.bottom,
+                            ),
+                        )
+                        .id(format!("{ID}search_box_input"))
+                        .text(self.query.clone())
+                        .hint("Search apps")
+                        .editable("search_box")
+                        .style(Style {
+                            // The pill is the field's background, so no underline.
+                            background: Some([0, 0, 0, 0]),
+                            text_size_sp: Some(16.0),
+                            ..Style::default()
+                        }),
+                    ),
+            )
+            .child(
+                View::new(class::RECYCLER_VIEW, list_area)
+                    .id(format!("{ID}apps_list_view"))
+                    .scrollable("apps_list_view")
+                    .children(icons),
+            )
+    }
+
+    fn open_drawer(&mut self, sys: &mut System) {
+        self.drawer_open = true;
+        sys.request(Request::ResetScroll {
+            tag: "apps_list_view".into(),
+        });
+    }
+
+    fn close_drawer(&mut self, sys: &mut System) {
+        self.drawer_open = false;
+        self.query.clear();
+        sys.request(Request::ClearFocus);
+    }
+}
 
 impl App for Screen {
     fn package(&self) -> &'static str {
@@ -25,14 +351,76 @@ impl App for Screen {
     }
 
     fn activity(&self) -> String {
-        "com.google.android.apps.nexuslauncher.NexusLauncherActivity".to_string()
+        ACTIVITY.to_string()
     }
 
     fn render(&self, sys: &System) -> View {
-        View::new(class::FRAME_LAYOUT, sys.metrics.content)
+        if self.drawer_open {
+            self.drawer(sys)
+        } else {
+            self.home(sys)
+        }
     }
 
-    fn handle(&mut self, _event: &UiEvent, _sys: &mut System) -> bool {
-        false
+    fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
+        match event {
+            UiEvent::Click(tag) if tag == "all_apps" => {
+                self.open_drawer(sys);
+                true
+            }
+            UiEvent::Click(tag) if tag == "search" => {
+                self.open_drawer(sys);
+                sys.request(Request::Focus {
+                    tag: "search_box".into(),
+                });
+                true
+            }
+            UiEvent::Click(tag) if tag == "search_box" => {
+                sys.request(Request::Focus {
+                    tag: "search_box".into(),
+                });
+                true
+            }
+            UiEvent::Click(tag) => match tag.strip_prefix("launch:") {
+                Some(package) => {
+                    sys.request(Request::Launch {
+                        package: package.to_string(),
+                    });
+                    if self.drawer_open {
+                        self.close_drawer(sys);
+                    }
+                    true
+                }
+                None => false,
+            },
+            UiEvent::TextChanged { tag, text } if tag == "search_box" => {
+                self.query = text.clone();
+                true
+            }
+            UiEvent::EditorAction(tag) if tag == "search_box" => {
+                // ENTER launches the first match, as the launcher's search does.
+                let q = self.query.trim().to_lowercase();
+                let mut apps = entries(sys, false);
+                apps.sort_by_key(|e| e.label.to_lowercase());
+                if let Some(first) = apps
+                    .iter()
+                    .find(|e| !q.is_empty() && e.label.to_lowercase().contains(&q))
+                {
+                    sys.request(Request::Launch {
+                        package: first.package.to_string(),
+                    });
+                    self.close_drawer(sys);
+                }
+                true
+            }
+            // Back closes the drawer; on the home screen it does nothing (the launcher never finishes).
+            UiEvent::Back => {
+                if self.drawer_open {
+                    self.close_drawer(sys);
+                }
+                true
+            }
+            _ => false,
+        }
     }
 }

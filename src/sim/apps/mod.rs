@@ -6,11 +6,13 @@ use super::app::AppInfo;
 pub mod calculator;
 pub mod calendar;
 pub mod clock;
+pub mod common_b;
 pub mod contacts;
 pub mod dialer;
 pub mod launcher;
 pub mod messages;
 pub mod settings;
+pub mod widgets;
 
 /// Every installed app, in the order the package manager lists them.
 pub fn catalog() -> Vec<AppInfo> {

@@ -1,0 +1,190 @@
+//! The agent's actions as evaluators see them, and checks over that history: "the tap at step −k fell
+//! inside element E's bounds" (A3) and the longest common subsequence against a reference solution
+//! (AndroidArena), which also feeds the trajectory metrics in [`super::metrics`].
+
+use crate::geom::Point;
+
+use super::text;
+use super::ui::{parse_nodes, UiSelector};
+
+/// One recorded action, reduced to what history checks compare.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionRecord {
+    /// `tap`, `long_press`, `double_tap`, `type`, `swipe`, `scroll`, `key`, `open_app`, `answer`, …
+    pub kind: String,
+    /// Where a touch landed, in device pixels.
+    pub point: Option<Point>,
+    /// Typed text, key name, app label/package, or answer text.
+    pub text: Option<String>,
+    /// The screen the action was taken on (the observation before it), as dump XML.
+    pub screen_before: Option<String>,
+}
+
+/// A reference action: a kind plus what it targets (by selector for touches, text otherwise).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RefAction {
+    pub kind: String,
+    pub selector: Option<UiSelector>,
+    pub text: Option<String>,
+}
+
+/// Whether an agent action does what a reference action does (AndroidArena's `is_same_action`,
+/// with selectors in place of xpaths): same kind; a touch inside the element the reference selects on
+/// the screen the agent saw; typed text similar (ratio ≥ 0.6, as AA's difflib fallback); app and key
+/// names equal ignoring case.
+pub fn same_action(actual: &ActionRecord, reference: &RefAction) -> bool {
+    if normalize_kind(&actual.kind) != normalize_kind(&reference.kind) {
+        return false;
+    }
+    if let Some(sel) = &reference.selector {
+        let (Some(p), Some(xml)) = (actual.point, actual.screen_before.as_deref()) else {
+            return false;
+        };
+        return point_in_selected(p, sel, xml);
+    }
+    match (&reference.text, &actual.text) {
+        (Some(want), Some(got)) if normalize_kind(&reference.kind) == "type" => {
+            text::ratio(want, got) >= 0.6
+        }
+        (Some(want), Some(got)) => want.eq_ignore_ascii_case(got),
+        (None, _) => true,
+        (Some(_), None) => false,
+    }
+}
+
+fn normalize_kind(kind: &str) -> &str {
+    match kind {
+        "type_text" | "set_text" | "input_text" => "type",
+        "press_key" => "key",
+        "open" | "launch" => "open_app",
+        "click" => "tap",
+        k => k,
+    }
+}
+
+/// True when `p` lies inside any element the selector picks on `xml`.
+pub fn point_in_selected(p: Point, sel: &UiSelector, xml: &str) -> bool {
+    match parse_nodes(xml) {
+        Ok(nodes) => sel
+            .select(&nodes)
+            .iter()
+            .any(|n| n.bounds.is_some_and(|b| b.contains(p))),
+        Err(_) => false,
+    }
+}
+
+/// The tap (or long press) `from_end` steps before the end (1 = last action) fell inside the element
+/// `selector` picks on the screen it was made on.
+pub fn tap_inside(
+    actions: &[ActionRecord],
+    from_end: usize,
+    sel: &UiSelector,
+) -> Result<String, String> {
+    if from_end == 0 || from_end > actions.len() {
+        return Err(format!(
+            "there is no step -{from_end} ({} steps)",
+            actions.len()
+        ));
+    }
+    let a = &actions[actions.len() - from_end];
+    let Some(p) = a.point else {
+        return Err(format!(
+            "step -{from_end} is a {} without a touch point",
+            a.kind
+        ));
+    };
+    let Some(xml) = a.screen_before.as_deref() else {
+        return Err(format!("step -{from_end} has no recorded screen"));
+    };
+    if point_in_selected(p, sel, xml) {
+        Ok(format!("{} at {p}", a.kind))
+    } else {
+        Err(format!(
+            "{} at {p} is not inside {}",
+            a.kind,
+            sel.describe()
+        ))
+    }
+}
+
+/// Indices `(reference_i, actual_j)` of one longest common subsequence under [`same_action`], in order.
+pub fn lcs(reference: &[RefAction], actual: &[ActionRecord]) -> Vec<(usize, usize)> {
+    let (n, m) = (reference.len(), actual.len());
+    let mut table = vec![vec![0usize; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            table[i][j] = if same_action(&actual[j], &reference[i]) {
+                table[i + 1][j + 1] + 1
+            } else {
+                table[i + 1][j].max(table[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < n && j < m {
+        if same_action(&actual[j], &reference[i]) && table[i][j] == table[i + 1][j + 1] + 1 {
+            out.push((i, j));
+            i += 1;
+            j += 1;
+        } else if table[i + 1][j] >= table[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCREEN: &str = r#"<hierarchy><node text="Save" resource-id="com.google.android.deskclock:id/save" class="android.widget.Button" content-desc="" bounds="[100,100][300,200]" /><node text="Cancel" resource-id="" class="android.widget.Button" content-desc="" bounds="[400,100][600,200]" /></hierarchy>"#;
+
+    fn tap(x: i32, y: i32) -> ActionRecord {
+        ActionRecord {
+            kind: "tap".into(),
+            point: Some(Point::new(x, y)),
+            text: None,
+            screen_before: Some(SCREEN.into()),
+        }
+    }
+
+    #[test]
+    fn tap_at_step_minus_k() {
+        let sel = UiSelector::parse("text:Save").unwrap();
+        let actions = vec![tap(150, 150), tap(500, 150)];
+        assert!(tap_inside(&actions, 2, &sel).is_ok());
+        assert!(tap_inside(&actions, 1, &sel).is_err());
+        assert!(tap_inside(&actions, 3, &sel).is_err());
+        assert!(tap_inside(&actions, 0, &sel).is_err());
+    }
+
+    #[test]
+    fn lcs_skips_detours() {
+        let reference = vec![
+            RefAction {
+                kind: "open_app".into(),
+                selector: None,
+                text: Some("Clock".into()),
+            },
+            RefAction {
+                kind: "tap".into(),
+                selector: Some(UiSelector::parse("id:save").unwrap()),
+                text: None,
+            },
+        ];
+        let actual = vec![
+            ActionRecord {
+                kind: "open_app".into(),
+                point: None,
+                text: Some("clock".into()),
+                screen_before: None,
+            },
+            tap(500, 150),
+            tap(150, 150),
+        ];
+        assert_eq!(lcs(&reference, &actual), vec![(0, 0), (1, 2)]);
+        assert!(lcs(&reference, &[]).is_empty());
+    }
+}

@@ -1,0 +1,127 @@
+//! AndroidArena's trajectory metrics against a reference solution: Task Reward (TR, γ = 0.9 over the
+//! LCS, later reference actions weigh more), Task Completion Ratio (TCR), Reversed Redundancy Ratio
+//! (RRR, on successes only), and the share of repeated consecutive actions.
+
+use super::history::{lcs, ActionRecord, RefAction};
+
+/// The four figures for one episode.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrajectoryMetrics {
+    pub task_reward: f64,
+    pub completion_ratio: f64,
+    pub reversed_redundancy: f64,
+    pub repeat_ratio: f64,
+}
+
+pub const GAMMA: f64 = 0.9;
+
+/// Computes the metrics of `actual` against `reference`; `success` gates RRR as in AndroidArena.
+pub fn trajectory(
+    reference: &[RefAction],
+    actual: &[ActionRecord],
+    success: bool,
+) -> TrajectoryMetrics {
+    let pairs = lcs(reference, actual);
+    let n = reference.len();
+    // TR: each matched reference action at offset k from the end of the reference adds γ^k,
+    // normalised by the reward of matching every reference action.
+    let task_reward = if n == 0 {
+        0.0
+    } else {
+        let got: f64 = pairs
+            .iter()
+            .map(|(i, _)| GAMMA.powi((n - 1 - i) as i32))
+            .sum();
+        let best: f64 = (0..n).map(|k| GAMMA.powi(k as i32)).sum();
+        got / best
+    };
+    let completion_ratio = match pairs.last() {
+        Some((i, _)) if n > 0 => (*i + 1) as f64 / n as f64,
+        _ => 0.0,
+    };
+    let reversed_redundancy = if success && !actual.is_empty() {
+        n as f64 / actual.len() as f64
+    } else {
+        0.0
+    };
+    TrajectoryMetrics {
+        task_reward,
+        completion_ratio,
+        reversed_redundancy,
+        repeat_ratio: repeat_ratio(actual),
+    }
+}
+
+/// The share of actions identical to the one just before (same kind, point and text).
+pub fn repeat_ratio(actual: &[ActionRecord]) -> f64 {
+    if actual.len() < 2 {
+        return 0.0;
+    }
+    let repeats = actual
+        .windows(2)
+        .filter(|w| w[0].kind == w[1].kind && w[0].point == w[1].point && w[0].text == w[1].text)
+        .count();
+    repeats as f64 / (actual.len() - 1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(name: &str) -> ActionRecord {
+        ActionRecord {
+            kind: "key".into(),
+            point: None,
+            text: Some(name.into()),
+            screen_before: None,
+        }
+    }
+
+    fn rkey(name: &str) -> RefAction {
+        RefAction {
+            kind: "key".into(),
+            selector: None,
+            text: Some(name.into()),
+        }
+    }
+
+    #[test]
+    fn perfect_run_scores_one() {
+        let r = [rkey("home"), rkey("back")];
+        let m = trajectory(&r, &[key("home"), key("back")], true);
+        assert_eq!(
+            m,
+            TrajectoryMetrics {
+                task_reward: 1.0,
+                completion_ratio: 1.0,
+                reversed_redundancy: 1.0,
+                repeat_ratio: 0.0
+            }
+        );
+    }
+
+    #[test]
+    fn later_reference_actions_weigh_more() {
+        let r = [rkey("a"), rkey("b"), rkey("c")];
+        let first_only = trajectory(&r, &[key("a")], false);
+        let last_only = trajectory(&r, &[key("c")], false);
+        // γ^2 / (1 + γ + γ²) vs 1 / (1 + γ + γ²)
+        assert!((first_only.task_reward - 0.81 / 2.71).abs() < 1e-9);
+        assert!((last_only.task_reward - 1.0 / 2.71).abs() < 1e-9);
+        assert!((first_only.completion_ratio - 1.0 / 3.0).abs() < 1e-9);
+        assert_eq!(last_only.completion_ratio, 1.0);
+        assert_eq!(
+            first_only.reversed_redundancy, 0.0,
+            "RRR counts successes only"
+        );
+    }
+
+    #[test]
+    fn redundancy_and_repeats() {
+        let r = [rkey("a")];
+        let m = trajectory(&r, &[key("x"), key("x"), key("a"), key("a")], true);
+        assert_eq!(m.reversed_redundancy, 0.25);
+        assert!((m.repeat_ratio - 2.0 / 3.0).abs() < 1e-9);
+        assert_eq!(trajectory(&[], &[], false).task_reward, 0.0);
+    }
+}

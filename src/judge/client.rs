@@ -1,0 +1,348 @@
+//! An OpenAI-compatible chat-completions client (OpenAI, vLLM, Ollama, llama.cpp's server, LM Studio,
+//! OpenRouter, …) with the robustness a judge run needs: a timeout per request, bounded retries with
+//! exponential backoff (honouring `Retry-After`) on 429, 5xx and transport errors, a concurrency limit per
+//! endpoint, and a spend cap shared by every judge of a run.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+
+use super::config::{JudgeConfig, JudgeError, ResponseFormat};
+
+/// One part of a message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    Text(String),
+    /// A PNG image, sent as a `data:image/png;base64,…` URL.
+    Png(Vec<u8>),
+}
+
+/// A chat message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub role: &'static str,
+    pub parts: Vec<Part>,
+}
+
+impl Message {
+    pub fn system(text: impl Into<String>) -> Message {
+        Message {
+            role: "system",
+            parts: vec![Part::Text(text.into())],
+        }
+    }
+
+    pub fn user(parts: Vec<Part>) -> Message {
+        Message {
+            role: "user",
+            parts,
+        }
+    }
+
+    pub fn assistant(text: impl Into<String>) -> Message {
+        Message {
+            role: "assistant",
+            parts: vec![Part::Text(text.into())],
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        // Plain text stays a string: some local servers reject the array form for text-only messages.
+        if let [Part::Text(text)] = self.parts.as_slice() {
+            return json!({ "role": self.role, "content": text });
+        }
+        let content: Vec<Value> = self
+            .parts
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => json!({ "type": "text", "text": t }),
+                Part::Png(png) => json!({
+                    "type": "image_url",
+                    "image_url": { "url": format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png)) }
+                }),
+            })
+            .collect();
+        json!({ "role": self.role, "content": content })
+    }
+}
+
+/// What one completed call returned.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Completion {
+    /// The assistant's text (empty on a refusal without content).
+    pub text: String,
+    /// The `refusal` field some APIs set instead of content.
+    pub refusal: Option<String>,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub latency: Duration,
+    /// Attempts made (1 when the first succeeded).
+    pub attempts: u32,
+    pub cost_usd: f64,
+}
+
+/// A budget in USD shared by all judges of a run; calls stop once it is spent.
+#[derive(Debug, Default)]
+pub struct SpendCap {
+    cap: Option<f64>,
+    spent: Mutex<f64>,
+}
+
+impl SpendCap {
+    pub fn new(cap_usd: Option<f64>) -> SpendCap {
+        SpendCap {
+            cap: cap_usd,
+            spent: Mutex::new(0.0),
+        }
+    }
+
+    pub fn spent(&self) -> f64 {
+        *self
+            .spent
+            .lock()
+            .expect("spend lock is never poisoned: no panics while held")
+    }
+
+    fn check(&self, judge: &str) -> Result<(), JudgeError> {
+        let spent = self.spent();
+        match self.cap {
+            Some(cap) if spent >= cap => Err(JudgeError::SpendCap {
+                judge: judge.to_string(),
+                cap,
+                spent,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    fn add(&self, usd: f64) {
+        *self
+            .spent
+            .lock()
+            .expect("spend lock is never poisoned: no panics while held") += usd;
+    }
+}
+
+/// Concurrency limits keyed by endpoint base URL, shared by judges that use the same server.
+#[derive(Debug, Default, Clone)]
+pub struct EndpointLimits {
+    limits: Arc<Mutex<HashMap<String, Arc<Semaphore>>>>,
+}
+
+impl EndpointLimits {
+    fn for_endpoint(&self, base_url: &str, permits: usize) -> Arc<Semaphore> {
+        let mut map = self
+            .limits
+            .lock()
+            .expect("limits lock is never poisoned: no panics while held");
+        map.entry(base_url.to_string())
+            .or_insert_with(|| Arc::new(Semaphore::new(permits)))
+            .clone()
+    }
+}
+
+/// A chat client for one judge.
+#[derive(Debug, Clone)]
+pub struct ChatClient {
+    config: JudgeConfig,
+    http: reqwest::Client,
+    api_key: Option<String>,
+    permits: Arc<Semaphore>,
+    spend: Arc<SpendCap>,
+    /// First backoff delay; doubles per retry.
+    backoff: Duration,
+}
+
+/// Longest we wait between retries, whatever `Retry-After` says.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+impl ChatClient {
+    pub fn new(
+        config: JudgeConfig,
+        limits: &EndpointLimits,
+        spend: Arc<SpendCap>,
+    ) -> Result<ChatClient, JudgeError> {
+        let api_key = config.api_key()?;
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .build()
+            .map_err(|e| JudgeError::Endpoint {
+                judge: config.name.clone(),
+                message: e.to_string(),
+            })?;
+        let permits = limits.for_endpoint(&config.base_url, config.max_concurrency);
+        Ok(ChatClient {
+            config,
+            http,
+            api_key,
+            permits,
+            spend,
+            backoff: Duration::from_millis(500),
+        })
+    }
+
+    /// Shortens the backoff (tests use this to keep retries fast).
+    pub fn with_backoff(mut self, first: Duration) -> ChatClient {
+        self.backoff = first;
+        self
+    }
+
+    pub fn config(&self) -> &JudgeConfig {
+        &self.config
+    }
+
+    fn error(&self, message: impl Into<String>) -> JudgeError {
+        JudgeError::Endpoint {
+            judge: self.config.name.clone(),
+            message: message.into(),
+        }
+    }
+
+    fn request_body(&self, messages: &[Message]) -> Value {
+        let mut body = json!({
+            "model": self.config.model,
+            "messages": messages.iter().map(Message::to_json).collect::<Vec<_>>(),
+            "temperature": self.config.temperature,
+            "max_tokens": self.config.max_tokens,
+        });
+        match self.config.response_format {
+            ResponseFormat::JsonObject => {
+                body["response_format"] = json!({ "type": "json_object" })
+            }
+            ResponseFormat::JsonSchema => {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": { "name": "verdict", "strict": true, "schema": super::verdict::json_schema() }
+                })
+            }
+            ResponseFormat::None => {}
+        }
+        body
+    }
+
+    /// Sends one chat request, retrying transient failures.
+    pub async fn complete(&self, messages: &[Message]) -> Result<Completion, JudgeError> {
+        self.spend.check(&self.config.name)?;
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| self.error("endpoint limiter closed"))?;
+        let url = format!("{}/chat/completions", self.config.base_url);
+        let body = self.request_body(messages);
+        let started = Instant::now();
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            let mut request = self.http.post(&url).json(&body);
+            if let Some(key) = &self.api_key {
+                request = request.bearer_auth(key);
+            }
+            let (retryable, retry_after, message) = match request.send().await {
+                Err(e) => (true, None, format!("request failed: {}", describe(&e))),
+                Ok(response) => {
+                    let status = response.status();
+                    let retry_after = response
+                        .headers()
+                        .get(reqwest::header::RETRY_AFTER)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.trim().parse::<f64>().ok())
+                        .map(Duration::from_secs_f64);
+                    let text = response.text().await.unwrap_or_default();
+                    if status.is_success() {
+                        let mut completion = self.parse_completion(&text)?;
+                        completion.latency = started.elapsed();
+                        completion.attempts = attempt;
+                        completion.cost_usd = self
+                            .config
+                            .cost(completion.prompt_tokens, completion.completion_tokens);
+                        self.spend.add(completion.cost_usd);
+                        return Ok(completion);
+                    }
+                    let retryable = status.as_u16() == 429 || status.is_server_error();
+                    (
+                        retryable,
+                        retry_after,
+                        format!("HTTP {status}: {}", truncate(&text, 300)),
+                    )
+                }
+            };
+            if !retryable || attempt > self.config.max_retries {
+                let tries = if attempt > 1 {
+                    format!(" (after {attempt} attempts)")
+                } else {
+                    String::new()
+                };
+                return Err(self.error(format!("{message}{tries}")));
+            }
+            let exponential = self.backoff.saturating_mul(1 << (attempt - 1).min(10));
+            tokio::time::sleep(retry_after.unwrap_or(exponential).min(MAX_BACKOFF)).await;
+        }
+    }
+
+    fn parse_completion(&self, body: &str) -> Result<Completion, JudgeError> {
+        let v: Value = serde_json::from_str(body).map_err(|e| {
+            self.error(format!(
+                "response is not JSON ({e}): {}",
+                truncate(body, 200)
+            ))
+        })?;
+        let message = v.pointer("/choices/0/message").ok_or_else(|| {
+            self.error(format!(
+                "response has no choices[0].message: {}",
+                truncate(body, 200)
+            ))
+        })?;
+        let text = match message.get("content") {
+            Some(Value::String(s)) => s.clone(),
+            // Some gateways return content as an array of parts.
+            Some(Value::Array(parts)) => parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join(""),
+            _ => String::new(),
+        };
+        let refusal = message
+            .get("refusal")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let usage = |k: &str| {
+            v.pointer(&format!("/usage/{k}"))
+                .and_then(Value::as_u64)
+                .unwrap_or(0)
+        };
+        Ok(Completion {
+            text,
+            refusal,
+            prompt_tokens: usage("prompt_tokens"),
+            completion_tokens: usage("completion_tokens"),
+            ..Completion::default()
+        })
+    }
+}
+
+fn describe(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        "timed out".into()
+    } else if e.is_connect() {
+        format!("cannot connect: {e}")
+    } else {
+        e.to_string()
+    }
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}

@@ -1,0 +1,229 @@
+//! Prompt templates (files in `prompts/`) and the evidence rendered into them.
+//!
+//! Templates are plain text with `{{name}}` slots. The defaults are compiled in so the binary works from
+//! any directory; a prompts directory given at run time overrides them file by file.
+
+use std::path::Path;
+
+use super::config::JudgeError;
+use super::evidence::{Evidence, StepEvidence};
+
+/// The prompt files a judge uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prompts {
+    pub system: String,
+    pub final_state: String,
+    pub trajectory: String,
+    pub essential_list: String,
+    pub essential_check: String,
+}
+
+const FILES: [&str; 5] = [
+    "judge-system.md",
+    "judge-final-state.md",
+    "judge-trajectory.md",
+    "judge-essential-list.md",
+    "judge-essential-check.md",
+];
+
+impl Default for Prompts {
+    fn default() -> Prompts {
+        Prompts {
+            system: include_str!("../../prompts/judge-system.md").to_string(),
+            final_state: include_str!("../../prompts/judge-final-state.md").to_string(),
+            trajectory: include_str!("../../prompts/judge-trajectory.md").to_string(),
+            essential_list: include_str!("../../prompts/judge-essential-list.md").to_string(),
+            essential_check: include_str!("../../prompts/judge-essential-check.md").to_string(),
+        }
+    }
+}
+
+impl Prompts {
+    /// The defaults, with any of the files present in `dir` taking their place.
+    pub fn load(dir: &Path) -> Result<Prompts, JudgeError> {
+        let mut prompts = Prompts::default();
+        let slots = [
+            &mut prompts.system,
+            &mut prompts.final_state,
+            &mut prompts.trajectory,
+            &mut prompts.essential_list,
+            &mut prompts.essential_check,
+        ];
+        for (file, slot) in FILES.iter().zip(slots) {
+            let path = dir.join(file);
+            if path.exists() {
+                *slot = std::fs::read_to_string(&path)
+                    .map_err(|source| JudgeError::Read { path, source })?;
+            }
+        }
+        Ok(prompts)
+    }
+}
+
+/// Fills `{{name}}` slots; unknown slots are left as written so a typo shows in the prompt.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 256);
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after.find("}}") {
+            Some(end) => {
+                let name = after[..end].trim();
+                match values.iter().find(|(k, _)| *k == name) {
+                    Some((_, v)) => out.push_str(v),
+                    None => out.push_str(&rest[start..start + 2 + end + 2]),
+                }
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str(&rest[start..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A rough token count for budgeting (about four characters per token for English and element lists).
+pub fn estimate_tokens(text: &str) -> usize {
+    text.chars().count().div_ceil(4)
+}
+
+/// One step as the judge reads it.
+pub fn describe_step(step: &StepEvidence) -> String {
+    let mut s = format!("Step {}: {}\n", step.number, step.action);
+    if !step.foreground.is_empty() {
+        s.push_str(&format!("  foreground: {}\n", step.foreground));
+    }
+    for line in step.elements.lines() {
+        s.push_str("  ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
+}
+
+/// The trajectory as text within `budget` tokens: when it does not fit, the first and last steps are kept
+/// whole and the middle steps keep only their action lines, then are dropped from the middle outwards.
+pub fn trajectory_text(steps: &[StepEvidence], budget: usize) -> String {
+    let full: Vec<String> = steps.iter().map(describe_step).collect();
+    if estimate_tokens(&full.concat()) <= budget {
+        return full.concat();
+    }
+    let short: Vec<String> = steps
+        .iter()
+        .map(|s| format!("Step {}: {}\n", s.number, s.action))
+        .collect();
+    let n = steps.len();
+    let mut parts: Vec<String> = (0..n)
+        .map(|i| {
+            if i == 0 || i + 1 == n {
+                full[i].clone()
+            } else {
+                short[i].clone()
+            }
+        })
+        .collect();
+    if estimate_tokens(&parts.concat()) <= budget {
+        return parts.concat();
+    }
+    // Still too long: drop middle steps, keeping a note of how many went.
+    let mut omitted = 0;
+    while parts.len() > 2 && estimate_tokens(&parts.concat()) > budget {
+        let middle = parts.len() / 2;
+        parts.remove(middle);
+        omitted += 1;
+    }
+    if omitted > 0 {
+        let at = parts.len() / 2;
+        parts.insert(
+            at,
+            format!("[… {omitted} steps omitted to fit the budget …]\n"),
+        );
+    }
+    let text = parts.concat();
+    // A single huge step: cut it hard at the budget.
+    let max_chars = budget * 4;
+    if text.chars().count() > max_chars {
+        let cut: String = text.chars().take(max_chars).collect();
+        return format!("{cut}\n[… truncated …]\n");
+    }
+    text
+}
+
+/// Evenly spaced screenshots, always including the last, at most `max`.
+pub fn keyframes(evidence: &Evidence, max: usize) -> Vec<(usize, Vec<u8>)> {
+    let shots: Vec<(usize, &Vec<u8>)> = evidence
+        .steps
+        .iter()
+        .filter_map(|s| s.screenshot.as_ref().map(|png| (s.number, png)))
+        .collect();
+    if max == 0 || shots.is_empty() {
+        return Vec::new();
+    }
+    if shots.len() <= max {
+        return shots.into_iter().map(|(n, p)| (n, p.clone())).collect();
+    }
+    let last = shots.len() - 1;
+    let mut picked: Vec<usize> = (0..max).map(|i| i * last / (max - 1).max(1)).collect();
+    picked.dedup();
+    picked
+        .into_iter()
+        .map(|i| (shots[i].0, shots[i].1.clone()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_replaces_known_slots_and_keeps_unknown_ones() {
+        assert_eq!(
+            fill(
+                "a {{goal}} b {{ x }} {{nope}} {{",
+                &[("goal", "G"), ("x", "X")]
+            ),
+            "a G b X {{nope}} {{"
+        );
+    }
+
+    #[test]
+    fn long_trajectories_fit_the_budget_and_keep_both_ends() {
+        let steps: Vec<StepEvidence> = (1..=200)
+            .map(|n| StepEvidence {
+                number: n,
+                action: format!("tap {n}"),
+                elements: "[1] button \"OK\" (540,1200)\n".repeat(20),
+                ..Default::default()
+            })
+            .collect();
+        let text = trajectory_text(&steps, 1000);
+        assert!(
+            estimate_tokens(&text) <= 1000 + 10,
+            "{}",
+            estimate_tokens(&text)
+        );
+        assert!(text.starts_with("Step 1: tap 1"));
+        assert!(text.contains("Step 200: tap 200"));
+        assert!(text.contains("steps omitted"));
+    }
+
+    #[test]
+    fn keyframes_are_spread_and_include_the_last() {
+        let ev = Evidence {
+            steps: (1..=10)
+                .map(|n| StepEvidence {
+                    number: n,
+                    screenshot: Some(vec![n as u8]),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let frames: Vec<usize> = keyframes(&ev, 4).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(frames, vec![1, 4, 7, 10]);
+    }
+}

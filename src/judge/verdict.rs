@@ -1,0 +1,227 @@
+//! Judges' replies: the structured verdict they must give, and the validation that refuses anything else.
+//!
+//! Wire format a judge must answer with (a JSON object, optionally inside a ```json fence):
+//! `{"verdict": "success" | "failure", "confidence": 0.0..=1.0, "reason": "…", "steps": [3, 7]}`.
+//! Anything that does not parse into that shape is a [`ReplyError`]; the judge then gets one repair
+//! request and, failing again, the verdict is `undecided`.
+
+use serde::Deserialize;
+
+/// The judgement itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VerdictKind {
+    Success,
+    Failure,
+    /// The judge could not be asked or did not answer in the required form.
+    Undecided,
+}
+
+impl VerdictKind {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            VerdictKind::Success => "success",
+            VerdictKind::Failure => "failure",
+            VerdictKind::Undecided => "undecided",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<VerdictKind> {
+        match s {
+            "success" => Some(VerdictKind::Success),
+            "failure" => Some(VerdictKind::Failure),
+            "undecided" => Some(VerdictKind::Undecided),
+            _ => None,
+        }
+    }
+
+    /// `Some(true)` for success, `Some(false)` for failure, `None` when undecided.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            VerdictKind::Success => Some(true),
+            VerdictKind::Failure => Some(false),
+            VerdictKind::Undecided => None,
+        }
+    }
+}
+
+/// A validated verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub kind: VerdictKind,
+    pub confidence: f64,
+    pub reason: String,
+    /// Step numbers the judge cites as evidence.
+    pub cited_steps: Vec<usize>,
+}
+
+/// Why a reply was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReplyError {
+    #[error("the reply is empty")]
+    Empty,
+    #[error("the reply contains no JSON object")]
+    NoJson,
+    #[error("the JSON does not parse: {0}")]
+    BadJson(String),
+    #[error("\"verdict\" must be \"success\" or \"failure\", got {0:?}")]
+    BadVerdict(String),
+    #[error("\"confidence\" must be a number in 0..=1, got {0}")]
+    BadConfidence(String),
+    #[error("cited step {0} does not exist (the trajectory has {1} steps)")]
+    BadStep(usize, usize),
+}
+
+#[derive(Deserialize)]
+struct RawVerdict {
+    verdict: serde_json::Value,
+    #[serde(default)]
+    confidence: Option<serde_json::Value>,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default, alias = "cited_steps")]
+    steps: Option<Vec<serde_json::Value>>,
+}
+
+/// The JSON Schema of a verdict, for endpoints that constrain decoding to a schema.
+pub fn json_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "verdict": { "type": "string", "enum": ["success", "failure"] },
+            "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
+            "reason": { "type": "string" },
+            "steps": { "type": "array", "items": { "type": "integer", "minimum": 1 } }
+        },
+        "required": ["verdict", "confidence", "reason", "steps"],
+        "additionalProperties": false
+    })
+}
+
+/// Finds the first balanced `{…}` in `text` (skipping braces inside JSON strings).
+pub fn extract_json_object(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut start = None;
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' if start.is_some() => in_string = true,
+            b'{' => {
+                if start.is_none() {
+                    start = Some(i);
+                }
+                depth += 1;
+            }
+            b'}' if start.is_some() => {
+                depth -= 1;
+                if depth == 0 {
+                    return start.map(|s| &text[s..=i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Parses and validates a judge's reply; `steps_in_trajectory` bounds the cited steps (0 = unbounded).
+pub fn parse_reply(text: &str, steps_in_trajectory: usize) -> Result<Verdict, ReplyError> {
+    if text.trim().is_empty() {
+        return Err(ReplyError::Empty);
+    }
+    let json = extract_json_object(text).ok_or(ReplyError::NoJson)?;
+    let raw: RawVerdict =
+        serde_json::from_str(json).map_err(|e| ReplyError::BadJson(e.to_string()))?;
+    let kind = match raw.verdict.as_str().map(|s| s.trim().to_ascii_lowercase()) {
+        Some(s) if s == "success" => VerdictKind::Success,
+        Some(s) if s == "failure" => VerdictKind::Failure,
+        _ => return Err(ReplyError::BadVerdict(raw.verdict.to_string())),
+    };
+    let confidence = match raw.confidence {
+        None => 0.5,
+        Some(v) => match v.as_f64() {
+            Some(c) if (0.0..=1.0).contains(&c) => c,
+            _ => return Err(ReplyError::BadConfidence(v.to_string())),
+        },
+    };
+    let mut cited_steps = Vec::new();
+    for step in raw.steps.unwrap_or_default() {
+        let n = step
+            .as_u64()
+            .ok_or_else(|| ReplyError::BadJson(format!("step {step} is not a step number")))?
+            as usize;
+        if steps_in_trajectory > 0 && (n == 0 || n > steps_in_trajectory) {
+            return Err(ReplyError::BadStep(n, steps_in_trajectory));
+        }
+        cited_steps.push(n);
+    }
+    Ok(Verdict {
+        kind,
+        confidence,
+        reason: raw.reason.unwrap_or_default(),
+        cited_steps,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_fenced_json_with_prose_around_it() {
+        let v = parse_reply(
+            "Looking at step 3...\n```json\n{\"verdict\": \"Success\", \"confidence\": 0.9, \"reason\": \"alarm {10:30} set\", \"steps\": [3]}\n```",
+            5,
+        )
+        .unwrap();
+        assert_eq!(v.kind, VerdictKind::Success);
+        assert_eq!(v.confidence, 0.9);
+        assert_eq!(v.reason, "alarm {10:30} set");
+        assert_eq!(v.cited_steps, vec![3]);
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_verdict() {
+        assert_eq!(parse_reply("", 0), Err(ReplyError::Empty));
+        assert_eq!(
+            parse_reply("I'm sorry, I can't help with that.", 0),
+            Err(ReplyError::NoJson)
+        );
+        assert!(matches!(
+            parse_reply("{\"verdict\": \"maybe\"}", 0),
+            Err(ReplyError::BadVerdict(_))
+        ));
+        assert!(matches!(
+            parse_reply("{\"verdict\": \"success\", \"confidence\": 7}", 0),
+            Err(ReplyError::BadConfidence(_))
+        ));
+        assert!(matches!(
+            parse_reply("{\"verdict\": \"success\",", 0),
+            Err(ReplyError::NoJson)
+        ));
+        assert!(matches!(
+            parse_reply("{\"verdict\": success}", 0),
+            Err(ReplyError::BadJson(_))
+        ));
+        assert_eq!(
+            parse_reply("{\"verdict\": \"failure\", \"steps\": [9]}", 4),
+            Err(ReplyError::BadStep(9, 4))
+        );
+    }
+
+    #[test]
+    fn missing_confidence_is_neutral() {
+        let v = parse_reply("{\"verdict\": \"failure\"}", 0).unwrap();
+        assert_eq!((v.kind, v.confidence), (VerdictKind::Failure, 0.5));
+    }
+}

@@ -1,0 +1,170 @@
+//! The action tools: each parses its arguments into a `session::Action` and calls `Session::act`.
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_router, ErrorData as McpError, RoleServer};
+
+use super::params::*;
+use super::{reply, DroidMcp};
+use crate::geom::Point;
+use crate::session::{Action, Target};
+
+#[tool_router(router = action_tools, vis = "pub(super)")]
+impl DroidMcp {
+    #[tool(
+        description = "Tap an element (by id from `screen`, or by visible text) or a point. Set `observe` to get the settled screen back."
+    )]
+    async fn tap(
+        &self,
+        Parameters(a): Parameters<TapArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        match a.target.target() {
+            Ok(t) => self.act(Action::Tap(t), a.observe.options(), ctx).await,
+            Err(e) => Ok(reply::bad_args(&e)),
+        }
+    }
+
+    #[tool(description = "Double-tap an element or a point (e.g. to zoom maps or select a word).")]
+    async fn double_tap(
+        &self,
+        Parameters(a): Parameters<TapArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        match a.target.target() {
+            Ok(t) => {
+                self.act(Action::DoubleTap(t), a.observe.options(), ctx)
+                    .await
+            }
+            Err(e) => Ok(reply::bad_args(&e)),
+        }
+    }
+
+    #[tool(
+        description = "Long-press an element or a point (context menus, selection, drag handles)."
+    )]
+    async fn long_press(
+        &self,
+        Parameters(a): Parameters<LongPressArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        match a.target.target() {
+            Ok(target) => {
+                let action = Action::LongPress {
+                    target,
+                    duration_ms: a.duration_ms.unwrap_or(800),
+                };
+                self.act(action, a.observe.options(), ctx).await
+            }
+            Err(e) => Ok(reply::bad_args(&e)),
+        }
+    }
+
+    #[tool(
+        description = "Swipe the finger in a direction (`up` shows what is below; optionally from an element, over `distance` px) or from (x1,y1) to (x2,y2). To move through lists prefer `scroll`."
+    )]
+    async fn swipe(
+        &self,
+        Parameters(a): Parameters<SwipeArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let duration_ms = a.duration_ms.unwrap_or(300);
+        let action = match (&a.direction, a.x1, a.y1, a.x2, a.y2) {
+            (Some(d), None, None, None, None) => match direction(d) {
+                Ok(direction) => Action::SwipeDirection {
+                    direction,
+                    from: a.element.map(Target::Element),
+                    distance: a.distance,
+                    duration_ms,
+                },
+                Err(e) => return Ok(reply::bad_args(&e)),
+            },
+            (None, Some(x1), Some(y1), Some(x2), Some(y2)) if a.element.is_none() => Action::Swipe {
+                from: Target::Point(Point::new(x1, y1)),
+                to: Target::Point(Point::new(x2, y2)),
+                duration_ms,
+            },
+            _ => {
+                return Ok(reply::bad_args(
+                    "give either `direction` (optionally with `element`/`distance`) or all of x1, y1, x2, y2",
+                ))
+            }
+        };
+        self.act(action, a.observe.options(), ctx).await
+    }
+
+    #[tool(
+        description = "Scroll a list: `direction: down` reveals what is further down. Scrolls the given container element or the largest scrollable. With `until_text`, keeps scrolling until that text is on screen (reports its element id) or the list stops moving."
+    )]
+    async fn scroll(
+        &self,
+        Parameters(a): Parameters<ScrollArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let direction = match direction(&a.direction) {
+            Ok(d) => d,
+            Err(e) => return Ok(reply::bad_args(&e)),
+        };
+        let action = Action::Scroll {
+            direction,
+            container: a.element.map(Target::Element),
+            until: a.until_text.filter(|t| !t.trim().is_empty()),
+            max_swipes: a.max_swipes.unwrap_or(10),
+        };
+        self.act(action, a.observe.options(), ctx).await
+    }
+
+    #[tool(
+        description = "Type text into the focused field, or into `element` (tapped first). Any Unicode text arrives exactly as given. `clear` empties the field first; `submit` presses ENTER after."
+    )]
+    async fn type_text(
+        &self,
+        Parameters(a): Parameters<TypeTextArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let action = Action::TypeText {
+            text: a.text,
+            into: a.element.map(Target::Element),
+            clear: a.clear,
+            submit: a.submit,
+        };
+        self.act(action, a.observe.options(), ctx).await
+    }
+
+    #[tool(
+        description = "Press a key: back, home, recents, enter, delete, volume_up, volume_down, power, tab, search, … or any Android keycode."
+    )]
+    async fn press_key(
+        &self,
+        Parameters(a): Parameters<PressKeyArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        self.act(Action::PressKey { key: a.key }, a.observe.options(), ctx)
+            .await
+    }
+
+    #[tool(
+        description = "Open an app by its name in any language (\"clock\", \"Uhr\", \"Settings\") or by package. Unknown names get the closest matches back."
+    )]
+    async fn open_app(
+        &self,
+        Parameters(a): Parameters<OpenAppArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        self.act(Action::OpenApp { app: a.app }, a.observe.options(), ctx)
+            .await
+    }
+
+    #[tool(
+        description = "Wait for `ms` milliseconds (e.g. for a download or animation), then let the UI settle. Reports progress each second; cancellable."
+    )]
+    async fn wait(
+        &self,
+        Parameters(a): Parameters<WaitArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        self.act(Action::Wait { ms: a.ms }, a.observe.options(), ctx)
+            .await
+    }
+}

@@ -1,0 +1,198 @@
+//! Session results as MCP tool results: a readable text block for the model, a JSON object in
+//! `structuredContent` for programs, and screenshots as image content (never base64 inside text).
+
+use base64::Engine;
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{json, Value};
+
+use crate::device::image::Screenshot;
+use crate::device::AppEntry;
+use crate::session::{ActOutcome, Observation, SessionError, Step};
+
+/// A failed call the model can act on: `isError: true` with the message.
+pub fn error(e: &SessionError, elapsed_ms: u64) -> CallToolResult {
+    let kind = if e.is_device_lost() {
+        "device_lost"
+    } else if e.is_bad_request() {
+        "bad_request"
+    } else if matches!(e, SessionError::Cancelled) {
+        "cancelled"
+    } else {
+        "device_error"
+    };
+    let mut r = CallToolResult::error(vec![ContentBlock::text(format!("error: {e}"))]);
+    r.structured_content = Some(json!({
+        "ok": false, "error": e.to_string(), "kind": kind, "elapsed_ms": elapsed_ms
+    }));
+    r
+}
+
+/// Arguments that parse but make no sense (`x` without `y`, `format: "gif"`).
+pub fn bad_args(message: &str) -> CallToolResult {
+    let mut r = CallToolResult::error(vec![ContentBlock::text(format!(
+        "error: invalid arguments: {message}"
+    ))]);
+    r.structured_content = Some(json!({"ok": false, "error": message, "kind": "bad_request"}));
+    r
+}
+
+pub fn action(outcome: &ActOutcome) -> CallToolResult {
+    let mut text = format!(
+        "{}: ok in {} ms{}",
+        outcome.action,
+        outcome.elapsed_ms,
+        if outcome.settled {
+            ""
+        } else {
+            " (the screen was still changing)"
+        }
+    );
+    if let Some(d) = &outcome.detail {
+        text.push_str(&format!("\n{d}"));
+    }
+    let mut blocks = vec![ContentBlock::text(text)];
+    let mut value = json!({
+        "ok": true,
+        "action": outcome.action,
+        "elapsed_ms": outcome.elapsed_ms,
+        "settled": outcome.settled,
+        "detail": outcome.detail,
+    });
+    if let Some(obs) = &outcome.observation {
+        blocks.extend(observation_blocks(obs));
+        value["observation"] = observation_json(obs);
+    }
+    let mut r = CallToolResult::success(blocks);
+    r.structured_content = Some(value);
+    r
+}
+
+pub fn observation(obs: &Observation, elapsed_ms: u64) -> CallToolResult {
+    let mut value = observation_json(obs);
+    value["ok"] = json!(true);
+    value["elapsed_ms"] = json!(elapsed_ms);
+    let mut r = CallToolResult::success(observation_blocks(obs));
+    r.structured_content = Some(value);
+    r
+}
+
+fn observation_blocks(obs: &Observation) -> Vec<ContentBlock> {
+    let mut head = String::new();
+    match &obs.foreground {
+        Some(fg) => head.push_str(&format!(
+            "foreground: {}{}\n",
+            fg.package,
+            fg.activity
+                .as_ref()
+                .map(|a| format!("/{a}"))
+                .unwrap_or_default()
+        )),
+        None => head.push_str("foreground: unknown\n"),
+    }
+    head.push_str(&format!(
+        "screen: {}x{} px\n",
+        obs.size.width, obs.size.height
+    ));
+    if let Some(shot) = &obs.screenshot {
+        head.push_str(&format!(
+            "screenshot: {}x{} {}, scale {:.4} (screen x = image x * scale)\n",
+            shot.width,
+            shot.height,
+            shot.encoding.mime(),
+            shot.scale
+        ));
+    }
+    if let Some(changes) = &obs.changes {
+        head.push_str(&format!("changes: {changes}\n"));
+    }
+    if let Some(elements) = &obs.elements {
+        head.push_str(&format!("elements ({}):\n{elements}", obs.element_count));
+    }
+    if let Some(xml) = &obs.xml {
+        head.push_str(xml);
+    }
+    let mut blocks = vec![ContentBlock::text(head.trim_end().to_string())];
+    if let Some(shot) = &obs.screenshot {
+        blocks.push(image(shot));
+    }
+    blocks
+}
+
+fn observation_json(obs: &Observation) -> Value {
+    json!({
+        "serial": obs.serial,
+        "foreground": obs.foreground.as_ref().map(|f| json!({"package": f.package, "activity": f.activity})),
+        "width": obs.size.width,
+        "height": obs.size.height,
+        "elements": obs.elements,
+        "element_count": obs.element_count,
+        "changes": obs.changes,
+        "digest": obs.digest,
+        "screenshot": obs.screenshot.as_ref().map(|s| json!({
+            "mime_type": s.encoding.mime(), "width": s.width, "height": s.height, "scale": s.scale
+        })),
+    })
+}
+
+pub fn image(shot: &Screenshot) -> ContentBlock {
+    ContentBlock::image(
+        base64::engine::general_purpose::STANDARD.encode(&shot.bytes),
+        shot.encoding.mime(),
+    )
+}
+
+pub fn screenshot(shot: &Screenshot, elapsed_ms: u64) -> CallToolResult {
+    let mut r = CallToolResult::success(vec![
+        ContentBlock::text(format!(
+            "screenshot {}x{} {}, scale {:.4}: screen x = image x * {:.4}",
+            shot.width,
+            shot.height,
+            shot.encoding.mime(),
+            shot.scale,
+            shot.scale
+        )),
+        image(shot),
+    ]);
+    r.structured_content = Some(json!({
+        "ok": true, "mime_type": shot.encoding.mime(), "width": shot.width,
+        "height": shot.height, "scale": shot.scale, "elapsed_ms": elapsed_ms
+    }));
+    r
+}
+
+pub fn apps(apps: &[AppEntry], elapsed_ms: u64) -> CallToolResult {
+    let text = apps
+        .iter()
+        .map(|a| format!("{} ({})", a.label(), a.package))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+    r.structured_content = Some(json!({
+        "ok": true,
+        "elapsed_ms": elapsed_ms,
+        "apps": apps.iter().map(|a| json!({"label": a.label(), "package": a.package, "activity": a.activity})).collect::<Vec<_>>(),
+    }));
+    r
+}
+
+pub fn text(text: String, value: Value) -> CallToolResult {
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+    r.structured_content = Some(value);
+    r
+}
+
+pub fn steps_json(steps: &[Step]) -> Value {
+    Value::Array(
+        steps
+            .iter()
+            .map(|s| {
+                json!({
+                    "index": s.index, "action": s.action, "kind": s.kind,
+                    "started_at": s.started_at.to_rfc3339(), "elapsed_ms": s.elapsed_ms,
+                    "error": s.error, "observation_digest": s.observation_digest,
+                    "foreground": s.foreground, "serial": s.serial,
+                })
+            })
+            .collect(),
+    )
+}

@@ -1,0 +1,166 @@
+//! The devices a process has open, shared by the sessions leasing them.
+//!
+//! A device is opened once per spec and handed out as an `Arc<DeviceSlot>`; every session holding it
+//! serialises its actions through the slot's lock, so two clients on one phone take turns per action
+//! instead of interleaving taps and dumps.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::device::{self, Device, DeviceError, Shell};
+
+/// One open device and the lock its sessions act under.
+pub struct DeviceSlot {
+    pub spec: String,
+    pub device: Device,
+    /// tokio's mutex: held across the awaits of one act-and-settle.
+    pub(crate) turn: tokio::sync::Mutex<()>,
+    leases: AtomicUsize,
+    /// Bumped by every action on the device, so a session knows its last dump may be stale.
+    generation: AtomicU64,
+}
+
+impl DeviceSlot {
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn bump_generation(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+    }
+
+    pub fn serial(&self) -> &str {
+        self.device.serial()
+    }
+
+    /// How many sessions hold this device now.
+    pub fn leases(&self) -> usize {
+        self.leases.load(Ordering::SeqCst)
+    }
+}
+
+/// A session's hold on a slot; dropping it releases the lease.
+pub struct Lease {
+    slot: Arc<DeviceSlot>,
+}
+
+impl Lease {
+    pub fn slot(&self) -> &Arc<DeviceSlot> {
+        &self.slot
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        self.slot.leases.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// What [`DevicePool::list`] reports per device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceSummary {
+    pub spec: String,
+    pub serial: String,
+    pub leases: usize,
+}
+
+/// Opens devices on demand and keeps them for reuse.
+pub struct DevicePool {
+    adb_server: Option<String>,
+    default_spec: String,
+    /// std mutex: held only for map access.
+    slots: Mutex<BTreeMap<String, Arc<DeviceSlot>>>,
+}
+
+impl DevicePool {
+    /// `default_spec`: the device new sessions get (`sim` when `None`).
+    pub fn new(default_spec: Option<String>, adb_server: Option<String>) -> DevicePool {
+        DevicePool {
+            adb_server,
+            default_spec: default_spec
+                .filter(|s| !s.trim().is_empty())
+                .unwrap_or_else(|| "sim".to_string()),
+            slots: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    pub fn default_spec(&self) -> &str {
+        &self.default_spec
+    }
+
+    fn slots(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Arc<DeviceSlot>>> {
+        self.slots
+            .lock()
+            .expect("device pool lock is never poisoned: no panics while held")
+    }
+
+    /// Adds an already open shell under `spec` (tests, or a phone the caller built itself).
+    pub fn insert(&self, spec: &str, shell: Arc<dyn Shell>) -> Arc<DeviceSlot> {
+        let slot = Arc::new(DeviceSlot {
+            spec: spec.to_string(),
+            device: Device::new(shell),
+            turn: tokio::sync::Mutex::new(()),
+            leases: AtomicUsize::new(0),
+            generation: AtomicU64::new(0),
+        });
+        self.slots().insert(canonical(spec), slot.clone());
+        slot
+    }
+
+    /// Leases the device for `spec` (the default device when `None`), opening it on first use.
+    pub async fn lease(&self, spec: Option<&str>) -> Result<Lease, DeviceError> {
+        let spec = spec
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .unwrap_or(&self.default_spec)
+            .to_string();
+        let key = canonical(&spec);
+        let existing = self.slots().get(&key).cloned();
+        let slot = match existing {
+            Some(slot) => slot,
+            None => {
+                let shell = device::open(Some(&spec), self.adb_server.as_deref()).await?;
+                let mut slots = self.slots();
+                // Another session may have opened it meanwhile; keep the first.
+                slots
+                    .entry(key)
+                    .or_insert_with(|| {
+                        Arc::new(DeviceSlot {
+                            spec: spec.clone(),
+                            device: Device::new(shell),
+                            turn: tokio::sync::Mutex::new(()),
+                            leases: AtomicUsize::new(0),
+                            generation: AtomicU64::new(0),
+                        })
+                    })
+                    .clone()
+            }
+        };
+        slot.leases.fetch_add(1, Ordering::SeqCst);
+        Ok(Lease { slot })
+    }
+
+    pub fn list(&self) -> Vec<DeviceSummary> {
+        self.slots()
+            .values()
+            .map(|s| DeviceSummary {
+                spec: s.spec.clone(),
+                serial: s.serial().to_string(),
+                leases: s.leases(),
+            })
+            .collect()
+    }
+}
+
+/// `sim`, `sim:0` and `sim-0` name the same phone.
+fn canonical(spec: &str) -> String {
+    let s = spec.trim();
+    match s {
+        "sim" | "sim:0" | "sim-0" => "sim:0".to_string(),
+        _ => match s.strip_prefix("sim-") {
+            Some(seed) => format!("sim:{seed}"),
+            None => s.to_string(),
+        },
+    }
+}

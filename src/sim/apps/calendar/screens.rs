@@ -1,0 +1,487 @@
+//! How the Calendar's screens look: toolbar, month grid, day list, the create button's speed dial,
+//! the event editor and event details, as view trees with Google Calendar's ids.
+
+use chrono::{Datelike, Duration, NaiveDate, NaiveTime, Timelike};
+
+use super::store::Event;
+use super::{id, Calendar, Editor, EditorPicker, Mode, PACKAGE};
+use crate::geom::Bounds;
+use crate::sim::apps::widgets::{
+    self, button, columns, columns_vertical, dialog_card, dialog_frame, first_of_month, format_hm,
+    inset, label, with_card_children, Rows,
+};
+use crate::sim::system::System;
+use crate::sim::view::{class, Metrics, Role, Style, View};
+
+/// "Mon, Nov 23, 2026".
+fn date_text(d: NaiveDate) -> String {
+    d.format("%a, %b %-d, %Y").to_string()
+}
+
+/// "10:00 – 11:00 AM" style range for a timed event (always with both suffixes, for clarity).
+fn time_range(e: &Event, h24: bool) -> String {
+    if e.all_day {
+        return "All day".to_string();
+    }
+    format!(
+        "{} – {}",
+        format_hm(h24, e.start.hour(), e.start.minute()),
+        format_hm(h24, e.end.hour(), e.end.minute())
+    )
+}
+
+impl Calendar {
+    fn render_toolbar(&self, m: &Metrics, b: Bounds, today: NaiveDate) -> Vec<View> {
+        let icon_w = m.dp(48.0);
+        let title = match self.mode {
+            Mode::Month if self.selected.year() == today.year() => {
+                self.selected.format("%B").to_string()
+            }
+            Mode::Month => self.selected.format("%B %Y").to_string(),
+            Mode::Day => self.selected.format("%a, %b %-d").to_string(),
+        };
+        let (prev_desc, next_desc) = match self.mode {
+            Mode::Month => ("Previous month", "Next month"),
+            Mode::Day => ("Previous day", "Next day"),
+        };
+        let icon = |x: i32, desc: &str, tag: &str, icon: &'static str| {
+            View::new(
+                class::IMAGE_BUTTON,
+                Bounds::new(x, b.top, x + icon_w, b.bottom),
+            )
+            .desc(desc)
+            .on_click(tag)
+            .style(Style {
+                icon: Some(icon),
+                ..Style::default()
+            })
+        };
+        let right = b.right;
+        vec![
+            icon(b.left, prev_desc, "prev", "arrow_back"),
+            label(
+                Bounds::new(b.left + icon_w, b.top, right - 4 * icon_w, b.bottom),
+                title,
+                22.0,
+            )
+            .id(id("date_picker_text_view")),
+            icon(right - 4 * icon_w, next_desc, "next", "chevron_right"),
+            View::new(
+                class::TEXT_VIEW,
+                Bounds::new(right - 3 * icon_w, b.top, right - icon_w, b.bottom),
+            )
+            .text(match self.mode {
+                Mode::Month => "Day",
+                Mode::Day => "Month",
+            })
+            .desc(match self.mode {
+                Mode::Month => "Switch to day view",
+                Mode::Day => "Switch to month view",
+            })
+            .on_click("mode")
+            .style(Style {
+                center_text: true,
+                ..Style::default()
+            }),
+            View::new(
+                class::IMAGE_BUTTON,
+                Bounds::new(right - icon_w, b.top, right, b.bottom),
+            )
+            .desc("Jump to Today")
+            .on_click("today")
+            .style(Style {
+                center_text: true,
+                icon: Some("calendar"),
+                ..Style::default()
+            }),
+        ]
+    }
+
+    fn render_month(&self, m: &Metrics, body: Bounds, today: NaiveDate) -> View {
+        let first = first_of_month(self.selected);
+        let mut grid =
+            View::new(class::VIEW_GROUP, body).id(id("alternate_timeline_fragment_container"));
+        let mut rows = Rows::new(body);
+        let header = rows.take(m.dp(24.0));
+        for (b, name) in columns(header, 7)
+            .into_iter()
+            .zip(["S", "M", "T", "W", "T", "F", "S"])
+        {
+            grid = grid.child(label(b, name, 12.0).style(Style {
+                center_text: true,
+                text_size_sp: Some(12.0),
+                ..Style::default()
+            }));
+        }
+        let start = first - Duration::days(first.weekday().num_days_from_sunday() as i64);
+        for (w, week_b) in columns_vertical(rows.rest(), 6).into_iter().enumerate() {
+            for (d, cell) in columns(week_b, 7).into_iter().enumerate() {
+                let day = start + Duration::days((w * 7 + d) as i64);
+                let events = self.events_on(day);
+                let count = match events.len() {
+                    0 => "No events".to_string(),
+                    1 => "1 event".to_string(),
+                    n => format!("{n} events"),
+                };
+                let number_b = Bounds::new(cell.left, cell.top, cell.right, cell.top + m.sp(18.0));
+                let mut v = View::new(class::VIEW, cell)
+                    .desc(format!("{}, {count}", day.format("%A, %B %-d, %Y")))
+                    .on_click(format!("day:{}", day.format("%Y-%m-%d")))
+                    .selected(day == self.selected)
+                    .style(Style {
+                        background_role: (day == today).then_some(Role::SurfaceVariant),
+                        ..Style::default()
+                    })
+                    .child(
+                        View::new(class::TEXT_VIEW, number_b)
+                            .text(day.day().to_string())
+                            .style(Style {
+                                text_role: (day.month() != first.month())
+                                    .then_some(Role::Secondary),
+                                text_size_sp: Some(12.0),
+                                center_text: true,
+                                ..Style::default()
+                            }),
+                    );
+                let mut chip_y = cell.top + m.sp(20.0);
+                for e in events.iter().take(3) {
+                    let chip =
+                        Bounds::new(cell.left + 2, chip_y, cell.right - 2, chip_y + m.sp(16.0));
+                    if chip.bottom > cell.bottom {
+                        break;
+                    }
+                    v = v.child(
+                        View::new(class::TEXT_VIEW, chip)
+                            .text(e.title.clone())
+                            .style(Style {
+                                background: Some([3, 155, 229, 255]),
+                                text_color: Some([255, 255, 255, 255]),
+                                text_size_sp: Some(10.0),
+                                corner_radius: 4,
+                                ..Style::default()
+                            }),
+                    );
+                    chip_y += m.sp(18.0);
+                }
+                grid = grid.child(v);
+            }
+        }
+        grid
+    }
+
+    fn render_day(&self, m: &Metrics, body: Bounds, h24: bool) -> View {
+        let mut list = View::new(class::SCROLL_VIEW, body)
+            .id(id("alternate_timeline_fragment_container"))
+            .scrollable("day_list");
+        let events = self.events_on(self.selected);
+        let mut y = body.top + m.dp(8.0);
+        if events.is_empty() {
+            list = list.child(
+                View::new(
+                    class::TEXT_VIEW,
+                    Bounds::new(
+                        body.left + m.dp(16.0),
+                        y,
+                        body.right - m.dp(16.0),
+                        y + m.dp(64.0),
+                    ),
+                )
+                .text("Nothing planned. Tap to create.")
+                .on_click("empty_day"),
+            );
+        }
+        for e in events {
+            let Some(ev_id) = e.id else { continue };
+            let row = Bounds::new(
+                body.left + m.dp(16.0),
+                y,
+                body.right - m.dp(16.0),
+                y + m.dp(72.0),
+            );
+            let mut rows = Rows::new(inset(row, m.dp(8.0)));
+            list = list.child(
+                View::new(class::VIEW, row)
+                    .desc(format!("{}, {}", e.title, time_range(e, h24)))
+                    .on_click(format!("ev:{ev_id}"))
+                    .style(Style {
+                        background: Some([3, 155, 229, 255]),
+                        corner_radius: m.dp(8.0),
+                        ..Style::default()
+                    })
+                    .child(
+                        label(rows.take(m.sp(24.0)), e.title.clone(), 16.0).style(Style {
+                            text_color: Some([255, 255, 255, 255]),
+                            text_size_sp: Some(16.0),
+                            ..Style::default()
+                        }),
+                    )
+                    .child(
+                        label(rows.take(m.sp(20.0)), time_range(e, h24), 12.0).style(Style {
+                            text_color: Some([255, 255, 255, 255]),
+                            text_size_sp: Some(12.0),
+                            ..Style::default()
+                        }),
+                    ),
+            );
+            y += m.dp(80.0);
+        }
+        list
+    }
+
+    fn render_fab(&self, m: &Metrics, area: Bounds) -> Vec<View> {
+        let size = m.dp(56.0);
+        let fab_b = Bounds::new(
+            area.right - size - m.dp(16.0),
+            area.bottom - size - m.dp(16.0),
+            area.right - m.dp(16.0),
+            area.bottom - m.dp(16.0),
+        );
+        let mut views = Vec::new();
+        if self.speed_dial {
+            let row = Bounds::new(
+                area.right - m.dp(160.0),
+                fab_b.top - m.dp(64.0),
+                fab_b.right,
+                fab_b.top - m.dp(16.0),
+            );
+            views.push(
+                View::new(class::LINEAR_LAYOUT, row)
+                    .id(id("speed_dial_event_container"))
+                    .desc("Event")
+                    .on_click("new_event")
+                    .child(
+                        label(inset(row, m.dp(8.0)), "Event", 14.0)
+                            .id(id("speed_dial_event_label")),
+                    )
+                    .style(Style {
+                        background_role: Some(Role::SurfaceVariant),
+                        corner_radius: m.dp(16.0),
+                        ..Style::default()
+                    }),
+            );
+        }
+        views.push(
+            View::new(class::IMAGE_BUTTON, fab_b)
+                .id(id("floating_action_button"))
+                .desc(if self.speed_dial {
+                    "Close"
+                } else {
+                    "Create new event and more"
+                })
+                .on_click("fab")
+                .style(Style {
+                    background_role: Some(Role::Accent),
+                    corner_radius: m.dp(16.0),
+                    icon: Some(if self.speed_dial { "close" } else { "add" }),
+                    ..Style::default()
+                }),
+        );
+        views
+    }
+
+    fn render_editor(&self, m: &Metrics, editor: &Editor, h24: bool) -> View {
+        match &editor.picker {
+            Some(EditorPicker::StartDate(p) | EditorPicker::EndDate(p)) => return p.render(m),
+            Some(EditorPicker::StartTime(p) | EditorPicker::EndTime(p)) => {
+                return p.render(PACKAGE, m)
+            }
+            None => {}
+        }
+        let e = &editor.event;
+        let area = m.content;
+        let mut rows = Rows::new(area);
+        let bar = rows.take(m.dp(56.0));
+        let mut children = vec![
+            View::new(
+                class::IMAGE_BUTTON,
+                Bounds::new(bar.left, bar.top, bar.left + m.dp(56.0), bar.bottom),
+            )
+            .desc("Close")
+            .on_click("ed_close")
+            .style(Style {
+                icon: Some("close"),
+                ..Style::default()
+            }),
+            button(
+                Bounds::new(
+                    bar.right - m.dp(96.0),
+                    bar.top + m.dp(8.0),
+                    bar.right - m.dp(16.0),
+                    bar.bottom - m.dp(8.0),
+                ),
+                "Save",
+                "ed_save",
+            )
+            .id(id("save"))
+            .style(Style {
+                background_role: Some(Role::Accent),
+                text_role: Some(Role::OnAccent),
+                corner_radius: m.dp(20.0),
+                center_text: true,
+                ..Style::default()
+            }),
+        ];
+        let pad =
+            |b: Bounds| Bounds::new(b.left + m.dp(16.0), b.top, b.right - m.dp(16.0), b.bottom);
+        let title_b = pad(rows.take(m.dp(72.0)));
+        children.push(
+            View::new(class::LINEAR_LAYOUT, title_b)
+                .id(id("title"))
+                .child(
+                    View::new(class::EDIT_TEXT, title_b)
+                        .id(id("input"))
+                        .text(e.title.clone())
+                        .hint("Add title")
+                        .editable("ed_title")
+                        .style(Style {
+                            text_size_sp: Some(24.0),
+                            ..Style::default()
+                        }),
+                ),
+        );
+        let all_day_b = pad(rows.take(m.dp(56.0)));
+        children.push(
+            View::new(class::SWITCH, all_day_b)
+                .id(id("all_day_switch"))
+                .text("All-day")
+                .on_click("ed_all_day")
+                .checked(e.all_day),
+        );
+        let mut when_row = |date: NaiveDate, time: NaiveTime, which: &str, rows: &mut Rows| {
+            let b = pad(rows.take(m.dp(56.0)));
+            let cols = columns(b, 3);
+            let date_b = Bounds::new(cols[0].left, b.top, cols[1].right, b.bottom);
+            let word = if which == "start" { "Start" } else { "End" };
+            children.push(
+                View::new(class::TEXT_VIEW, date_b)
+                    .id(id(&format!("{which}_date")))
+                    .text(date_text(date))
+                    .desc(format!("{word} date: {}", date.format("%A, %B %-d, %Y")))
+                    .on_click(format!("ed_{which}_date")),
+            );
+            if !e.all_day {
+                let t = format_hm(h24, time.hour(), time.minute());
+                children.push(
+                    View::new(class::TEXT_VIEW, cols[2])
+                        .id(id(&format!("{which}_time")))
+                        .text(t.clone())
+                        .desc(format!("{word} time: {t}"))
+                        .on_click(format!("ed_{which}_time")),
+                );
+            }
+        };
+        when_row(e.start.date(), e.start.time(), "start", &mut rows);
+        when_row(e.end.date(), e.end.time(), "end", &mut rows);
+        rows.take(m.dp(8.0));
+        children.push(
+            View::new(class::EDIT_TEXT, pad(rows.take(m.dp(56.0))))
+                .id(id("location"))
+                .text(e.location.clone())
+                .hint("Add location")
+                .editable("ed_location"),
+        );
+        children.push(
+            View::new(class::EDIT_TEXT, pad(rows.take(m.dp(96.0))))
+                .id(id("description"))
+                .text(e.description.clone())
+                .hint("Add description")
+                .editable("ed_description"),
+        );
+        View::new(class::FRAME_LAYOUT, area).children(children)
+    }
+
+    fn render_detail(&self, m: &Metrics, e: &Event, h24: bool) -> View {
+        if self.confirm_delete {
+            let card = dialog_card(m, m.dp(180.0));
+            let mut rows = Rows::new(inset(card, m.dp(24.0)));
+            let msg =
+                label(rows.take(m.sp(48.0)), "Delete this event?", 18.0).id("android:id/message");
+            rows.take(m.dp(16.0));
+            let cols = columns(rows.take(m.dp(48.0)), 4);
+            return with_card_children(
+                dialog_frame(m, card),
+                vec![
+                    msg,
+                    button(cols[2], "Cancel", "del_cancel").id("android:id/button2"),
+                    button(cols[3], "Delete", "del_ok").id("android:id/button1"),
+                ],
+            );
+        }
+        let area = m.content;
+        let mut rows = Rows::new(area);
+        let bar = rows.take(m.dp(56.0));
+        let icon_w = m.dp(56.0);
+        let icon = |x: i32, desc: &str, tag: &str, icon: &'static str| {
+            View::new(
+                class::IMAGE_BUTTON,
+                Bounds::new(x, bar.top, x + icon_w, bar.bottom),
+            )
+            .desc(desc)
+            .on_click(tag)
+            .style(Style {
+                icon: Some(icon),
+                ..Style::default()
+            })
+        };
+        let pad =
+            |b: Bounds| Bounds::new(b.left + m.dp(24.0), b.top, b.right - m.dp(16.0), b.bottom);
+        let when = if e.all_day {
+            if e.start.date() == e.end.date() {
+                e.start.format("%A, %B %-d").to_string()
+            } else {
+                format!(
+                    "{} – {}",
+                    e.start.format("%A, %B %-d"),
+                    e.end.format("%A, %B %-d")
+                )
+            }
+        } else {
+            format!("{} · {}", e.start.format("%A, %B %-d"), time_range(e, h24))
+        };
+        let mut children = vec![
+            icon(bar.left, "Close", "det_close", "close"),
+            icon(bar.right - 2 * icon_w, "Edit event", "det_edit", "edit"),
+            icon(bar.right - icon_w, "Delete", "det_delete", "delete"),
+            label(pad(rows.take(m.sp(40.0))), e.title.clone(), 24.0).id(id("title")),
+            label(pad(rows.take(m.sp(28.0))), when, 14.0).id(id("time")),
+        ];
+        if !e.location.is_empty() {
+            children.push(
+                label(pad(rows.take(m.sp(28.0))), e.location.clone(), 14.0).id(id("location")),
+            );
+        }
+        if !e.description.is_empty() {
+            children.push(
+                label(pad(rows.take(m.sp(60.0))), e.description.clone(), 14.0)
+                    .id(id("description")),
+            );
+        }
+        View::new(class::FRAME_LAYOUT, area).children(children)
+    }
+    /// The whole content area: editor, details, or the month/day view.
+    pub(super) fn screen(&self, sys: &System) -> View {
+        let m = &sys.metrics;
+        if let Some(editor) = &self.editor {
+            return self.render_editor(m, editor, widgets::uses_24h(sys));
+        }
+        if let Some(e) = self
+            .detail
+            .and_then(|d| self.events.iter().find(|e| e.id == Some(d)))
+        {
+            return self.render_detail(m, e, widgets::uses_24h(sys));
+        }
+        let area = m.content;
+        let today = sys.clock.now.date();
+        let mut rows = Rows::new(area);
+        let toolbar = rows.take(m.dp(56.0));
+        let body = rows.rest();
+        let main = match self.mode {
+            Mode::Month => self.render_month(m, body, today),
+            Mode::Day => self.render_day(m, body, widgets::uses_24h(sys)),
+        };
+        View::new(class::FRAME_LAYOUT, area)
+            .children(self.render_toolbar(m, toolbar, today))
+            .child(main)
+            .children(self.render_fab(m, area))
+    }
+}

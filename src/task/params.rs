@@ -1,0 +1,687 @@
+//! Task parameters: literals, choices, integer and decimal ranges, derived values, and generators
+//! (phone numbers, names, dates, times, sentences, event titles, …), all drawn from one seeded
+//! ChaCha stream so a (task, seed) pair always gives the same instance.
+//!
+//! A value is text plus named fields (`{date.weekday}`, `{number.digits}`), which lets one draw
+//! feed a goal sentence, an SQL insert and a check in the forms each needs.
+
+use std::collections::BTreeMap;
+
+use chrono::{Datelike, Duration, NaiveDate};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// A parameter value: its text and named fields.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Value {
+    pub text: String,
+    pub fields: BTreeMap<String, String>,
+}
+
+impl Value {
+    pub fn plain(text: impl Into<String>) -> Value {
+        Value {
+            text: text.into(),
+            fields: BTreeMap::new(),
+        }
+    }
+
+    fn with(mut self, key: &str, value: impl ToString) -> Value {
+        self.fields.insert(key.to_string(), value.to_string());
+        self
+    }
+}
+
+/// How a parameter gets its value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamSpec {
+    Literal(Value),
+    Choices(Vec<Value>),
+    Range {
+        lo: i64,
+        hi: i64,
+        step: i64,
+    },
+    Decimal {
+        lo: f64,
+        hi: f64,
+        decimals: usize,
+    },
+    /// Another parameter plus a constant (`{ add = ["hour", -2] }`), evaluated after the others.
+    Add {
+        base: String,
+        delta: i64,
+    },
+    Gen(Generator),
+}
+
+/// A built-in generator.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Generator {
+    /// `+1` and ten digits (AndroidWorld's format); fields `digits`, `national`, `dashed`.
+    PhoneNumber,
+    /// Given and family name; fields `first`, `last`.
+    Person,
+    FirstName,
+    LastName,
+    /// A day in `[from, to]`; fields `year`, `month`, `day`, `month_name`, `weekday`, `long`
+    /// (`October 16 2023`), `epoch_ms` (UTC midnight).
+    Date {
+        from: NaiveDate,
+        to: NaiveDate,
+    },
+    /// A time of day with hour in `[hours.0, hours.1]` and minute from `minutes`; fields `hour`,
+    /// `minute`, `hour12`, `ampm`, `hhmm`, `ms_of_day`.
+    Time {
+        hours: (u32, u32),
+        minutes: Vec<u32>,
+    },
+    /// A moment (UTC) on a day in `[from, to]` at a time as [`Generator::Time`] draws it; the text is
+    /// epoch milliseconds, fields are the date's and the time's.
+    DateTime {
+        from: NaiveDate,
+        to: NaiveDate,
+        hours: (u32, u32),
+        minutes: Vec<u32>,
+    },
+    Sentence,
+    EventTitle,
+    Word,
+    Address,
+    Digits {
+        len: usize,
+    },
+}
+
+impl Generator {
+    pub const NAMES: &'static [&'static str] = &[
+        "phone_number",
+        "person",
+        "first_name",
+        "last_name",
+        "date",
+        "time",
+        "datetime",
+        "sentence",
+        "event_title",
+        "word",
+        "address",
+        "digits",
+    ];
+}
+
+const FIRST: &[&str] = &[
+    "Alice", "Bob", "Carol", "David", "Emma", "Frank", "Grace", "Hiro", "Isabel", "Jamal", "Keiko",
+    "Liam", "Maria", "Noah", "Olivia", "Pedro", "Quinn", "Rosa", "Samir", "Tara", "Uma", "Victor",
+    "Wen", "Yusuf",
+];
+const LAST: &[&str] = &[
+    "Johnson", "Smith", "Garcia", "Nguyen", "Okafor", "Schmidt", "Rossi", "Kowalski", "Tanaka",
+    "Silva", "Brown", "Clark", "Haddad", "Larsen", "Moreau", "Patel",
+];
+const SENTENCES: &[&str] = &[
+    "Running late, be there in ten minutes.",
+    "Can you pick up milk on the way home?",
+    "The meeting moved to Thursday afternoon.",
+    "Happy birthday! Hope you have a great day.",
+    "Did you get the tickets for Saturday?",
+    "I left my keys at your place.",
+    "Dinner is ready whenever you are.",
+    "Please call me back when you can.",
+    "The package arrived this morning.",
+    "Let's meet at the usual cafe at noon.",
+    "Thanks for your help with the move.",
+    "Remember to bring the charger.",
+    "The train is delayed by twenty minutes.",
+    "Can we reschedule our call to Monday?",
+    "I'll send the report by end of day.",
+    "Good luck with the interview tomorrow!",
+];
+const EVENT_PREFIX: &[&str] = &[
+    "Meeting with",
+    "Call with",
+    "Workshop on",
+    "Appointment for",
+    "Catch up on",
+    "Review session for",
+];
+const EVENT_SUBJECT: &[&str] = &[
+    "the design team",
+    "budget planning",
+    "the dentist",
+    "quarterly goals",
+    "project Apollo",
+    "the landlord",
+    "hiring plans",
+    "the book club",
+    "marketing",
+    "travel plans",
+];
+const WORDS: &[&str] = &[
+    "apple", "river", "orbit", "maple", "copper", "lantern", "harbor", "meadow", "summit", "velvet",
+];
+const ADDRESSES: &[&str] = &[
+    "123 Main St Springfield",
+    "42 Elm Street Portland",
+    "900 Market St San Francisco",
+    "17 Harbor Road Boston",
+    "5 Lake View Drive Austin",
+    "250 Oak Avenue Denver",
+];
+const MONTHS: &[&str] = &[
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+fn pick<'a>(rng: &mut ChaCha8Rng, list: &[&'a str]) -> &'a str {
+    list[rng.gen_range(0..list.len())]
+}
+
+/// The value of a date (shared by the generator and literal dates in task files).
+pub fn date_value(d: NaiveDate) -> Value {
+    let epoch_ms = d
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc().timestamp_millis())
+        .unwrap_or_default();
+    let month_name = MONTHS[d.month0() as usize];
+    Value::plain(d.format("%Y-%m-%d").to_string())
+        .with("year", d.year())
+        .with("month", d.month())
+        .with("day", d.day())
+        .with("month_name", month_name)
+        .with("weekday", d.format("%A"))
+        .with("long", format!("{month_name} {} {}", d.day(), d.year()))
+        .with("epoch_ms", epoch_ms)
+        .with("epoch_s", epoch_ms / 1000)
+}
+
+/// The value of a time of day.
+pub fn time_value(hour: u32, minute: u32) -> Value {
+    let (h12, ampm) = match hour {
+        0 => (12, "AM"),
+        1..=11 => (hour, "AM"),
+        12 => (12, "PM"),
+        _ => (hour - 12, "PM"),
+    };
+    Value::plain(format!("{hour:02}:{minute:02}"))
+        .with("hour", hour)
+        .with("minute", minute)
+        .with("hour12", h12)
+        .with("ampm", ampm)
+        .with("hhmm", format!("{hour:02}{minute:02}"))
+        .with("ms_of_day", (hour * 3600 + minute * 60) as i64 * 1000)
+}
+
+impl Generator {
+    pub fn draw(&self, rng: &mut ChaCha8Rng) -> Value {
+        match self {
+            Generator::PhoneNumber => {
+                let mut national = String::new();
+                national.push(char::from(b'2' + rng.gen_range(0..8u8)));
+                for _ in 0..9 {
+                    national.push(char::from(b'0' + rng.gen_range(0..10u8)));
+                }
+                let dashed = format!("{}-{}-{}", &national[..3], &national[3..6], &national[6..]);
+                Value::plain(format!("+1{national}"))
+                    .with("digits", format!("1{national}"))
+                    .with("national", &national)
+                    .with("dashed", dashed)
+            }
+            Generator::Person => {
+                let (f, l) = (pick(rng, FIRST), pick(rng, LAST));
+                Value::plain(format!("{f} {l}"))
+                    .with("first", f)
+                    .with("last", l)
+            }
+            Generator::FirstName => Value::plain(pick(rng, FIRST)),
+            Generator::LastName => Value::plain(pick(rng, LAST)),
+            Generator::Date { from, to } => {
+                let span = (*to - *from).num_days().max(0);
+                date_value(*from + Duration::days(rng.gen_range(0..=span)))
+            }
+            Generator::Time { hours, minutes } => {
+                let h = rng.gen_range(hours.0..=hours.1);
+                let m = if minutes.is_empty() {
+                    0
+                } else {
+                    minutes[rng.gen_range(0..minutes.len())]
+                };
+                time_value(h, m)
+            }
+            Generator::DateTime {
+                from,
+                to,
+                hours,
+                minutes,
+            } => {
+                let d = Generator::Date {
+                    from: *from,
+                    to: *to,
+                }
+                .draw(rng);
+                let t = Generator::Time {
+                    hours: *hours,
+                    minutes: minutes.clone(),
+                }
+                .draw(rng);
+                let day_ms: i64 = d.fields["epoch_ms"].parse().unwrap_or_default();
+                let tod_ms: i64 = t.fields["ms_of_day"].parse().unwrap_or_default();
+                let mut v = Value::plain((day_ms + tod_ms).to_string());
+                v.fields
+                    .extend(d.fields.into_iter().map(|(k, x)| (format!("date_{k}"), x)));
+                v.fields.extend(t.fields);
+                v.fields.insert("date".into(), d.text);
+                v.fields.insert("time".into(), t.text);
+                v
+            }
+            Generator::Sentence => Value::plain(pick(rng, SENTENCES)),
+            Generator::EventTitle => {
+                let (p, s) = (pick(rng, EVENT_PREFIX), pick(rng, EVENT_SUBJECT));
+                Value::plain(format!("{p} {s}"))
+            }
+            Generator::Word => Value::plain(pick(rng, WORDS)),
+            Generator::Address => Value::plain(pick(rng, ADDRESSES)),
+            Generator::Digits { len } => {
+                let mut s = String::new();
+                s.push(char::from(b'1' + rng.gen_range(0..9u8)));
+                for _ in 1..*len {
+                    s.push(char::from(b'0' + rng.gen_range(0..10u8)));
+                }
+                Value::plain(s)
+            }
+        }
+    }
+}
+
+impl ParamSpec {
+    /// Draws a value; `known` holds parameters drawn so far (for [`ParamSpec::Add`]).
+    pub fn draw(
+        &self,
+        rng: &mut ChaCha8Rng,
+        known: &BTreeMap<String, Value>,
+    ) -> Result<Value, String> {
+        Ok(match self {
+            ParamSpec::Literal(v) => v.clone(),
+            ParamSpec::Choices(options) => options[rng.gen_range(0..options.len())].clone(),
+            ParamSpec::Range { lo, hi, step } => {
+                let steps = (hi - lo) / step;
+                Value::plain((lo + rng.gen_range(0..=steps) * step).to_string())
+            }
+            ParamSpec::Decimal { lo, hi, decimals } => {
+                let x: f64 = rng.gen_range(*lo..=*hi);
+                Value::plain(format!("{x:.decimals$}"))
+            }
+            ParamSpec::Add { base, delta } => {
+                let b = known
+                    .get(base)
+                    .ok_or_else(|| format!("add: unknown parameter {base:?}"))?;
+                let n: i64 = b.text.trim().parse().map_err(|_| {
+                    format!("add: parameter {base:?} = {:?} is not an integer", b.text)
+                })?;
+                Value::plain((n + delta).to_string())
+            }
+            ParamSpec::Gen(g) => g.draw(rng),
+        })
+    }
+
+    /// Whether an override given by a client is acceptable for this parameter.
+    pub fn accepts(&self, text: &str) -> Result<(), String> {
+        match self {
+            ParamSpec::Choices(options) if !options.iter().any(|o| o.text == text) => Err(format!(
+                "{text:?} is not one of {:?}",
+                options.iter().map(|o| o.text.as_str()).collect::<Vec<_>>()
+            )),
+            ParamSpec::Range { lo, hi, .. } => match text.trim().parse::<i64>() {
+                Ok(n) if (*lo..=*hi).contains(&n) => Ok(()),
+                _ => Err(format!("{text:?} is not an integer in [{lo}, {hi}]")),
+            },
+            ParamSpec::Add { base, .. } => {
+                Err(format!("derived from {base:?}; override that instead"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The value for an accepted override: choices keep their fields, dates and times get theirs.
+    pub fn override_value(&self, text: &str) -> Value {
+        match self {
+            ParamSpec::Choices(options) => options
+                .iter()
+                .find(|o| o.text == text)
+                .cloned()
+                .unwrap_or_else(|| Value::plain(text)),
+            ParamSpec::Gen(Generator::Date { .. }) => NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .map(date_value)
+                .unwrap_or_else(|_| Value::plain(text)),
+            ParamSpec::Gen(Generator::Time { .. }) => text
+                .split_once(':')
+                .and_then(|(h, m)| Some(time_value(h.parse().ok()?, m.parse().ok()?)))
+                .unwrap_or_else(|| Value::plain(text)),
+            _ => Value::plain(text),
+        }
+    }
+}
+
+/// Parses a parameter's TOML value. Forms: a literal (string, integer, float, bool); `{ choices = [..] }`
+/// whose items are literals or tables with `text` plus extra fields; `{ range = [lo, hi], step = n }`;
+/// `{ range = [0.5, 9.5], decimals = 1 }`; `{ add = ["hour", -2] }`; `{ gen = "date", from = "…",
+/// to = "…" }`, `{ gen = "time", hours = [9, 17], minutes = [0, 30] }`, `{ gen = "digits", len = 5 }`,
+/// and the argument-free generators.
+pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
+    use toml::Value as T;
+    let literal = |v: &T| -> Result<Value, String> {
+        match v {
+            T::String(s) => Ok(Value::plain(s.clone())),
+            T::Integer(i) => Ok(Value::plain(i.to_string())),
+            T::Float(f) => Ok(Value::plain(f.to_string())),
+            T::Boolean(b) => Ok(Value::plain(b.to_string())),
+            T::Table(t) => {
+                let text = t.get("text").ok_or("a choice table needs a `text` key")?;
+                let mut value = Value::plain(scalar(text)?);
+                for (k, v) in t {
+                    if k != "text" {
+                        value.fields.insert(k.clone(), scalar(v)?);
+                    }
+                }
+                Ok(value)
+            }
+            other => Err(format!("unsupported value {other}")),
+        }
+    };
+    let T::Table(t) = v else {
+        return Ok(ParamSpec::Literal(literal(v)?));
+    };
+    let allowed = |keys: &[&str]| -> Result<(), String> {
+        match t.keys().find(|k| !keys.contains(&k.as_str())) {
+            Some(k) => Err(format!(
+                "unexpected key {k:?} (allowed: {})",
+                keys.join(", ")
+            )),
+            None => Ok(()),
+        }
+    };
+    if let Some(c) = t.get("choices") {
+        allowed(&["choices"])?;
+        let items = c.as_array().ok_or("choices must be an array")?;
+        if items.is_empty() {
+            return Err("choices is empty".into());
+        }
+        return Ok(ParamSpec::Choices(
+            items.iter().map(literal).collect::<Result<_, _>>()?,
+        ));
+    }
+    if let Some(r) = t.get("range") {
+        let r = r
+            .as_array()
+            .filter(|a| a.len() == 2)
+            .ok_or("range must be [lo, hi]")?;
+        if let (Some(lo), Some(hi)) = (r[0].as_integer(), r[1].as_integer()) {
+            allowed(&["range", "step"])?;
+            let step = t
+                .get("step")
+                .map(|s| s.as_integer().ok_or("step must be an integer"))
+                .transpose()?
+                .unwrap_or(1);
+            if lo > hi || step <= 0 {
+                return Err(format!("empty range [{lo}, {hi}] step {step}"));
+            }
+            return Ok(ParamSpec::Range { lo, hi, step });
+        }
+        allowed(&["range", "decimals"])?;
+        let f = |v: &T| {
+            v.as_float()
+                .or(v.as_integer().map(|i| i as f64))
+                .ok_or("range bounds must be numbers")
+        };
+        let (lo, hi) = (f(&r[0])?, f(&r[1])?);
+        if lo > hi {
+            return Err(format!("empty range [{lo}, {hi}]"));
+        }
+        let decimals = t
+            .get("decimals")
+            .and_then(T::as_integer)
+            .unwrap_or(2)
+            .clamp(0, 9) as usize;
+        return Ok(ParamSpec::Decimal { lo, hi, decimals });
+    }
+    if let Some(a) = t.get("add") {
+        allowed(&["add"])?;
+        let a = a
+            .as_array()
+            .filter(|a| a.len() == 2)
+            .ok_or("add must be [\"param\", integer]")?;
+        let base = a[0]
+            .as_str()
+            .ok_or("add: first item must be a parameter name")?;
+        let delta = a[1]
+            .as_integer()
+            .ok_or("add: second item must be an integer")?;
+        return Ok(ParamSpec::Add {
+            base: base.to_string(),
+            delta,
+        });
+    }
+    let gen = t
+        .get("gen")
+        .and_then(T::as_str)
+        .ok_or("a parameter table needs one of choices, range, add, gen")?;
+    let date = |key: &str| -> Result<NaiveDate, String> {
+        let s = t
+            .get(key)
+            .and_then(T::as_str)
+            .ok_or_else(|| format!("gen = \"date\" needs {key} = \"YYYY-MM-DD\""))?;
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|e| format!("{key} = {s:?}: {e}"))
+    };
+    let g = match gen {
+        "phone_number" => Generator::PhoneNumber,
+        "person" | "name" => Generator::Person,
+        "first_name" => Generator::FirstName,
+        "last_name" => Generator::LastName,
+        "sentence" | "message" => Generator::Sentence,
+        "event_title" => Generator::EventTitle,
+        "word" => Generator::Word,
+        "address" => Generator::Address,
+        "date" => {
+            allowed(&["gen", "from", "to"])?;
+            let (from, to) = (date("from")?, date("to")?);
+            if from > to {
+                return Err(format!("from {from} is after to {to}"));
+            }
+            Generator::Date { from, to }
+        }
+        "time" | "datetime" => {
+            if gen == "time" {
+                allowed(&["gen", "hours", "minutes"])?;
+            } else {
+                allowed(&["gen", "from", "to", "hours", "minutes"])?;
+            }
+            let hours = match t.get("hours").and_then(T::as_array) {
+                Some(h) if h.len() == 2 => {
+                    let a = h[0]
+                        .as_integer()
+                        .filter(|h| (0..24).contains(h))
+                        .ok_or("hours must be in 0..=23")?;
+                    let b = h[1]
+                        .as_integer()
+                        .filter(|h| (a..24).contains(h))
+                        .ok_or("hours must be [lo, hi] in 0..=23")?;
+                    (a as u32, b as u32)
+                }
+                Some(_) => return Err("hours must be [lo, hi]".into()),
+                None => (0, 23),
+            };
+            let minutes = match t.get("minutes").and_then(T::as_array) {
+                Some(m) => m
+                    .iter()
+                    .map(|m| {
+                        m.as_integer()
+                            .filter(|m| (0..60).contains(m))
+                            .map(|m| m as u32)
+                            .ok_or("minutes must be in 0..=59")
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                None => vec![0, 15, 30, 45],
+            };
+            if gen == "time" {
+                Generator::Time { hours, minutes }
+            } else {
+                let (from, to) = (date("from")?, date("to")?);
+                if from > to {
+                    return Err(format!("from {from} is after to {to}"));
+                }
+                Generator::DateTime {
+                    from,
+                    to,
+                    hours,
+                    minutes,
+                }
+            }
+        }
+        "digits" => {
+            allowed(&["gen", "len"])?;
+            let len = t
+                .get("len")
+                .and_then(T::as_integer)
+                .filter(|l| (1..=15).contains(l))
+                .ok_or("digits needs len in 1..=15")?;
+            Generator::Digits { len: len as usize }
+        }
+        other => {
+            return Err(format!(
+                "unknown generator {other:?} (known: {})",
+                Generator::NAMES.join(", ")
+            ));
+        }
+    };
+    if !matches!(
+        g,
+        Generator::Date { .. }
+            | Generator::Time { .. }
+            | Generator::DateTime { .. }
+            | Generator::Digits { .. }
+    ) {
+        allowed(&["gen"])?;
+    }
+    Ok(ParamSpec::Gen(g))
+}
+
+fn scalar(v: &toml::Value) -> Result<String, String> {
+    match v {
+        toml::Value::String(s) => Ok(s.clone()),
+        toml::Value::Integer(i) => Ok(i.to_string()),
+        toml::Value::Float(f) => Ok(f.to_string()),
+        toml::Value::Boolean(b) => Ok(b.to_string()),
+        other => Err(format!("expected a string or number, got {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn spec(src: &str) -> Result<ParamSpec, String> {
+        let v: toml::Value =
+            toml::from_str::<toml::Table>(&format!("p = {src}")).unwrap()["p"].clone();
+        parse_spec(&v)
+    }
+
+    #[test]
+    fn same_seed_same_values() {
+        let specs = [
+            "{ gen = \"phone_number\" }",
+            "{ gen = \"person\" }",
+            "{ gen = \"date\", from = \"2023-10-16\", to = \"2023-10-31\" }",
+            "{ gen = \"time\", hours = [8, 11], minutes = [0, 30] }",
+            "{ range = [1, 9] }",
+            "{ choices = [\"a\", \"b\", \"c\"] }",
+        ];
+        for s in specs {
+            let p = spec(s).unwrap();
+            let a = p
+                .draw(&mut ChaCha8Rng::seed_from_u64(7), &BTreeMap::new())
+                .unwrap();
+            let b = p
+                .draw(&mut ChaCha8Rng::seed_from_u64(7), &BTreeMap::new())
+                .unwrap();
+            assert_eq!(a, b, "{s}");
+        }
+    }
+
+    #[test]
+    fn generated_values_have_their_fields() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let n = Generator::PhoneNumber.draw(&mut rng);
+        assert!(n.text.starts_with("+1") && n.text.len() == 12);
+        assert_eq!(n.fields["digits"], n.text[1..]);
+        let d = spec("{ gen = \"date\", from = \"2023-10-16\", to = \"2023-10-16\" }")
+            .unwrap()
+            .draw(&mut rng, &BTreeMap::new())
+            .unwrap();
+        assert_eq!(d.text, "2023-10-16");
+        assert_eq!(d.fields["weekday"], "Monday");
+        assert_eq!(d.fields["long"], "October 16 2023");
+        assert_eq!(d.fields["epoch_ms"], "1697414400000");
+        let t = time_value(13, 5);
+        assert_eq!(
+            (
+                t.text.as_str(),
+                t.fields["hour12"].as_str(),
+                t.fields["ampm"].as_str()
+            ),
+            ("13:05", "1", "PM")
+        );
+        assert_eq!(time_value(0, 0).fields["hour12"], "12");
+        let choice = spec("{ choices = [{ text = \"weekday\", mask = 31 }] }")
+            .unwrap()
+            .draw(&mut rng, &BTreeMap::new())
+            .unwrap();
+        assert_eq!(choice.fields["mask"], "31");
+    }
+
+    #[test]
+    fn derived_and_overrides() {
+        let mut known = BTreeMap::new();
+        known.insert("hour".to_string(), Value::plain("13"));
+        let add = spec("{ add = [\"hour\", -2] }").unwrap();
+        assert_eq!(
+            add.draw(&mut ChaCha8Rng::seed_from_u64(0), &known)
+                .unwrap()
+                .text,
+            "11"
+        );
+        let range = spec("{ range = [5, 11] }").unwrap();
+        assert!(range.accepts("7").is_ok());
+        assert!(range.accepts("12").is_err());
+        assert!(spec("{ choices = [\"a\"] }").unwrap().accepts("b").is_err());
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        for (src, needle) in [
+            ("{ gen = \"zebra\" }", "unknown generator"),
+            ("{ range = [9, 1] }", "empty range"),
+            ("{ choices = [] }", "empty"),
+            (
+                "{ gen = \"date\", from = \"2023-13-01\", to = \"2023-10-01\" }",
+                "from",
+            ),
+            ("{ gen = \"time\", hours = [8, 30] }", "hours"),
+            ("{ range = [1, 2], colour = 3 }", "colour"),
+            ("{ foo = 1 }", "needs one of"),
+        ] {
+            let e = spec(src).unwrap_err();
+            assert!(e.contains(needle), "{src}: {e}");
+        }
+    }
+}

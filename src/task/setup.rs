@@ -1,0 +1,211 @@
+//! Setup and teardown steps, and the shell operations each becomes. Every step is an Android shell
+//! command or a push, so the same task file prepares a real phone and the embedded one alike.
+
+use crate::eval::check::shell_quote;
+
+/// One step, strings possibly holding `{param}` placeholders until the task is instantiated.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetupStep {
+    Shell {
+        cmd: String,
+        allow_fail: bool,
+    },
+    SettingsPut {
+        ns: String,
+        key: String,
+        value: String,
+    },
+    /// SQL run with `sqlite3 DB 'SQL'` (root on a real device).
+    Sql {
+        db: String,
+        sql: String,
+    },
+    /// `count` generated rows; column values come from parameter specs drawn per row. Becomes
+    /// [`SetupStep::Sql`] when the task is instantiated.
+    InsertRows {
+        db: String,
+        table: String,
+        count: u32,
+        columns: Vec<(String, super::params::ParamSpec, bool)>,
+    },
+    PushFile {
+        path: String,
+        content: String,
+        mode: u32,
+    },
+    ForceStop {
+        package: String,
+    },
+    ClearApp {
+        package: String,
+    },
+    /// Device clock as `YYYY-MM-DD HH:MM[:SS]`.
+    SetTime {
+        time: String,
+    },
+    Launch {
+        package: String,
+    },
+    Home,
+    Wait {
+        ms: u64,
+    },
+}
+
+/// What running a step means on the device.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShellOp {
+    Exec {
+        command: String,
+        allow_fail: bool,
+    },
+    Push {
+        path: String,
+        data: Vec<u8>,
+        mode: u32,
+    },
+    Sleep {
+        ms: u64,
+    },
+}
+
+impl SetupStep {
+    /// The operations that carry out this step (an instantiated step: no placeholders left).
+    pub fn ops(&self) -> Result<Vec<ShellOp>, String> {
+        let exec = |command: String| ShellOp::Exec {
+            command,
+            allow_fail: false,
+        };
+        Ok(match self {
+            SetupStep::Shell { cmd, allow_fail } => vec![ShellOp::Exec {
+                command: cmd.clone(),
+                allow_fail: *allow_fail,
+            }],
+            SetupStep::SettingsPut { ns, key, value } => vec![exec(format!(
+                "settings put {} {} {}",
+                shell_quote(ns),
+                shell_quote(key),
+                shell_quote(value)
+            ))],
+            SetupStep::Sql { db, sql } => vec![exec(format!(
+                "sqlite3 {} {}",
+                shell_quote(db),
+                shell_quote(sql)
+            ))],
+            SetupStep::InsertRows { .. } => {
+                return Err("insert_rows must be instantiated before it runs".into())
+            }
+            SetupStep::PushFile {
+                path,
+                content,
+                mode,
+            } => {
+                vec![ShellOp::Push {
+                    path: path.clone(),
+                    data: content.as_bytes().to_vec(),
+                    mode: *mode,
+                }]
+            }
+            SetupStep::ForceStop { package } => {
+                vec![exec(format!("am force-stop {}", shell_quote(package)))]
+            }
+            SetupStep::ClearApp { package } => {
+                vec![exec(format!("pm clear {}", shell_quote(package)))]
+            }
+            SetupStep::SetTime { time } => {
+                let t = chrono::NaiveDateTime::parse_from_str(time, "%Y-%m-%d %H:%M:%S")
+                    .or_else(|_| chrono::NaiveDateTime::parse_from_str(time, "%Y-%m-%d %H:%M"))
+                    .map_err(|e| format!("set_time {time:?}: {e}"))?;
+                // toybox date's settable form: MMDDhhmm[[CC]YY][.ss]
+                vec![exec(format!("date {}", t.format("%m%d%H%M%Y.%S")))]
+            }
+            SetupStep::Launch { package } => vec![exec(format!(
+                "monkey -p {} -c android.intent.category.LAUNCHER 1",
+                shell_quote(package)
+            ))],
+            SetupStep::Home => vec![exec("input keyevent KEYCODE_HOME".into())],
+            SetupStep::Wait { ms } => vec![ShellOp::Sleep { ms: *ms }],
+        })
+    }
+
+    /// Applies `f` to every string (parameter substitution).
+    pub fn map_strings(&mut self, f: &mut dyn FnMut(&str) -> String) {
+        match self {
+            SetupStep::Shell { cmd, .. } => *cmd = f(cmd),
+            SetupStep::SettingsPut { ns, key, value } => {
+                *ns = f(ns);
+                *key = f(key);
+                *value = f(value);
+            }
+            SetupStep::Sql { db, sql } => {
+                *db = f(db);
+                *sql = f(sql);
+            }
+            SetupStep::InsertRows { db, table, .. } => {
+                *db = f(db);
+                *table = f(table);
+            }
+            SetupStep::PushFile { path, content, .. } => {
+                *path = f(path);
+                *content = f(content);
+            }
+            SetupStep::ForceStop { package }
+            | SetupStep::ClearApp { package }
+            | SetupStep::Launch { package } => *package = f(package),
+            SetupStep::SetTime { time } => *time = f(time),
+            SetupStep::Home | SetupStep::Wait { .. } => {}
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self.ops() {
+            Ok(ops) => ops
+                .iter()
+                .map(|op| match op {
+                    ShellOp::Exec { command, .. } => command.clone(),
+                    ShellOp::Push { path, data, .. } => {
+                        format!("push {path} ({} bytes)", data.len())
+                    }
+                    ShellOp::Sleep { ms } => format!("sleep {ms}ms"),
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+            Err(_) => format!("{self:?}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_become_android_commands() {
+        let sql = SetupStep::Sql {
+            db: "/data/data/x/databases/a.db".into(),
+            sql: "DELETE FROM t WHERE n='it''s'".into(),
+        };
+        assert_eq!(
+            sql.ops().unwrap(),
+            vec![ShellOp::Exec { command: "sqlite3 /data/data/x/databases/a.db 'DELETE FROM t WHERE n='\\''it'\\'''\\''s'\\'''".into(), allow_fail: false }]
+        );
+        let t = SetupStep::SetTime {
+            time: "2023-10-15 15:34".into(),
+        };
+        assert_eq!(t.describe(), "date 101515342023.00");
+        assert!(SetupStep::SetTime {
+            time: "yesterday".into()
+        }
+        .ops()
+        .is_err());
+        assert_eq!(
+            SetupStep::SettingsPut {
+                ns: "global".into(),
+                key: "airplane_mode_on".into(),
+                value: "0".into()
+            }
+            .describe(),
+            "settings put global airplane_mode_on 0"
+        );
+    }
+}

@@ -1,0 +1,1047 @@
+//! Raw task tables → [`Task`]: every field checked, every template's placeholders resolved against
+//! the declared parameters, every regex compiled, the success expression's names bound to checks. A
+//! problem becomes a [`LoadError`] with the file, the line and the field.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use toml::Spanned;
+
+use super::action::Action;
+use super::error::{line_of, LoadError};
+use super::params::{parse_spec, ParamSpec, Value};
+use super::raw::{RawCheck, RawStep, RawTask, TaskFile};
+use super::setup::SetupStep;
+use super::{template, Kind, Task};
+use crate::eval::android::LogFilter;
+use crate::eval::answer::AnswerMatch;
+use crate::eval::check::{Expected, FileTest, Probe, RowsTest, SqliteTest, When};
+use crate::eval::matcher::{Matcher, NumOp};
+use crate::eval::sqlite::RowMatch;
+use crate::eval::ui::{UiPredicate, UiSelector};
+use crate::eval::{Check, Expr};
+
+/// The schema tag files may declare.
+pub const SCHEMA: &str = "droidmcp-task/1";
+
+/// Parses one file's text into its tasks; each task is validated on its own, so one bad task does
+/// not hide the good ones beside it.
+pub fn parse_file(path: &Path, src: &str) -> (Vec<Task>, Vec<LoadError>) {
+    let file: TaskFile = match toml::from_str(src) {
+        Ok(f) => f,
+        Err(e) => {
+            let line = e.span().map(|s| line_of(src, s.start));
+            return (
+                Vec::new(),
+                vec![LoadError {
+                    path: path.to_path_buf(),
+                    line,
+                    field: None,
+                    message: e.message().trim().to_string(),
+                }],
+            );
+        }
+    };
+    let mut errors = Vec::new();
+    if let Some(schema) = &file.schema {
+        if schema.get_ref() != SCHEMA {
+            errors.push(LoadError {
+                path: path.to_path_buf(),
+                line: Some(line_of(src, schema.span().start)),
+                field: Some("schema".into()),
+                message: format!(
+                    "unsupported schema {:?} (expected {SCHEMA:?})",
+                    schema.get_ref()
+                ),
+            });
+            return (Vec::new(), errors);
+        }
+    }
+    if file.task.is_empty() {
+        errors.push(LoadError {
+            path: path.to_path_buf(),
+            line: None,
+            field: None,
+            message: "no [[task]] tables".into(),
+        });
+    }
+    let mut tasks = Vec::new();
+    for raw in file.task {
+        match validate_task(path, src, raw) {
+            Ok(t) => tasks.push(t),
+            Err(e) => errors.push(e),
+        }
+    }
+    (tasks, errors)
+}
+
+struct Cx<'a> {
+    path: &'a Path,
+    src: &'a str,
+    task: String,
+}
+
+impl Cx<'_> {
+    fn err(
+        &self,
+        span: std::ops::Range<usize>,
+        field: &str,
+        message: impl Into<String>,
+    ) -> LoadError {
+        LoadError {
+            path: self.path.to_path_buf(),
+            line: Some(line_of(self.src, span.start)),
+            field: Some(if field.is_empty() {
+                format!("task {:?}", self.task)
+            } else {
+                format!("task {:?}: {field}", self.task)
+            }),
+            message: message.into(),
+        }
+    }
+}
+
+fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, LoadError> {
+    let task_span = raw.span();
+    let raw = raw.into_inner();
+    let cx = Cx {
+        path,
+        src,
+        task: raw.id.get_ref().clone(),
+    };
+    let id = raw.id.get_ref();
+    if id.is_empty()
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+    {
+        return Err(cx.err(
+            raw.id.span(),
+            "id",
+            "ids use letters, digits, '.', '_' and '-'",
+        ));
+    }
+    let kind = match raw.kind.as_ref().map(|k| k.get_ref().as_str()) {
+        None | Some("operation") => Kind::Operation,
+        Some("query") => Kind::Query,
+        Some("composite") => Kind::Composite,
+        Some(other) => {
+            let span = raw
+                .kind
+                .as_ref()
+                .map(|k| k.span())
+                .unwrap_or(task_span.clone());
+            return Err(cx.err(
+                span,
+                "kind",
+                format!("unknown kind {other:?} (operation, query, composite)"),
+            ));
+        }
+    };
+    let complexity = raw.complexity.unwrap_or(1.0);
+    if !(complexity > 0.0 && complexity <= 20.0) {
+        return Err(cx.err(
+            task_span.clone(),
+            "complexity",
+            "complexity must be in (0, 20]",
+        ));
+    }
+    let max_steps = match &raw.max_steps {
+        Some(s) if (1..=500).contains(s.get_ref()) => *s.get_ref() as u32,
+        Some(s) => return Err(cx.err(s.span(), "max_steps", "max_steps must be in 1..=500")),
+        None => (10.0 * complexity).ceil() as u32,
+    };
+
+    // Parameters: generators and literals first (in name order), then derived ones.
+    let mut params: Vec<(String, ParamSpec)> = Vec::new();
+    let mut derived = Vec::new();
+    for (name, value) in &raw.params {
+        let spec = parse_spec(value.get_ref())
+            .map_err(|e| cx.err(value.span(), &format!("params.{name}"), e))?;
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            || name.starts_with(|c: char| c.is_ascii_digit())
+        {
+            return Err(cx.err(
+                value.span(),
+                &format!("params.{name}"),
+                "parameter names use letters, digits and '_'",
+            ));
+        }
+        if let ParamSpec::Add { base, .. } = &spec {
+            if !raw.params.contains_key(base) {
+                return Err(cx.err(
+                    value.span(),
+                    &format!("params.{name}"),
+                    format!("add: unknown parameter {base:?}"),
+                ));
+            }
+            derived.push((name.clone(), spec));
+        } else {
+            params.push((name.clone(), spec));
+        }
+    }
+    params.extend(derived);
+    // Sample values (seed 0) to validate every template against.
+    let sample = sample_values(&params).map_err(|e| cx.err(task_span.clone(), "params", e))?;
+    let render =
+        |s: &str, span: std::ops::Range<usize>, field: &str| -> Result<String, LoadError> {
+            template::render(s, &sample).map_err(|e| cx.err(span, field, e))
+        };
+    render(raw.goal.get_ref(), raw.goal.span(), "goal")?;
+
+    let setup = raw
+        .setup
+        .iter()
+        .enumerate()
+        .map(|(i, s)| validate_step(&cx, s, &format!("setup[{i}]"), &sample))
+        .collect::<Result<Vec<_>, _>>()?;
+    let teardown = raw
+        .teardown
+        .iter()
+        .enumerate()
+        .map(|(i, s)| validate_step(&cx, s, &format!("teardown[{i}]"), &sample))
+        .collect::<Result<Vec<_>, _>>()?;
+    let record = raw.record.map(|r| r.shell).unwrap_or_default();
+    for cmd in &record {
+        render(cmd, task_span.clone(), "record.shell")?;
+    }
+
+    let mut checks: Vec<Check> = Vec::new();
+    for raw_check in &raw.check {
+        let span = raw_check.span();
+        let c = raw_check.get_ref();
+        let field = format!("check {:?}", c.id.get_ref());
+        let check = validate_check(c)
+            .map_err(|(f, e)| cx.err(span.clone(), &format!("{field}: {f}"), e))?;
+        if checks.iter().any(|other| other.id == check.id) {
+            return Err(cx.err(c.id.span(), &field, "duplicate check id"));
+        }
+        if let Probe::Answer {
+            expected: Expected::FromCheck(from),
+            ..
+        } = &check.probe
+        {
+            if !checks.iter().any(|other| &other.id == from) {
+                return Err(cx.err(
+                    span,
+                    &format!("{field}: expected_from"),
+                    format!("{from:?} is not a check declared before this one"),
+                ));
+            }
+        }
+        // Render with sample values: unknown placeholders and regexes broken by substitution show up
+        // here, at load, rather than mid-episode.
+        let mut rendered = check.clone();
+        let mut bad = None;
+        rendered.map_strings(&mut |s| match template::render(s, &sample) {
+            Ok(r) => r,
+            Err(e) => {
+                bad.get_or_insert(e);
+                s.to_string()
+            }
+        });
+        if let Some(e) = bad {
+            return Err(cx.err(span, &field, e));
+        }
+        if let Some(e) = regex_problem(&rendered) {
+            return Err(cx.err(span, &format!("{field}: regex"), e));
+        }
+        checks.push(check);
+    }
+    if checks.is_empty() {
+        return Err(cx.err(
+            task_span.clone(),
+            "check",
+            "a task needs at least one [[task.check]]",
+        ));
+    }
+    if kind == Kind::Query
+        && !checks
+            .iter()
+            .any(|c| matches!(c.probe, Probe::Answer { .. }))
+    {
+        return Err(cx.err(
+            task_span.clone(),
+            "check",
+            "a query task needs an answer check",
+        ));
+    }
+
+    let success = match &raw.success {
+        Some(s) => {
+            let expr = Expr::parse(s.get_ref()).map_err(|e| cx.err(s.span(), "success", e))?;
+            if let Some(name) = expr
+                .names()
+                .into_iter()
+                .find(|n| !checks.iter().any(|c| c.id == *n))
+            {
+                return Err(cx.err(s.span(), "success", format!("unknown check {name:?}")));
+            }
+            expr
+        }
+        None => Expr::All(
+            checks
+                .iter()
+                .filter(|c| !c.info)
+                .map(|c| Expr::Check(c.id.clone()))
+                .collect(),
+        ),
+    };
+
+    let parse_actions =
+        |list: &[Spanned<toml::Value>], what: &str| -> Result<Vec<Action>, LoadError> {
+            list.iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    let action = Action::parse(a.get_ref())
+                        .map_err(|e| cx.err(a.span(), &format!("{what}[{i}]"), e))?;
+                    let mut probe = action.clone();
+                    let mut bad = None;
+                    probe.map_strings(&mut |s| match template::render(s, &sample) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            bad.get_or_insert(e);
+                            s.to_string()
+                        }
+                    });
+                    match bad {
+                        Some(e) => Err(cx.err(a.span(), &format!("{what}[{i}]"), e)),
+                        None => Ok(action),
+                    }
+                })
+                .collect()
+        };
+    let golden = parse_actions(&raw.golden, "golden")?;
+    if golden.is_empty() {
+        return Err(cx.err(task_span, "golden", "every task needs a golden solution"));
+    }
+    if kind == Kind::Query && !golden.iter().any(|a| matches!(a, Action::Answer(_))) {
+        return Err(cx.err(
+            task_span,
+            "golden",
+            "a query task's golden solution must answer",
+        ));
+    }
+    let wrong = raw
+        .wrong
+        .as_deref()
+        .map(|w| parse_actions(w, "wrong"))
+        .transpose()?;
+
+    Ok(Task {
+        id: id.clone(),
+        goal: raw.goal.into_inner(),
+        apps: raw.apps,
+        kind,
+        complexity,
+        max_steps,
+        tags: raw.tags,
+        require_finish: raw.require_finish.unwrap_or(true),
+        partial_credit: raw.partial_credit.unwrap_or(kind == Kind::Composite),
+        params,
+        setup,
+        teardown,
+        record,
+        checks,
+        success,
+        golden,
+        wrong,
+        source: raw.source,
+        file: path.to_path_buf(),
+    })
+}
+
+fn sample_values(params: &[(String, ParamSpec)]) -> Result<BTreeMap<String, Value>, String> {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    let mut values = BTreeMap::new();
+    for (name, spec) in params {
+        let v = spec
+            .draw(&mut rng, &values)
+            .map_err(|e| format!("{name}: {e}"))?;
+        values.insert(name.clone(), v);
+    }
+    Ok(values)
+}
+
+fn regex_problem(check: &Check) -> Option<String> {
+    let compile = |r: &str| regex::Regex::new(r).err().map(|e| format!("/{r}/: {e}"));
+    let matcher = |m: &Matcher| match m {
+        Matcher::Regex(r) => compile(r),
+        _ => None,
+    };
+    match &check.probe {
+        Probe::Logcat { regex, .. } => compile(regex),
+        Probe::Settings { test, .. } | Probe::Shell { test, .. } | Probe::Prefs { test, .. } => {
+            matcher(test)
+        }
+        Probe::Ui(p) => p
+            .attrs
+            .iter()
+            .find_map(|(_, m)| matcher(m))
+            .or_else(|| p.selector.text_regex.as_deref().and_then(compile)),
+        Probe::Foreground { package, activity } => {
+            package.iter().chain(activity.iter()).find_map(matcher)
+        }
+        _ => None,
+    }
+}
+
+fn validate_step(
+    cx: &Cx<'_>,
+    raw: &Spanned<RawStep>,
+    field: &str,
+    sample: &BTreeMap<String, Value>,
+) -> Result<SetupStep, LoadError> {
+    let span = raw.span();
+    let s = raw.get_ref();
+    let op = s.op.get_ref().as_str();
+    let err = |f: &str, m: String| cx.err(span.clone(), &format!("{field}: {f}"), m);
+    let present: Vec<&str> = [
+        ("cmd", s.cmd.is_some()),
+        ("ns", s.ns.is_some()),
+        ("key", s.key.is_some()),
+        ("value", s.value.is_some()),
+        ("db", s.db.is_some()),
+        ("sql", s.sql.is_some()),
+        ("table", s.table.is_some()),
+        ("count", s.count.is_some()),
+        ("columns", s.columns.is_some()),
+        ("path", s.path.is_some()),
+        ("content", s.content.is_some()),
+        ("mode", s.mode.is_some()),
+        ("package", s.package.is_some()),
+        ("time", s.time.is_some()),
+        ("ms", s.ms.is_some()),
+        ("allow_fail", s.allow_fail.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(k, p)| p.then_some(k))
+    .collect();
+    let allowed: &[&str] = match op {
+        "shell" => &["cmd", "allow_fail"],
+        "settings_put" => &["ns", "key", "value"],
+        "sql" => &["db", "sql"],
+        "insert_rows" => &["db", "table", "count", "columns"],
+        "push_file" => &["path", "content", "mode"],
+        "force_stop" | "clear_app" | "launch" => &["package"],
+        "set_time" => &["time"],
+        "home" => &[],
+        "wait" => &["ms"],
+        other => {
+            return Err(cx.err(
+                s.op.span(),
+                &format!("{field}: op"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait)"),
+            ))
+        }
+    };
+    if let Some(extra) = present.iter().find(|k| !allowed.contains(k)) {
+        return Err(err(extra, format!("does not apply to op {op:?}")));
+    }
+    let need = |name: &str, v: &Option<String>| -> Result<String, LoadError> {
+        v.clone()
+            .ok_or_else(|| err(name, format!("op {op:?} needs {name}")))
+    };
+    let step = match op {
+        "shell" => SetupStep::Shell {
+            cmd: need("cmd", &s.cmd)?,
+            allow_fail: s.allow_fail.unwrap_or(false),
+        },
+        "settings_put" => {
+            let ns = need("ns", &s.ns)?;
+            if !["global", "secure", "system"].contains(&ns.as_str()) {
+                return Err(err(
+                    "ns",
+                    format!("unknown namespace {ns:?} (global, secure, system)"),
+                ));
+            }
+            let value = match &s.value {
+                Some(toml::Value::String(v)) => v.clone(),
+                Some(toml::Value::Integer(i)) => i.to_string(),
+                Some(toml::Value::Float(f)) => f.to_string(),
+                Some(toml::Value::Boolean(b)) => (*b as i32).to_string(),
+                _ => return Err(err("value", "settings_put needs a scalar value".into())),
+            };
+            SetupStep::SettingsPut {
+                ns,
+                key: need("key", &s.key)?,
+                value,
+            }
+        }
+        "sql" => SetupStep::Sql {
+            db: need("db", &s.db)?,
+            sql: need("sql", &s.sql)?,
+        },
+        "insert_rows" => {
+            let count = s
+                .count
+                .filter(|c| (1..=1000).contains(c))
+                .ok_or_else(|| err("count", "count must be in 1..=1000".into()))?;
+            let raw_columns = s
+                .columns
+                .as_ref()
+                .ok_or_else(|| err("columns", "insert_rows needs columns".into()))?;
+            let mut columns = Vec::new();
+            for (name, v) in raw_columns {
+                let is_template = matches!(v, toml::Value::String(t) if t.contains('{'));
+                let spec = parse_spec(v).map_err(|e| err(&format!("columns.{name}"), e))?;
+                columns.push((name.clone(), spec, is_template));
+            }
+            SetupStep::InsertRows {
+                db: need("db", &s.db)?,
+                table: need("table", &s.table)?,
+                count: count as u32,
+                columns,
+            }
+        }
+        "push_file" => {
+            let mode = s.mode.unwrap_or(0o644);
+            SetupStep::PushFile {
+                path: need("path", &s.path)?,
+                content: s.content.clone().unwrap_or_default(),
+                mode: mode as u32,
+            }
+        }
+        "force_stop" => SetupStep::ForceStop {
+            package: need("package", &s.package)?,
+        },
+        "clear_app" => SetupStep::ClearApp {
+            package: need("package", &s.package)?,
+        },
+        "launch" => SetupStep::Launch {
+            package: need("package", &s.package)?,
+        },
+        "set_time" => SetupStep::SetTime {
+            time: need("time", &s.time)?,
+        },
+        "home" => SetupStep::Home,
+        _ => SetupStep::Wait {
+            ms: s
+                .ms
+                .filter(|ms| (0..=60_000).contains(ms))
+                .ok_or_else(|| err("ms", "wait needs ms in 0..=60000".into()))?
+                as u64,
+        },
+    };
+    // Placeholders must resolve, and the rendered step must be executable.
+    let mut rendered = step.clone();
+    let mut bad = None;
+    rendered.map_strings(&mut |t| match template::render(t, sample) {
+        Ok(r) => r,
+        Err(e) => {
+            bad.get_or_insert(e);
+            t.to_string()
+        }
+    });
+    if let Some(e) = bad {
+        return Err(err("", e));
+    }
+    if !matches!(rendered, SetupStep::InsertRows { .. }) {
+        rendered.ops().map_err(|e| err("", e))?;
+    }
+    Ok(step)
+}
+
+type FieldError = (String, String);
+
+fn fe(field: &str, message: impl Into<String>) -> FieldError {
+    (field.to_string(), message.into())
+}
+
+/// Parses a matcher value: a string (equality), a number (numeric equality), a bool, or a table with
+/// one of eq, ne, regex, contains, starts_with, fuzzy (+threshold), phone, num (+tol), gt, ge, lt, le,
+/// within_ms, null, not_null.
+pub fn parse_matcher(v: &toml::Value) -> Result<Matcher, String> {
+    use toml::Value as T;
+    let text = |v: &T| -> Result<String, String> {
+        match v {
+            T::String(s) => Ok(s.clone()),
+            T::Integer(i) => Ok(i.to_string()),
+            T::Float(f) => Ok(f.to_string()),
+            T::Boolean(b) => Ok(b.to_string()),
+            other => Err(format!("expected a scalar, got {other}")),
+        }
+    };
+    match v {
+        T::String(s) => Ok(Matcher::Eq(s.clone())),
+        T::Integer(_) | T::Float(_) => Ok(Matcher::Num {
+            op: NumOp::Eq,
+            value: text(v)?,
+            tol: 0.0,
+        }),
+        T::Boolean(b) => Ok(Matcher::Eq(b.to_string())),
+        T::Table(t) => {
+            let tol = t
+                .get("tol")
+                .and_then(|x| x.as_float().or(x.as_integer().map(|i| i as f64)))
+                .unwrap_or(0.0);
+            let threshold = t.get("threshold").and_then(T::as_float).unwrap_or(0.9);
+            let main: Vec<&String> = t
+                .keys()
+                .filter(|k| *k != "tol" && *k != "threshold")
+                .collect();
+            let [key] = main[..] else {
+                return Err(format!(
+                    "a matcher table needs exactly one test, got {main:?}"
+                ));
+            };
+            let val = &t[key.as_str()];
+            let num = |op| {
+                Ok(Matcher::Num {
+                    op,
+                    value: text(val)?,
+                    tol,
+                })
+            };
+            match key.as_str() {
+                "eq" => Ok(Matcher::Eq(text(val)?)),
+                "ne" => Ok(Matcher::Ne(text(val)?)),
+                "regex" => Ok(Matcher::Regex(text(val)?)),
+                "contains" => Ok(Matcher::Contains(text(val)?)),
+                "starts_with" => Ok(Matcher::StartsWith(text(val)?)),
+                "fuzzy" => Ok(Matcher::Fuzzy { text: text(val)?, threshold }),
+                "phone" => Ok(Matcher::Phone(text(val)?)),
+                "num" => num(NumOp::Eq),
+                "num_ne" => num(NumOp::Ne),
+                "gt" => num(NumOp::Gt),
+                "ge" => num(NumOp::Ge),
+                "lt" => num(NumOp::Lt),
+                "le" => num(NumOp::Le),
+                "within_ms" => val.as_integer().filter(|n| *n > 0).map(Matcher::WithinMs).ok_or_else(|| "within_ms needs a positive integer".to_string()),
+                "null" => Ok(Matcher::Null),
+                "not_null" => Ok(Matcher::NotNull),
+                other => Err(format!("unknown matcher {other:?} (eq, ne, regex, contains, starts_with, fuzzy, phone, num, gt, ge, lt, le, within_ms, null, not_null)")),
+            }
+        }
+        other => Err(format!(
+            "a matcher is a string, number or table, got {other}"
+        )),
+    }
+}
+
+/// `op` + `value` (`op = "ne", value = "0"`) or a bare matcher `value`.
+fn op_value(op: &Option<String>, value: &Option<toml::Value>) -> Result<Matcher, FieldError> {
+    let value = value.as_ref().ok_or_else(|| fe("value", "needs value"))?;
+    let Some(op) = op else {
+        return parse_matcher(value).map_err(|e| fe("value", e));
+    };
+    let text = match value {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        _ => return Err(fe("value", "with op, value must be a scalar")),
+    };
+    let num = |op| Matcher::Num {
+        op,
+        value: text.clone(),
+        tol: 0.0,
+    };
+    Ok(match op.as_str() {
+        "eq" => Matcher::Eq(text),
+        "ne" => Matcher::Ne(text),
+        "regex" => Matcher::Regex(text),
+        "contains" => Matcher::Contains(text),
+        "fuzzy" => Matcher::Fuzzy {
+            text,
+            threshold: 0.9,
+        },
+        "gt" => num(NumOp::Gt),
+        "ge" => num(NumOp::Ge),
+        "lt" => num(NumOp::Lt),
+        "le" => num(NumOp::Le),
+        "num" => num(NumOp::Eq),
+        other => {
+            return Err(fe(
+                "op",
+                format!(
+                    "unknown op {other:?} (eq, ne, regex, contains, fuzzy, gt, ge, lt, le, num)"
+                ),
+            ))
+        }
+    })
+}
+
+fn row_match(
+    m: &Option<BTreeMap<String, toml::Value>>,
+    field: &str,
+) -> Result<RowMatch, FieldError> {
+    let mut out = Vec::new();
+    for (col, v) in m.iter().flatten() {
+        out.push((
+            col.clone(),
+            parse_matcher(v).map_err(|e| fe(&format!("{field}.{col}"), e))?,
+        ));
+    }
+    Ok(out)
+}
+
+fn validate_check(c: &RawCheck) -> Result<Check, FieldError> {
+    let kind = c.kind.get_ref().as_str();
+    let present: Vec<&str> = [
+        ("gate", c.gate.is_some()),
+        ("ns", c.ns.is_some()),
+        ("key", c.key.is_some()),
+        ("op", c.op.is_some()),
+        ("value", c.value.is_some()),
+        ("cmd", c.cmd.is_some()),
+        ("uri", c.uri.is_some()),
+        ("projection", c.projection.is_some()),
+        ("where", c.selection.is_some()),
+        ("match", c.match_.is_some()),
+        ("mode", c.mode.is_some()),
+        ("count", c.count.is_some()),
+        ("column", c.column.is_some()),
+        ("db", c.db.is_some()),
+        ("query", c.query.is_some()),
+        ("table", c.table.is_some()),
+        ("row_key", c.row_key.is_some()),
+        ("ignore", c.ignore.is_some()),
+        ("expect", c.expect.is_some()),
+        ("exact", c.exact.is_some()),
+        ("path", c.path.is_some()),
+        ("filters", c.filters.is_some()),
+        ("regex", c.regex.is_some()),
+        ("package", c.package.is_some()),
+        ("activity", c.activity.is_some()),
+        ("selector", c.selector.is_some()),
+        ("attrs", c.attrs.is_some()),
+        ("present", c.present.is_some()),
+        ("step", c.step.is_some()),
+        ("min_ratio", c.min_ratio.is_some()),
+        ("expected", c.expected.is_some()),
+        ("expected_from", c.expected_from.is_some()),
+        ("compare", c.compare.is_some()),
+        ("tolerance", c.tolerance.is_some()),
+        ("threshold", c.threshold.is_some()),
+        ("list", c.list.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(k, p)| p.then_some(k))
+    .collect();
+    let allowed: &[&str] = match kind {
+        "settings" => &["ns", "key", "op", "value"],
+        "shell" => &["cmd", "op", "value", "regex"],
+        "content" => &["uri", "projection", "where", "match", "mode", "count", "column"],
+        "sqlite" => &["db", "query", "match", "mode", "count", "column", "table", "row_key", "ignore", "expect", "exact", "where"],
+        "prefs" => &["path", "key", "op", "value"],
+        "file" => &["path", "mode", "value"],
+        "logcat" => &["filters", "regex"],
+        "foreground" => &["package", "activity"],
+        "ui" => &["gate", "selector", "attrs", "present"],
+        "tap_inside" => &["step", "selector"],
+        "lcs" => &["min_ratio"],
+        "answer" => &["expected", "expected_from", "compare", "tolerance", "threshold", "list"],
+        other => {
+            return Err(fe(
+                "kind",
+                format!("unknown evaluator {other:?} (settings, shell, content, sqlite, prefs, file, logcat, foreground, ui, tap_inside, lcs, answer)"),
+            ))
+        }
+    };
+    let allowed_with_gate: Vec<&str> = allowed.to_vec();
+    if let Some(extra) = present.iter().find(|k| !allowed_with_gate.contains(k)) {
+        return Err(fe(extra, format!("does not apply to kind {kind:?}")));
+    }
+    let need = |name: &str, v: &Option<String>| {
+        v.clone()
+            .ok_or_else(|| fe(name, format!("kind {kind:?} needs {name}")))
+    };
+    let mode = c.mode.as_ref().map(|m| m.get_ref().as_str());
+    let rows_test = |default_mode: &str| -> Result<RowsTest, FieldError> {
+        let filter = row_match(&c.match_, "match")?;
+        Ok(match mode.unwrap_or(default_mode) {
+            "exists" => RowsTest::Any(filter),
+            "absent" => RowsTest::None(filter),
+            "count" => {
+                let count = c
+                    .count
+                    .as_ref()
+                    .ok_or_else(|| fe("count", "mode \"count\" needs count"))?;
+                RowsTest::Count(filter, parse_matcher(count).map_err(|e| fe("count", e))?)
+            }
+            "values" => RowsTest::Values {
+                filter,
+                column: need("column", &c.column)?,
+            },
+            other => {
+                return Err(fe(
+                    "mode",
+                    format!("unknown mode {other:?} (exists, absent, count, values)"),
+                ))
+            }
+        })
+    };
+    let probe = match kind {
+        "settings" => {
+            let ns = need("ns", &c.ns)?;
+            if !["global", "secure", "system"].contains(&ns.as_str()) {
+                return Err(fe(
+                    "ns",
+                    format!("unknown namespace {ns:?} (global, secure, system)"),
+                ));
+            }
+            Probe::Settings {
+                ns,
+                key: need("key", &c.key)?,
+                test: op_value(&c.op, &c.value)?,
+            }
+        }
+        "shell" => {
+            let test = match (&c.regex, &c.value) {
+                (Some(r), None) => Matcher::Regex(r.clone()),
+                (None, Some(_)) => op_value(&c.op, &c.value)?,
+                _ => {
+                    return Err(fe(
+                        "regex",
+                        "kind \"shell\" needs exactly one of regex, value",
+                    ))
+                }
+            };
+            Probe::Shell {
+                command: need("cmd", &c.cmd)?,
+                test,
+            }
+        }
+        "content" => Probe::Content {
+            uri: need("uri", &c.uri)?,
+            projection: c.projection.clone().unwrap_or_default(),
+            selection: c.selection.clone(),
+            rows: rows_test("exists")?,
+        },
+        "sqlite" => {
+            let db = need("db", &c.db)?;
+            let key = c.row_key.clone().unwrap_or_else(|| "_id".into());
+            let ignore = c.ignore.clone().unwrap_or_default();
+            let test = match mode.unwrap_or("exists") {
+                "rows_added" => SqliteTest::RowsAdded {
+                    table: need("table", &c.table)?,
+                    key,
+                    ignore,
+                    expect: c
+                        .expect
+                        .iter()
+                        .flatten()
+                        .enumerate()
+                        .map(|(i, row)| row_match(&Some(row.clone()), &format!("expect[{i}]")))
+                        .collect::<Result<_, _>>()?,
+                    exact: c.exact.unwrap_or(true),
+                },
+                "rows_removed" => SqliteTest::RowsRemoved {
+                    table: need("table", &c.table)?,
+                    key,
+                    ignore,
+                    selection: need("where", &c.selection)?,
+                },
+                "unchanged" => SqliteTest::Unchanged {
+                    table: need("table", &c.table)?,
+                    key,
+                    ignore,
+                    except: c.selection.clone(),
+                },
+                _ => {
+                    if c.table.is_some() || c.expect.is_some() || c.selection.is_some() {
+                        return Err(fe(
+                            "mode",
+                            "table/expect/where belong to rows_added, rows_removed or unchanged",
+                        ));
+                    }
+                    SqliteTest::Query {
+                        sql: need("query", &c.query)?,
+                        rows: rows_test("exists")?,
+                    }
+                }
+            };
+            Probe::Sqlite { db, test }
+        }
+        "prefs" => Probe::Prefs {
+            path: need("path", &c.path)?,
+            key: need("key", &c.key)?,
+            test: op_value(&c.op, &c.value)?,
+        },
+        "file" => Probe::File {
+            path: need("path", &c.path)?,
+            test: match mode.unwrap_or("exists") {
+                "exists" => FileTest::Exists,
+                "absent" => FileTest::Absent,
+                "content" => FileTest::Content(op_value(&None, &c.value)?),
+                other => {
+                    return Err(fe(
+                        "mode",
+                        format!("unknown mode {other:?} (exists, absent, content)"),
+                    ))
+                }
+            },
+        },
+        "logcat" => {
+            let filters = c
+                .filters
+                .iter()
+                .flatten()
+                .map(|f| {
+                    LogFilter::parse(f).ok_or_else(|| {
+                        fe(
+                            "filters",
+                            format!("{f:?} is not Tag:Level (V, D, I, W, E, F)"),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Probe::Logcat {
+                filters,
+                regex: need("regex", &c.regex)?,
+            }
+        }
+        "foreground" => {
+            let m = |v: &Option<toml::Value>, f: &str| {
+                v.as_ref()
+                    .map(|v| parse_matcher(v).map_err(|e| fe(f, e)))
+                    .transpose()
+            };
+            let (package, activity) = (m(&c.package, "package")?, m(&c.activity, "activity")?);
+            if package.is_none() && activity.is_none() {
+                return Err(fe(
+                    "package",
+                    "kind \"foreground\" needs package or activity",
+                ));
+            }
+            Probe::Foreground { package, activity }
+        }
+        "ui" => {
+            let selector = UiSelector::parse(&need("selector", &c.selector)?)
+                .map_err(|e| fe("selector", e))?;
+            let mut attrs = Vec::new();
+            for (name, v) in c.attrs.iter().flatten() {
+                attrs.push((
+                    name.clone(),
+                    parse_matcher(v).map_err(|e| fe(&format!("attrs.{name}"), e))?,
+                ));
+            }
+            Probe::Ui(UiPredicate {
+                selector,
+                attrs,
+                present: c.present.unwrap_or(true),
+            })
+        }
+        "tap_inside" => {
+            let step = c.step.filter(|s| *s < 0).ok_or_else(|| {
+                fe(
+                    "step",
+                    "step counts back from the end: -1 is the last action",
+                )
+            })?;
+            Probe::TapInside {
+                from_end: (-step) as usize,
+                selector: UiSelector::parse(&need("selector", &c.selector)?)
+                    .map_err(|e| fe("selector", e))?,
+            }
+        }
+        "lcs" => Probe::Lcs {
+            min_ratio: c
+                .min_ratio
+                .filter(|r| (0.0..=1.0).contains(r))
+                .ok_or_else(|| fe("min_ratio", "min_ratio in [0, 1] required"))?,
+        },
+        _ => {
+            let expected = match (&c.expected, &c.expected_from) {
+                (Some(toml::Value::Array(items)), None) => Expected::Literal(
+                    items
+                        .iter()
+                        .map(|i| {
+                            i.as_str()
+                                .map(str::to_string)
+                                .or_else(|| Some(i.to_string()))
+                        })
+                        .collect::<Option<Vec<_>>>()
+                        .unwrap_or_default(),
+                ),
+                (Some(toml::Value::String(s)), None) => Expected::Literal(vec![s.clone()]),
+                (Some(v @ (toml::Value::Integer(_) | toml::Value::Float(_))), None) => {
+                    Expected::Literal(vec![v.to_string()])
+                }
+                (None, Some(from)) => Expected::FromCheck(from.clone()),
+                _ => {
+                    return Err(fe(
+                        "expected",
+                        "kind \"answer\" needs exactly one of expected, expected_from",
+                    ))
+                }
+            };
+            let how = match c.compare.as_deref().unwrap_or("fuzzy") {
+                "exact" => AnswerMatch::Exact,
+                "fuzzy" => AnswerMatch::Fuzzy(c.threshold.unwrap_or(0.9)),
+                "number" => AnswerMatch::Number(c.tolerance.unwrap_or(0.0)),
+                "date" => AnswerMatch::Date,
+                "time" => AnswerMatch::Time,
+                other => {
+                    return Err(fe(
+                        "compare",
+                        format!("unknown comparison {other:?} (exact, fuzzy, number, date, time)"),
+                    ))
+                }
+            };
+            Probe::Answer {
+                expected,
+                how,
+                list: c.list.unwrap_or(false),
+            }
+        }
+    };
+    let when = match c.when.as_ref().map(|w| w.get_ref().as_str()) {
+        None if kind == "logcat" => When::Stream,
+        None | Some("final") => When::Final,
+        Some("any_step") => When::AnyStep,
+        Some("stream") if kind == "logcat" => When::Stream,
+        Some("stream") => return Err(fe("when", "only logcat checks read a stream")),
+        Some("last_gated") => {
+            let gate = c
+                .gate
+                .as_ref()
+                .ok_or_else(|| fe("gate", "when = \"last_gated\" needs a gate selector"))?;
+            When::LastGated(UiSelector::parse(gate).map_err(|e| fe("gate", e))?)
+        }
+        Some(other) => {
+            return Err(fe(
+                "when",
+                format!("unknown time {other:?} (final, any_step, last_gated, stream)"),
+            ))
+        }
+    };
+    if c.gate.is_some() && !matches!(when, When::LastGated(_)) {
+        return Err(fe("gate", "gate only applies with when = \"last_gated\""));
+    }
+    if matches!(when, When::LastGated(_)) && kind != "ui" {
+        return Err(fe("when", "last_gated applies to ui checks"));
+    }
+    let weight = c.weight.unwrap_or(1.0);
+    if !(weight >= 0.0 && weight.is_finite()) {
+        return Err(fe("weight", "weight must be ≥ 0"));
+    }
+    Ok(Check {
+        id: c.id.get_ref().clone(),
+        when,
+        weight,
+        subgoal: c.subgoal.unwrap_or(false),
+        info: c.info.unwrap_or(false),
+        probe,
+    })
+}
+
+/// Loads one task from text (tests, `tasks show` of a single file).
+pub fn parse_one(path: &Path, src: &str) -> Result<Arc<Task>, Vec<LoadError>> {
+    let (mut tasks, errors) = parse_file(path, src);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    match tasks.len() {
+        1 => Ok(Arc::new(tasks.remove(0))),
+        n => Err(vec![LoadError {
+            path: path.to_path_buf(),
+            line: None,
+            field: None,
+            message: format!("expected one task, found {n}"),
+        }]),
+    }
+}
