@@ -783,3 +783,18 @@ fn cli_prints_compact_json_and_xml() {
     assert_ne!(code, 0);
     assert!(out.contains("no <hierarchy> element found"), "{out}");
 }
+
+#[test]
+fn thousands_of_texts_in_one_button_stay_linear() {
+    let texts: String = (0..20_000)
+        .map(|i| {
+            format!(r#"<node class="android.widget.TextView" text="t{i}" bounds="[0,0][10,10]" />"#)
+        })
+        .collect();
+    let xml = screen(&format!(
+        r#"<node class="android.widget.Button" clickable="true" bounds="[0,0][100,100]">{texts}</node>"#
+    ));
+    let list = list_of(&xml);
+    assert_eq!(list.len(), 1);
+    assert!(list.elements[0].folded.len() >= 10_000);
+}

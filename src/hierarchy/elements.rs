@@ -324,14 +324,22 @@ impl Element {
     /// Folds `s` in unless a string already shown contains it; folded strings that `s` contains
     /// give way to it. Nothing readable is lost, and rows whose description repeats their texts
     /// (common in dialers and chat lists) say it once.
+    ///
+    /// Past [`DEDUP_LIMIT`] folded strings only the element's own strings are compared, which keeps
+    /// a hostile dump (thousands of texts inside one button) linear.
     fn add_string(&mut self, s: &str) {
-        if s.is_empty() || self.strings().any(|own| own.contains(s)) {
+        if s.is_empty() || self.strings().take(DEDUP_LIMIT).any(|own| own.contains(s)) {
             return;
         }
-        self.folded.retain(|f| !s.contains(f.as_str()));
+        if self.folded.len() < DEDUP_LIMIT {
+            self.folded.retain(|f| !s.contains(f.as_str()));
+        }
         self.folded.push(s.to_string());
     }
 }
+
+/// How many of an element's strings a new string is compared with before it is folded in.
+const DEDUP_LIMIT: usize = 64;
 
 /// Compression options; [`Options::default`] is what LLMs get.
 #[derive(Debug, Clone, Copy)]
@@ -462,7 +470,13 @@ impl Builder<'_> {
         // nothing but a line: it joins that element.
         if let Some(a) = around {
             let element = &mut self.elements[a];
-            let shown = |s: &str| s.is_empty() || element.strings().any(|own| own.contains(s));
+            let shown = |s: &str| {
+                s.is_empty()
+                    || element
+                        .strings()
+                        .take(DEDUP_LIMIT)
+                        .any(|own| own.contains(s))
+            };
             if element.bounds == bounds || (shown(text) && shown(desc)) {
                 element.add_string(text);
                 element.add_string(desc);

@@ -15,6 +15,9 @@ use crate::geom::Bounds;
 /// The long edge, in pixels, of the image a model is shown.
 pub const SEEN_LONG_EDGE: u32 = 1024;
 
+/// Labels are kept from overlapping each other up to this many marks.
+const MAX_AVOIDED: usize = 400;
+
 /// Where one mark goes, in image pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Mark {
@@ -109,7 +112,10 @@ pub fn layout<'a>(
         let inside = |r: &Bounds| {
             r.left >= 0 && r.top >= 0 && r.right <= image.right && r.bottom <= image.bottom
         };
-        let free = |r: &Bounds| placed.iter().all(|m| m.label.intersect(r).is_empty());
+        // Collision checks are quadratic; past a few hundred marks (no real screen has that many)
+        // labels just take their first spot.
+        let crowded = placed.len() > MAX_AVOIDED;
+        let free = |r: &Bounds| crowded || placed.iter().all(|m| m.label.intersect(r).is_empty());
         let nudged = (1..=4).flat_map(|k| {
             spots.iter().map(move |&(x, y)| {
                 let dx = if x < fl {

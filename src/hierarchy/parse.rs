@@ -8,7 +8,6 @@
 //! [`Limits`], so no input makes it panic, loop or grow without bound.
 
 use std::borrow::Cow;
-use std::fmt;
 use std::sync::OnceLock;
 
 use quick_xml::events::{BytesStart, Event};
@@ -214,12 +213,9 @@ fn parse_xml(doc: &str, limits: Limits, mode: Mode) -> Result<Hierarchy, ParseEr
             ParseError::new(kind, reader.error_position() as usize)
         })?;
         match event {
-            Event::Start(e) | Event::Empty(e) if closed => {
-                let _ = e;
-                // Content after </hierarchy> was cut away already; anything left is a second
-                // document glued on. Ignore it.
-                break;
-            }
+            // Content after </hierarchy> was cut away already; anything left is a second
+            // document glued on. Ignore it.
+            Event::Start(_) | Event::Empty(_) if closed => break,
             Event::Start(e) => {
                 if stack.len() >= limits.max_depth {
                     return Err(ParseError::new(
@@ -380,12 +376,6 @@ fn node_from_attributes(attrs: Vec<(String, String)>) -> Node {
         }
     }
     node
-}
-
-impl fmt::Display for NodeId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "n{}", self.0)
-    }
 }
 
 #[cfg(test)]

@@ -92,6 +92,9 @@ pub fn appears(haystack: &str, needle: &str) -> bool {
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-        .replace('"', "&quot;");
+        .replace('"', "&quot;")
+        .replace('\n', "&#10;")
+        .replace('\r', "&#13;")
+        .replace('\t', "&#9;");
     haystack.contains(&xml)
 }
