@@ -12,7 +12,7 @@ use droidmcp::session::{
 use droidmcp::sim::{Phone, SimConfig};
 
 async fn session_with(config: SimConfig) -> (Session, Arc<dyn Shell>) {
-    let shell = droidmcp::adb::phone_shell(Phone::new(config).expect("phone boots"));
+    let shell: Arc<dyn Shell> = Arc::new(Phone::new(config).expect("phone boots"));
     let pool = Arc::new(DevicePool::new(Some("phone".into()), None));
     pool.insert("phone", shell.clone());
     let session = Session::open(pool, "test", None)

@@ -5,6 +5,9 @@ mod util;
 // ADB: the embedded adbd with scripted bytes, and real Debian adb + our client.
 mod adb;
 
+// The device layer over the embedded phone: actions, typing, observation.
+mod device;
+
 // uiautomator dumps: parse, compress, select, mark, diff.
 mod hierarchy;
 
@@ -25,6 +28,3 @@ mod sim_apps_b;
 
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;
-
-// The device layer and sessions on the embedded phone: typing round trips, targets, errors, apps.
-mod device;

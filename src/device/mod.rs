@@ -404,7 +404,7 @@ pub async fn open(
             ..Default::default()
         };
         let phone = crate::sim::Phone::new(config).map_err(|e| unknown(e.to_string()))?;
-        return Ok(crate::adb::phone_shell(phone));
+        return Ok(std::sync::Arc::new(phone));
     }
     let server =
         crate::adb::host::server_address(adb_server).map_err(|e| unknown(e.to_string()))?;
