@@ -26,14 +26,13 @@ def text_of(result):
     return "\n".join(b.text for b in result.content if b.type == "text")
 
 
-def element_id(screen_text, needle):
-    """The id of the first element line containing `needle` (`[12] Button "OK"` or `12 btn "OK"`)."""
+def element_id(screen_text, pattern):
+    """The id of the first element line (`12 btn @850,1662: OK`) matching the regex `pattern`."""
     for line in screen_text.splitlines():
-        if needle in line:
-            m = re.match(r"^\s*\[?(\d+)\]?\s", line)
-            if m:
-                return int(m.group(1))
-    raise AssertionError(f"no element shows {needle!r} in:\n{screen_text}")
+        m = re.match(r"^(\d+) ", line)
+        if m and re.search(pattern, line):
+            return int(m.group(1))
+    raise AssertionError(f"no element matches {pattern!r} in:\n{screen_text}")
 
 
 async def call(c, name, args, expect_error=False):
@@ -57,14 +56,14 @@ async def run(server):
         r = await call(c, "open_app", {"app": "clock", "observe": True})
         screen = text_of(r)
         assert "com.google.android.deskclock" in screen, screen
-        r = await call(c, "tap", {"element": element_id(screen, 'desc="Alarm"'), "observe": True})
+        r = await call(c, "tap", {"element": element_id(screen, r"^\d+ btn .*: Alarm$"), "observe": True})
         screen = text_of(r)
         assert "7:00 AM" not in screen, "the alarm exists before the episode"
-        r = await call(c, "tap", {"element": element_id(screen, "Add alarm"), "observe": True})
+        r = await call(c, "tap", {"element": element_id(screen, r": Add alarm$"), "observe": True})
         screen = text_of(r)
-        r = await call(c, "tap", {"element": element_id(screen, "7 o'clock"), "observe": True})
+        r = await call(c, "tap", {"element": element_id(screen, r": 7 \| 7 o'clock$"), "observe": True})
         screen = text_of(r)
-        r = await call(c, "tap", {"element": element_id(screen, '"OK"'), "observe": True})
+        r = await call(c, "tap", {"element": element_id(screen, r"btn .*: OK$"), "observe": True})
         screen = text_of(r)
         assert "7:00 AM" in screen, f"the new alarm is not in the list:\n{screen}"
         assert r.structured_content["ok"] is True
