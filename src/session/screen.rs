@@ -4,7 +4,9 @@
 //! knows the hierarchy module's API.
 
 use crate::geom::{Bounds, Point};
-use crate::hierarchy::{self, Hierarchy, Node};
+use std::sync::Arc;
+
+use crate::hierarchy::{self, Element, ElementId, ElementList, Hierarchy, Options, RenderOptions};
 
 /// What the session needs to know about one element.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,9 +21,13 @@ pub struct ElementRef {
 #[derive(Debug, Clone)]
 pub struct Screen {
     pub xml: String,
-    /// (id, node index) of every element listed, in order.
-    listed: Vec<(u32, usize)>,
-    hierarchy: std::sync::Arc<Hierarchy>,
+    inner: Arc<Parsed>,
+}
+
+#[derive(Debug)]
+struct Parsed {
+    hierarchy: Hierarchy,
+    list: ElementList,
     compact: String,
 }
 
@@ -30,106 +36,58 @@ pub struct Screen {
 #[error("{0}")]
 pub struct ScreenError(pub String);
 
+fn to_ref(e: &Element) -> ElementRef {
+    ElementRef {
+        id: e.id.0,
+        bounds: e.bounds,
+        center: e.center,
+        text: e.label().to_string(),
+    }
+}
+
 impl Screen {
     pub fn parse(xml: String) -> Result<Screen, ScreenError> {
         let hierarchy = hierarchy::parse(xml.as_bytes()).map_err(|e| ScreenError(e.to_string()))?;
-        let mut listed = Vec::new();
-        let mut compact = String::new();
-        for (index, node) in hierarchy.nodes.iter().enumerate() {
-            let shows = !node.text.is_empty() || !node.content_desc.is_empty();
-            if node.bounds.is_empty() || !(shows || node.is_actionable()) {
-                continue;
-            }
-            let id = listed.len() as u32 + 1;
-            listed.push((id, index));
-            let c = node.bounds.center();
-            compact.push_str(&format!("[{id}] {}", node.short_class()));
-            if !node.text.is_empty() {
-                compact.push_str(&format!(" {:?}", node.text));
-            }
-            if !node.content_desc.is_empty() {
-                compact.push_str(&format!(" desc={:?}", node.content_desc));
-            }
-            if !node.resource_id.is_empty() {
-                compact.push_str(&format!(" id={}", node.resource_id_tail()));
-            }
-            compact.push_str(&format!(" @{},{}", c.x, c.y));
-            for (flag, word) in [
-                (node.clickable, "tap"),
-                (node.long_clickable, "long"),
-                (node.is_editable(), "type"),
-                (node.scrollable, "scroll"),
-                (node.focused, "focused"),
-                (node.checked, "checked"),
-                (!node.enabled, "disabled"),
-            ] {
-                if flag {
-                    compact.push(' ');
-                    compact.push_str(word);
-                }
-            }
-            compact.push('\n');
-        }
+        let list = ElementList::from_hierarchy(&hierarchy, &Options::default());
+        let compact = hierarchy::render(&hierarchy, &list, &RenderOptions::default());
         Ok(Screen {
             xml,
-            listed,
-            hierarchy: std::sync::Arc::new(hierarchy),
-            compact,
+            inner: Arc::new(Parsed {
+                hierarchy,
+                list,
+                compact,
+            }),
         })
     }
 
-    fn node_ref(&self, id: u32, index: usize) -> Option<ElementRef> {
-        let node = self.hierarchy.nodes.get(index)?;
-        Some(ElementRef {
-            id,
-            bounds: node.bounds,
-            center: node.bounds.center(),
-            text: if node.text.is_empty() {
-                node.content_desc.clone()
-            } else {
-                node.text.clone()
-            },
-        })
-    }
-
-    fn refs(&self) -> impl Iterator<Item = (ElementRef, &Node)> + '_ {
-        self.listed.iter().filter_map(|(id, index)| {
-            Some((
-                self.node_ref(*id, *index)?,
-                self.hierarchy.nodes.get(*index)?,
-            ))
-        })
-    }
-
-    /// Whether two dumps show the same UI (the settle criterion).
+    /// Whether two dumps show the same UI (the settle criterion: identical element lists).
     pub fn same_as(&self, other: &Screen) -> bool {
-        self.compact == other.compact
+        self.inner.list == other.inner.list
     }
 
     /// A short stable fingerprint of what is on screen, for step records.
     pub fn digest(&self) -> String {
-        format!("{:016x}", fnv1a(self.compact.as_bytes()))
+        format!("{:016x}", fnv1a(self.inner.compact.as_bytes()))
     }
 
     pub fn element(&self, id: u32) -> Option<ElementRef> {
-        let (_, index) = self.listed.iter().find(|(i, _)| *i == id)?;
-        self.node_ref(id, *index)
+        self.inner.list.get(ElementId(id)).map(to_ref)
     }
 
     pub fn element_count(&self) -> usize {
-        self.listed.len()
+        self.inner.list.len()
     }
 
-    /// The element whose text or description is `query` (case-insensitive), else the first that
-    /// contains it; tappable elements win ties.
+    /// The element showing exactly `query` (case-insensitive), else the first that contains it;
+    /// tappable elements win ties.
     pub fn find_text(&self, query: &str) -> Option<ElementRef> {
         let q = query.trim().to_lowercase();
         if q.is_empty() {
             return None;
         }
-        let mut best: Option<(u8, ElementRef)> = None;
-        for (r, node) in self.refs() {
-            let strings = [node.text.to_lowercase(), node.content_desc.to_lowercase()];
+        let mut best: Option<(u8, &Element)> = None;
+        for e in &self.inner.list.elements {
+            let strings: Vec<String> = e.strings().map(str::to_lowercase).collect();
             let rank = if strings.iter().any(|s| *s == q) {
                 2
             } else if strings.iter().any(|s| s.contains(&q)) {
@@ -137,70 +95,63 @@ impl Screen {
             } else {
                 continue;
             } * 2
-                + u8::from(node.clickable);
-            if best.as_ref().is_none_or(|(b, _)| rank > *b) {
-                best = Some((rank, r));
+                + u8::from(e.actions.tap);
+            if best.is_none_or(|(b, _)| rank > b) {
+                best = Some((rank, e));
             }
         }
-        best.map(|(_, r)| r)
+        best.map(|(_, e)| to_ref(e))
     }
 
     /// The biggest scrollable container, where a bare "scroll" acts.
     pub fn main_scrollable(&self) -> Option<ElementRef> {
-        self.refs()
-            .filter(|(_, n)| n.scrollable)
-            .max_by_key(|(r, _)| r.bounds.area())
-            .map(|(r, _)| r)
+        self.inner
+            .list
+            .elements
+            .iter()
+            .filter(|e| e.actions.scroll)
+            .max_by_key(|e| e.bounds.area())
+            .map(to_ref)
     }
 
-    /// The focused editable field.
+    /// The focused editable field, with its current text (not its hint).
     pub fn focused_field(&self) -> Option<ElementRef> {
-        self.refs()
-            .find(|(_, n)| n.focused && n.is_editable())
-            .map(|(mut r, n)| {
-                r.text = n.text.clone();
+        self.inner
+            .list
+            .elements
+            .iter()
+            .find(|e| e.state.focused && e.actions.type_text)
+            .map(|e| {
+                let mut r = to_ref(e);
+                r.text = e.text.clone();
                 r
             })
     }
 
     /// The compressed element list for a model.
     pub fn compact(&self) -> String {
-        self.compact.clone()
+        self.inner.compact.clone()
     }
 
-    /// What changed from `old` to `self`, compact.
+    /// What changed from `old` to `self`, compact (`+` added, `-` removed, `~` changed).
     pub fn changes_since(&self, old: &Screen) -> String {
-        if self.same_as(old) {
-            return "no change".into();
+        let d = hierarchy::diff(&old.inner.list, &self.inner.list);
+        if d.is_empty() {
+            "no change".into()
+        } else {
+            hierarchy::format::compact_diff(&d, false)
         }
-        let before: std::collections::HashSet<&str> = old.compact.lines().collect();
-        let after: std::collections::HashSet<&str> = self.compact.lines().collect();
-        let strip = |l: &str| {
-            l.split_once("] ")
-                .map(|(_, r)| r.to_string())
-                .unwrap_or_default()
-        };
-        let old_bodies: std::collections::HashSet<String> =
-            before.iter().map(|l| strip(l)).collect();
-        let new_bodies: std::collections::HashSet<String> =
-            after.iter().map(|l| strip(l)).collect();
-        let mut out = String::new();
-        for line in self.compact.lines() {
-            if !old_bodies.contains(&strip(line)) {
-                out.push_str(&format!("+ {line}\n"));
-            }
-        }
-        for line in old.compact.lines() {
-            if !new_bodies.contains(&strip(line)) {
-                out.push_str(&format!("- {line}\n"));
-            }
-        }
-        out
     }
 
-    /// Draws numbered marks (labels = element ids) on a screenshot scaled by `scale`.
-    pub fn annotate(&self, img: &image::RgbaImage, _scale: f64) -> image::RgbaImage {
-        img.clone()
+    /// Draws numbered marks (labels = element ids) on a screenshot that is `scale` times smaller
+    /// than the screen.
+    pub fn annotate(&self, img: &image::RgbaImage, scale: f64) -> image::RgbaImage {
+        hierarchy::annotate(img, &self.inner.list.elements, (1.0 / scale) as f32)
+    }
+
+    /// The parsed dump, for callers that need more than the element list.
+    pub fn hierarchy(&self) -> &Hierarchy {
+        &self.inner.hierarchy
     }
 }
 

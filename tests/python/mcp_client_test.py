@@ -1,0 +1,101 @@
+"""droidmcp driven by the official MCP Python SDK (PyPI `mcp`), over stdio or streamable HTTP.
+
+Usage: mcp_client_test.py stdio /path/to/droidmcp
+       mcp_client_test.py http http://127.0.0.1:PORT/mcp
+
+Checks: the tool list and that every input schema is valid JSON Schema 2020-12; an episode on the
+embedded phone (open Clock, create an alarm by tapping elements by id, read it back from the alarm
+list); an image block that decodes as PNG; tool errors for bad input. Exits non-zero on any failure.
+"""
+
+import asyncio
+import base64
+import re
+import sys
+
+import jsonschema
+from mcp import Client, StdioServerParameters
+
+EXPECTED_TOOLS = {
+    "tap", "double_tap", "long_press", "swipe", "scroll", "type_text", "press_key", "open_app",
+    "list_apps", "screen", "screenshot", "hierarchy", "wait", "devices", "select_device",
+}
+
+
+def text_of(result):
+    return "\n".join(b.text for b in result.content if b.type == "text")
+
+
+def element_id(screen_text, pattern):
+    """The id of the first element line (`12 btn @850,1662: OK`) matching the regex `pattern`."""
+    for line in screen_text.splitlines():
+        m = re.match(r"^(\d+) ", line)
+        if m and re.search(pattern, line):
+            return int(m.group(1))
+    raise AssertionError(f"no element matches {pattern!r} in:\n{screen_text}")
+
+
+async def call(c, name, args, expect_error=False):
+    r = await c.call_tool(name, args)
+    if bool(r.is_error) != expect_error:
+        raise AssertionError(f"{name} {args}: is_error={r.is_error}: {text_of(r)}")
+    return r
+
+
+async def run(server):
+    async with Client(server) as c:
+        tools = (await c.list_tools()).tools
+        names = {t.name for t in tools}
+        missing = EXPECTED_TOOLS - names
+        assert not missing, f"missing tools: {missing}"
+        for t in tools:
+            jsonschema.Draft202012Validator.check_schema(t.input_schema)
+        print(f"tools: {len(tools)}, all input schemas valid (2020-12)")
+
+        # The episode: open Clock, add a 7:00 alarm by tapping elements, read it back.
+        r = await call(c, "open_app", {"app": "clock", "observe": True})
+        screen = text_of(r)
+        assert "com.google.android.deskclock" in screen, screen
+        r = await call(c, "tap", {"element": element_id(screen, r"^\d+ btn .*: Alarm$"), "observe": True})
+        screen = text_of(r)
+        assert "7:00 AM" not in screen, "the alarm exists before the episode"
+        r = await call(c, "tap", {"element": element_id(screen, r": Add alarm$"), "observe": True})
+        screen = text_of(r)
+        r = await call(c, "tap", {"element": element_id(screen, r": 7 \| 7 o'clock$"), "observe": True})
+        screen = text_of(r)
+        r = await call(c, "tap", {"element": element_id(screen, r"btn .*: OK$"), "observe": True})
+        screen = text_of(r)
+        assert "7:00 AM" in screen, f"the new alarm is not in the list:\n{screen}"
+        assert r.structured_content["ok"] is True
+        assert isinstance(r.structured_content["elapsed_ms"], int)
+        print("episode: alarm 7:00 AM created and read back from the alarm list")
+
+        # An image block.
+        r = await call(c, "screenshot", {})
+        images = [b for b in r.content if b.type == "image"]
+        assert len(images) == 1, r.content
+        png = base64.b64decode(images[0].data)
+        assert images[0].mime_type == "image/png" and png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert "scale" in text_of(r)
+        print(f"image: {images[0].mime_type} {len(png)} bytes")
+
+        # Errors the model can act on.
+        r = await call(c, "tap", {"element": 99999}, expect_error=True)
+        assert "screen" in text_of(r)
+        r = await call(c, "tap", {"x": 99999, "y": 5}, expect_error=True)
+        assert "outside" in text_of(r)
+        r = await call(c, "open_app", {"app": "spreadsheet"}, expect_error=True)
+        assert "closest" in text_of(r)
+        await call(c, "press_key", {"key": "home"})
+        print("errors: stale id, off-screen point, unknown app reported as tool errors")
+
+
+def main():
+    kind, target = sys.argv[1], sys.argv[2]
+    server = StdioServerParameters(command=target, args=["serve", "--stdio"]) if kind == "stdio" else target
+    asyncio.run(run(server))
+    print(f"mcp-python {kind}: passed")
+
+
+if __name__ == "__main__":
+    main()
