@@ -188,6 +188,11 @@ impl Framework {
             .filter(|f| f.is_finite() && *f > 0.1 && *f < 10.0)
             .unwrap_or(self.config.font_scale);
         self.sys.metrics = metrics_for(&self.display, font_scale);
+        // Like adjustResize: while the keyboard is up, apps lay out above it, so what the user types
+        // into and the buttons beside it stay reachable.
+        if self.ime_visible && self.focus.is_some() && !self.overview {
+            self.sys.metrics.content.bottom -= super::keyboard::height(&self.sys.metrics);
+        }
     }
 
     pub fn app_info(&self, package: &str) -> Option<&AppInfo> {

@@ -121,7 +121,10 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
         None,
     ));
     if fw.ime_visible && fw.focus.is_some() && !fw.overview {
-        let ime = keyboard::render(&m, fw.keyboard);
+        // The app area ends above the keyboard; the keyboard itself spans the space below it.
+        let mut full = m;
+        full.content.bottom += keyboard::height(&m);
+        let ime = keyboard::render(&full, fw.keyboard);
         windows.push(lay_out(
             WindowKind::Ime,
             keyboard::PACKAGE,
