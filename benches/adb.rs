@@ -35,26 +35,20 @@ struct Stats {
     p99: Duration,
 }
 
-async fn measure<F, Fut>(runs: usize, mut op: F) -> Stats
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    // Warm-up: first connections, page cache, lazy phone state.
-    for _ in 0..3 {
-        op().await;
+impl Stats {
+    fn of(mut times: Vec<Duration>) -> Stats {
+        times.sort();
+        Stats {
+            p50: percentile(&times, 0.5),
+            p99: percentile(&times, 0.99),
+        }
     }
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let start = Instant::now();
-        op().await;
-        times.push(start.elapsed());
-    }
-    times.sort();
-    Stats {
-        p50: percentile(&times, 0.5),
-        p99: percentile(&times, 0.99),
-    }
+}
+
+async fn time<Fut: std::future::Future<Output = ()>>(op: Fut) -> Duration {
+    let start = Instant::now();
+    op.await;
+    start.elapsed()
 }
 
 fn free_port() -> u16 {
@@ -131,14 +125,13 @@ async fn main() {
         "command", "in-process p50/p99", "AdbShell p50/p99", "adb spawn p50/p99", "overhead ×"
     );
     for (label, command, binary) in COMMANDS {
-        let floor = measure(runs, || {
+        let in_process_run = || {
             let shell = in_process.clone();
             async move {
                 let _ = shell.exec(command).await;
             }
-        })
-        .await;
-        let ours = measure(runs, || {
+        };
+        let ours_run = || {
             let client = client.clone();
             async move {
                 if binary {
@@ -147,9 +140,8 @@ async fn main() {
                     let _ = client.exec(command).await;
                 }
             }
-        })
-        .await;
-        let spawned = measure(runs, || {
+        };
+        let spawn_run = || {
             let (adb_bin, port, serial) = (adb_bin.clone(), port.clone(), serial.clone());
             async move {
                 let verb = if binary { "exec-out" } else { "shell" };
@@ -161,8 +153,20 @@ async fn main() {
                     .output()
                     .await;
             }
-        })
-        .await;
+        };
+        // Warm-up, then the three paths interleaved run by run so machine load hits them alike.
+        for _ in 0..3 {
+            in_process_run().await;
+            ours_run().await;
+            spawn_run().await;
+        }
+        let (mut floor, mut ours, mut spawned) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..runs {
+            floor.push(time(in_process_run()).await);
+            ours.push(time(ours_run()).await);
+            spawned.push(time(spawn_run()).await);
+        }
+        let (floor, ours, spawned) = (Stats::of(floor), Stats::of(ours), Stats::of(spawned));
         let overhead = |s: &Stats| (ms(s.p50) - ms(floor.p50)).max(0.001);
         println!(
             "{:<22} {:>7.2}/{:<8.2} {:>7.2}/{:<8.2} {:>7.2}/{:<8.2} {:>9.1}",

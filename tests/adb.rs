@@ -13,7 +13,7 @@ use droidmcp::adb::shell_v2::{Channel, ShellPacket};
 use droidmcp::adb::sync::{self, SyncFrame};
 use droidmcp::adb::{self as adb, AdbServer, AdbShell, Identity};
 use droidmcp::device::sim_shell::SimShell;
-use droidmcp::device::{Shell, ShellError, ShellOutput};
+use droidmcp::device::{Device, Shell, ShellError, ShellOutput};
 use droidmcp::sim::{Phone, SimConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -932,38 +932,41 @@ async fn a_missing_server_is_a_clear_error() {
 // One scenario list, two transports: the embedded phone in-process, and the same phone through
 // AdbShell → real adb server → our adbd.
 
-/// Runs a device-level scenario once against the in-process phone and once over real adb.
+/// Runs a device-level scenario once against the in-process phone and once over real adb
+/// (`AdbShell` → Debian's adb server → our adbd → the same kind of phone).
 macro_rules! phone_test {
-    ($name:ident, |$shell:ident| $body:block) => {
+    ($name:ident, |$device:ident| $body:block) => {
         mod $name {
             use super::*;
 
-            async fn scenario($shell: &dyn Shell) $body
+            async fn scenario($device: Device) $body
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn in_process() {
-                let shell = sim_shell(sim_phone());
-                scenario(shell.as_ref()).await;
+                scenario(Device::new(sim_shell(sim_phone()))).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn over_adb() {
                 let Some(adb) = adb_binary() else { return };
                 let rig = AdbRig::start(adb, sim_shell(sim_phone())).await;
-                let shell = rig.shell().await;
-                scenario(&shell).await;
+                scenario(Device::new(Arc::new(rig.shell().await))).await;
             }
         }
     };
 }
 
-phone_test!(unknown_commands_fail_with_127, |shell| {
-    let out = shell.exec("definitely-not-a-tool").await.unwrap();
+phone_test!(unknown_commands_fail_with_127, |device| {
+    let out = device.shell("definitely-not-a-tool").await.unwrap();
     assert_eq!(out.exit_code, 127);
     assert!(out.stderr_text().contains("not found"), "{out:?}");
 });
 
-phone_test!(pulling_a_missing_file_says_so, |shell| {
-    let err = shell.pull("/sdcard/does-not-exist.txt").await.unwrap_err();
+phone_test!(pulling_a_missing_file_says_so, |device| {
+    let err = device
+        .shell_handle()
+        .pull("/sdcard/does-not-exist.txt")
+        .await
+        .unwrap_err();
     assert!(matches!(err, ShellError::NoSuchFile { .. }), "{err}");
 });
