@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use droidmcp::adb::{self, AdbServer, AdbShell, Identity};
-use droidmcp::device::sim_shell::SimShell;
 use droidmcp::device::Shell;
 use droidmcp::sim::{Phone, SimConfig};
 
@@ -75,14 +74,14 @@ async fn main() {
     }
 
     let phone = Phone::new(SimConfig::default()).expect("phone boots");
-    let in_process = Arc::new(SimShell::new(phone.clone()));
+    let in_process: Arc<dyn Shell> = Arc::new(phone.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let serial = listener.local_addr().expect("addr").to_string();
     tokio::spawn(adb::serve(
         listener,
-        Arc::new(SimShell::new(phone)),
+        Arc::new(phone),
         Identity::new("oriole", "Pixel 6", "oriole"),
         std::future::pending(),
     ));

@@ -2,15 +2,29 @@
 
 mod util;
 
-// ADB: the embedded adbd with scripted bytes, and real Debian adb + our client (DROIDMCP_ADB).
+// ADB: the embedded adbd with scripted bytes, and real Debian adb + our client.
 mod adb;
+
+// The device layer over the embedded phone: actions, typing, observation.
+mod device;
+
 // uiautomator dumps: parse, compress, select, mark, diff.
 mod hierarchy;
+
 // LLM judges against a scripted OpenAI-compatible server.
 mod judge;
+
+// The MCP server in-process: tools, errors, fuzz-style calls.
+mod mcp;
+
+// The embedded phone's framework and shell, driven only through exec.
+mod sim;
+
 // Clock, Calculator and Calendar of the embedded phone.
 mod sim_apps_a;
+
 // Phone, Contacts, Messages and the content providers of the embedded phone.
 mod sim_apps_b;
+
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;

@@ -3,12 +3,14 @@
 //! Brief overview: a [`DevicePool`] opens devices on demand; a [`Session`] leases one of them, turns
 //! [`Action`]s into device calls (resolving element ids and text against the last settled [`Screen`]),
 //! waits for the UI to settle after each action, returns [`Observation`]s on request (with what changed),
-//! and records every step ([`Step`]).
+//! and records every step ([`Step`]). [`episode`] runs task episodes (setup → steps → check → teardown)
+//! on a device and holds the [`episode::Episodes`] registry the front ends share.
 //!
 //! **API Boundary:** the MCP tools, the HTTP API and the manual CLI call `Session` and nothing below it.
 //! **Architecture Invariant:** session types carry no serde or JSON Schema derives; the front ends
 //! convert them to their own wire types, so renaming a field here never breaks a client.
 
+pub mod episode;
 mod hub;
 mod pool;
 mod record;
@@ -410,13 +412,14 @@ pub struct Session {
 
 impl Session {
     /// Starts a session on `device` (the pool's default when `None`).
-    pub fn open(
+    pub async fn open(
         pool: Arc<DevicePool>,
         id: impl Into<String>,
         device: Option<&str>,
     ) -> Result<Session, SessionError> {
         let lease = pool
             .lease(device)
+            .await
             .map_err(|e| SessionError::from_device(device.unwrap_or("default"), e))?;
         Ok(Session {
             id: id.into(),
@@ -449,6 +452,7 @@ impl Session {
         let lease = self
             .pool
             .lease(Some(spec))
+            .await
             .map_err(|e| SessionError::from_device(spec, e))?;
         let serial = lease.slot().serial().to_string();
         let mut state = self.state.lock().await;

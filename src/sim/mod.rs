@@ -10,10 +10,19 @@
 
 pub mod app;
 pub mod apps;
+pub mod defaults;
+pub mod dump;
+pub mod framework;
+pub mod keyboard;
 pub mod phone;
 pub mod providers;
 pub mod render;
+pub mod screen;
+pub mod shell;
 pub mod system;
 pub mod view;
 
 pub use phone::{Phone, Profile, SimConfig, SimError};
+
+#[cfg(test)]
+mod tests;

@@ -2,7 +2,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::device::ShellOutput;
+use crate::device::{Shell, ShellError, ShellOutput};
+
+use super::framework::Framework;
+use super::{shell, system};
 
 /// Screen size and density of a real device model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,51 +79,154 @@ pub enum SimError {
 }
 
 struct PhoneState {
-    serial: String,
+    framework: Framework,
+    /// Owns the directory standing for the phone's `/`; dropped (deleted) with the phone.
+    _data: tempfile::TempDir,
 }
 
 /// A cloneable handle to one embedded phone.
 #[derive(Clone)]
 pub struct Phone {
+    serial: Arc<str>,
     state: Arc<Mutex<PhoneState>>,
 }
 
+/// Directories a fresh phone has.
+const BOOT_DIRS: [&str; 8] = [
+    "/sdcard/Download",
+    "/sdcard/Pictures",
+    "/sdcard/DCIM",
+    "/data/local/tmp",
+    "/data/data",
+    "/data/user_de/0",
+    "/system/bin",
+    "/dev",
+];
+
 impl Phone {
+    /// Boots a phone: a private data directory, default settings, every app installed, the launcher
+    /// on screen.
     pub fn new(config: SimConfig) -> Result<Phone, SimError> {
+        let data = tempfile::Builder::new()
+            .prefix("droidmcp-sim-")
+            .tempdir()
+            .map_err(SimError::DataDir)?;
+        for dir in BOOT_DIRS {
+            let host = data.path().join(dir.trim_start_matches('/'));
+            std::fs::create_dir_all(host).map_err(SimError::DataDir)?;
+        }
+        let serial = format!("sim-{}", config.seed);
+        let framework = Framework::boot(config, data.path().to_path_buf(), serial.clone());
         Ok(Phone {
+            serial: serial.into(),
             state: Arc::new(Mutex::new(PhoneState {
-                serial: format!("sim-{}", config.seed),
+                framework,
+                _data: data,
             })),
         })
     }
 
     pub fn serial(&self) -> String {
-        self.state
-            .lock()
-            .expect("phone state lock is never poisoned: no panics while held")
-            .serial
-            .clone()
+        self.serial.to_string()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, PhoneState> {
+        // A panic inside an app is caught in `exec`; the state stays usable, so a poisoned lock is fine.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Runs one command line as `/system/bin/sh -c` would on the phone.
     pub fn exec(&self, command_line: &str) -> ShellOutput {
-        let name = command_line.split_whitespace().next().unwrap_or("");
-        ShellOutput::fail(format!("/system/bin/sh: {name}: not found\n"), 127)
+        let mut state = self.lock();
+        let fw = &mut state.framework;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            shell::exec(fw, command_line)
+        }));
+        match result {
+            Ok(out) => out,
+            Err(_) => {
+                // An app crashed: Android kills its process and shows the launcher behind it.
+                let crashed = fw.foreground_package().to_string();
+                fw.sys.log(
+                    system::pid::SYSTEM_SERVER,
+                    'E',
+                    "AndroidRuntime",
+                    format!("FATAL EXCEPTION: main\nProcess: {crashed}"),
+                );
+                fw.force_stop(&crashed);
+                fw.sys.requests.clear();
+                ShellOutput::fail(format!("{crashed} has stopped\n"), 1)
+            }
+        }
     }
 
     /// Reads a file by Android path.
     pub fn read_file(&self, path: &str) -> std::io::Result<Vec<u8>> {
-        Err(std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            path.to_string(),
-        ))
+        let state = self.lock();
+        let host = shell::resolve_path(&state.framework, path).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::PermissionDenied, path.to_string())
+        })?;
+        if host.is_dir() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{path}: is a directory"),
+            ));
+        }
+        std::fs::read(host)
     }
 
     /// Writes a file by Android path, creating parent directories.
-    pub fn write_file(&self, path: &str, _data: &[u8], _mode: u32) -> std::io::Result<()> {
-        Err(std::io::Error::new(
-            std::io::ErrorKind::PermissionDenied,
-            path.to_string(),
-        ))
+    pub fn write_file(&self, path: &str, data: &[u8], _mode: u32) -> std::io::Result<()> {
+        let state = self.lock();
+        let host = shell::resolve_path(&state.framework, path).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::PermissionDenied, path.to_string())
+        })?;
+        if let Some(dir) = host.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(host, data)
+    }
+
+    /// The boot configuration.
+    pub fn config(&self) -> SimConfig {
+        self.lock().framework.config.clone()
+    }
+}
+
+#[async_trait::async_trait]
+impl Shell for Phone {
+    fn serial(&self) -> &str {
+        &self.serial
+    }
+
+    async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
+        let phone = self.clone();
+        let line = command_line.to_string();
+        tokio::task::spawn_blocking(move || phone.exec(&line))
+            .await
+            .map_err(|e| ShellError::Disconnected {
+                serial: self.serial.to_string(),
+                reason: e.to_string(),
+            })
+    }
+
+    async fn pull(&self, path: &str) -> Result<Vec<u8>, ShellError> {
+        self.read_file(path).map_err(|e| file_error(path, e))
+    }
+
+    async fn push(&self, path: &str, data: &[u8], mode: u32) -> Result<(), ShellError> {
+        self.write_file(path, data, mode)
+            .map_err(|e| file_error(path, e))
+    }
+}
+
+fn file_error(path: &str, e: std::io::Error) -> ShellError {
+    match e.kind() {
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::InvalidInput => ShellError::NoSuchFile {
+            path: path.to_string(),
+        },
+        _ => ShellError::PermissionDenied {
+            path: path.to_string(),
+        },
     }
 }

@@ -186,3 +186,241 @@ impl System {
         self.requests.push(request);
     }
 }
+
+/// Audio streams as Android numbers them (`AudioManager.STREAM_*`), with the `settings system` key
+/// that persists each one's speaker volume and its index range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stream {
+    VoiceCall,
+    Ring,
+    Music,
+    Alarm,
+    Notification,
+}
+
+impl Stream {
+    pub const ALL: [Stream; 5] = [
+        Stream::VoiceCall,
+        Stream::Ring,
+        Stream::Music,
+        Stream::Alarm,
+        Stream::Notification,
+    ];
+
+    /// `AudioManager.STREAM_*` number (as `media volume --stream N` takes it).
+    pub fn number(self) -> i32 {
+        match self {
+            Stream::VoiceCall => 0,
+            Stream::Ring => 2,
+            Stream::Music => 3,
+            Stream::Alarm => 4,
+            Stream::Notification => 5,
+        }
+    }
+
+    pub fn from_number(n: i32) -> Option<Stream> {
+        Stream::ALL.into_iter().find(|s| s.number() == n)
+    }
+
+    /// The name SystemUI's `vol.Events` log uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stream::VoiceCall => "STREAM_VOICE_CALL",
+            Stream::Ring => "STREAM_RING",
+            Stream::Music => "STREAM_MUSIC",
+            Stream::Alarm => "STREAM_ALARM",
+            Stream::Notification => "STREAM_NOTIFICATION",
+        }
+    }
+
+    /// The `settings system` key holding the stream's volume index.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Stream::VoiceCall => "volume_voice_earpiece",
+            Stream::Ring => "volume_ring_speaker",
+            Stream::Music => "volume_music_speaker",
+            Stream::Alarm => "volume_alarm_speaker",
+            Stream::Notification => "volume_notification_speaker",
+        }
+    }
+
+    /// (min, max) volume index, AOSP defaults.
+    pub fn range(self) -> (i32, i32) {
+        match self {
+            Stream::VoiceCall => (1, 5),
+            Stream::Ring => (0, 7),
+            Stream::Music => (0, 15),
+            Stream::Alarm => (1, 7),
+            Stream::Notification => (0, 7),
+        }
+    }
+
+    /// AOSP `AudioSystem.DEFAULT_STREAM_VOLUME`.
+    pub fn default_index(self) -> i32 {
+        match self {
+            Stream::VoiceCall => 4,
+            Stream::Ring => 5,
+            Stream::Music => 5,
+            Stream::Alarm => 6,
+            Stream::Notification => 5,
+        }
+    }
+}
+
+/// Well-known process ids, so log lines carry the pid of the process that really writes them.
+pub mod pid {
+    pub const SYSTEM_SERVER: u32 = 1432;
+    pub const SYSTEMUI: u32 = 1811;
+    pub const PHONE: u32 = 2093;
+    pub const SETTINGS_PROVIDER: u32 = SYSTEM_SERVER;
+}
+
+impl System {
+    /// Writes a setting as Android's SettingsProvider does, logging the change notification so logcat
+    /// checks see it. Apps and the `settings` shell command both go through here.
+    pub fn put_setting(&mut self, ns: Namespace, key: &str, value: impl Into<String>) {
+        let value = value.into();
+        if self.settings.get(ns, key) == Some(value.as_str()) {
+            return;
+        }
+        self.settings.put(ns, key, value);
+        self.log(
+            pid::SETTINGS_PROVIDER,
+            'V',
+            "SettingsProvider",
+            format!("Notifying for 0: content://settings/{}/{key}", ns.as_str()),
+        );
+    }
+
+    /// Deletes a setting; true when it existed.
+    pub fn delete_setting(&mut self, ns: Namespace, key: &str) -> bool {
+        let existed = self.settings.delete(ns, key);
+        if existed {
+            self.log(
+                pid::SETTINGS_PROVIDER,
+                'V',
+                "SettingsProvider",
+                format!("Notifying for 0: content://settings/{}/{key}", ns.as_str()),
+            );
+        }
+        existed
+    }
+
+    /// Turns airplane mode on or off the way the Settings toggle does (setting, radio log lines).
+    pub fn set_airplane_mode(&mut self, on: bool) {
+        self.put_setting(
+            Namespace::Global,
+            "airplane_mode_on",
+            if on { "1" } else { "0" },
+        );
+        let message = if on {
+            "Turning radio off - airplane"
+        } else {
+            "Turning radio on - airplane"
+        };
+        self.log(pid::PHONE, 'I', "PhoneGlobals", message);
+        self.log(
+            pid::SYSTEM_SERVER,
+            'I',
+            "ConnectivityService",
+            format!("setAirplaneMode({on})"),
+        );
+    }
+
+    /// Turns Wi-Fi on or off on behalf of `caller` (a package), logging WifiService's line.
+    pub fn set_wifi_enabled(&mut self, on: bool, caller: &str) {
+        self.put_setting(Namespace::Global, "wifi_on", if on { "1" } else { "0" });
+        self.log(
+            pid::SYSTEM_SERVER,
+            'I',
+            "WifiService",
+            format!("setWifiEnabled package={caller} uid=1000 enable={on}"),
+        );
+    }
+
+    /// Turns Bluetooth on or off on behalf of `caller`.
+    pub fn set_bluetooth_enabled(&mut self, on: bool, caller: &str) {
+        self.put_setting(
+            Namespace::Global,
+            "bluetooth_on",
+            if on { "1" } else { "0" },
+        );
+        let verb = if on { "enable" } else { "disable" };
+        self.log(
+            pid::SYSTEM_SERVER,
+            'D',
+            "BluetoothManagerService",
+            format!("{verb}(): mBluetooth=null, packageName={caller}"),
+        );
+    }
+
+    /// Sets the manual screen brightness (0..=255), as the brightness slider does.
+    pub fn set_brightness(&mut self, level: i32) {
+        let level = level.clamp(1, 255);
+        let previous = self
+            .settings
+            .get_int(Namespace::System, "screen_brightness", 102);
+        self.put_setting(Namespace::System, "screen_brightness_mode", "0");
+        self.put_setting(Namespace::System, "screen_brightness", level.to_string());
+        self.log(
+            pid::SYSTEM_SERVER,
+            'V',
+            "DisplayPowerController",
+            format!(
+                "Brightness [{:.6}] reason changing to: 'manual', previous reason: 'manual' (was {:.6}).",
+                level as f32 / 255.0,
+                previous as f32 / 255.0
+            ),
+        );
+    }
+
+    /// Switches the system dark theme (`secure ui_night_mode`: 1 = no, 2 = yes).
+    pub fn set_dark_mode(&mut self, on: bool) {
+        self.put_setting(
+            Namespace::Secure,
+            "ui_night_mode",
+            if on { "2" } else { "1" },
+        );
+        self.log(
+            pid::SYSTEM_SERVER,
+            'V',
+            "UiModeManager",
+            format!(
+                "updateConfigurationLocked: mNightMode={}",
+                if on { 2 } else { 1 }
+            ),
+        );
+    }
+
+    /// True when the system dark theme is on.
+    pub fn dark_mode(&self) -> bool {
+        self.settings.get_int(Namespace::Secure, "ui_night_mode", 1) == 2
+    }
+
+    /// A stream's volume index.
+    pub fn volume(&self, stream: Stream) -> i32 {
+        self.settings.get_int(
+            Namespace::System,
+            stream.setting(),
+            stream.default_index() as i64,
+        ) as i32
+    }
+
+    /// Sets a stream's volume index (clamped to its range), logging SystemUI's `vol.Events` line.
+    pub fn set_volume(&mut self, stream: Stream, index: i32) {
+        let (min, max) = stream.range();
+        let index = index.clamp(min, max);
+        self.put_setting(Namespace::System, stream.setting(), index.to_string());
+        self.log(
+            pid::SYSTEMUI,
+            'I',
+            "vol.Events",
+            format!("writeEvent level_changed {} {index}", stream.name()),
+        );
+    }
+
+    /// The simulated time as milliseconds since the Unix epoch (the clock is UTC).
+    pub fn now_millis(&self) -> i64 {
+        self.clock.now.and_utc().timestamp_millis()
+    }
+}

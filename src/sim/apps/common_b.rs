@@ -12,8 +12,8 @@ use crate::sim::providers::{contacts, now_ms, phone_number};
 use crate::sim::system::{Namespace, Request, System};
 use crate::sim::view::{class, Style, View};
 
-/// system_server, which hosts Telecom and ActivityTaskManager.
-pub const SYSTEM_SERVER_PID: u32 = 612;
+/// system_server, which hosts Telecom and ActivityTaskManager (the framework's pid for it).
+pub const SYSTEM_SERVER_PID: u32 = 1432;
 pub const DIALER_PID: u32 = 2841;
 pub const CONTACTS_PID: u32 = 3012;
 pub const MESSAGES_PID: u32 = 3177;
@@ -111,8 +111,8 @@ pub fn take_intent(sys: &System, package: &str) -> Option<Intent> {
     intent
 }
 
-/// Telecom's side of an outgoing call: logs what Telecom logs and returns the call's id
-/// (`TC@n`, counting every call the phone has logged).
+/// Telecom's side of an outgoing call `TC@call_id`: logs what Telecom logs and marks the phone
+/// off-hook.
 pub fn telecom_place_call(sys: &mut System, number: &str, call_id: i64) {
     let dialed = phone_number::strip_separators(number);
     sys.log(
@@ -143,6 +143,35 @@ pub fn telecom_place_call(sys: &mut System, number: &str, call_id: i64) {
         "Telecom",
         format!("InCallController: onCallAdded: TC@{call_id}"),
     );
+    set_call_state(sys, CALL_STATE_OFFHOOK, &dialed);
+}
+
+const CALL_STATE_PATH: &str = "/data/system/sim_telecom/call_state";
+
+/// TelephonyManager call states, as `dumpsys telephony.registry` prints `mCallState`.
+pub const CALL_STATE_IDLE: i32 = 0;
+pub const CALL_STATE_OFFHOOK: i32 = 2;
+
+/// Records Telecom's call state (and the number in the call) for `dumpsys telephony.registry`.
+pub fn set_call_state(sys: &System, state: i32, number: &str) {
+    if let Some(path) = sys.host_path(CALL_STATE_PATH) {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = std::fs::write(path, format!("{state}\t{number}"));
+    }
+}
+
+/// The current call state and number (`mCallState`, `mCallIncomingNumber`); idle when no call
+/// was ever placed.
+pub fn call_state(sys: &System) -> (i32, String) {
+    sys.host_path(CALL_STATE_PATH)
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|text| {
+            let (state, number) = text.split_once('\t')?;
+            Some((state.parse().ok()?, number.to_string()))
+        })
+        .unwrap_or((CALL_STATE_IDLE, String::new()))
 }
 
 /// Places a call from another app: Telecom logs it and the dialer's in-call screen comes up.
@@ -247,11 +276,12 @@ pub fn root(sys: &System) -> View {
     })
 }
 
-/// A 64dp toolbar at the top of `area` with an optional navigate-up button and a title.
+/// A 64dp toolbar (`<id_package>:id/toolbar`) at the top of `area` with an optional navigate-up
+/// button and a title.
 pub fn toolbar(
     sys: &System,
     area: Bounds,
-    id_prefix: &str,
+    id_package: &str,
     title: &str,
     up: Option<(&str, &str)>,
 ) -> View {
@@ -259,7 +289,7 @@ pub fn toolbar(
     let p = palette(sys);
     let height = m.dp(64.0);
     let bar = Bounds::new(area.left, area.top, area.right, area.top + height);
-    let mut toolbar = View::new(class::VIEW_GROUP, bar).id(format!("{id_prefix}toolbar"));
+    let mut toolbar = View::new(class::VIEW_GROUP, bar).id(format!("{id_package}:id/toolbar"));
     let mut title_left = m.dp(16.0);
     if let Some((tag, desc)) = up {
         let button = View::new(

@@ -30,7 +30,12 @@ pub fn info() -> AppInfo {
         launch_activity: MAIN_ACTIVITY,
         create: |sys| {
             sys.log(DIALER_PID, 'I', "Dialer", "MainActivity.onCreate - enter");
-            Box::new(Dialer::default())
+            let mut dialer = Dialer::default();
+            // Started for an intent (a call placed from Contacts): show it from the first frame.
+            if let Some(intent) = common_b::take_intent(sys, PACKAGE) {
+                dialer.apply(intent, sys);
+            }
+            Box::new(dialer)
         },
         install,
         on_home_screen: true,
@@ -155,6 +160,7 @@ impl Dialer {
             return;
         };
         let now = now_ms(sys);
+        common_b::set_call_state(sys, common_b::CALL_STATE_IDLE, "");
         sys.log(
             common_b::SYSTEM_SERVER_PID,
             'I',

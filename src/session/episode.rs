@@ -1,0 +1,813 @@
+//! Task episodes: one task instance run on one device, from setup to teardown.
+//!
+//! [`Episode::start`] runs the instance's setup, then takes the before-snapshots of every app database a
+//! check compares against and a logcat baseline — so only a set-up episode can be checked (the
+//! precondition lives in the type, not in a runtime flag). Each agent action is recorded with
+//! [`Episode::record_step`] (the session's hook), which also evaluates `any_step` checks and enforces
+//! the step limit. [`Episode::check`] scores; [`Episode::end`] tears down. A device that disappears
+//! mid-episode ends it as `aborted`, keeping its steps. Every change is written to the [`Store`] as it
+//! happens. [`Episodes`] is the registry the front ends (MCP, HTTP, CLI) share.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use serde_json::json;
+
+use crate::device::{Shell, ShellError};
+use crate::eval::android::{self, LogLine};
+use crate::eval::check::{Probe, When};
+use crate::eval::history::{ActionRecord, RefAction};
+use crate::eval::metrics::{self, TrajectoryMetrics};
+use crate::eval::sqlite::DbSnapshot;
+use crate::eval::{self, CheckResult, Context, Verdict};
+use crate::store::{EpisodeRow, StepRow, Store, StoreError};
+use crate::task::setup::ShellOp;
+use crate::task::{Catalog, Kind, Task, TaskError, TaskInstance};
+
+/// Where an episode is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Set up; the agent is acting.
+    Running,
+    /// The agent declared it finished (or answered); it may still be checked.
+    Finished,
+    /// The agent went past the step limit; it scores 0.
+    Failed,
+    /// Torn down; no more steps or checks.
+    Ended,
+    /// The device was lost; steps are kept, nothing more can happen.
+    Aborted,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Finished => "finished",
+            Status::Failed => "failed",
+            Status::Ended => "ended",
+            Status::Aborted => "aborted",
+        }
+    }
+
+    /// Whether the episode still accepts steps, answers and checks.
+    pub fn is_open(self) -> bool {
+        matches!(self, Status::Running | Status::Finished | Status::Failed)
+    }
+}
+
+/// Why an episode operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EpisodeError {
+    #[error(transparent)]
+    Task(#[from] TaskError),
+    #[error("setup step {index} of task {task} failed: `{command}` → {output}")]
+    Setup {
+        task: String,
+        index: usize,
+        command: String,
+        output: String,
+    },
+    #[error("episode {id} is {status}; {what} is no longer possible")]
+    Closed {
+        id: String,
+        status: &'static str,
+        what: &'static str,
+    },
+    #[error("task {task} is an operation task: it takes no answer (finish it with task_finish)")]
+    NotAQuery { task: String },
+    #[error("unknown episode {0:?}")]
+    UnknownEpisode(String),
+    #[error("episode {id} aborted: device lost: {reason}")]
+    DeviceLost { id: String, reason: String },
+    #[error("no device for the episode: {0}")]
+    NoDevice(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl EpisodeError {
+    /// True when the caller made a mistake (unknown ids, wrong state) rather than the system failing.
+    pub fn is_client_error(&self) -> bool {
+        matches!(
+            self,
+            EpisodeError::Task(_)
+                | EpisodeError::Closed { .. }
+                | EpisodeError::NotAQuery { .. }
+                | EpisodeError::UnknownEpisode(_)
+        )
+    }
+
+    pub fn is_not_found(&self) -> bool {
+        matches!(
+            self,
+            EpisodeError::UnknownEpisode(_) | EpisodeError::Task(TaskError::UnknownTask { .. })
+        )
+    }
+}
+
+/// One recorded step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub index: u32,
+    pub at: String,
+    pub action: ActionRecord,
+    /// The screen after the action (dump XML), when the session observed it.
+    pub screen: Option<String>,
+    /// Outputs of the task's `record.shell` commands after this step.
+    pub recorded: Vec<(String, String)>,
+}
+
+/// What recording a step did to the episode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepOutcome {
+    pub index: u32,
+    pub steps_left: u32,
+    pub status: Status,
+}
+
+/// What a check returns to front ends: the verdict plus step usage and trajectory metrics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub episode: String,
+    pub task: String,
+    pub status: Status,
+    pub verdict: Verdict,
+    pub steps_used: u32,
+    pub max_steps: u32,
+    pub metrics: Option<TrajectoryMetrics>,
+}
+
+/// A set-up task instance on a device.
+pub struct Episode {
+    pub id: String,
+    instance: TaskInstance,
+    shell: Arc<dyn Shell>,
+    store: Option<Store>,
+    status: Status,
+    answer: Option<String>,
+    finished: bool,
+    steps: Vec<Step>,
+    before: BTreeMap<String, DbSnapshot>,
+    log_baseline: Option<LogLine>,
+    /// `any_step` device checks that passed after some step (latched).
+    latched: BTreeMap<String, CheckResult>,
+    runs: u32,
+    setup_log: Vec<String>,
+    started_at: String,
+    ended_at: Option<String>,
+    last: Option<Verdict>,
+}
+
+fn now() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}
+
+fn new_id() -> String {
+    format!("ep-{:016x}", rand::random::<u64>())
+}
+
+impl Episode {
+    /// Runs setup on `shell` and takes the before-snapshots. A setup command that fails is an error
+    /// (a bad setup must not be scored as an agent failure).
+    pub async fn start(
+        instance: TaskInstance,
+        shell: Arc<dyn Shell>,
+        store: Option<Store>,
+    ) -> Result<Episode, EpisodeError> {
+        let id = new_id();
+        let mut ep = Episode {
+            id,
+            instance,
+            shell,
+            store,
+            status: Status::Running,
+            answer: None,
+            finished: false,
+            steps: Vec::new(),
+            before: BTreeMap::new(),
+            log_baseline: None,
+            latched: BTreeMap::new(),
+            runs: 0,
+            setup_log: Vec::new(),
+            started_at: now(),
+            ended_at: None,
+            last: None,
+        };
+        let setup = ep.instance.setup.clone();
+        ep.run_steps(&setup, true).await?;
+        ep.snapshot().await?;
+        if let Some(store) = &ep.store {
+            store.insert_episode(&ep.row())?;
+        }
+        Ok(ep)
+    }
+
+    async fn run_steps(
+        &mut self,
+        steps: &[crate::task::SetupStep],
+        strict: bool,
+    ) -> Result<(), EpisodeError> {
+        for (index, step) in steps.iter().enumerate() {
+            let ops = step.ops().map_err(|e| EpisodeError::Setup {
+                task: self.instance.task.id.clone(),
+                index,
+                command: step.describe(),
+                output: e,
+            })?;
+            for op in ops {
+                let (command, result) = match &op {
+                    ShellOp::Exec {
+                        command,
+                        allow_fail,
+                    } => {
+                        let r = self.shell.exec(command).await.map(|out| {
+                            let ok = out.success() || *allow_fail;
+                            (
+                                ok,
+                                format!("{}{}", out.stdout_text(), out.stderr_text()),
+                                out.exit_code,
+                            )
+                        });
+                        (command.clone(), r)
+                    }
+                    ShellOp::Push { path, data, mode } => {
+                        let r = self
+                            .shell
+                            .push(path, data, *mode)
+                            .await
+                            .map(|_| (true, String::new(), 0));
+                        (format!("push {path}"), r)
+                    }
+                    ShellOp::Sleep { ms } => {
+                        tokio::time::sleep(std::time::Duration::from_millis(*ms)).await;
+                        (format!("sleep {ms}ms"), Ok((true, String::new(), 0)))
+                    }
+                };
+                match result {
+                    Ok((true, _, _)) => self.setup_log.push(command),
+                    Ok((false, output, code)) if strict => {
+                        return Err(EpisodeError::Setup {
+                            task: self.instance.task.id.clone(),
+                            index,
+                            command,
+                            output: format!("exit {code}: {}", output.trim()),
+                        })
+                    }
+                    Ok((false, output, code)) => self
+                        .setup_log
+                        .push(format!("{command} (exit {code}: {})", output.trim())),
+                    Err(e) => return Err(self.lost_or_setup(index, command, e)),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn lost_or_setup(&mut self, index: usize, command: String, e: ShellError) -> EpisodeError {
+        if e.is_device_lost() {
+            self.abort(&e.to_string())
+        } else {
+            EpisodeError::Setup {
+                task: self.instance.task.id.clone(),
+                index,
+                command,
+                output: e.to_string(),
+            }
+        }
+    }
+
+    /// Before-snapshots of the databases that checks diff against, and the logcat baseline.
+    async fn snapshot(&mut self) -> Result<(), EpisodeError> {
+        let mut dbs: Vec<String> = Vec::new();
+        for c in &self.instance.checks {
+            if let Probe::Sqlite { db, test } = &c.probe {
+                if test.needs_snapshot() && !dbs.contains(db) {
+                    dbs.push(db.clone());
+                }
+            }
+        }
+        for db in dbs {
+            match DbSnapshot::pull(self.shell.as_ref(), &db).await {
+                Ok(s) => {
+                    self.setup_log.push(format!("snapshot {db}"));
+                    self.before.insert(db, s);
+                }
+                Err(e) if e.is_device_lost() => return Err(self.abort(&e.to_string())),
+                Err(e) => {
+                    return Err(EpisodeError::Setup {
+                        task: self.instance.task.id.clone(),
+                        index: self.instance.setup.len(),
+                        command: format!("snapshot {db}"),
+                        output: e.to_string(),
+                    })
+                }
+            }
+        }
+        if self
+            .instance
+            .checks
+            .iter()
+            .any(|c| matches!(c.probe, Probe::Logcat { .. }))
+        {
+            match self.shell.exec("logcat -d -v threadtime").await {
+                Ok(out) => self.log_baseline = android::parse_logcat(&out.stdout_text()).pop(),
+                Err(e) if e.is_device_lost() => return Err(self.abort(&e.to_string())),
+                Err(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks the episode aborted (device lost), persists it, and returns the error to report.
+    pub fn abort(&mut self, reason: &str) -> EpisodeError {
+        self.status = Status::Aborted;
+        self.ended_at = Some(now());
+        self.persist();
+        EpisodeError::DeviceLost {
+            id: self.id.clone(),
+            reason: reason.to_string(),
+        }
+    }
+
+    fn persist(&self) {
+        if let Some(store) = &self.store {
+            if let Err(e) = store.update_episode(&self.row()) {
+                tracing::warn!("episode {}: {e}", self.id);
+            }
+        }
+    }
+
+    fn open(&self, what: &'static str) -> Result<(), EpisodeError> {
+        if self.status.is_open() {
+            Ok(())
+        } else {
+            Err(EpisodeError::Closed {
+                id: self.id.clone(),
+                status: self.status.as_str(),
+                what,
+            })
+        }
+    }
+
+    /// Records one agent action and the screen after it; runs `record.shell` commands and `any_step`
+    /// device checks. The step past the limit ends the episode as failed.
+    pub async fn record_step(
+        &mut self,
+        action: ActionRecord,
+        screen: Option<String>,
+    ) -> Result<StepOutcome, EpisodeError> {
+        self.open("recording a step")?;
+        let index = self.steps.len() as u32 + 1;
+        let mut recorded = Vec::new();
+        for cmd in self.instance.record.clone() {
+            match self.shell.exec(&cmd).await {
+                Ok(out) => recorded.push((cmd, out.stdout_text())),
+                Err(e) if e.is_device_lost() => return Err(self.abort(&e.to_string())),
+                Err(e) => recorded.push((cmd, e.to_string())),
+            }
+        }
+        let step = Step {
+            index,
+            at: now(),
+            action,
+            screen,
+            recorded,
+        };
+        if let Some(store) = &self.store {
+            store.insert_step(&self.id, &step_row(&step))?;
+        }
+        self.steps.push(step);
+        let max = self.instance.task.max_steps;
+        if index > max {
+            self.status = Status::Failed;
+            self.persist();
+        } else if self.status == Status::Running {
+            self.evaluate_any_step().await?;
+        }
+        Ok(StepOutcome {
+            index,
+            steps_left: max.saturating_sub(index),
+            status: self.status,
+        })
+    }
+
+    async fn evaluate_any_step(&mut self) -> Result<(), EpisodeError> {
+        let pending: Vec<_> = self
+            .instance
+            .checks
+            .iter()
+            .filter(|c| {
+                c.when == When::AnyStep && c.reads_device() && !self.latched.contains_key(&c.id)
+            })
+            .cloned()
+            .collect();
+        for check in pending {
+            let result = {
+                let values = BTreeMap::new();
+                let (screens, actions) = self.views();
+                let ctx = self.context(&screens, &actions, &[], &values);
+                check.evaluate(&ctx).await
+            };
+            match result {
+                Ok(r) if r.passed => {
+                    self.latched.insert(r.id.clone(), r);
+                }
+                Ok(_) => {}
+                Err(lost) => return Err(self.abort(&lost.to_string())),
+            }
+        }
+        Ok(())
+    }
+
+    fn views(&self) -> (Vec<String>, Vec<ActionRecord>) {
+        let screens = self.steps.iter().filter_map(|s| s.screen.clone()).collect();
+        let actions = self.steps.iter().map(|s| s.action.clone()).collect();
+        (screens, actions)
+    }
+
+    fn context<'a>(
+        &'a self,
+        screens: &'a [String],
+        actions: &'a [ActionRecord],
+        reference: &'a [RefAction],
+        values: &'a BTreeMap<String, Vec<String>>,
+    ) -> Context<'a> {
+        Context {
+            shell: self.shell.as_ref(),
+            before: &self.before,
+            screens,
+            actions,
+            reference,
+            answer: self.answer.as_deref(),
+            log_baseline: self.log_baseline.as_ref(),
+            values,
+        }
+    }
+
+    /// Records the agent's answer (query tasks, or composites with an answer check); answering also
+    /// declares the task finished.
+    pub fn answer(&mut self, text: &str) -> Result<(), EpisodeError> {
+        self.open("answering")?;
+        let takes_answer = self.instance.task.kind == Kind::Query
+            || self
+                .instance
+                .checks
+                .iter()
+                .any(|c| matches!(c.probe, Probe::Answer { .. }));
+        if !takes_answer {
+            return Err(EpisodeError::NotAQuery {
+                task: self.instance.task.id.clone(),
+            });
+        }
+        self.answer = Some(text.to_string());
+        self.mark_finished();
+        Ok(())
+    }
+
+    /// The agent declares the task done.
+    pub fn finish(&mut self) -> Result<(), EpisodeError> {
+        self.open("finishing")?;
+        self.mark_finished();
+        Ok(())
+    }
+
+    fn mark_finished(&mut self) {
+        self.finished = true;
+        if self.status == Status::Running {
+            self.status = Status::Finished;
+        }
+        self.persist();
+    }
+
+    /// Evaluates every check and scores the episode; results are stored as one evaluation run.
+    pub async fn check(&mut self) -> Result<Report, EpisodeError> {
+        self.open("checking")?;
+        let reference = Task::reference_of(&self.instance.golden);
+        let (screens, actions) = self.views();
+        let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut results = Vec::new();
+        let checks = self.instance.checks.clone();
+        for check in &checks {
+            let outcome = {
+                let ctx = self.context(&screens, &actions, &reference, &values);
+                check.evaluate(&ctx).await
+            };
+            let mut result = match outcome {
+                Ok(r) => r,
+                Err(lost) => return Err(self.abort(&lost.to_string())),
+            };
+            if !result.passed {
+                if let Some(latched) = self.latched.get(&check.id) {
+                    result = latched.clone();
+                    result.value = format!("{} (at an earlier step)", result.value);
+                }
+            }
+            values.insert(result.id.clone(), result.values.clone());
+            results.push(result);
+        }
+        let task = &self.instance.task;
+        let finished_ok = self.finished || !task.require_finish;
+        let mut verdict = eval::score(
+            &checks,
+            results,
+            &task.success,
+            task.partial_credit,
+            finished_ok,
+        );
+        if self.status == Status::Failed {
+            verdict.success = false;
+            verdict.score = 0.0;
+            verdict.gate = Some(format!(
+                "the agent went past the step limit of {}",
+                task.max_steps
+            ));
+        }
+        self.runs += 1;
+        if let Some(store) = &self.store {
+            store.insert_checks(&self.id, self.runs, &now(), &verdict.checks)?;
+        }
+        let metrics = (!reference.is_empty())
+            .then(|| metrics::trajectory(&reference, &actions, verdict.success));
+        self.last = Some(verdict.clone());
+        self.persist();
+        Ok(Report {
+            episode: self.id.clone(),
+            task: task.id.clone(),
+            status: self.status,
+            verdict,
+            steps_used: self.steps.len() as u32,
+            max_steps: task.max_steps,
+            metrics,
+        })
+    }
+
+    /// Runs teardown (failures are logged, not fatal) and closes the episode.
+    pub async fn end(&mut self) -> Result<(), EpisodeError> {
+        self.open("ending")?;
+        let teardown = self.instance.teardown.clone();
+        self.run_steps(&teardown, false).await?;
+        self.status = Status::Ended;
+        self.ended_at = Some(now());
+        self.persist();
+        Ok(())
+    }
+
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    pub fn instance(&self) -> &TaskInstance {
+        &self.instance
+    }
+
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    pub fn answer_text(&self) -> Option<&str> {
+        self.answer.as_deref()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    pub fn setup_log(&self) -> &[String] {
+        &self.setup_log
+    }
+
+    pub fn last_verdict(&self) -> Option<&Verdict> {
+        self.last.as_ref()
+    }
+
+    pub fn device(&self) -> &str {
+        self.shell.serial()
+    }
+
+    pub fn shell(&self) -> &Arc<dyn Shell> {
+        &self.shell
+    }
+
+    fn row(&self) -> EpisodeRow {
+        let last = self.last.as_ref();
+        EpisodeRow {
+            id: self.id.clone(),
+            task_id: self.instance.task.id.clone(),
+            seed: self.instance.seed,
+            params: self
+                .instance
+                .params
+                .iter()
+                .map(|(k, v)| (k.clone(), v.text.clone()))
+                .collect(),
+            goal: self.instance.goal.clone(),
+            device: self.shell.serial().to_string(),
+            status: self.status.as_str().to_string(),
+            started_at: self.started_at.clone(),
+            ended_at: self.ended_at.clone(),
+            max_steps: self.instance.task.max_steps,
+            answer: self.answer.clone(),
+            finished: self.finished,
+            success: last.map(|v| v.success),
+            score: last.map(|v| v.score),
+            subgoal_rate: last.and_then(|v| v.subgoal_rate),
+            setup_log: self.setup_log.join("\n"),
+        }
+    }
+}
+
+fn step_row(step: &Step) -> StepRow {
+    let a = &step.action;
+    let action = json!({
+        "kind": a.kind,
+        "point": a.point.map(|p| json!([p.x, p.y])),
+        "text": a.text,
+    });
+    let recorded: serde_json::Map<String, serde_json::Value> = step
+        .recorded
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    StepRow {
+        index: step.index,
+        at: step.at.clone(),
+        action: action.to_string(),
+        screen: step.screen.clone(),
+        recorded: serde_json::Value::Object(recorded).to_string(),
+    }
+}
+
+/// Gives an episode its device: `None` means the default (the embedded phone).
+#[async_trait::async_trait]
+pub trait DeviceSource: Send + Sync {
+    async fn shell(&self, device: Option<&str>) -> Result<Arc<dyn Shell>, String>;
+}
+
+/// The live episodes and the task catalog, shared by the MCP tools, the HTTP routes and the CLI.
+pub struct Episodes {
+    catalog: Arc<Catalog>,
+    store: Option<Store>,
+    devices: Arc<dyn DeviceSource>,
+    live: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<Episode>>>>,
+}
+
+/// A started episode as front ends report it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Started {
+    pub episode: String,
+    pub task: String,
+    pub goal: String,
+    pub kind: Kind,
+    pub max_steps: u32,
+    pub seed: u64,
+    pub params: Vec<(String, String)>,
+    pub device: String,
+    pub setup: Vec<String>,
+}
+
+/// A read-only view of an episode for `GET /v1/episodes/{id}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    pub episode: String,
+    pub task: String,
+    pub goal: String,
+    pub status: Status,
+    pub steps: u32,
+    pub max_steps: u32,
+    pub answer: Option<String>,
+    pub finished: bool,
+    pub last: Option<Verdict>,
+    pub device: String,
+}
+
+impl Episodes {
+    pub fn new(
+        catalog: Arc<Catalog>,
+        store: Option<Store>,
+        devices: Arc<dyn DeviceSource>,
+    ) -> Episodes {
+        Episodes {
+            catalog,
+            store,
+            devices,
+            live: Default::default(),
+        }
+    }
+
+    pub fn catalog(&self) -> &Arc<Catalog> {
+        &self.catalog
+    }
+
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+
+    /// Instantiates a task and sets it up on a device. A seed is drawn when none is given.
+    pub async fn start(
+        &self,
+        task_id: &str,
+        seed: Option<u64>,
+        params: &BTreeMap<String, String>,
+        device: Option<&str>,
+    ) -> Result<Started, EpisodeError> {
+        let task = self.catalog.get(task_id)?;
+        let seed = seed.unwrap_or_else(|| rand::random::<u32>() as u64);
+        let instance = task.instantiate(seed, params)?;
+        let shell = self
+            .devices
+            .shell(device)
+            .await
+            .map_err(EpisodeError::NoDevice)?;
+        let ep = Episode::start(instance, shell, self.store.clone()).await?;
+        let started = Started {
+            episode: ep.id.clone(),
+            task: task.id.clone(),
+            goal: ep.instance.goal.clone(),
+            kind: task.kind,
+            max_steps: task.max_steps,
+            seed,
+            params: ep
+                .instance
+                .params
+                .iter()
+                .map(|(k, v)| (k.clone(), v.text.clone()))
+                .collect(),
+            device: ep.device().to_string(),
+            setup: ep.setup_log.clone(),
+        };
+        self.live
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(ep.id.clone(), Arc::new(tokio::sync::Mutex::new(ep)));
+        Ok(started)
+    }
+
+    pub fn get(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<Episode>>, EpisodeError> {
+        self.live
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .cloned()
+            .ok_or_else(|| EpisodeError::UnknownEpisode(id.to_string()))
+    }
+
+    /// The open episode running on a device, for the session's step hook.
+    pub async fn open_on_device(&self, serial: &str) -> Option<Arc<tokio::sync::Mutex<Episode>>> {
+        let all: Vec<_> = self
+            .live
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        for ep in all {
+            let guard = ep.lock().await;
+            if guard.status().is_open() && guard.device() == serial {
+                drop(guard);
+                return Some(ep);
+            }
+        }
+        None
+    }
+
+    pub async fn answer(&self, id: &str, text: &str) -> Result<(), EpisodeError> {
+        self.get(id)?.lock().await.answer(text)
+    }
+
+    pub async fn finish(&self, id: &str) -> Result<(), EpisodeError> {
+        self.get(id)?.lock().await.finish()
+    }
+
+    pub async fn check(&self, id: &str) -> Result<Report, EpisodeError> {
+        self.get(id)?.lock().await.check().await
+    }
+
+    pub async fn end(&self, id: &str) -> Result<Summary, EpisodeError> {
+        let ep = self.get(id)?;
+        let mut guard = ep.lock().await;
+        guard.end().await?;
+        Ok(summary(&guard))
+    }
+
+    pub async fn summary(&self, id: &str) -> Result<Summary, EpisodeError> {
+        Ok(summary(&*self.get(id)?.lock().await))
+    }
+}
+
+fn summary(ep: &Episode) -> Summary {
+    Summary {
+        episode: ep.id.clone(),
+        task: ep.instance.task.id.clone(),
+        goal: ep.instance.goal.clone(),
+        status: ep.status,
+        steps: ep.steps.len() as u32,
+        max_steps: ep.instance.task.max_steps,
+        answer: ep.answer.clone(),
+        finished: ep.finished,
+        last: ep.last.clone(),
+        device: ep.device().to_string(),
+    }
+}

@@ -1,0 +1,825 @@
+//! The embedded phone's framework: the task stack of running apps, input focus and the IME, scroll
+//! offsets, the screen's power state, and the dispatch of input to apps.
+//!
+//! Brief overview: [`Framework`] owns the [`System`] and every running [`App`]. The shell layer calls
+//! its input methods ([`Framework::tap`], [`Framework::swipe`], [`Framework::key`],
+//! [`Framework::type_text`]) and reads the screen through [`Framework::windows`]; after every event
+//! the requests apps raised ([`Request`]) are carried out here.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::geom::{Bounds, Point};
+
+use super::app::{App, AppInfo, UiEvent};
+use super::apps;
+use super::keyboard::{self, Key, KeyboardState};
+use super::phone::{Profile, SimConfig};
+use super::screen::{self, Window, WindowKind};
+use super::system::{pid, Logcat, Namespace, Request, SimClock, Stream, System};
+use super::view::{class, Metrics, View};
+
+/// One running app: its UI object and the ids Android would give its task and process.
+pub struct Task {
+    pub app: Box<dyn App>,
+    pub package: &'static str,
+    pub id: u32,
+    pub pid: u32,
+}
+
+/// The display as `wm` sees it: the profile's physical values and any overrides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Display {
+    pub profile: Profile,
+    pub size_override: Option<(i32, i32)>,
+    pub density_override: Option<i32>,
+}
+
+impl Display {
+    pub fn size(&self) -> (i32, i32) {
+        self.size_override
+            .unwrap_or((self.profile.width, self.profile.height))
+    }
+
+    pub fn density(&self) -> i32 {
+        self.density_override.unwrap_or(self.profile.density)
+    }
+}
+
+/// Who asked for an activity start; decides the intent text in the `START u0 {…}` log line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Launcher {
+    /// The home screen, an app's request, or monkey: a MAIN/LAUNCHER intent.
+    Home,
+    /// `am start`: the intent as the shell built it (`act=… cmp=…`), from uid 2000.
+    Shell(String),
+}
+
+/// Why an app could not be started.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    #[error("no launchable activity in package {0}")]
+    UnknownPackage(String),
+}
+
+/// Key codes the framework reacts to (`KeyEvent.KEYCODE_*`).
+pub mod keycode {
+    pub const HOME: i32 = 3;
+    pub const BACK: i32 = 4;
+    pub const STAR: i32 = 17;
+    pub const POUND: i32 = 18;
+    pub const VOLUME_UP: i32 = 24;
+    pub const VOLUME_DOWN: i32 = 25;
+    pub const POWER: i32 = 26;
+    pub const TAB: i32 = 61;
+    pub const SPACE: i32 = 62;
+    pub const ENTER: i32 = 66;
+    pub const DEL: i32 = 67;
+    pub const MENU: i32 = 82;
+    pub const FORWARD_DEL: i32 = 112;
+    pub const VOLUME_MUTE: i32 = 164;
+    pub const APP_SWITCH: i32 = 187;
+    pub const SLEEP: i32 = 223;
+    pub const WAKEUP: i32 = 224;
+}
+
+/// The framework state of one phone.
+pub struct Framework {
+    pub sys: System,
+    pub config: SimConfig,
+    pub catalog: Vec<AppInfo>,
+    /// Running tasks bottom to top; the last one is in the foreground. The launcher is always present.
+    pub stack: Vec<Task>,
+    /// The focused editable view: (package, tag).
+    pub focus: Option<(String, String)>,
+    pub ime_visible: bool,
+    pub keyboard: KeyboardState,
+    /// Scroll offsets in px per (package, scroll container tag).
+    pub scroll: BTreeMap<(String, String), i32>,
+    pub screen_on: bool,
+    /// The recents (overview) screen is showing.
+    pub overview: bool,
+    pub display: Display,
+    /// `input motionevent DOWN` position and time, until the matching `UP`.
+    pub pending_touch: Option<(Point, i64)>,
+    /// The serial `getprop ro.serialno` reports.
+    pub serial: String,
+    next_task_id: u32,
+    next_pid: u32,
+}
+
+/// How far one event moves the simulated clock (one frame).
+pub const EVENT_MS: i64 = 16;
+
+impl Framework {
+    /// Boots: default settings, every app's first-boot install, the launcher on screen.
+    pub fn boot(config: SimConfig, root: std::path::PathBuf, serial: String) -> Framework {
+        let display = Display {
+            profile: config.profile,
+            size_override: None,
+            density_override: None,
+        };
+        let sys = System {
+            settings: super::defaults::settings(&config),
+            logcat: Logcat::default(),
+            clock: SimClock {
+                now: boot_time(config.seed),
+            },
+            metrics: metrics_for(&display, config.font_scale),
+            locale: config.locale.replace('_', "-"),
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            root,
+            requests: Vec::new(),
+        };
+        let mut fw = Framework {
+            sys,
+            config,
+            catalog: apps::catalog(),
+            stack: Vec::new(),
+            focus: None,
+            ime_visible: false,
+            keyboard: KeyboardState::default(),
+            scroll: BTreeMap::new(),
+            screen_on: true,
+            overview: false,
+            display,
+            pending_touch: None,
+            serial: String::new(),
+            next_task_id: 10,
+            next_pid: 0,
+        };
+        fw.serial = serial;
+        fw.next_pid = 4000 + (fw.config.seed % 1000) as u32;
+        fw.sys.log(
+            pid::SYSTEM_SERVER,
+            'I',
+            "SystemServer",
+            "Entered the Android system server!",
+        );
+        for i in 0..fw.catalog.len() {
+            (fw.catalog[i].install)(&mut fw.sys);
+        }
+        fw.sys.requests.clear();
+        fw.sys.log(
+            pid::SYSTEM_SERVER,
+            'I',
+            "ActivityManager",
+            "System now ready",
+        );
+        let home = apps::launcher::PACKAGE;
+        if fw.launch(home, Launcher::Home).is_err() {
+            // The catalog always holds the launcher; a phone without one still answers the shell.
+        }
+        fw.sys
+            .log(pid::SYSTEM_SERVER, 'I', "ActivityManager", "Boot completed");
+        fw
+    }
+
+    /// Recomputes screen metrics from the display and the font-scale setting (call after either changes).
+    pub fn refresh_metrics(&mut self) {
+        let font_scale = self
+            .sys
+            .settings
+            .get(Namespace::System, "font_scale")
+            .and_then(|v| v.trim().parse::<f32>().ok())
+            .filter(|f| f.is_finite() && *f > 0.1 && *f < 10.0)
+            .unwrap_or(self.config.font_scale);
+        self.sys.metrics = metrics_for(&self.display, font_scale);
+    }
+
+    pub fn app_info(&self, package: &str) -> Option<&AppInfo> {
+        self.catalog.iter().find(|a| a.package == package)
+    }
+
+    /// The task in the foreground.
+    pub fn foreground(&self) -> Option<&Task> {
+        self.stack.last()
+    }
+
+    /// Package of the window that has input focus (the launcher while the overview shows).
+    pub fn foreground_package(&self) -> &str {
+        if self.overview {
+            return apps::launcher::PACKAGE;
+        }
+        self.foreground().map(|t| t.package).unwrap_or("")
+    }
+
+    /// `pkg/.Activity` (short form when the class lives in the package), as Android prints components.
+    pub fn short_component(package: &str, activity: &str) -> String {
+        match activity.strip_prefix(package) {
+            Some(rest) if rest.starts_with('.') => format!("{package}/{rest}"),
+            _ => format!("{package}/{activity}"),
+        }
+    }
+
+    fn uid_of(&self, package: &str) -> String {
+        if package == apps::settings::PACKAGE {
+            return "1000".into();
+        }
+        let idx = self
+            .catalog
+            .iter()
+            .position(|a| a.package == package)
+            .unwrap_or(0);
+        format!("u0a{}", 120 + idx)
+    }
+
+    /// Starts `package`'s launcher activity, or brings its task to the front.
+    pub fn launch(&mut self, package: &str, launcher: Launcher) -> Result<(), LaunchError> {
+        let Some(info) = self.catalog.iter().find(|a| a.package == package) else {
+            return Err(LaunchError::UnknownPackage(package.to_string()));
+        };
+        let package: &'static str = info.package;
+        let create = info.create;
+        let activity = info.launch_activity;
+        let short = Framework::short_component(package, activity);
+        self.overview = false;
+        self.hide_ime();
+        let intent = match &launcher {
+            Launcher::Home => format!(
+                "act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp={short}"
+            ),
+            Launcher::Shell(intent) => intent.clone(),
+        };
+        let uid = match launcher {
+            Launcher::Home => "10093",
+            Launcher::Shell(_) => "2000",
+        };
+        self.sys.log(
+            pid::SYSTEM_SERVER,
+            'I',
+            "ActivityTaskManager",
+            format!("START u0 {{{intent}}} with LAUNCH_SINGLE_TASK from uid {uid} (BAL_ALLOW_PERMISSION) result code=0"),
+        );
+        if let Some(pos) = self.stack.iter().position(|t| t.package == package) {
+            let task = self.stack.remove(pos);
+            self.stack.push(task);
+        } else {
+            let pid = self.next_pid;
+            self.next_pid += 1 + (self.sys.rng_u32() % 40);
+            let uid = self.uid_of(package);
+            self.sys.log(
+                pid::SYSTEM_SERVER,
+                'I',
+                "ActivityManager",
+                format!("Start proc {pid}:{package}/{uid} for next-top-activity {{{package}/{activity}}}"),
+            );
+            let app = create(&mut self.sys);
+            let id = self.next_task_id;
+            self.next_task_id += 1;
+            self.stack.push(Task {
+                app,
+                package,
+                id,
+                pid,
+            });
+            let ms = 250 + self.sys.rng_u32() % 300;
+            self.sys.clock.advance_ms(ms as i64);
+            self.sys.log(
+                pid::SYSTEM_SERVER,
+                'I',
+                "ActivityTaskManager",
+                format!("Displayed {short} for user 0: +{ms}ms"),
+            );
+        }
+        self.process_requests();
+        Ok(())
+    }
+
+    /// Drops a package's task and process (`am force-stop`, `pm clear`); true when it was running.
+    pub fn force_stop(&mut self, package: &str) -> bool {
+        if package == apps::launcher::PACKAGE {
+            // The home app restarts at once on a real phone; keep the same object.
+            return false;
+        }
+        let Some(pos) = self.stack.iter().position(|t| t.package == package) else {
+            return false;
+        };
+        let task = self.stack.remove(pos);
+        self.sys.log(
+            pid::SYSTEM_SERVER,
+            'I',
+            "ActivityManager",
+            format!(
+                "Force stopping {package} appid={} user=0: from pid 1",
+                10000 + task.id
+            ),
+        );
+        self.scroll.retain(|(p, _), _| p != package);
+        if self.focus.as_ref().is_some_and(|(p, _)| p == package) {
+            self.hide_ime();
+        }
+        true
+    }
+
+    /// Sends an event to the foreground app and carries out what it requested; false when unhandled.
+    pub fn dispatch(&mut self, event: UiEvent) -> bool {
+        let Some(task) = self.stack.last_mut() else {
+            return false;
+        };
+        let handled = task.app.handle(&event, &mut self.sys);
+        self.process_requests();
+        handled
+    }
+
+    /// Carries out the requests apps queued on the [`System`].
+    pub fn process_requests(&mut self) {
+        // Bounded: a request may start an app whose creation queues more requests.
+        for _ in 0..16 {
+            if self.sys.requests.is_empty() {
+                return;
+            }
+            let requests = std::mem::take(&mut self.sys.requests);
+            for request in requests {
+                match request {
+                    Request::Launch { package } => {
+                        let _ = self.launch(&package, Launcher::Home);
+                    }
+                    Request::Focus { tag } => {
+                        let package = self.foreground_package().to_string();
+                        self.focus = Some((package, tag));
+                        self.ime_visible = true;
+                    }
+                    Request::ClearFocus => self.hide_ime(),
+                    Request::Finish => self.finish_foreground(),
+                    Request::ResetScroll { tag } => {
+                        let package = self.foreground_package().to_string();
+                        self.scroll.remove(&(package, tag));
+                    }
+                }
+            }
+        }
+        self.sys.requests.clear();
+    }
+
+    fn finish_foreground(&mut self) {
+        if self.stack.len() <= 1 || self.foreground_package() == apps::launcher::PACKAGE {
+            return;
+        }
+        if let Some(task) = self.stack.pop() {
+            self.scroll.retain(|(p, _), _| p != task.package);
+        }
+        self.hide_ime();
+    }
+
+    fn hide_ime(&mut self) {
+        self.focus = None;
+        self.ime_visible = false;
+        self.keyboard = KeyboardState::default();
+    }
+
+    /// The windows on screen, bottom to top.
+    pub fn windows(&mut self) -> Vec<Window> {
+        self.refresh_metrics();
+        screen::compose(self)
+    }
+
+    /// The rendered content of the foreground app's window (what `uiautomator dump` writes).
+    pub fn app_window(&mut self) -> Option<Window> {
+        self.windows().into_iter().find(|w| w.kind.is_app_content())
+    }
+
+    // ---- input ----
+
+    /// A tap at `p` (screen px); taps outside the screen or with the screen off do nothing.
+    pub fn tap(&mut self, p: Point) {
+        self.sys.clock.advance_ms(EVENT_MS);
+        if !self.screen_on {
+            return;
+        }
+        let windows = self.windows();
+        let Some((kind, target)) = screen::hit(&windows, p) else {
+            return;
+        };
+        self.activate(kind, &target, p, false);
+    }
+
+    /// A touch held still for `ms` ≥ 500: a long click where the view takes one, else a click.
+    pub fn long_press(&mut self, p: Point, ms: i64) {
+        self.sys.clock.advance_ms(ms.max(0));
+        if !self.screen_on {
+            return;
+        }
+        let windows = self.windows();
+        let Some((kind, target)) = screen::hit(&windows, p) else {
+            return;
+        };
+        self.activate(kind, &target, p, true);
+    }
+
+    fn activate(&mut self, kind: WindowKind, target: &View, p: Point, long: bool) {
+        let Some(tag) = target.tag.clone() else {
+            return;
+        };
+        match kind {
+            WindowKind::Ime => self.ime_key(&tag),
+            WindowKind::NavigationBar => match tag.as_str() {
+                screen::NAV_BACK => self.key(keycode::BACK),
+                screen::NAV_HOME => self.key(keycode::HOME),
+                screen::NAV_RECENTS => self.key(keycode::APP_SWITCH),
+                _ => {}
+            },
+            WindowKind::StatusBar => {}
+            WindowKind::Overview => self.overview_click(&tag),
+            WindowKind::App => {
+                if let Some((value, max)) = target.range {
+                    let _ = value;
+                    let b = target.bounds;
+                    let value = seek_value(b, max, p);
+                    self.dispatch(UiEvent::Seek { tag, value });
+                    return;
+                }
+                if target.class == class::EDIT_TEXT {
+                    self.focus = Some((self.foreground_package().to_string(), tag.clone()));
+                    self.ime_visible = true;
+                }
+                if long && target.flags.long_clickable {
+                    self.dispatch(UiEvent::LongClick(tag));
+                } else if target.flags.clickable || target.class == class::EDIT_TEXT {
+                    self.dispatch(UiEvent::Click(tag));
+                }
+            }
+        }
+    }
+
+    fn overview_click(&mut self, tag: &str) {
+        if tag == screen::OVERVIEW_CLEAR_ALL {
+            let launcher = apps::launcher::PACKAGE;
+            let packages: Vec<&'static str> = self
+                .stack
+                .iter()
+                .map(|t| t.package)
+                .filter(|p| *p != launcher)
+                .collect();
+            for p in packages {
+                self.stack.retain(|t| t.package != p);
+                self.scroll.retain(|(sp, _), _| sp != p);
+            }
+            self.go_home();
+        } else if let Some(id) = tag.strip_prefix(screen::OVERVIEW_TASK_PREFIX) {
+            let package = self
+                .stack
+                .iter()
+                .find(|t| t.id.to_string() == id)
+                .map(|t| t.package);
+            if let Some(package) = package {
+                let _ = self.launch(package, Launcher::Home);
+            }
+        }
+    }
+
+    /// A swipe from `from` to `to` over `ms`: scrolls the container under `from`, drags a SeekBar, or
+    /// degenerates to a tap / long press when the finger does not move.
+    pub fn swipe(&mut self, from: Point, to: Point, ms: i64, fling: bool) {
+        let distance = ((to.x - from.x).abs()).max((to.y - from.y).abs());
+        if distance <= 8 {
+            if ms >= 500 {
+                self.long_press(from, ms);
+            } else {
+                self.sys.clock.advance_ms(ms.max(0));
+                self.tap(from);
+            }
+            return;
+        }
+        self.sys.clock.advance_ms(ms.max(0) + EVENT_MS);
+        if !self.screen_on {
+            return;
+        }
+        let windows = self.windows();
+        let Some(app) = windows.iter().find(|w| w.kind.is_app_content()) else {
+            return;
+        };
+        if screen::hit(&windows, from).map(|(k, _)| k) != Some(app.kind) {
+            return;
+        }
+        if let Some(seek) = screen::find_at(&app.root, from, &|v| v.range.is_some()) {
+            if let (Some(tag), Some((_, max))) = (seek.tag.clone(), seek.range) {
+                let value = seek_value(seek.bounds, max, to);
+                self.dispatch(UiEvent::Seek { tag, value });
+            }
+            return;
+        }
+        let Some(container) =
+            screen::find_at(&app.root, from, &|v| v.flags.scrollable && v.tag.is_some())
+        else {
+            return;
+        };
+        let Some(tag) = container.tag.clone() else {
+            return;
+        };
+        let Some(limits) = app.scrollables.get(&tag).copied() else {
+            return;
+        };
+        let delta = if limits.horizontal {
+            from.x - to.x
+        } else {
+            from.y - to.y
+        };
+        let velocity = delta.abs() as f64 / ms.max(1) as f64;
+        let extra = if fling {
+            (velocity - 1.5).clamp(0.0, 3.0)
+        } else {
+            0.0
+        };
+        let total = delta as f64 * (1.0 + extra);
+        let key = (app.package.clone(), tag);
+        let current = self
+            .scroll
+            .get(&key)
+            .copied()
+            .unwrap_or(0)
+            .min(limits.limit);
+        let next = (current as f64 + total)
+            .round()
+            .clamp(0.0, limits.limit as f64) as i32;
+        self.scroll.insert(key, next);
+    }
+
+    fn ime_key(&mut self, tag: &str) {
+        match keyboard::key_for_tag(tag, self.keyboard) {
+            Some(Key::Type(s)) => {
+                self.type_text(&s);
+                if self.keyboard.shift && !self.keyboard.symbols {
+                    self.keyboard.shift = false;
+                }
+            }
+            Some(Key::Delete) => self.delete_backward(),
+            Some(Key::Enter) => self.editor_action(),
+            Some(Key::Shift) => self.keyboard.shift = !self.keyboard.shift,
+            Some(Key::Symbols) => {
+                self.keyboard.symbols = !self.keyboard.symbols;
+                self.keyboard.shift = false;
+            }
+            None => {}
+        }
+    }
+
+    /// The focused editable's current text, as the foreground app renders it.
+    fn focused_text(&mut self) -> Option<(String, String)> {
+        let (package, tag) = self.focus.clone()?;
+        if package != self.foreground_package() || self.overview {
+            return None;
+        }
+        self.refresh_metrics();
+        let task = self.stack.last()?;
+        let tree = task.app.render(&self.sys);
+        match tree.find_by_tag(&tag) {
+            Some(v) => Some((tag, v.text.clone())),
+            None => {
+                self.hide_ime();
+                None
+            }
+        }
+    }
+
+    /// Types text into the focused field, one character at a time as key events would; nothing
+    /// happens when no field has focus.
+    pub fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.sys.clock.advance_ms(EVENT_MS);
+            let Some((tag, mut current)) = self.focused_text() else {
+                return;
+            };
+            current.push(c);
+            self.dispatch(UiEvent::TextChanged { tag, text: current });
+        }
+    }
+
+    /// Replaces the focused field's whole text (ADBKeyboard's clear and set).
+    pub fn set_text(&mut self, text: &str) {
+        self.sys.clock.advance_ms(EVENT_MS);
+        if let Some((tag, _)) = self.focused_text() {
+            self.dispatch(UiEvent::TextChanged {
+                tag,
+                text: text.to_string(),
+            });
+        }
+    }
+
+    fn delete_backward(&mut self) {
+        if let Some((tag, mut current)) = self.focused_text() {
+            if current.pop().is_some() {
+                self.dispatch(UiEvent::TextChanged { tag, text: current });
+            }
+        }
+    }
+
+    /// The IME action (ENTER) in the focused field.
+    pub fn editor_action(&mut self) {
+        if let Some((tag, _)) = self.focused_text() {
+            self.dispatch(UiEvent::EditorAction(tag));
+        }
+    }
+
+    fn go_home(&mut self) {
+        self.hide_ime();
+        let was_home = !self.overview && self.foreground_package() == apps::launcher::PACKAGE;
+        self.overview = false;
+        if was_home {
+            // Home on the home screen closes the app drawer / returns to the first page.
+            self.dispatch(UiEvent::Back);
+            return;
+        }
+        if let Some(pos) = self
+            .stack
+            .iter()
+            .position(|t| t.package == apps::launcher::PACKAGE)
+        {
+            let task = self.stack.remove(pos);
+            self.stack.push(task);
+        }
+    }
+
+    fn back(&mut self) {
+        if self.ime_visible {
+            // Back first dismisses the keyboard; focus stays in the field.
+            self.ime_visible = false;
+            return;
+        }
+        if self.overview {
+            self.overview = false;
+            return;
+        }
+        let handled = self.dispatch(UiEvent::Back);
+        if handled || self.foreground_package() == apps::launcher::PACKAGE {
+            return;
+        }
+        // Android 12+: back on a task's root activity moves the task behind the others.
+        if let Some(task) = self.stack.pop() {
+            self.hide_ime();
+            self.stack.insert(0, task);
+        }
+    }
+
+    /// A key press by `KeyEvent` code.
+    pub fn key(&mut self, code: i32) {
+        self.sys.clock.advance_ms(EVENT_MS);
+        match code {
+            keycode::POWER => {
+                self.screen_on = !self.screen_on;
+                let msg = if self.screen_on {
+                    "Waking up from Asleep (uid=1000, reason=WAKE_REASON_POWER_BUTTON, details=android.policy:POWER)..."
+                } else {
+                    "Going to sleep due to power_button (uid 1000)..."
+                };
+                self.sys
+                    .log(pid::SYSTEM_SERVER, 'I', "PowerManagerService", msg);
+                return;
+            }
+            keycode::WAKEUP => {
+                if !self.screen_on {
+                    self.screen_on = true;
+                    self.sys.log(pid::SYSTEM_SERVER, 'I', "PowerManagerService", "Waking up from Asleep (uid=2000, reason=WAKE_REASON_WAKE_KEY, details=android.policy:KEY)...");
+                }
+                return;
+            }
+            keycode::SLEEP => {
+                if self.screen_on {
+                    self.screen_on = false;
+                    self.sys.log(
+                        pid::SYSTEM_SERVER,
+                        'I',
+                        "PowerManagerService",
+                        "Going to sleep due to sleep_button (uid 1000)...",
+                    );
+                }
+                return;
+            }
+            keycode::VOLUME_UP | keycode::VOLUME_DOWN | keycode::VOLUME_MUTE => {
+                let current = self.sys.volume(Stream::Music);
+                let next = match code {
+                    keycode::VOLUME_UP => current + 1,
+                    keycode::VOLUME_DOWN => current - 1,
+                    _ => 0,
+                };
+                self.sys.log(
+                    pid::SYSTEMUI,
+                    'I',
+                    "vol.Events",
+                    format!(
+                        "writeEvent key {} {}",
+                        Stream::Music.name(),
+                        code == keycode::VOLUME_UP
+                    ),
+                );
+                self.sys.set_volume(Stream::Music, next);
+                return;
+            }
+            _ => {}
+        }
+        if !self.screen_on {
+            return;
+        }
+        match code {
+            keycode::HOME => self.go_home(),
+            keycode::BACK => self.back(),
+            keycode::APP_SWITCH => {
+                self.hide_ime();
+                self.overview = !self.overview;
+            }
+            keycode::ENTER => self.editor_action(),
+            keycode::DEL => self.delete_backward(),
+            keycode::TAB => self.focus_next(),
+            _ => {
+                if let Some(c) = typed_char(code) {
+                    self.type_text(&c.to_string());
+                }
+            }
+        }
+    }
+
+    /// TAB: moves focus to the next editable field of the foreground app.
+    fn focus_next(&mut self) {
+        let Some(window) = self.app_window() else {
+            return;
+        };
+        let mut fields = Vec::new();
+        screen::collect(&window.root, &mut |v| {
+            if v.class == class::EDIT_TEXT {
+                if let Some(t) = &v.tag {
+                    fields.push(t.clone());
+                }
+            }
+        });
+        if fields.is_empty() {
+            return;
+        }
+        let current = self.focus.as_ref().map(|(_, t)| t.clone());
+        let next = match current.and_then(|c| fields.iter().position(|f| *f == c)) {
+            Some(i) => fields[(i + 1) % fields.len()].clone(),
+            None => fields[0].clone(),
+        };
+        self.focus = Some((window.package.clone(), next));
+        self.ime_visible = true;
+    }
+}
+
+impl System {
+    /// Draws from the phone's seeded random source.
+    pub fn rng_u32(&mut self) -> u32 {
+        use rand::RngCore;
+        self.rng.next_u32()
+    }
+}
+
+/// The character a key code types on a US keyboard, if any.
+pub fn typed_char(code: i32) -> Option<char> {
+    Some(match code {
+        7..=16 => (b'0' + (code - 7) as u8) as char,
+        29..=54 => (b'a' + (code - 29) as u8) as char,
+        keycode::STAR => '*',
+        keycode::POUND => '#',
+        keycode::SPACE => ' ',
+        55 => ',',
+        56 => '.',
+        68 => '`',
+        69 => '-',
+        70 => '=',
+        71 => '[',
+        72 => ']',
+        73 => '\\',
+        74 => ';',
+        75 => '\'',
+        76 => '/',
+        77 => '@',
+        81 => '+',
+        _ => return None,
+    })
+}
+
+fn seek_value(bounds: Bounds, max: i32, p: Point) -> i32 {
+    if bounds.width() <= 0 {
+        return 0;
+    }
+    let frac = (p.x - bounds.left) as f64 / bounds.width() as f64;
+    (frac.clamp(0.0, 1.0) * max as f64).round() as i32
+}
+
+/// Screen metrics for a display: status bar 24dp, navigation bar 48dp (tablets: 48dp at the bottom too).
+pub fn metrics_for(display: &Display, font_scale: f32) -> Metrics {
+    let (width, height) = display.size();
+    let density = display.density() as f32 / 160.0;
+    let status = (24.0 * density).round() as i32;
+    let nav = (48.0 * density).round() as i32;
+    Metrics {
+        width,
+        height,
+        density,
+        font_scale,
+        content: Bounds::new(0, status, width, (height - nav).max(status)),
+    }
+}
+
+/// The boot wall-clock time: a weekday morning in 2024 picked by the seed, so runs differ by seed but
+/// never by host time.
+pub fn boot_time(seed: u64) -> chrono::NaiveDateTime {
+    let day = NaiveDate::from_ymd_opt(2024, 6, 3).expect("2024-06-03 is a valid date");
+    let days = (seed % 28) as i64;
+    let minutes = ((seed / 28) % 600) as i64;
+    day.and_hms_opt(8, 0, 0).expect("08:00:00 is a valid time")
+        + chrono::Duration::days(days)
+        + chrono::Duration::minutes(minutes)
+}

@@ -1,0 +1,306 @@
+//! Small system tools: `getprop`, `date`, `sleep`, `which`, and the `sqlite3` CLI over the phone's
+//! real database files.
+
+use chrono::format::{Item, StrftimeItems};
+
+use crate::device::ShellOutput;
+use crate::sim::defaults;
+use crate::sim::framework::Framework;
+
+use super::fs;
+
+pub fn getprop(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    let mut props = defaults::properties(&fw.config, &fw.serial);
+    if let Some((_, v)) = props.iter_mut().find(|(k, _)| k == "persist.sys.locale") {
+        *v = fw.sys.locale.clone();
+    }
+    match args.first() {
+        None => {
+            let mut s = String::new();
+            for (k, v) in props {
+                s.push_str(&format!("[{k}]: [{v}]\n"));
+            }
+            ShellOutput::ok(s)
+        }
+        Some(key) => {
+            let value = props
+                .into_iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v)
+                .or_else(|| args.get(1).cloned())
+                .unwrap_or_default();
+            ShellOutput::ok(format!("{value}\n"))
+        }
+    }
+}
+
+pub fn date(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    let now = fw.sys.clock.now;
+    let mut format = "%a %b %e %H:%M:%S %Z %Y".to_string();
+    for a in args {
+        match a.as_str() {
+            "-u" | "--utc" => {}
+            "-s" => {
+                return ShellOutput::fail("date: cannot set date: Operation not permitted\n", 1)
+            }
+            s if s.starts_with('+') => format = s[1..].to_string(),
+            s if s.starts_with('-') => {
+                return ShellOutput::fail(
+                    format!(
+                        "date: Unknown option '{}' (see \"date --help\")\n",
+                        s.trim_start_matches('-')
+                    ),
+                    1,
+                )
+            }
+            _ => return ShellOutput::fail("date: cannot set date: Operation not permitted\n", 1),
+        }
+    }
+    // The clock runs in UTC; chrono has no zone for a naive time, so %Z/%z are substituted first.
+    let format = format.replace("%Z", "UTC").replace("%z", "+0000");
+    let items: Vec<Item> = StrftimeItems::new(&format).collect();
+    if items.iter().any(|i| matches!(i, Item::Error)) {
+        return ShellOutput::fail(format!("date: bad format '{format}'\n"), 1);
+    }
+    let text = now
+        .and_utc()
+        .format_with_items(items.into_iter())
+        .to_string();
+    ShellOutput::ok(format!("{text}\n"))
+}
+
+pub fn sleep(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    let Some(arg) = args.first() else {
+        return ShellOutput::fail("sleep: Needs 1 argument (see \"sleep --help\")\n", 1);
+    };
+    let (num, mult) = match arg.chars().last() {
+        Some('s') => (&arg[..arg.len() - 1], 1.0),
+        Some('m') => (&arg[..arg.len() - 1], 60.0),
+        Some('h') => (&arg[..arg.len() - 1], 3600.0),
+        Some('d') => (&arg[..arg.len() - 1], 86400.0),
+        _ => (arg.as_str(), 1.0),
+    };
+    match num.parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => {
+            let ms = (s * mult * 1000.0).min(365.0 * 86_400_000.0);
+            fw.sys.clock.advance_ms(ms as i64);
+            ShellOutput::ok(Vec::new())
+        }
+        _ => ShellOutput::fail(format!("sleep: Not a number '{arg}'\n"), 1),
+    }
+}
+
+pub fn which(args: &[String]) -> ShellOutput {
+    let mut out = ShellOutput::default();
+    for a in args {
+        if super::COMMANDS.contains(&a.as_str()) {
+            out.stdout
+                .extend_from_slice(format!("/system/bin/{a}\n").as_bytes());
+        } else {
+            out.exit_code = 1;
+        }
+    }
+    if args.is_empty() {
+        out.exit_code = 1;
+    }
+    out
+}
+
+/// Splits SQL into statements at top-level `;` (outside quotes).
+fn statements(sql: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for c in sql.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' || c == '`' => quote = Some(c),
+            None if c == ';' => {
+                if !cur.trim().is_empty() {
+                    out.push(cur.trim().to_string());
+                }
+                cur.clear();
+                continue;
+            }
+            None => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn value_text(v: rusqlite::types::ValueRef) -> String {
+    use rusqlite::types::ValueRef;
+    match v {
+        ValueRef::Null => String::new(),
+        ValueRef::Integer(i) => i.to_string(),
+        ValueRef::Real(f) => {
+            if f.fract() == 0.0 && f.abs() < 1e15 {
+                format!("{f:.1}")
+            } else {
+                format!("{f}")
+            }
+        }
+        ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+        ValueRef::Blob(b) => String::from_utf8_lossy(b).into_owned(),
+    }
+}
+
+pub fn sqlite3(fw: &mut Framework, args: &[String], stdin: &[u8]) -> ShellOutput {
+    let mut header = false;
+    let mut separator = "|".to_string();
+    let mut positional = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        match a.as_str() {
+            "-header" | "--header" => header = true,
+            "-noheader" | "--noheader" => header = false,
+            "-separator" | "--separator" => {
+                if let Some(s) = args.get(i) {
+                    separator = s.clone();
+                }
+                i += 1;
+            }
+            "-list" | "-batch" | "-bail" | "-readonly" => {}
+            s if s.starts_with('-') => {
+                return ShellOutput::fail(
+                    format!(
+                        "sqlite3: Error: unknown option: {s}\nUse -help for a list of options.\n"
+                    ),
+                    1,
+                )
+            }
+            _ => positional.push(a.clone()),
+        }
+    }
+    let Some(db) = positional.first() else {
+        return ShellOutput::fail(
+            "sqlite3: no database given (the embedded phone has no interactive sqlite3)\n",
+            1,
+        );
+    };
+    let sql = match positional.get(1) {
+        Some(s) => s.clone(),
+        None => String::from_utf8_lossy(stdin).into_owned(),
+    };
+    let Some(path) = fs::resolve(fw, db) else {
+        return ShellOutput::fail(
+            format!("Error: unable to open database \"{db}\": unable to open database file\n"),
+            1,
+        );
+    };
+    let conn = match rusqlite::Connection::open(&path) {
+        Ok(c) => c,
+        Err(_) => {
+            return ShellOutput::fail(
+                format!("Error: unable to open database \"{db}\": unable to open database file\n"),
+                1,
+            )
+        }
+    };
+    let mut out = ShellOutput::default();
+    for stmt_sql in statements(&sql) {
+        if stmt_sql.starts_with('.') {
+            match dot_command(&conn, &stmt_sql) {
+                Ok(s) => out.stdout.extend_from_slice(s.as_bytes()),
+                Err(e) => {
+                    out.stderr
+                        .extend_from_slice(format!("Error: {e}\n").as_bytes());
+                    out.exit_code = 1;
+                    return out;
+                }
+            }
+            continue;
+        }
+        let mut stmt = match conn.prepare(&stmt_sql) {
+            Ok(s) => s,
+            Err(e) => {
+                out.stderr.extend_from_slice(
+                    format!("Error: in prepare, {}\n", sqlite_message(&e)).as_bytes(),
+                );
+                out.exit_code = 1;
+                return out;
+            }
+        };
+        let names: Vec<String> = stmt
+            .column_names()
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        let n = names.len();
+        let mut rows = match stmt.query([]) {
+            Ok(r) => r,
+            Err(e) => {
+                out.stderr
+                    .extend_from_slice(format!("Error: {}\n", sqlite_message(&e)).as_bytes());
+                out.exit_code = 1;
+                return out;
+            }
+        };
+        let mut first = true;
+        loop {
+            match rows.next() {
+                Ok(Some(row)) => {
+                    if first && header && n > 0 {
+                        out.stdout
+                            .extend_from_slice(format!("{}\n", names.join(&separator)).as_bytes());
+                    }
+                    first = false;
+                    let vals: Vec<String> = (0..n)
+                        .map(|i| row.get_ref(i).map(value_text).unwrap_or_default())
+                        .collect();
+                    out.stdout
+                        .extend_from_slice(format!("{}\n", vals.join(&separator)).as_bytes());
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    out.stderr.extend_from_slice(
+                        format!("Error: stepping, {}\n", sqlite_message(&e)).as_bytes(),
+                    );
+                    out.exit_code = 1;
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn sqlite_message(e: &rusqlite::Error) -> String {
+    match e {
+        rusqlite::Error::SqliteFailure(f, Some(msg)) => format!("{msg} ({})", f.extended_code),
+        rusqlite::Error::SqlInputError { error, msg, .. } => {
+            format!("{msg} ({})", error.extended_code)
+        }
+        other => other.to_string(),
+    }
+}
+
+fn dot_command(conn: &rusqlite::Connection, cmd: &str) -> Result<String, String> {
+    let query = match cmd.split_whitespace().next().unwrap_or("") {
+        ".tables" => "SELECT name FROM sqlite_master WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%' ORDER BY 1",
+        ".schema" => "SELECT sql || ';' FROM sqlite_master WHERE sql IS NOT NULL ORDER BY tbl_name, type DESC, name",
+        other => return Err(format!("unknown command or invalid arguments:  \"{}\". Enter \".help\" for help", other.trim_start_matches('.'))),
+    };
+    let mut stmt = conn.prepare(query).map_err(|e| sqlite_message(&e))?;
+    let names: Vec<String> = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .map_err(|e| sqlite_message(&e))?
+        .filter_map(Result::ok)
+        .collect();
+    let sep = if cmd.starts_with(".tables") {
+        "  "
+    } else {
+        "\n"
+    };
+    Ok(if names.is_empty() {
+        String::new()
+    } else {
+        format!("{}\n", names.join(sep))
+    })
+}

@@ -1,0 +1,358 @@
+//! The MCP server through its transports: JSON-RPC over an in-memory duplex (stdio's framing) and
+//! streamable HTTP on a loopback port, checking protocol answers, tool schemas, bad input and the
+//! HTTP guard.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use droidmcp::mcp::http::{self, Guard};
+use droidmcp::mcp::{self, ServerState};
+use droidmcp::session::{DevicePool, Hub};
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
+use tokio_util::sync::CancellationToken;
+
+/// A JSON-RPC client speaking newline-delimited JSON, as stdio clients do.
+struct Client {
+    write: tokio::io::WriteHalf<DuplexStream>,
+    lines: Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
+    next_id: u64,
+    /// Notifications received while waiting for responses.
+    notifications: Vec<Value>,
+}
+
+impl Client {
+    async fn start(device: Option<&str>) -> Client {
+        let pool = Arc::new(DevicePool::new(device.map(String::from), None));
+        let state = ServerState::new(Hub::new(pool));
+        let (client_end, server_end) = tokio::io::duplex(1 << 22);
+        let (sr, sw) = tokio::io::split(server_end);
+        tokio::spawn(async move {
+            let _ = mcp::serve_io(state, sr, sw).await;
+        });
+        let (cr, cw) = tokio::io::split(client_end);
+        let mut c = Client {
+            write: cw,
+            lines: BufReader::new(cr).lines(),
+            next_id: 1,
+            notifications: Vec::new(),
+        };
+        let init = c
+            .request(
+                "initialize",
+                json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "droidmcp-tests", "version": "1"}}),
+            )
+            .await;
+        assert_eq!(init["result"]["serverInfo"]["name"], "droidmcp", "{init}");
+        c.notify("notifications/initialized", json!({})).await;
+        c
+    }
+
+    async fn send(&mut self, msg: Value) {
+        let mut line = msg.to_string();
+        line.push('\n');
+        self.write.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        self.response(id).await
+    }
+
+    async fn response(&mut self, id: u64) -> Value {
+        loop {
+            let line = tokio::time::timeout(Duration::from_secs(60), self.lines.next_line())
+                .await
+                .expect("server answered within 60 s")
+                .unwrap()
+                .expect("server kept the stream open");
+            let msg: Value = serde_json::from_str(&line).unwrap();
+            if msg["id"] == json!(id) {
+                return msg;
+            }
+            self.notifications.push(msg);
+        }
+    }
+
+    async fn call(&mut self, tool: &str, args: Value) -> Value {
+        let r = self
+            .request("tools/call", json!({"name": tool, "arguments": args}))
+            .await;
+        r["result"].clone()
+    }
+}
+
+const TOOLS: &[&str] = &[
+    "tap",
+    "double_tap",
+    "long_press",
+    "swipe",
+    "scroll",
+    "type_text",
+    "press_key",
+    "open_app",
+    "list_apps",
+    "screen",
+    "screenshot",
+    "hierarchy",
+    "wait",
+    "devices",
+    "select_device",
+];
+
+#[tokio::test]
+async fn server_reports_its_own_name_and_every_tool_with_a_described_schema() {
+    let mut c = Client::start(None).await;
+    let list = c.request("tools/list", json!({})).await;
+    let tools = list["result"]["tools"].as_array().unwrap();
+    for name in TOOLS {
+        let tool = tools
+            .iter()
+            .find(|t| t["name"] == *name)
+            .unwrap_or_else(|| panic!("tool {name} missing"));
+        assert!(tool["description"].as_str().unwrap().len() > 20, "{name}");
+        assert_eq!(tool["inputSchema"]["type"], "object", "{name}");
+        if let Some(props) = tool["inputSchema"]["properties"].as_object() {
+            for (field, schema) in props {
+                assert!(
+                    schema.get("description").is_some(),
+                    "{name}.{field} has no description"
+                );
+            }
+        }
+    }
+    let observe_tools = [
+        "tap",
+        "double_tap",
+        "long_press",
+        "swipe",
+        "scroll",
+        "type_text",
+        "press_key",
+        "open_app",
+        "wait",
+    ];
+    for name in observe_tools {
+        let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+        assert_eq!(
+            tool["inputSchema"]["properties"]["observe"]["type"], "boolean",
+            "{name} accepts observe"
+        );
+    }
+    let prompts = c.request("prompts/list", json!({})).await;
+    assert_eq!(prompts["result"]["prompts"][0]["name"], "operate_phone");
+    let prompt = c
+        .request(
+            "prompts/get",
+            json!({"name": "operate_phone", "arguments": {"goal": "set an alarm"}}),
+        )
+        .await;
+    let text = prompt["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap();
+    assert!(text.contains("observe") && text.ends_with("set an alarm\n"));
+    let resources = c.request("resources/list", json!({})).await;
+    assert!(resources["result"]["resources"].as_array().unwrap().len() >= 3);
+}
+
+fn check_bad_args(result: &Value, needle: &str) {
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains(needle), "{needle:?} not in {text:?}");
+}
+
+#[tokio::test]
+async fn bad_arguments_are_tool_errors_that_say_what_is_wrong() {
+    let mut c = Client::start(None).await;
+    check_bad_args(&c.call("tap", json!({"x": 5})).await, "both `x` and `y`");
+    check_bad_args(&c.call("tap", json!({})).await, "say where");
+    check_bad_args(
+        &c.call("tap", json!({"x": 1, "y": 2, "element": 3})).await,
+        "only one",
+    );
+    check_bad_args(&c.call("tap", json!({"x": "left"})).await, "deserialize");
+    check_bad_args(
+        &c.call("swipe", json!({"direction": "sideways"})).await,
+        "direction",
+    );
+    check_bad_args(&c.call("swipe", json!({"x1": 1})).await, "x1, y1, x2, y2");
+    check_bad_args(&c.call("scroll", json!({})).await, "direction");
+    check_bad_args(
+        &c.call("type_text", json!({"text": 5})).await,
+        "deserialize",
+    );
+    check_bad_args(
+        &c.call("screenshot", json!({"format": "gif"})).await,
+        "png or jpeg",
+    );
+    check_bad_args(
+        &c.call("screenshot", json!({"max_edge": 1})).await,
+        "max_edge",
+    );
+    check_bad_args(&c.call("wait", json!({"ms": -1})).await, "deserialize");
+    let unknown = c
+        .request("tools/call", json!({"name": "teleport", "arguments": {}}))
+        .await;
+    assert!(unknown.get("error").is_some() || unknown["result"]["isError"] == true);
+}
+
+#[tokio::test]
+async fn a_device_that_cannot_be_opened_is_a_tool_error_not_a_crash() {
+    let mut c = Client::start(Some("sim:notanumber")).await;
+    let r = c.call("screen", json!({})).await;
+    check_bad_args(&r, "sim:notanumber");
+    // The connection still answers.
+    let list = c.request("tools/list", json!({})).await;
+    assert!(list["result"]["tools"].is_array());
+}
+
+#[tokio::test]
+async fn thousands_of_random_tool_calls_leave_the_server_answering() {
+    let mut c = Client::start(None).await;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let values = [
+        json!(null),
+        json!(-1),
+        json!(0),
+        json!(1),
+        json!(540),
+        json!(i64::MAX),
+        json!(-2147483649i64),
+        json!(1.5),
+        json!("x"),
+        json!(""),
+        json!("back"),
+        json!("$(reboot)"),
+        json!("😀"),
+        json!(true),
+        json!([1, 2]),
+        json!({"a": 1}),
+    ];
+    let fields = [
+        "x",
+        "y",
+        "element",
+        "text",
+        "direction",
+        "ms",
+        "key",
+        "app",
+        "observe",
+        "x1",
+        "y2",
+        "distance",
+        "max_edge",
+        "format",
+        "raw",
+        "device",
+        "clear",
+        "until_text",
+    ];
+    let mut answered = 0;
+    for i in 0..2000 {
+        let tool = TOOLS[rng.gen_range(0..TOOLS.len())];
+        if tool == "select_device" || tool == "wait" {
+            continue; // would switch away from the sim or sleep; covered elsewhere
+        }
+        let mut args = serde_json::Map::new();
+        for _ in 0..rng.gen_range(0..4) {
+            let f = fields[rng.gen_range(0..fields.len())];
+            let v = values[rng.gen_range(0..values.len())].clone();
+            args.insert(f.to_string(), v);
+        }
+        let args = if i % 97 == 0 {
+            json!("not an object")
+        } else {
+            Value::Object(args)
+        };
+        let r = c
+            .request("tools/call", json!({"name": tool, "arguments": args}))
+            .await;
+        assert!(
+            r.get("result").is_some() || r.get("error").is_some(),
+            "call {i} got {r}"
+        );
+        answered += 1;
+    }
+    assert!(answered > 1500);
+    let ping = c.request("ping", json!({})).await;
+    assert!(ping.get("result").is_some());
+}
+
+/// Starts the HTTP app on a free loopback port.
+async fn http_server(token: Option<&str>) -> (String, CancellationToken) {
+    let pool = Arc::new(DevicePool::new(None, None));
+    let state = ServerState::new(Hub::new(pool));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let guard = Guard::for_bind(addr, token.map(String::from), &[]).unwrap();
+    let shutdown = CancellationToken::new();
+    let app = http::router(state, guard, None, shutdown.clone());
+    tokio::spawn(http::serve(listener, app, shutdown.clone()));
+    (format!("http://{addr}/mcp"), shutdown)
+}
+
+fn initialize_body() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}})
+}
+
+async fn post(url: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+    let mut req = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(initialize_body().to_string());
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    req.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn http_answers_initialize_and_rejects_dns_rebinding() {
+    let (url, shutdown) = http_server(None).await;
+    let ok = post(&url, &[]).await;
+    assert_eq!(ok.status(), 200);
+    assert!(ok.headers().get("mcp-session-id").is_some());
+    let body = ok.text().await.unwrap();
+    assert!(body.contains("\"droidmcp\""), "{body}");
+
+    let foreign_host = post(&url, &[("host", "attacker.example")]).await;
+    assert_eq!(foreign_host.status(), 403);
+    let foreign_origin = post(&url, &[("origin", "http://attacker.example")]).await;
+    assert_eq!(foreign_origin.status(), 403);
+    let local_origin = post(&url, &[("origin", "http://localhost:5173")]).await;
+    assert_eq!(local_origin.status(), 200);
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn http_with_a_token_refuses_requests_without_it() {
+    let (url, shutdown) = http_server(Some("t0ken")).await;
+    assert_eq!(post(&url, &[]).await.status(), 401);
+    assert_eq!(
+        post(&url, &[("authorization", "Bearer wrong")])
+            .await
+            .status(),
+        401
+    );
+    assert_eq!(
+        post(&url, &[("authorization", "Bearer t0ken")])
+            .await
+            .status(),
+        200
+    );
+    shutdown.cancel();
+}
