@@ -12,12 +12,21 @@ use droidmcp::adb::{self, AdbServer, AdbShell, Identity};
 use droidmcp::device::Shell;
 use droidmcp::sim::{Phone, SimConfig};
 
+/// Where the bench stores one screenshot so its transfer can be timed apart from rendering.
+const SHOT: &str = "/sdcard/Pictures/bench-shot.png";
+
 /// (label, command line, whether it goes through `exec:` for binary output)
-const COMMANDS: [(&str, &str, bool); 4] = [
+const COMMANDS: [(&str, &str, bool); 5] = [
     ("echo", "echo hi", false),
     ("input tap", "input tap 540 1200", false),
     ("uiautomator dump", "uiautomator dump /dev/tty", false),
     ("screencap -p (exec)", "screencap -p", true),
+    // The same PNG bytes without the render: the transport's share of a screenshot.
+    (
+        "cat screenshot (exec)",
+        "cat /sdcard/Pictures/bench-shot.png",
+        true,
+    ),
 ];
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -75,6 +84,16 @@ async fn main() {
 
     let phone = Phone::new(SimConfig::default()).expect("phone boots");
     let in_process: Arc<dyn Shell> = Arc::new(phone.clone());
+    let shot = in_process
+        .exec("screencap -p")
+        .await
+        .expect("screencap")
+        .stdout;
+    in_process
+        .push(SHOT, &shot, 0o644)
+        .await
+        .expect("store the screenshot");
+    println!("screenshot: {} KiB PNG", shot.len() / 1024);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
