@@ -12,12 +12,21 @@ use droidmcp::adb::{self, AdbServer, AdbShell, Identity};
 use droidmcp::device::Shell;
 use droidmcp::sim::{Phone, SimConfig};
 
+/// Where the bench stores one screenshot so its transfer can be timed apart from rendering.
+const SHOT: &str = "/sdcard/Pictures/bench-shot.png";
+
 /// (label, command line, whether it goes through `exec:` for binary output)
-const COMMANDS: [(&str, &str, bool); 4] = [
+const COMMANDS: [(&str, &str, bool); 5] = [
     ("echo", "echo hi", false),
     ("input tap", "input tap 540 1200", false),
     ("uiautomator dump", "uiautomator dump /dev/tty", false),
     ("screencap -p (exec)", "screencap -p", true),
+    // The same PNG bytes without the render: the transport's share of a screenshot.
+    (
+        "cat screenshot (exec)",
+        "cat /sdcard/Pictures/bench-shot.png",
+        true,
+    ),
 ];
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -34,26 +43,20 @@ struct Stats {
     p99: Duration,
 }
 
-async fn measure<F, Fut>(runs: usize, mut op: F) -> Stats
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    // Warm-up: first connections, page cache, lazy phone state.
-    for _ in 0..3 {
-        op().await;
+impl Stats {
+    fn of(mut times: Vec<Duration>) -> Stats {
+        times.sort();
+        Stats {
+            p50: percentile(&times, 0.5),
+            p99: percentile(&times, 0.99),
+        }
     }
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let start = Instant::now();
-        op().await;
-        times.push(start.elapsed());
-    }
-    times.sort();
-    Stats {
-        p50: percentile(&times, 0.5),
-        p99: percentile(&times, 0.99),
-    }
+}
+
+async fn time<Fut: std::future::Future<Output = ()>>(op: Fut) -> Duration {
+    let start = Instant::now();
+    op.await;
+    start.elapsed()
 }
 
 fn free_port() -> u16 {
@@ -81,6 +84,16 @@ async fn main() {
 
     let phone = Phone::new(SimConfig::default()).expect("phone boots");
     let in_process: Arc<dyn Shell> = Arc::new(phone.clone());
+    let shot = in_process
+        .exec("screencap -p")
+        .await
+        .expect("screencap")
+        .stdout;
+    in_process
+        .push(SHOT, &shot, 0o644)
+        .await
+        .expect("store the screenshot");
+    println!("screenshot: {} KiB PNG", shot.len() / 1024);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -130,14 +143,13 @@ async fn main() {
         "command", "in-process p50/p99", "AdbShell p50/p99", "adb spawn p50/p99", "overhead ×"
     );
     for (label, command, binary) in COMMANDS {
-        let floor = measure(runs, || {
+        let in_process_run = || {
             let shell = in_process.clone();
             async move {
                 let _ = shell.exec(command).await;
             }
-        })
-        .await;
-        let ours = measure(runs, || {
+        };
+        let ours_run = || {
             let client = client.clone();
             async move {
                 if binary {
@@ -146,9 +158,8 @@ async fn main() {
                     let _ = client.exec(command).await;
                 }
             }
-        })
-        .await;
-        let spawned = measure(runs, || {
+        };
+        let spawn_run = || {
             let (adb_bin, port, serial) = (adb_bin.clone(), port.clone(), serial.clone());
             async move {
                 let verb = if binary { "exec-out" } else { "shell" };
@@ -160,8 +171,20 @@ async fn main() {
                     .output()
                     .await;
             }
-        })
-        .await;
+        };
+        // Warm-up, then the three paths interleaved run by run so machine load hits them alike.
+        for _ in 0..3 {
+            in_process_run().await;
+            ours_run().await;
+            spawn_run().await;
+        }
+        let (mut floor, mut ours, mut spawned) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..runs {
+            floor.push(time(in_process_run()).await);
+            ours.push(time(ours_run()).await);
+            spawned.push(time(spawn_run()).await);
+        }
+        let (floor, ours, spawned) = (Stats::of(floor), Stats::of(ours), Stats::of(spawned));
         let overhead = |s: &Stats| (ms(s.p50) - ms(floor.p50)).max(0.001);
         println!(
             "{:<22} {:>7.2}/{:<8.2} {:>7.2}/{:<8.2} {:>7.2}/{:<8.2} {:>9.1}",

@@ -12,7 +12,7 @@ use droidmcp::adb::packet::{
 use droidmcp::adb::shell_v2::{Channel, ShellPacket};
 use droidmcp::adb::sync::{self, SyncFrame};
 use droidmcp::adb::{self as adb, AdbServer, AdbShell, Identity};
-use droidmcp::device::{Shell, ShellError, ShellOutput};
+use droidmcp::device::{Device, Shell, ShellError, ShellOutput};
 use droidmcp::sim::{Phone, SimConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -931,38 +931,150 @@ async fn a_missing_server_is_a_clear_error() {
 // One scenario list, two transports: the embedded phone in-process, and the same phone through
 // AdbShell → real adb server → our adbd.
 
-/// Runs a device-level scenario once against the in-process phone and once over real adb.
+/// Runs a device-level scenario once against the in-process phone and once over real adb
+/// (`AdbShell` → Debian's adb server → our adbd → the same kind of phone).
 macro_rules! phone_test {
-    ($name:ident, |$shell:ident| $body:block) => {
+    ($name:ident, |$device:ident| $body:block) => {
         mod $name {
             use super::*;
 
-            async fn scenario($shell: &dyn Shell) $body
+            async fn scenario($device: Device) $body
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn in_process() {
-                let shell = sim_shell(sim_phone());
-                scenario(shell.as_ref()).await;
+                scenario(Device::new(sim_shell(sim_phone()))).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn over_adb() {
                 let Some(adb) = adb_binary() else { return };
                 let rig = AdbRig::start(adb, sim_shell(sim_phone())).await;
-                let shell = rig.shell().await;
-                scenario(&shell).await;
+                scenario(Device::new(Arc::new(rig.shell().await))).await;
             }
         }
     };
 }
 
-phone_test!(unknown_commands_fail_with_127, |shell| {
-    let out = shell.exec("definitely-not-a-tool").await.unwrap();
+phone_test!(unknown_commands_fail_with_127, |device| {
+    let out = device.shell("definitely-not-a-tool").await.unwrap();
     assert_eq!(out.exit_code, 127);
     assert!(out.stderr_text().contains("not found"), "{out:?}");
 });
 
-phone_test!(pulling_a_missing_file_says_so, |shell| {
-    let err = shell.pull("/sdcard/does-not-exist.txt").await.unwrap_err();
+phone_test!(pulling_a_missing_file_says_so, |device| {
+    let err = device
+        .shell_handle()
+        .pull("/sdcard/does-not-exist.txt")
+        .await
+        .unwrap_err();
     assert!(matches!(err, ShellError::NoSuchFile { .. }), "{err}");
 });
+
+phone_test!(exit_codes_survive_the_transport, |device| {
+    assert_eq!(device.shell("false").await.unwrap().exit_code, 1);
+    assert_eq!(device.shell("exit 3").await.unwrap().exit_code, 3);
+    assert_eq!(device.shell("true").await.unwrap().exit_code, 0);
+});
+
+phone_test!(a_pushed_file_pulls_back_byte_exact, |device| {
+    let shell = device.shell_handle();
+    let data = noise(11, 150_000);
+    shell
+        .push("/sdcard/Download/blob.bin", &data, 0o644)
+        .await
+        .unwrap();
+    assert!(shell.pull("/sdcard/Download/blob.bin").await.unwrap() == data);
+});
+
+phone_test!(screen_size_is_the_profile, |device| {
+    let size = device.screen_size().await.unwrap();
+    assert_eq!((size.width, size.height), (1080, 2400));
+});
+
+phone_test!(screenshots_are_pngs_of_the_screen, |device| {
+    let png = device.screencap_png().await.unwrap();
+    let image = image::load_from_memory_with_format(&png, image::ImageFormat::Png).unwrap();
+    assert_eq!((image.width(), image.height()), (1080, 2400));
+});
+
+phone_test!(a_launched_app_is_in_front_and_in_the_dump, |device| {
+    let apps = device.apps().await.unwrap();
+    let clock = apps
+        .iter()
+        .find(|a| a.package == "com.google.android.deskclock")
+        .expect("the Clock app is installed");
+    device.launch(clock).await.unwrap();
+    let front = device.foreground().await.unwrap().expect("an app in front");
+    assert_eq!(front.package, "com.google.android.deskclock");
+    let xml = device.dump_xml().await.unwrap();
+    assert!(xml.contains("<hierarchy") && xml.contains("com.google.android.deskclock"));
+});
+
+/// The Clock's alarm database, where Android keeps it.
+const ALARMS_DB: &str = "/data/user_de/0/com.google.android.deskclock/databases/alarms.db";
+
+phone_test!(app_databases_pull_and_open_with_sqlite, |device| {
+    let shell = device.shell_handle();
+    let db = shell.pull(ALARMS_DB).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("alarms.db");
+    std::fs::write(&path, db).unwrap();
+    for side in ["-wal", "-shm"] {
+        if let Ok(bytes) = shell.pull(&format!("{ALARMS_DB}{side}")).await {
+            std::fs::write(dir.path().join(format!("alarms.db{side}")), bytes).unwrap();
+        }
+    }
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'alarm_templates'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tables, 1);
+});
+
+/// Debian's adb client driving the embedded phone the way a person would.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_adb_drives_the_embedded_phone() {
+    let Some(adb) = adb_binary() else { return };
+    let rig = AdbRig::start(adb, sim_shell(sim_phone())).await;
+    let tap = rig.device(&["shell", "input", "tap", "540", "1200"]).await;
+    assert!(tap.status.success(), "{tap:?}");
+    let dump = rig
+        .device(&["shell", "uiautomator", "dump", "/dev/tty"])
+        .await;
+    let xml = text(&dump.stdout);
+    assert!(xml.contains("<hierarchy rotation="), "{xml}");
+    assert!(xml.contains("UI hierchary dumped to: /dev/tty"), "{xml}");
+    let shot = rig.device(&["exec-out", "screencap", "-p"]).await;
+    let image = image::load_from_memory_with_format(&shot.stdout, image::ImageFormat::Png)
+        .expect("exec-out screencap -p is a PNG");
+    assert_eq!((image.width(), image.height()), (1080, 2400));
+    let dir = tempfile::tempdir().unwrap();
+    let local = dir.path().join("alarms.db");
+    let pull = rig
+        .device(&["pull", ALARMS_DB, local.to_str().unwrap()])
+        .await;
+    assert!(pull.status.success(), "{pull:?}");
+    let conn = rusqlite::Connection::open(&local).unwrap();
+    let _: i64 = conn
+        .query_row("SELECT count(*) FROM alarm_templates", [], |r| r.get(0))
+        .expect("alarm_templates is readable");
+    let note = dir.path().join("note.txt");
+    std::fs::write(&note, "pushed by adb\n").unwrap();
+    let push = rig
+        .device(&["push", note.to_str().unwrap(), "/sdcard/Download/note.txt"])
+        .await;
+    assert!(push.status.success(), "{push:?}");
+    let cat = rig
+        .device(&["shell", "cat", "/sdcard/Download/note.txt"])
+        .await;
+    assert_eq!(text(&cat.stdout), "pushed by adb\n");
+    assert_eq!(rig.device(&["shell", "false"]).await.status.code(), Some(1));
+    assert_eq!(
+        rig.device(&["shell", "exit 3"]).await.status.code(),
+        Some(3)
+    );
+}
