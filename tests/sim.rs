@@ -59,7 +59,8 @@ fn node_attributes(xml: &str) -> Vec<Vec<String>> {
 
 fn shared_dir() -> Option<std::path::PathBuf> {
     let manifest = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    [crate::util::shared_dir(), manifest.join("../../shared")]
+    // The repo's own copy first (a clean checkout has it), then the shared research folder.
+    [manifest.join("tests"), crate::util::shared_dir()]
         .into_iter()
         .find(|d| d.join("corpus/uiautomator/INDEX.tsv").exists())
 }
