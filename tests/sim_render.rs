@@ -375,7 +375,7 @@ mod apps {
             "1",
             "BluetoothManagerService",
             'D',
-            "enable\\(com.android.settings\\)",
+            "^enable\\(\\).*packageName=com.android.settings",
         ),
     ];
 
@@ -664,3 +664,80 @@ mod apps {
 
 /// Any pixel colour far from the wallpaper counts as ink on the launcher's home screen.
 const WALLPAPER_PROBE: [u8; 4] = [0x23, 0x3A, 0x5E, 0xFF];
+
+mod phone {
+    //! The same apps through the phone's shell, as an adb client drives them: `screencap -p`
+    //! returns PNGs of what the dump says is on screen.
+
+    use droidmcp::sim::{Phone, SimConfig};
+
+    fn sh(phone: &Phone, line: &str) -> Vec<u8> {
+        let out = phone.exec(line);
+        assert!(out.success(), "`{line}` failed: {}", out.stderr_text());
+        out.stdout
+    }
+
+    /// Taps the centre of the node whose text (XML-escaped) is `text`.
+    fn tap(phone: &Phone, text: &str) {
+        let xml = String::from_utf8(sh(phone, "uiautomator dump /dev/tty")).expect("utf-8 dump");
+        let escaped = text.replace('&', "&amp;");
+        let re = regex::Regex::new(&format!(
+            r#"text="{}"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]""#,
+            regex::escape(&escaped)
+        ))
+        .expect("valid regex");
+        let c = re
+            .captures(&xml)
+            .unwrap_or_else(|| panic!("{text:?} not on screen"));
+        let n = |i: usize| c[i].parse::<i32>().expect("number");
+        sh(
+            phone,
+            &format!("input tap {} {}", (n(1) + n(3)) / 2, (n(2) + n(4)) / 2),
+        );
+    }
+
+    fn screencap(phone: &Phone, name: &str) -> image::RgbaImage {
+        let png = sh(phone, "screencap -p");
+        let img = image::load_from_memory(&png)
+            .expect("screencap -p is a PNG")
+            .to_rgba8();
+        super::save(&img, name);
+        img
+    }
+
+    fn distinct_colours(img: &image::RgbaImage) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        for p in img.pixels().step_by(7) {
+            seen.insert(p.0);
+        }
+        seen.len()
+    }
+
+    #[test]
+    fn screencap_of_launcher_and_settings_through_the_shell() {
+        let phone = Phone::new(SimConfig::default()).expect("phone boots");
+        let home = screencap(&phone, "phone-home");
+        assert_eq!((home.width(), home.height()), (1080, 2400));
+        assert!(distinct_colours(&home) > 50, "home screen is not blank");
+
+        tap(&phone, "Settings");
+        tap(&phone, "Network & internet");
+        let before = screencap(&phone, "phone-network");
+        tap(&phone, "Airplane mode");
+        let after = screencap(&phone, "phone-network-airplane");
+        assert_ne!(before, after);
+        let v =
+            String::from_utf8(sh(&phone, "settings get global airplane_mode_on")).expect("utf-8");
+        assert_eq!(v.trim(), "1");
+        let log = String::from_utf8(sh(&phone, "logcat -d -s PhoneGlobals:I")).expect("utf-8");
+        assert!(log.contains("Turning radio off - airplane"), "{log}");
+
+        sh(&phone, "settings put secure ui_night_mode 2");
+        let dark = screencap(&phone, "phone-network-dark");
+        let p = dark.get_pixel(540, 2000).0;
+        assert!(
+            p[0] < 60 && p[1] < 60 && p[2] < 60,
+            "dark theme background: {p:?}"
+        );
+    }
+}
