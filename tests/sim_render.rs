@@ -677,12 +677,17 @@ mod phone {
         out.stdout
     }
 
-    /// Taps the centre of the node whose text (XML-escaped) is `text`.
+    /// Taps the centre of the node whose text is `text`.
     fn tap(phone: &Phone, text: &str) {
+        tap_attr(phone, "text", text)
+    }
+
+    /// Taps the centre of the node whose attribute `attr` is `value`.
+    fn tap_attr(phone: &Phone, attr: &str, text: &str) {
         let xml = String::from_utf8(sh(phone, "uiautomator dump /dev/tty")).expect("utf-8 dump");
         let escaped = text.replace('&', "&amp;");
         let re = regex::Regex::new(&format!(
-            r#"text="{}"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]""#,
+            r#" {attr}="{}"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]""#,
             regex::escape(&escaped)
         ))
         .expect("valid regex");
@@ -739,5 +744,18 @@ mod phone {
             p[0] < 60 && p[1] < 60 && p[2] < 60,
             "dark theme background: {p:?}"
         );
+
+        // The launcher's search pill opens the drawer with the keyboard up; typing filters it.
+        sh(&phone, "input keyevent KEYCODE_HOME");
+        tap_attr(&phone, "content-desc", "Search");
+        sh(&phone, "input text cal");
+        let img = screencap(&phone, "phone-drawer-keyboard-dark");
+        let xml = String::from_utf8(sh(&phone, "uiautomator dump /dev/tty")).expect("utf-8 dump");
+        assert!(xml.contains(r#"text="Calculator""#) && xml.contains(r#"text="Calendar""#));
+        assert!(
+            !xml.contains(r#"text="Clock""#),
+            "the drawer is filtered by the typed query"
+        );
+        assert!(distinct_colours(&img) > 50);
     }
 }
