@@ -515,6 +515,30 @@ mod apps {
     }
 
     #[test]
+    fn search_finds_pages_and_opens_them() {
+        let mut rig = settings_rig();
+        rig.tap("Search settings");
+        assert_eq!(
+            rig.sys.requests.pop(),
+            Some(Request::Focus {
+                tag: "search_field".into()
+            })
+        );
+        assert!(rig.send(UiEvent::TextChanged {
+            tag: "search_field".into(),
+            text: "blue".into(),
+        }));
+        rig.png(false, "settings-search");
+        rig.tap("Bluetooth");
+        assert!(rig.log_matches(
+            "PrefCtrlListHelper",
+            'D',
+            "BluetoothDeviceRenamePreferenceController"
+        ));
+        assert!(find(&rig.frame(), &|v| v.text == "Use Bluetooth").is_some());
+    }
+
+    #[test]
     fn settings_put_from_the_shell_shows_in_the_ui() {
         let mut rig = settings_rig();
         rig.tap("Network & internet");

@@ -21,6 +21,46 @@ pub const PACKAGE: &str = "com.android.settings";
 const ACTIVITY: &str = "com.android.settings.Settings";
 const SUB_SETTINGS: &str = "com.android.settings.SubSettings";
 const LOCALE_PICKER: &str = "com.android.settings.localepicker.LocalePickerWithRegionActivity";
+const SEARCH_ACTIVITY: &str = "com.android.settings.search.SearchActivity";
+
+/// What "Search settings" finds: (entry title, page tag, where it lives).
+const SEARCH_INDEX: &[(&str, &str, &str)] = &[
+    ("Network & internet", "network", ""),
+    ("Internet", "internet", "Network & internet"),
+    ("Wi-Fi", "internet", "Network & internet > Internet"),
+    ("Airplane mode", "network", "Network & internet"),
+    ("Connected devices", "connected_devices", ""),
+    (
+        "Connection preferences",
+        "connection_preferences",
+        "Connected devices",
+    ),
+    (
+        "Bluetooth",
+        "bluetooth",
+        "Connected devices > Connection preferences",
+    ),
+    ("Apps", "apps", ""),
+    ("See all apps", "all_apps", "Apps"),
+    ("Display", "display", ""),
+    ("Brightness level", "display", "Display"),
+    ("Adaptive brightness", "display", "Display"),
+    ("Dark theme", "display", "Display"),
+    ("Sound & vibration", "sound", ""),
+    ("Media volume", "sound", "Sound & vibration"),
+    ("Call volume", "sound", "Sound & vibration"),
+    ("Ring & notification volume", "sound", "Sound & vibration"),
+    ("Alarm volume", "sound", "Sound & vibration"),
+    ("Vibrate for calls", "sound", "Sound & vibration"),
+    ("System", "system", ""),
+    ("Languages & input", "languages_input", "System"),
+    ("Languages", "languages", "System > Languages & input"),
+    (
+        "Add a language",
+        "add_language",
+        "System > Languages & input > Languages",
+    ),
+];
 
 /// The Settings process's id in its own log lines (the framework's other processes are in
 /// [`pid`]).
@@ -64,6 +104,7 @@ enum Page {
     LanguagesInput,
     Languages,
     AddLanguage,
+    Search,
 }
 
 impl Page {
@@ -113,6 +154,7 @@ impl Page {
             Page::LanguagesInput => "com.android.settings.language.LanguageAndInputSettings",
             Page::Languages => "com.android.settings.localepicker.LocaleListEditor",
             Page::AddLanguage => "com.android.settings.localepicker.LocalePickerWithRegion",
+            Page::Search => "com.android.settings.search.SearchFragment",
         }
     }
 
@@ -174,6 +216,8 @@ struct Screen {
     back_stack: Vec<Page>,
     page: Option<Page>,
     dialog: Option<(Dialog, Pending)>,
+    /// What is typed in the search page's box.
+    query: String,
 }
 
 fn flag(sys: &System, ns: Namespace, key: &str, default: i64) -> bool {
@@ -274,10 +318,10 @@ impl Screen {
     fn open(&mut self, page: Page, sys: &mut System) {
         let from = self.current();
         self.back_stack.push(from);
-        let component = if page == Page::AddLanguage {
-            ".localepicker.LocalePickerWithRegionActivity"
-        } else {
-            ".SubSettings"
+        let component = match page {
+            Page::AddLanguage => ".localepicker.LocalePickerWithRegionActivity",
+            Page::Search => ".search.SearchActivity",
+            _ => ".SubSettings",
         };
         sys.log(
             pid::SYSTEM_SERVER,
@@ -625,6 +669,24 @@ impl Screen {
                 items.push(nav("add_language", "Add a language", "", Some("add")));
                 ("Languages".into(), None, items)
             }
+            Page::Search => {
+                let q = self.query.trim().to_lowercase();
+                let mut items = vec![Item::Field {
+                    tag: "search_field".into(),
+                    text: self.query.clone(),
+                    hint: "Search settings".into(),
+                    id: "com.android.settings:id/search_src_text".into(),
+                }];
+                if !q.is_empty() {
+                    items.extend(
+                        SEARCH_INDEX
+                            .iter()
+                            .filter(|(title, ..)| title.to_lowercase().contains(&q))
+                            .map(|(title, tag, path)| nav(tag, title, *path, None)),
+                    );
+                }
+                ("Search".into(), None, items)
+            }
             Page::AddLanguage => (
                 "Add a language".into(),
                 None,
@@ -787,6 +849,7 @@ impl App for Screen {
         match self.current() {
             Page::Home => ACTIVITY,
             Page::AddLanguage => LOCALE_PICKER,
+            Page::Search => SEARCH_ACTIVITY,
             _ => SUB_SETTINGS,
         }
         .to_string()
@@ -804,6 +867,10 @@ impl App for Screen {
         let tag = match event {
             UiEvent::Back => return self.back(),
             UiEvent::Click(tag) => tag.as_str(),
+            UiEvent::TextChanged { tag, text } if tag == "search_field" => {
+                self.query = text.clone();
+                return true;
+            }
             UiEvent::Seek { tag, value } => {
                 return tag
                     .strip_prefix("seek:")
@@ -825,6 +892,16 @@ impl App for Screen {
         }
         if tag == "up" {
             return self.back();
+        }
+        if tag == "search" || tag == "search_field" {
+            if tag == "search" {
+                self.query.clear();
+                self.open(Page::Search, sys);
+            }
+            sys.request(Request::Focus {
+                tag: "search_field".into(),
+            });
+            return true;
         }
         if let Some(key) = tag.strip_prefix("nav:") {
             let page = match (key, self.current()) {
