@@ -70,18 +70,24 @@ async fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(50);
     let adb_bin = std::env::var("DROIDMCP_ADB").unwrap_or_else(|_| "adb".into());
-    if std::process::Command::new(&adb_bin).arg("version").output().is_err() {
+    if std::process::Command::new(&adb_bin)
+        .arg("version")
+        .output()
+        .is_err()
+    {
         eprintln!("bench adb: `{adb_bin}` not found; install it (apt-get install -y adb)");
         std::process::exit(1);
     }
 
     let phone = Phone::new(SimConfig::default()).expect("phone boots");
-    let in_process = adb::phone_shell(phone.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let in_process: Arc<dyn Shell> = Arc::new(phone.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let serial = listener.local_addr().expect("addr").to_string();
     tokio::spawn(adb::serve(
         listener,
-        adb::phone_shell(phone),
+        Arc::new(phone),
         Identity::new("oriole", "Pixel 6", "oriole"),
         std::future::pending(),
     ));
@@ -93,20 +99,30 @@ async fn main() {
         .env("ADB_EMU", "0")
         .output()
         .expect("adb start-server");
-    assert!(started.status.success(), "adb start-server failed: {started:?}");
+    assert!(
+        started.status.success(),
+        "adb start-server failed: {started:?}"
+    );
     let server = AdbServer::new(&server_addr).expect("address");
     server.connect_device(&serial).await.expect("host:connect");
     let mut ready = false;
     for _ in 0..100 {
         let devices = server.devices().await.expect("devices");
-        if devices.iter().any(|d| d.serial == serial && d.state == "device") {
+        if devices
+            .iter()
+            .any(|d| d.serial == serial && d.state == "device")
+        {
             ready = true;
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(ready, "{serial} never came online");
-    let client = Arc::new(AdbShell::new(&server_addr, &serial).await.expect("AdbShell"));
+    let client = Arc::new(
+        AdbShell::new(&server_addr, &serial)
+            .await
+            .expect("AdbShell"),
+    );
 
     println!("runs per cell: {runs}; device: embedded phone via our adbd at {serial}; adb server :{port}");
     println!(

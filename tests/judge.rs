@@ -545,3 +545,81 @@ async fn verdicts_are_recorded_and_disagreements_queue_for_review() {
     assert_eq!(tokens, 4000);
     assert!(raw.contains("scripted"));
 }
+
+#[tokio::test]
+async fn calibration_end_to_end_on_the_embedded_phone() {
+    use droidmcp::judge::calibrate::calibrate;
+    use droidmcp::judge::calibration_run;
+    use droidmcp::task::Catalog;
+
+    let (catalog, _) =
+        Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let tasks: Vec<_> = ["bmoca.calculator.open", "bmoca.calculator.input_1"]
+        .iter()
+        .map(|id| catalog.get(id).expect("task exists"))
+        .collect();
+    let s = Scripted::start().await;
+    // Per task: golden, empty, wrong. Judge "a" is always right; judge "b" always says success.
+    let right = || vec![verdict("success"), verdict("failure"), verdict("failure")];
+    s.script("a", [right(), right()].concat());
+    s.script("b", (0..6).map(|_| verdict("success")).collect());
+    let panel = Panel::new(
+        s.judge("a", "gpt", "images = true\n"),
+        s.judge("b", "gemini", ""),
+        None,
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = droidmcp::store::Store::open(&dir.path().join("episodes.db")).unwrap();
+
+    let episodes = calibration_run::run(&tasks, 1, &panel, Mode::FinalState, &store).await;
+    let trajectories: Vec<&str> = episodes.iter().map(|e| e.trajectory).collect();
+    assert_eq!(
+        trajectories,
+        ["golden", "empty", "wrong", "golden", "empty", "wrong"]
+    );
+    for e in &episodes {
+        assert!(
+            e.note.is_none(),
+            "{} {}: {:?}",
+            e.task,
+            e.trajectory,
+            e.note
+        );
+    }
+    let labelled: Vec<_> = episodes
+        .iter()
+        .map(|e| e.labelled.clone().unwrap())
+        .collect();
+    let truths: Vec<bool> = labelled.iter().map(|l| l.truth).collect();
+    assert_eq!(
+        truths,
+        [true, false, false, true, false, false],
+        "rule-based ground truth"
+    );
+
+    let report = calibrate(&["a".into(), "b".into()], &labelled);
+    assert_eq!(report.judges[0].accuracy, 1.0);
+    assert!((report.judges[1].accuracy - 2.0 / 6.0).abs() < 1e-9);
+    assert!((report.judges[1].precision - 2.0 / 6.0).abs() < 1e-9);
+    assert_eq!(report.judges[1].recall, 1.0);
+    let pair = report.pair.unwrap();
+    assert_eq!((pair.both_decided, pair.agreed), (6, 2));
+    assert_eq!(pair.error_rate_when_agreed, 0.0);
+
+    // The judges saw the live final screen: the Calculator's elements and a real PNG screenshot.
+    let first = &s.requests("a")[0];
+    let text = user_text(first);
+    assert!(text.contains("open Calculator"), "{text}");
+    let parts = first["messages"][1]["content"].as_array().unwrap();
+    assert!(parts.iter().any(|p| p["image_url"]["url"]
+        .as_str()
+        .is_some_and(|u| u.starts_with("data:image/png;base64,iVBOR"))));
+    // Every verdict is in the store, and the four disagreements wait for review.
+    let queue = store.with_connection(|c| record::review_queue(c)).unwrap();
+    assert_eq!(queue.len(), 4);
+    let rows: i64 = store
+        .with_connection(|c| c.query_row("SELECT COUNT(*) FROM judge_verdicts", [], |r| r.get(0)))
+        .unwrap();
+    assert_eq!(rows, 12);
+}

@@ -6,16 +6,38 @@ use std::sync::Arc;
 use anyhow::Context;
 
 use super::Global;
+use std::collections::BTreeMap;
+
+use crate::judge::calibrate::Labelled;
 use crate::judge::client::{ChatClient, EndpointLimits, SpendCap};
 use crate::judge::config::PanelConfig;
+use crate::judge::panel::{combine, Combined, Outcome};
 use crate::judge::prompt::Prompts;
-use crate::judge::{Evidence, Judge, JudgeConfig, Mode};
+use crate::judge::{calibration_run, record, source};
+use crate::judge::{Evidence, Judge, JudgeConfig, Mode, PanelVerdict, Policy};
+use crate::store::Store;
+use crate::task::{Catalog, Task};
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Episode id to judge (from `task_start`, `droidmcp episodes export`, or the HTTP API).
+    episode: Option<String>,
+    /// Judge every stored episode of the tasks in this task file (typically tasks with no rule yet).
+    #[arg(long, conflicts_with = "episode")]
+    task_file: Option<PathBuf>,
+    /// How judges combine with rule checks: rule_only, rule_first, judges_only, both_agree
+    /// (default: panel.toml's, or judges_only with --task-file).
+    #[arg(long)]
+    policy: Option<String>,
+    /// final_state, trajectory or essential_states (default: panel.toml's).
+    #[arg(long)]
+    mode: Option<String>,
+    /// Episode store (default: DROIDMCP_STORE or ~/.local/share/droidmcp/episodes.db).
+    #[arg(long, global = true)]
+    store: Option<PathBuf>,
     /// Directory of judge configs and panel.toml.
     #[arg(long, global = true, default_value = "judges")]
     judges: PathBuf,
@@ -32,15 +54,294 @@ enum Command {
         /// Judge name (file stem in the judges directory).
         name: String,
     },
+    /// Measure the panel against rule-based ground truth: replays golden, empty and wrong trajectories
+    /// of tasks on the embedded phone, judges each, and reports accuracy, precision/recall, Cohen's κ,
+    /// agreement and the error rate among agreed verdicts.
+    Calibrate {
+        /// Task ids (default: every task).
+        tasks: Vec<String>,
+        /// Seeds per task.
+        #[arg(long, default_value_t = 1)]
+        seeds: u64,
+        /// At most this many tasks (after filtering), to bound cost.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `droidmcp review`: episodes whose judges disagree (or disagree with the rule).
+#[derive(Debug, clap::Args)]
+pub struct ReviewArgs {
+    #[arg(long)]
+    store: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+/// `droidmcp report`: trajectory metrics and success rates over the stored episodes.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    #[arg(long)]
+    store: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+fn open_store(path: Option<&std::path::Path>) -> anyhow::Result<Store> {
+    let path = path.map(PathBuf::from).unwrap_or_else(Store::default_path);
+    let store = Store::open(&path)
+        .with_context(|| format!("opening the episode store {}", path.display()))?;
+    store.with_connection(|c| record::migrate(c))?;
+    Ok(store)
+}
+
+fn load_catalog() -> Catalog {
+    // Bad task files are reported by `droidmcp tasks`; judging only needs the good ones.
+    Catalog::load_dir(&crate::task::catalog::default_dir()).0
 }
 
 pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
-    match args.command {
-        Some(Command::Ping { name }) => ping(&args.judges, &args.prompts, &name).await,
-        None => {
-            anyhow::bail!("name an episode to judge, or a subcommand (see `droidmcp judge --help`)")
+    match &args.command {
+        Some(Command::Ping { name }) => ping(&args.judges, &args.prompts, name).await,
+        Some(Command::Calibrate { tasks, seeds, limit, json }) => {
+            calibrate(&args, tasks, *seeds, *limit, *json).await
+        }
+        None => match (&args.episode, &args.task_file) {
+            (Some(episode), _) => judge_episodes(&args, std::slice::from_ref(episode), None).await,
+            (None, Some(file)) => {
+                let (ids, kinds) = episodes_of_task_file(&args, file)?;
+                if ids.is_empty() {
+                    anyhow::bail!("no stored episodes of the tasks in {}", file.display());
+                }
+                judge_episodes(&args, &ids, Some(kinds)).await
+            }
+            (None, None) => anyhow::bail!(
+                "name an episode to judge, --task-file, or a subcommand (see `droidmcp judge --help`)"
+            ),
+        },
+    }
+}
+
+fn policy_and_mode(
+    args: &Args,
+    panel: &PanelConfig,
+    default_policy: Option<Policy>,
+) -> anyhow::Result<(Policy, Mode)> {
+    let policy = match &args.policy {
+        Some(p) => Policy::parse(p).with_context(|| format!("unknown policy {p:?}"))?,
+        None => default_policy.unwrap_or(panel.policy),
+    };
+    let mode = match &args.mode {
+        Some(m) => Mode::parse(m).with_context(|| format!("unknown mode {m:?}"))?,
+        None => panel.mode,
+    };
+    Ok((policy, mode))
+}
+
+/// Stored episodes of the tasks defined in `file`, with each episode's task kind.
+fn episodes_of_task_file(
+    args: &Args,
+    file: &std::path::Path,
+) -> anyhow::Result<(Vec<String>, BTreeMap<String, String>)> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let mut catalog = Catalog::default();
+    let mut errors = Vec::new();
+    catalog.add_source(file, &text, &mut errors);
+    if let Some(e) = errors.first() {
+        anyhow::bail!("{e}");
+    }
+    let kinds: BTreeMap<String, String> = catalog
+        .iter()
+        .map(|t| (t.id.clone(), t.kind.as_str().to_string()))
+        .collect();
+    let store = open_store(args.store.as_deref())?;
+    let rows = store.with_connection(|c| {
+        let mut stmt = c.prepare("SELECT id, task_id FROM episodes ORDER BY started_at, id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+    })?;
+    let mut episode_kinds = BTreeMap::new();
+    let mut ids = Vec::new();
+    for (id, task) in rows {
+        if let Some(kind) = kinds.get(&task) {
+            episode_kinds.insert(id.clone(), kind.clone());
+            ids.push(id);
         }
     }
+    Ok((ids, episode_kinds))
+}
+
+async fn judge_episodes(
+    args: &Args,
+    ids: &[String],
+    kinds: Option<BTreeMap<String, String>>,
+) -> anyhow::Result<i32> {
+    let (panel, config) = load_panel(&args.judges, &args.prompts)?;
+    // A task file names tasks nobody has written a trusted rule for: judges decide unless told otherwise.
+    let (policy, mode) =
+        policy_and_mode(args, &config, kinds.as_ref().map(|_| Policy::JudgesOnly))?;
+    let store = open_store(args.store.as_deref())?;
+    let catalog = load_catalog();
+    let mut undecided = 0;
+    for id in ids {
+        let row = store
+            .episode(id)?
+            .with_context(|| format!("unknown episode {id:?}"))?;
+        let kind = match &kinds {
+            Some(k) => k.get(id).cloned(),
+            None => catalog
+                .get(&row.task_id)
+                .ok()
+                .map(|t| t.kind.as_str().to_string()),
+        };
+        let evidence = source::from_store(&store, id, kind.as_deref())?;
+        let verdict = panel.judge(&evidence, mode).await;
+        let combined = combine(policy, row.success, Some(&verdict));
+        store
+            .with_connection(|c| record::record(c, id, policy, row.success, &verdict, &combined))?;
+        if matches!(combined.outcome, Outcome::Undecided | Outcome::NeedsReview) {
+            undecided += 1;
+        }
+        print_verdict(id, &row.task_id, row.success, &verdict, &combined);
+    }
+    // Exit 2 when any episode still needs a person, so scripts can tell.
+    Ok(if undecided > 0 { 2 } else { 0 })
+}
+
+fn print_verdict(id: &str, task: &str, rule: Option<bool>, v: &PanelVerdict, c: &Combined) {
+    let rule = rule
+        .map(|r| if r { "success" } else { "failure" })
+        .unwrap_or("-");
+    let clash = if c.rule_judge_disagreement {
+        "; RULE AND JUDGES DISAGREE"
+    } else {
+        ""
+    };
+    println!(
+        "{id} {task}: {} (decided by {}; rule {rule}; panel {}{clash})",
+        c.outcome.as_str(),
+        c.decided_by,
+        v.outcome.as_str(),
+    );
+    for o in v.judges.iter().chain(v.tie_breaker.as_ref()) {
+        let detail = o.error.clone().unwrap_or_else(|| o.verdict.reason.clone());
+        println!(
+            "  {} ({}): {} {:.2} — {detail}",
+            o.judge,
+            o.family,
+            o.verdict.kind.as_str(),
+            o.verdict.confidence
+        );
+    }
+}
+
+async fn calibrate(
+    args: &Args,
+    tasks: &[String],
+    seeds: u64,
+    limit: Option<usize>,
+    json: bool,
+) -> anyhow::Result<i32> {
+    let (panel, config) = load_panel(&args.judges, &args.prompts)?;
+    let (_, mode) = policy_and_mode(args, &config, None)?;
+    let catalog = load_catalog();
+    let mut chosen: Vec<Arc<Task>> = if tasks.is_empty() {
+        catalog.iter().cloned().collect()
+    } else {
+        tasks
+            .iter()
+            .map(|t| catalog.get(t))
+            .collect::<Result<_, _>>()?
+    };
+    if let Some(n) = limit {
+        chosen.truncate(n);
+    }
+    let store = open_store(args.store.as_deref())?;
+    let episodes = calibration_run::run(&chosen, seeds.max(1), &panel, mode, &store).await;
+    for e in &episodes {
+        if let Some(note) = &e.note {
+            eprintln!("{} seed {} {}: {note}", e.task, e.seed, e.trajectory);
+        }
+    }
+    let labelled: Vec<Labelled> = episodes.into_iter().filter_map(|e| e.labelled).collect();
+    if labelled.is_empty() {
+        anyhow::bail!("no calibration episode could be run");
+    }
+    let names: Vec<String> = panel.judges().map(|j| j.config().name.clone()).collect();
+    let report = crate::judge::calibrate::calibrate(&names, &labelled);
+    if json {
+        println!("{}", report.to_json());
+    } else {
+        let positives = labelled.iter().filter(|l| l.truth).count();
+        println!(
+            "{} episodes ({} successes by rule), mode {}",
+            labelled.len(),
+            positives,
+            mode.as_str()
+        );
+        print!("{}", report.table());
+    }
+    Ok(0)
+}
+
+/// `droidmcp review`.
+pub async fn review(args: ReviewArgs) -> anyhow::Result<i32> {
+    let store = open_store(args.store.as_deref())?;
+    let queue = store.with_connection(|c| record::review_queue(c))?;
+    if args.json {
+        for item in &queue {
+            let judges: Vec<_> = item
+                .reasons
+                .iter()
+                .map(|(judge, verdict, reason)| {
+                    serde_json::json!({"judge": judge, "verdict": verdict, "reason": reason})
+                })
+                .collect();
+            let line = serde_json::json!({"episode": item.episode_id, "outcome": item.outcome,
+                "panel": item.panel_outcome, "rule": item.rule_result, "judges": judges});
+            println!("{line}");
+        }
+    } else if queue.is_empty() {
+        println!("nothing to review");
+    } else {
+        for item in &queue {
+            println!(
+                "{}: {} (panel {}, rule {})",
+                item.episode_id,
+                item.outcome,
+                item.panel_outcome,
+                item.rule_result.as_deref().unwrap_or("-")
+            );
+            for (judge, verdict, reason) in &item.reasons {
+                println!("  {judge}: {verdict} — {reason}");
+            }
+        }
+    }
+    Ok(0)
+}
+
+/// `droidmcp report`.
+pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
+    let store = open_store(args.store.as_deref())?;
+    let rows = crate::judge::report::report(&store, &load_catalog())?;
+    if args.json {
+        for r in &rows {
+            let line = serde_json::json!({"task": r.task, "episodes": r.episodes,
+                "rule_scored": r.rule_scored, "rule_success_rate": r.rule_success_rate,
+                "judged": r.judged, "judge_success_rate": r.judge_success_rate,
+                "with_reference": r.with_reference, "task_reward": r.task_reward,
+                "completion_ratio": r.completion_ratio, "reversed_redundancy": r.reversed_redundancy,
+                "repeat_ratio": r.repeat_ratio});
+            println!("{line}");
+        }
+    } else {
+        print!("{}", crate::judge::report::table(&rows));
+    }
+    Ok(0)
 }
 
 /// Loads one judge by name with the shared limits and spend cap of this run.

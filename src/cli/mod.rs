@@ -52,8 +52,12 @@ pub enum Command {
     /// Export recorded episodes.
     #[command(subcommand)]
     Episodes(episodes::Command),
-    /// Score episodes with LLM judges, calibrate judges, review disagreements, report metrics.
+    /// Score episodes with LLM judges, calibrate the judge panel, check a judge's endpoint.
     Judge(judge::Args),
+    /// List episodes whose judges disagree (with each other or with the rule checks).
+    Review(judge::ReviewArgs),
+    /// Trajectory metrics (TR, TCR, RRR) and success rates by rule and by judges over stored episodes.
+    Report(judge::ReportArgs),
     #[command(flatten)]
     Manual(manual::Command),
 }
@@ -70,6 +74,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Tasks(cmd) => tasks::run(&global, cmd).await,
         Command::Episodes(cmd) => episodes::run(&global, cmd).await,
         Command::Judge(args) => judge::run(&global, args).await,
+        Command::Review(args) => judge::review(args).await,
+        Command::Report(args) => judge::report(args).await,
         Command::Manual(cmd) => manual::run(&global, cmd).await,
     }
 }

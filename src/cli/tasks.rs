@@ -1,13 +1,218 @@
-//! `droidmcp tasks`.
+//! `droidmcp tasks list|show|replay`: the task catalog and golden replay on the embedded phone.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
 
 use super::Global;
+use crate::task::replay::{run_instance, Solution};
+use crate::task::{Catalog, Task};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    /// List them.
-    List,
+    /// List the tasks (id, kind, apps, goal template); load errors go to stderr.
+    List {
+        /// One JSON object per line instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Task directory (default: $DROIDMCP_TASKS, ./tasks, or the crate's tasks/).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Show one task: its template, and the instance a seed gives (parameters, setup, checks, golden).
+    Show {
+        id: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Replay golden solutions on fresh embedded phones (or --device), one line per instance; exits 1
+    /// if any instance scores below 1.0 (or, with --wrong/--empty, if any succeeds).
+    Replay {
+        /// Task ids (default with --all: every task).
+        ids: Vec<String>,
+        #[arg(long)]
+        all: bool,
+        /// Instances per task (seeds 0..N).
+        #[arg(long, default_value_t = 1)]
+        seeds: u64,
+        /// Replay a plausible wrong trajectory instead; an instance passes if it does NOT succeed.
+        #[arg(long, conflicts_with = "empty")]
+        wrong: bool,
+        /// Replay nothing (finish at once); an instance passes if it does NOT succeed.
+        #[arg(long)]
+        empty: bool,
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
 }
 
-pub async fn run(_global: &Global, _cmd: Command) -> anyhow::Result<i32> {
-    anyhow::bail!("`droidmcp tasks` is not built yet")
+fn load(dir: Option<PathBuf>) -> (Catalog, usize) {
+    let dir = dir.unwrap_or_else(crate::task::catalog::default_dir);
+    let (catalog, errors) = Catalog::load_dir(&dir);
+    for e in &errors {
+        eprintln!("droidmcp: {e}");
+    }
+    (catalog, errors.len())
+}
+
+pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
+    match cmd {
+        Command::List { json, dir } => {
+            let (catalog, _) = load(dir);
+            let mut out = std::io::stdout().lock();
+            for t in catalog.iter() {
+                if json {
+                    writeln!(
+                        out,
+                        "{}",
+                        serde_json::to_string(&crate::http::wire::TaskInfo::from_task(t))?
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "{:<44} {:<10} {:<10} {}",
+                        t.id,
+                        t.kind.as_str(),
+                        t.apps.join(","),
+                        t.goal
+                    )?;
+                }
+            }
+            Ok(0)
+        }
+        Command::Show { id, seed, dir } => {
+            let (catalog, _) = load(dir);
+            let task = catalog.get(&id)?;
+            show(&task, seed)?;
+            Ok(0)
+        }
+        Command::Replay {
+            ids,
+            all,
+            seeds,
+            wrong,
+            empty,
+            dir,
+        } => {
+            let (catalog, load_errors) = load(dir);
+            let tasks: Vec<Arc<Task>> = if all || ids.is_empty() {
+                if !all {
+                    anyhow::bail!("name task ids or pass --all");
+                }
+                catalog.iter().cloned().collect()
+            } else {
+                ids.iter()
+                    .map(|id| catalog.get(id))
+                    .collect::<Result<_, _>>()?
+            };
+            let solution = if wrong {
+                Solution::Wrong
+            } else if empty {
+                Solution::Empty
+            } else {
+                Solution::Golden
+            };
+            let mut failures = 0;
+            let started = std::time::Instant::now();
+            let mut count = 0;
+            for task in &tasks {
+                for seed in 0..seeds {
+                    count += 1;
+                    let spec = global
+                        .device
+                        .clone()
+                        .unwrap_or_else(|| format!("sim:{seed}"));
+                    let shell = crate::device::open(Some(&spec), global.adb_server.as_deref())
+                        .await
+                        .with_context(|| format!("opening device {spec}"))?;
+                    let outcome = run_instance(task, seed, shell, None, solution).await;
+                    let (ok, line) = match outcome {
+                        Ok(r) => {
+                            let ok = match solution {
+                                Solution::Golden => r.verdict.success && r.verdict.score >= 1.0,
+                                _ => !r.verdict.success,
+                            };
+                            let failed: Vec<String> = r
+                                .verdict
+                                .checks
+                                .iter()
+                                .filter(|c| !c.passed)
+                                .map(|c| {
+                                    format!("{}: {}", c.id, c.reason.clone().unwrap_or_default())
+                                })
+                                .collect();
+                            let detail = if solution == Solution::Golden && !failed.is_empty() {
+                                format!("  [{}]", failed.join("; "))
+                            } else {
+                                String::new()
+                            };
+                            (
+                                ok,
+                                format!(
+                                    "score {:.2} steps {}/{}{detail}",
+                                    r.verdict.score, r.steps_used, r.max_steps
+                                ),
+                            )
+                        }
+                        Err(e) => (false, format!("error: {e}")),
+                    };
+                    if !ok {
+                        failures += 1;
+                    }
+                    println!(
+                        "{} {} seed={seed} {line}",
+                        if ok { "PASS" } else { "FAIL" },
+                        task.id
+                    );
+                }
+            }
+            let secs = started.elapsed().as_secs_f64();
+            println!(
+                "{count} instance(s), {failures} failed, {:.1}s ({:.2} instances/s)",
+                secs,
+                count as f64 / secs.max(1e-9)
+            );
+            Ok(if failures > 0 || load_errors > 0 {
+                1
+            } else {
+                0
+            })
+        }
+    }
+}
+
+fn show(task: &Arc<Task>, seed: u64) -> anyhow::Result<()> {
+    let inst = task.instantiate(seed, &Default::default())?;
+    println!("id:         {}", task.id);
+    println!("file:       {}", task.file.display());
+    println!(
+        "kind:       {}   complexity {}   max_steps {}",
+        task.kind.as_str(),
+        task.complexity,
+        task.max_steps
+    );
+    println!("apps:       {}", task.apps.join(", "));
+    println!("tags:       {}", task.tags.join(", "));
+    if let Some(s) = &task.source {
+        println!("source:     {s}");
+    }
+    println!("template:   {}", task.goal);
+    println!("seed {seed}:    {}", inst.goal);
+    for (k, v) in &inst.params {
+        println!("  param {k} = {}", v.text);
+    }
+    for s in &inst.setup {
+        println!("  setup: {}", s.describe());
+    }
+    for c in &inst.checks {
+        println!("  check {} ({:?}): {:?}", c.id, c.when, c.probe);
+    }
+    for a in &inst.golden {
+        println!("  golden: {}", a.describe());
+    }
+    Ok(())
 }

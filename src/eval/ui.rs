@@ -114,7 +114,7 @@ impl UiSelector {
             index,
             ..Default::default()
         };
-        for part in body.split('&') {
+        for part in split_parts(body) {
             let (key, value) = part.split_once(':').ok_or_else(|| {
                 format!("selector {s:?}: expected kind:value (id:, text:, desc:, class:, hint:)")
             })?;
@@ -244,6 +244,24 @@ impl UiSelector {
         }
         s
     }
+}
+
+/// Splits `a:x&b:y` at each `&` that starts another `kind:` part, so values may contain `&`
+/// (`text:Sound & vibration`).
+fn split_parts(body: &str) -> Vec<&str> {
+    const KINDS: [&str; 8] = [
+        "id:", "text:", "text~:", "text/:", "desc:", "desc~:", "class:", "hint:",
+    ];
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for (i, _) in body.match_indices('&') {
+        if KINDS.iter().any(|k| body[i + 1..].starts_with(k)) {
+            parts.push(&body[start..i]);
+            start = i + 1;
+        }
+    }
+    parts.push(&body[start..]);
+    parts
 }
 
 /// A UI predicate: the selected element exists (or not) and its attributes satisfy the matchers.

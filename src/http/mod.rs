@@ -1,1 +1,149 @@
-//! The plain HTTP API (REST + live page), a thin front end over sessions.
+//! The plain HTTP API (REST), a thin front end over sessions and task episodes.
+//!
+//! Task routes (each handler parses its input, calls one [`Episodes`] method and maps the result):
+//!
+//! | Method and path | Body | Answer |
+//! | --- | --- | --- |
+//! | `GET /v1/tasks` | – | `{"tasks": [TaskInfo…]}` |
+//! | `GET /v1/tasks/{id}` | – | `TaskInfo` |
+//! | `POST /v1/tasks/{id}/start` | `{"seed"?: u64, "params"?: {name: value}, "device"?: str}` | `Started` |
+//! | `POST /v1/episodes/{id}/answer` | `{"answer": str}` | `Summary` |
+//! | `POST /v1/episodes/{id}/finish` | – | `Summary` |
+//! | `POST /v1/episodes/{id}/check` | – | `Report` |
+//! | `POST /v1/episodes/{id}/end` | – | `Summary` |
+//! | `GET /v1/episodes/{id}` | – | `Summary` |
+//!
+//! Errors are `{"error": message, "kind": "not_found" | "bad_request" | "conflict" | "device_lost" |
+//! "internal"}` with 404, 400, 409, 502 or 500. The wire types are in [`wire`] (documented there);
+//! nothing outside this module derives `Serialize` for them.
+
+pub mod wire;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+
+use crate::session::episode::{EpisodeError, Episodes};
+use wire::{AnswerBody, ErrorBody, StartBody};
+
+/// The task routes over shared [`Episodes`], to be merged beside the MCP router.
+pub fn router(episodes: Arc<Episodes>) -> Router {
+    Router::new()
+        .route("/v1/tasks", get(list_tasks))
+        .route("/v1/tasks/{id}", get(show_task))
+        .route("/v1/tasks/{id}/start", post(start))
+        .route("/v1/episodes/{id}", get(episode))
+        .route("/v1/episodes/{id}/answer", post(answer))
+        .route("/v1/episodes/{id}/finish", post(finish))
+        .route("/v1/episodes/{id}/check", post(check))
+        .route("/v1/episodes/{id}/end", post(end))
+        .with_state(episodes)
+}
+
+type Shared = State<Arc<Episodes>>;
+
+struct ApiError(StatusCode, ErrorBody);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(self.1)).into_response()
+    }
+}
+
+impl From<EpisodeError> for ApiError {
+    fn from(e: EpisodeError) -> ApiError {
+        let (status, kind) = if e.is_not_found() {
+            (StatusCode::NOT_FOUND, "not_found")
+        } else if matches!(e, EpisodeError::Closed { .. }) {
+            (StatusCode::CONFLICT, "conflict")
+        } else if matches!(
+            e,
+            EpisodeError::DeviceLost { .. } | EpisodeError::NoDevice(_)
+        ) {
+            (StatusCode::BAD_GATEWAY, "device_lost")
+        } else if e.is_client_error() {
+            (StatusCode::BAD_REQUEST, "bad_request")
+        } else {
+            (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+        };
+        ApiError(
+            status,
+            ErrorBody {
+                error: e.to_string(),
+                kind: kind.into(),
+            },
+        )
+    }
+}
+
+async fn list_tasks(State(eps): Shared) -> Json<wire::TaskList> {
+    Json(wire::TaskList {
+        tasks: eps
+            .catalog()
+            .iter()
+            .map(|t| wire::TaskInfo::from_task(t))
+            .collect(),
+    })
+}
+
+async fn show_task(
+    State(eps): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<wire::TaskInfo>, ApiError> {
+    let task = eps.catalog().get(&id).map_err(EpisodeError::from)?;
+    Ok(Json(wire::TaskInfo::from_task(&task)))
+}
+
+async fn start(
+    State(eps): Shared,
+    Path(id): Path<String>,
+    body: Option<Json<StartBody>>,
+) -> Result<Json<wire::Started>, ApiError> {
+    let body = body.map(|Json(b)| b).unwrap_or_default();
+    let params: BTreeMap<String, String> = body
+        .params
+        .into_iter()
+        .map(|(k, v)| (k, wire::param_text(&v)))
+        .collect();
+    let started = eps
+        .start(&id, body.seed, &params, body.device.as_deref())
+        .await?;
+    Ok(Json(wire::Started::from(&started)))
+}
+
+async fn episode(
+    State(eps): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<wire::Summary>, ApiError> {
+    Ok(Json(wire::Summary::from(&eps.summary(&id).await?)))
+}
+
+async fn answer(
+    State(eps): Shared,
+    Path(id): Path<String>,
+    Json(body): Json<AnswerBody>,
+) -> Result<Json<wire::Summary>, ApiError> {
+    eps.answer(&id, &body.answer).await?;
+    Ok(Json(wire::Summary::from(&eps.summary(&id).await?)))
+}
+
+async fn finish(
+    State(eps): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<wire::Summary>, ApiError> {
+    eps.finish(&id).await?;
+    Ok(Json(wire::Summary::from(&eps.summary(&id).await?)))
+}
+
+async fn check(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::Report>, ApiError> {
+    Ok(Json(wire::Report::from(&eps.check(&id).await?)))
+}
+
+async fn end(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::Summary>, ApiError> {
+    Ok(Json(wire::Summary::from(&eps.end(&id).await?)))
+}

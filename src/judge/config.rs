@@ -298,7 +298,7 @@ impl PanelConfig {
             ))
         })?;
         if let Some(cap) = file.spend_cap_usd {
-            if !(cap >= 0.0) {
+            if cap.is_nan() || cap < 0.0 {
                 return Err(bad(format!(
                     "spend_cap_usd {cap} must be a non-negative number"
                 )));

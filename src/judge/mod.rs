@@ -12,6 +12,7 @@
 //! [`record`] writes every verdict with its raw reply, usage, latency and cost to SQLite.
 
 pub mod calibrate;
+pub mod calibration_run;
 pub mod client;
 pub mod config;
 pub mod evidence;
@@ -20,6 +21,8 @@ pub mod judge;
 pub mod panel;
 pub mod prompt;
 pub mod record;
+pub mod report;
+pub mod source;
 pub mod verdict;
 
 pub use config::{JudgeConfig, JudgeError};

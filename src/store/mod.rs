@@ -301,6 +301,22 @@ impl Store {
         }
         Ok(ids.len())
     }
+
+    /// Runs `f` on the store's connection, for modules that keep their own tables beside the
+    /// episodes (judge verdicts).
+    pub fn with_connection<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self
+            .conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(&mut conn).map_err(|source| StoreError::Sql {
+            path: self.path.clone(),
+            source,
+        })
+    }
 }
 
 fn episode_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EpisodeRow> {

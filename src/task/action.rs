@@ -10,6 +10,13 @@ pub enum Action {
     /// Open an app by launcher label or package.
     Open(String),
     Tap(UiSelector),
+    /// A tap at a relative position inside the element (`[0.95, 0.5]`: near its right edge), for
+    /// seek bars and sliders.
+    TapAt {
+        selector: UiSelector,
+        fx: f64,
+        fy: f64,
+    },
     LongPress(UiSelector),
     /// Type text, into the selected field (tapping it first) or the focused one.
     Type {
@@ -61,6 +68,26 @@ impl Action {
             "open" => {
                 only(&["open"])?;
                 Action::Open(s("open")?)
+            }
+            "tap" if t.contains_key("at") => {
+                only(&["tap", "at"])?;
+                let at = t
+                    .get("at")
+                    .and_then(|v| v.as_array())
+                    .filter(|a| a.len() == 2);
+                let f = |v: &toml::Value| {
+                    v.as_float()
+                        .or(v.as_integer().map(|i| i as f64))
+                        .filter(|f| (0.0..=1.0).contains(f))
+                };
+                match at.map(|a| (f(&a[0]), f(&a[1]))) {
+                    Some((Some(fx), Some(fy))) => Action::TapAt {
+                        selector: sel("tap")?,
+                        fx,
+                        fy,
+                    },
+                    _ => return Err("at must be [fx, fy] with fractions in 0..=1".into()),
+                }
             }
             "tap" => {
                 only(&["tap"])?;
@@ -131,7 +158,9 @@ impl Action {
     pub fn map_strings(&mut self, f: &mut dyn FnMut(&str) -> String) {
         match self {
             Action::Open(s) | Action::Key(s) | Action::Answer(s) | Action::Swipe(s) => *s = f(s),
-            Action::Tap(sel) | Action::LongPress(sel) => sel.map_strings(f),
+            Action::Tap(sel) | Action::LongPress(sel) | Action::TapAt { selector: sel, .. } => {
+                sel.map_strings(f)
+            }
             Action::Type { text, into, .. } => {
                 *text = f(text);
                 if let Some(sel) = into {
@@ -155,7 +184,7 @@ impl Action {
         };
         match self {
             Action::Open(app) => r("open_app", None, Some(app.clone())),
-            Action::Tap(s) => r("tap", Some(s.clone()), None),
+            Action::Tap(s) | Action::TapAt { selector: s, .. } => r("tap", Some(s.clone()), None),
             Action::LongPress(s) => r("long_press", Some(s.clone()), None),
             Action::Type { text, .. } => r("type", None, Some(text.clone())),
             Action::Key(k) => r("key", None, Some(k.clone())),
@@ -169,6 +198,9 @@ impl Action {
         match self {
             Action::Open(a) => format!("open {a}"),
             Action::Tap(s) => format!("tap {}", s.describe()),
+            Action::TapAt { selector, fx, fy } => {
+                format!("tap {} at ({fx}, {fy})", selector.describe())
+            }
             Action::LongPress(s) => format!("long_press {}", s.describe()),
             Action::Type {
                 text,

@@ -14,6 +14,7 @@ pub mod catalog;
 pub mod error;
 pub mod params;
 pub mod raw;
+pub mod replay;
 pub mod setup;
 pub mod template;
 pub mod validate;

@@ -1,0 +1,238 @@
+//! The JSON bodies of the task API (HTTP, and the MCP task tools' structured results), converted
+//! from session types by hand so internal renames never break clients.
+//!
+//! Example `POST /v1/episodes/ep-…/check` answer:
+//!
+//! ```json
+//! {"episode": "ep-1a2b", "task": "clock.alarm_weekdays", "status": "finished", "success": true,
+//!  "score": 1.0, "subgoal_rate": null, "steps_used": 9, "max_steps": 14, "gate": null,
+//!  "checks": [{"id": "db", "passed": true, "value": "1 matching of 3 rows", "reason": null,
+//!              "evidence": [{"command": "pull /data/user_de/0/…/alarms.db (+ -wal, -shm)", "output": "ok"}]}],
+//!  "metrics": {"task_reward": 1.0, "completion_ratio": 1.0, "reversed_redundancy": 1.0, "repeat_ratio": 0.0}}
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::eval::{CheckResult, Verdict};
+use crate::session::episode::{
+    Report as CoreReport, Started as CoreStarted, Summary as CoreSummary,
+};
+use crate::task::Task;
+
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartBody {
+    /// Seed for the task's parameters (same seed, same instance); random when omitted.
+    pub seed: Option<u64>,
+    /// Parameter overrides by name (strings or numbers).
+    #[serde(default)]
+    pub params: BTreeMap<String, serde_json::Value>,
+    /// Device spec (`sim`, `sim:7`, an adb serial); the default device when omitted.
+    pub device: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerBody {
+    /// The answer to the task's question.
+    pub answer: String,
+}
+
+/// A parameter override as text (numbers keep their JSON spelling).
+pub fn param_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ErrorBody {
+    pub error: String,
+    pub kind: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TaskList {
+    pub tasks: Vec<TaskInfo>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TaskInfo {
+    pub id: String,
+    pub goal: String,
+    pub kind: String,
+    pub apps: Vec<String>,
+    pub tags: Vec<String>,
+    pub complexity: f64,
+    pub max_steps: u32,
+    pub params: Vec<String>,
+    pub checks: Vec<String>,
+    pub golden_steps: usize,
+    pub source: Option<String>,
+}
+
+impl TaskInfo {
+    pub fn from_task(t: &Task) -> TaskInfo {
+        TaskInfo {
+            id: t.id.clone(),
+            goal: t.goal.clone(),
+            kind: t.kind.as_str().into(),
+            apps: t.apps.clone(),
+            tags: t.tags.clone(),
+            complexity: t.complexity,
+            max_steps: t.max_steps,
+            params: t.params.iter().map(|(n, _)| n.clone()).collect(),
+            checks: t.checks.iter().map(|c| c.id.clone()).collect(),
+            golden_steps: t.golden.len(),
+            source: t.source.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Started {
+    pub episode: String,
+    pub task: String,
+    pub goal: String,
+    pub kind: String,
+    pub max_steps: u32,
+    pub seed: u64,
+    pub params: BTreeMap<String, String>,
+    pub device: String,
+    /// Setup commands that ran, in order.
+    pub setup: Vec<String>,
+}
+
+impl From<&CoreStarted> for Started {
+    fn from(s: &CoreStarted) -> Started {
+        Started {
+            episode: s.episode.clone(),
+            task: s.task.clone(),
+            goal: s.goal.clone(),
+            kind: s.kind.as_str().into(),
+            max_steps: s.max_steps,
+            seed: s.seed,
+            params: s.params.iter().cloned().collect(),
+            device: s.device.clone(),
+            setup: s.setup.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Evidence {
+    pub command: String,
+    pub output: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct CheckOut {
+    pub id: String,
+    pub passed: bool,
+    pub value: String,
+    pub reason: Option<String>,
+    pub evidence: Vec<Evidence>,
+}
+
+impl From<&CheckResult> for CheckOut {
+    fn from(r: &CheckResult) -> CheckOut {
+        CheckOut {
+            id: r.id.clone(),
+            passed: r.passed,
+            value: r.value.clone(),
+            reason: r.reason.clone(),
+            evidence: r
+                .evidence
+                .iter()
+                .map(|e| Evidence {
+                    command: e.command.clone(),
+                    output: e.output.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Metrics {
+    pub task_reward: f64,
+    pub completion_ratio: f64,
+    pub reversed_redundancy: f64,
+    pub repeat_ratio: f64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Report {
+    pub episode: String,
+    pub task: String,
+    pub status: String,
+    pub success: bool,
+    pub score: f64,
+    pub subgoal_rate: Option<f64>,
+    pub steps_used: u32,
+    pub max_steps: u32,
+    /// Why the episode could not score (not finished, past the step limit).
+    pub gate: Option<String>,
+    pub checks: Vec<CheckOut>,
+    pub metrics: Option<Metrics>,
+}
+
+impl From<&CoreReport> for Report {
+    fn from(r: &CoreReport) -> Report {
+        let v: &Verdict = &r.verdict;
+        Report {
+            episode: r.episode.clone(),
+            task: r.task.clone(),
+            status: r.status.as_str().into(),
+            success: v.success,
+            score: v.score,
+            subgoal_rate: v.subgoal_rate,
+            steps_used: r.steps_used,
+            max_steps: r.max_steps,
+            gate: v.gate.clone(),
+            checks: v.checks.iter().map(CheckOut::from).collect(),
+            metrics: r.metrics.map(|m| Metrics {
+                task_reward: m.task_reward,
+                completion_ratio: m.completion_ratio,
+                reversed_redundancy: m.reversed_redundancy,
+                repeat_ratio: m.repeat_ratio,
+            }),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Summary {
+    pub episode: String,
+    pub task: String,
+    pub goal: String,
+    pub status: String,
+    pub steps: u32,
+    pub max_steps: u32,
+    pub answer: Option<String>,
+    pub finished: bool,
+    pub device: String,
+    pub last_score: Option<f64>,
+    pub last_success: Option<bool>,
+}
+
+impl From<&CoreSummary> for Summary {
+    fn from(s: &CoreSummary) -> Summary {
+        Summary {
+            episode: s.episode.clone(),
+            task: s.task.clone(),
+            goal: s.goal.clone(),
+            status: s.status.as_str().into(),
+            steps: s.steps,
+            max_steps: s.max_steps,
+            answer: s.answer.clone(),
+            finished: s.finished,
+            device: s.device.clone(),
+            last_score: s.last.as_ref().map(|v| v.score),
+            last_success: s.last.as_ref().map(|v| v.success),
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! `droidmcp report`: AndroidArena's trajectory metrics (task reward TR with γ=0.9 over the LCS with the
+//! reference solution, task completion ratio TCR, reversed redundancy ratio RRR) and success rates — by
+//! the rule-based checks and by the judges — over the episodes in the store, per task and overall.
+
+use std::collections::BTreeMap;
+
+use rusqlite::Connection;
+
+use crate::eval::history::ActionRecord;
+use crate::eval::metrics;
+use crate::geom::Point;
+use crate::store::{Store, StoreError};
+use crate::task::{Catalog, Task};
+
+/// Figures for one task (or, with `task == "ALL"`, for every episode).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TaskFigures {
+    pub task: String,
+    pub episodes: usize,
+    /// Episodes with a rule-based result.
+    pub rule_scored: usize,
+    pub rule_success_rate: Option<f64>,
+    /// Episodes with a decided panel verdict.
+    pub judged: usize,
+    pub judge_success_rate: Option<f64>,
+    /// Episodes whose task has a reference solution.
+    pub with_reference: usize,
+    pub task_reward: Option<f64>,
+    pub completion_ratio: Option<f64>,
+    pub reversed_redundancy: Option<f64>,
+    pub repeat_ratio: Option<f64>,
+}
+
+fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// The recorded actions of an episode, each with the screen it was taken on.
+fn recorded_actions(store: &Store, episode: &str) -> Result<Vec<ActionRecord>, StoreError> {
+    let mut before: Option<String> = None;
+    let mut out = Vec::new();
+    for step in store.steps(episode)? {
+        let v: serde_json::Value = serde_json::from_str(&step.action).unwrap_or_default();
+        let point = v["point"].as_array().and_then(|p| {
+            Some(Point::new(
+                p.first()?.as_i64()? as i32,
+                p.get(1)?.as_i64()? as i32,
+            ))
+        });
+        out.push(ActionRecord {
+            kind: v["kind"].as_str().unwrap_or("").to_string(),
+            point,
+            text: v["text"].as_str().map(str::to_string),
+            screen_before: before.take(),
+        });
+        before = step.screen;
+    }
+    Ok(out)
+}
+
+fn latest_panel_outcomes(c: &Connection) -> rusqlite::Result<BTreeMap<String, String>> {
+    let exists: bool = c.query_row(
+        "SELECT COUNT(*) > 0 FROM sqlite_master WHERE type='table' AND name='panel_verdicts'",
+        [],
+        |r| r.get(0),
+    )?;
+    if !exists {
+        return Ok(BTreeMap::new());
+    }
+    let mut stmt = c.prepare(
+        "SELECT episode_id, panel_outcome FROM panel_verdicts p
+         WHERE id = (SELECT MAX(id) FROM panel_verdicts q WHERE q.episode_id = p.episode_id)",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
+fn episode_ids(c: &Connection) -> rusqlite::Result<Vec<(String, String)>> {
+    let mut stmt = c.prepare("SELECT id, task_id FROM episodes ORDER BY started_at, id")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    rows.collect()
+}
+
+#[derive(Default)]
+struct Acc {
+    episodes: usize,
+    rule: Vec<f64>,
+    judged: Vec<f64>,
+    tr: Vec<f64>,
+    tcr: Vec<f64>,
+    rrr: Vec<f64>,
+    repeat: Vec<f64>,
+}
+
+impl Acc {
+    fn figures(&self, task: &str) -> TaskFigures {
+        TaskFigures {
+            task: task.to_string(),
+            episodes: self.episodes,
+            rule_scored: self.rule.len(),
+            rule_success_rate: mean(&self.rule),
+            judged: self.judged.len(),
+            judge_success_rate: mean(&self.judged),
+            with_reference: self.tr.len(),
+            task_reward: mean(&self.tr),
+            completion_ratio: mean(&self.tcr),
+            reversed_redundancy: mean(&self.rrr),
+            repeat_ratio: mean(&self.repeat),
+        }
+    }
+}
+
+/// Computes the figures per task, then one `ALL` row.
+pub fn report(store: &Store, catalog: &Catalog) -> Result<Vec<TaskFigures>, StoreError> {
+    let (episodes, panels) =
+        store.with_connection(|c| Ok((episode_ids(c)?, latest_panel_outcomes(c)?)))?;
+    let mut per_task: BTreeMap<String, Acc> = BTreeMap::new();
+    let mut all = Acc::default();
+    for (id, task_id) in episodes {
+        let Some(row) = store.episode(&id)? else {
+            continue;
+        };
+        let acc = per_task.entry(task_id.clone()).or_default();
+        let mut add = |f: &dyn Fn(&mut Acc)| {
+            f(acc);
+            f(&mut all);
+        };
+        add(&|a| a.episodes += 1);
+        if let Some(success) = row.success {
+            let v = if success { 1.0 } else { 0.0 };
+            add(&|a| a.rule.push(v));
+        }
+        if let Some(outcome) = panels
+            .get(&id)
+            .filter(|o| *o == "success" || *o == "failure")
+        {
+            let v = if outcome == "success" { 1.0 } else { 0.0 };
+            add(&|a| a.judged.push(v));
+        }
+        if let Some(m) = reference_metrics(store, catalog.get(&task_id).ok().as_ref(), &row)? {
+            add(&|a| {
+                a.tr.push(m.task_reward);
+                a.tcr.push(m.completion_ratio);
+                a.rrr.push(m.reversed_redundancy);
+                a.repeat.push(m.repeat_ratio);
+            });
+        }
+    }
+    let mut out: Vec<TaskFigures> = per_task.iter().map(|(t, a)| a.figures(t)).collect();
+    out.push(all.figures("ALL"));
+    Ok(out)
+}
+
+fn reference_metrics(
+    store: &Store,
+    task: Option<&std::sync::Arc<Task>>,
+    row: &crate::store::EpisodeRow,
+) -> Result<Option<metrics::TrajectoryMetrics>, StoreError> {
+    let Some(task) = task else { return Ok(None) };
+    let overrides: BTreeMap<String, String> = row.params.iter().cloned().collect();
+    let Ok(instance) = task.instantiate(row.seed, &overrides) else {
+        return Ok(None);
+    };
+    if instance.golden.is_empty() {
+        return Ok(None);
+    }
+    let reference = Task::reference_of(&instance.golden);
+    let actual = recorded_actions(store, &row.id)?;
+    Ok(Some(metrics::trajectory(
+        &reference,
+        &actual,
+        row.success.unwrap_or(false),
+    )))
+}
+
+/// A fixed-width table for the terminal.
+pub fn table(rows: &[TaskFigures]) -> String {
+    let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
+    let mut s = format!(
+        "{:<40} {:>5} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
+        "task", "eps", "SR rule", "SR judg", "TR", "TCR", "RRR", "repeat"
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "{:<40} {:>5} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
+            r.task,
+            r.episodes,
+            f(r.rule_success_rate),
+            f(r.judge_success_rate),
+            f(r.task_reward),
+            f(r.completion_ratio),
+            f(r.reversed_redundancy),
+            f(r.repeat_ratio)
+        ));
+    }
+    s
+}
