@@ -375,7 +375,7 @@ mod apps {
             "1",
             "BluetoothManagerService",
             'D',
-            "enable\\(com.android.settings\\)",
+            "^enable\\(\\).*packageName=com.android.settings",
         ),
     ];
 
@@ -512,6 +512,30 @@ mod apps {
             Some("en-US,ko-KR")
         );
         assert!(find(&rig.frame(), &|v| v.text == "2. 한국어 (대한민국)").is_some());
+    }
+
+    #[test]
+    fn search_finds_pages_and_opens_them() {
+        let mut rig = settings_rig();
+        rig.tap("Search settings");
+        assert_eq!(
+            rig.sys.requests.pop(),
+            Some(Request::Focus {
+                tag: "search_field".into()
+            })
+        );
+        assert!(rig.send(UiEvent::TextChanged {
+            tag: "search_field".into(),
+            text: "blue".into(),
+        }));
+        rig.png(false, "settings-search");
+        rig.tap("Bluetooth");
+        assert!(rig.log_matches(
+            "PrefCtrlListHelper",
+            'D',
+            "BluetoothDeviceRenamePreferenceController"
+        ));
+        assert!(find(&rig.frame(), &|v| v.text == "Use Bluetooth").is_some());
     }
 
     #[test]
@@ -664,3 +688,98 @@ mod apps {
 
 /// Any pixel colour far from the wallpaper counts as ink on the launcher's home screen.
 const WALLPAPER_PROBE: [u8; 4] = [0x23, 0x3A, 0x5E, 0xFF];
+
+mod phone {
+    //! The same apps through the phone's shell, as an adb client drives them: `screencap -p`
+    //! returns PNGs of what the dump says is on screen.
+
+    use droidmcp::sim::{Phone, SimConfig};
+
+    fn sh(phone: &Phone, line: &str) -> Vec<u8> {
+        let out = phone.exec(line);
+        assert!(out.success(), "`{line}` failed: {}", out.stderr_text());
+        out.stdout
+    }
+
+    /// Taps the centre of the node whose text is `text`.
+    fn tap(phone: &Phone, text: &str) {
+        tap_attr(phone, "text", text)
+    }
+
+    /// Taps the centre of the node whose attribute `attr` is `value`.
+    fn tap_attr(phone: &Phone, attr: &str, text: &str) {
+        let xml = String::from_utf8(sh(phone, "uiautomator dump /dev/tty")).expect("utf-8 dump");
+        let escaped = text.replace('&', "&amp;");
+        let re = regex::Regex::new(&format!(
+            r#" {attr}="{}"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]""#,
+            regex::escape(&escaped)
+        ))
+        .expect("valid regex");
+        let c = re
+            .captures(&xml)
+            .unwrap_or_else(|| panic!("{text:?} not on screen"));
+        let n = |i: usize| c[i].parse::<i32>().expect("number");
+        sh(
+            phone,
+            &format!("input tap {} {}", (n(1) + n(3)) / 2, (n(2) + n(4)) / 2),
+        );
+    }
+
+    fn screencap(phone: &Phone, name: &str) -> image::RgbaImage {
+        let png = sh(phone, "screencap -p");
+        let img = image::load_from_memory(&png)
+            .expect("screencap -p is a PNG")
+            .to_rgba8();
+        super::save(&img, name);
+        img
+    }
+
+    fn distinct_colours(img: &image::RgbaImage) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        for p in img.pixels().step_by(7) {
+            seen.insert(p.0);
+        }
+        seen.len()
+    }
+
+    #[test]
+    fn screencap_of_launcher_and_settings_through_the_shell() {
+        let phone = Phone::new(SimConfig::default()).expect("phone boots");
+        let home = screencap(&phone, "phone-home");
+        assert_eq!((home.width(), home.height()), (1080, 2400));
+        assert!(distinct_colours(&home) > 50, "home screen is not blank");
+
+        tap(&phone, "Settings");
+        tap(&phone, "Network & internet");
+        let before = screencap(&phone, "phone-network");
+        tap(&phone, "Airplane mode");
+        let after = screencap(&phone, "phone-network-airplane");
+        assert_ne!(before, after);
+        let v =
+            String::from_utf8(sh(&phone, "settings get global airplane_mode_on")).expect("utf-8");
+        assert_eq!(v.trim(), "1");
+        let log = String::from_utf8(sh(&phone, "logcat -d -s PhoneGlobals:I")).expect("utf-8");
+        assert!(log.contains("Turning radio off - airplane"), "{log}");
+
+        sh(&phone, "settings put secure ui_night_mode 2");
+        let dark = screencap(&phone, "phone-network-dark");
+        let p = dark.get_pixel(540, 2000).0;
+        assert!(
+            p[0] < 60 && p[1] < 60 && p[2] < 60,
+            "dark theme background: {p:?}"
+        );
+
+        // The launcher's search pill opens the drawer with the keyboard up; typing filters it.
+        sh(&phone, "input keyevent KEYCODE_HOME");
+        tap_attr(&phone, "content-desc", "Search");
+        sh(&phone, "input text cal");
+        let img = screencap(&phone, "phone-drawer-keyboard-dark");
+        let xml = String::from_utf8(sh(&phone, "uiautomator dump /dev/tty")).expect("utf-8 dump");
+        assert!(xml.contains(r#"text="Calculator""#) && xml.contains(r#"text="Calendar""#));
+        assert!(
+            !xml.contains(r#"text="Clock""#),
+            "the drawer is filtered by the typed query"
+        );
+        assert!(distinct_colours(&img) > 50);
+    }
+}

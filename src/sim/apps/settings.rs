@@ -14,20 +14,56 @@ mod list;
 use list::{Action, Dialog, Item, MainSwitch, PageView};
 
 use crate::sim::app::{App, AppInfo, UiEvent};
-use crate::sim::system::{Namespace, Request, System};
+use crate::sim::system::{pid, Namespace, Request, Stream, System};
 use crate::sim::view::View;
 
 pub const PACKAGE: &str = "com.android.settings";
 const ACTIVITY: &str = "com.android.settings.Settings";
 const SUB_SETTINGS: &str = "com.android.settings.SubSettings";
 const LOCALE_PICKER: &str = "com.android.settings.localepicker.LocalePickerWithRegionActivity";
+const SEARCH_ACTIVITY: &str = "com.android.settings.search.SearchActivity";
 
-/// Process ids the log lines carry (system_server hosts WifiService, DisplayPowerController,
-/// SettingsProvider and ActivityTaskManager; PhoneGlobals runs in com.android.phone; vol.Events in
-/// SystemUI).
-const PID_SYSTEM_SERVER: u32 = 535;
-const PID_PHONE: u32 = 1042;
-const PID_SYSTEMUI: u32 = 868;
+/// What "Search settings" finds: (entry title, page tag, where it lives).
+const SEARCH_INDEX: &[(&str, &str, &str)] = &[
+    ("Network & internet", "network", ""),
+    ("Internet", "internet", "Network & internet"),
+    ("Wi-Fi", "internet", "Network & internet > Internet"),
+    ("Airplane mode", "network", "Network & internet"),
+    ("Connected devices", "connected_devices", ""),
+    (
+        "Connection preferences",
+        "connection_preferences",
+        "Connected devices",
+    ),
+    (
+        "Bluetooth",
+        "bluetooth",
+        "Connected devices > Connection preferences",
+    ),
+    ("Apps", "apps", ""),
+    ("See all apps", "all_apps", "Apps"),
+    ("Display", "display", ""),
+    ("Brightness level", "display", "Display"),
+    ("Adaptive brightness", "display", "Display"),
+    ("Dark theme", "display", "Display"),
+    ("Sound & vibration", "sound", ""),
+    ("Media volume", "sound", "Sound & vibration"),
+    ("Call volume", "sound", "Sound & vibration"),
+    ("Ring & notification volume", "sound", "Sound & vibration"),
+    ("Alarm volume", "sound", "Sound & vibration"),
+    ("Vibrate for calls", "sound", "Sound & vibration"),
+    ("System", "system", ""),
+    ("Languages & input", "languages_input", "System"),
+    ("Languages", "languages", "System > Languages & input"),
+    (
+        "Add a language",
+        "add_language",
+        "System > Languages & input > Languages",
+    ),
+];
+
+/// The Settings process's id in its own log lines (the framework's other processes are in
+/// [`pid`]).
 const PID_SETTINGS: u32 = 3120;
 
 pub fn info() -> AppInfo {
@@ -68,6 +104,7 @@ enum Page {
     LanguagesInput,
     Languages,
     AddLanguage,
+    Search,
 }
 
 impl Page {
@@ -117,6 +154,7 @@ impl Page {
             Page::LanguagesInput => "com.android.settings.language.LanguageAndInputSettings",
             Page::Languages => "com.android.settings.localepicker.LocaleListEditor",
             Page::AddLanguage => "com.android.settings.localepicker.LocalePickerWithRegion",
+            Page::Search => "com.android.settings.search.SearchFragment",
         }
     }
 
@@ -130,57 +168,17 @@ impl Page {
     }
 }
 
-/// A volume stream as Settings > Sound shows it and AudioService stores it.
-struct Stream {
-    tag: &'static str,
-    title: &'static str,
-    icon: &'static str,
-    /// The `settings` system key (`volume_<stream>_<device>`).
-    key: &'static str,
-    /// `AudioSystem.streamToString`, as vol.Events logs it.
-    name: &'static str,
-    max: i32,
-    default: i32,
-}
-
-/// AOSP's default and maximum stream volumes.
-const STREAMS: [Stream; 4] = [
-    Stream {
-        tag: "volume_music",
-        title: "Media volume",
-        icon: "sound",
-        key: "volume_music_speaker",
-        name: "STREAM_MUSIC",
-        max: 15,
-        default: 5,
-    },
-    Stream {
-        tag: "volume_call",
-        title: "Call volume",
-        icon: "call",
-        key: "volume_voice_earpiece",
-        name: "STREAM_VOICE_CALL",
-        max: 5,
-        default: 4,
-    },
-    Stream {
-        tag: "volume_ring",
-        title: "Ring & notification volume",
-        icon: "ring",
-        key: "volume_ring_speaker",
-        name: "STREAM_RING",
-        max: 7,
-        default: 5,
-    },
-    Stream {
-        tag: "volume_alarm",
-        title: "Alarm volume",
-        icon: "alarm",
-        key: "volume_alarm_speaker",
-        name: "STREAM_ALARM",
-        max: 7,
-        default: 6,
-    },
+/// The volume sliders of Settings > Sound & vibration: (slider tag, title, icon, stream).
+const VOLUMES: [(&str, &str, &str, Stream); 4] = [
+    ("volume_music", "Media volume", "sound", Stream::Music),
+    ("volume_call", "Call volume", "call", Stream::VoiceCall),
+    (
+        "volume_ring",
+        "Ring & notification volume",
+        "ring",
+        Stream::Ring,
+    ),
+    ("volume_alarm", "Alarm volume", "alarm", Stream::Alarm),
 ];
 
 /// Languages the "Add a language" picker offers: (tag, name as the picker shows it).
@@ -218,17 +216,8 @@ struct Screen {
     back_stack: Vec<Page>,
     page: Option<Page>,
     dialog: Option<(Dialog, Pending)>,
-}
-
-/// Writes a setting and logs SettingsProvider's change notification.
-fn put_setting(sys: &mut System, ns: Namespace, key: &str, value: impl ToString) {
-    sys.settings.put(ns, key, value.to_string());
-    sys.log(
-        PID_SYSTEM_SERVER,
-        'V',
-        "SettingsProvider",
-        format!("Notifying for 0: content://settings/{}/{key}", ns.as_str()),
-    );
+    /// What is typed in the search page's box.
+    query: String,
 }
 
 fn flag(sys: &System, ns: Namespace, key: &str, default: i64) -> bool {
@@ -329,13 +318,13 @@ impl Screen {
     fn open(&mut self, page: Page, sys: &mut System) {
         let from = self.current();
         self.back_stack.push(from);
-        let component = if page == Page::AddLanguage {
-            ".localepicker.LocalePickerWithRegionActivity"
-        } else {
-            ".SubSettings"
+        let component = match page {
+            Page::AddLanguage => ".localepicker.LocalePickerWithRegionActivity",
+            Page::Search => ".search.SearchActivity",
+            _ => ".SubSettings",
         };
         sys.log(
-            PID_SYSTEM_SERVER,
+            pid::SYSTEM_SERVER,
             'I',
             "ActivityTaskManager",
             format!("START u0 {{cmp={PACKAGE}/{component} (has extras)}} from uid 1000"),
@@ -620,23 +609,23 @@ impl Screen {
                         "dark_theme",
                         "Dark theme",
                         "",
-                        sys.settings.get_int(Namespace::Secure, "ui_night_mode", 1) == 2,
+                        sys.dark_mode(),
                         Some("dark_mode"),
                     ),
                 ],
             ),
             Page::Sound => {
-                let mut items: Vec<Item> = STREAMS
+                let mut items: Vec<Item> = VOLUMES
                     .iter()
-                    .map(|s| Item::Slider {
-                        tag: format!("seek:{}", s.tag),
-                        title: s.title.into(),
-                        value: sys
-                            .settings
-                            .get_int(Namespace::System, s.key, s.default as i64)
-                            .clamp(0, s.max as i64) as i32,
-                        max: s.max,
-                        icon: Some(s.icon),
+                    .map(|(tag, title, icon, stream)| {
+                        let max = stream.range().1;
+                        Item::Slider {
+                            tag: format!("seek:{tag}"),
+                            title: title.to_string(),
+                            value: sys.volume(*stream).clamp(0, max),
+                            max,
+                            icon: Some(icon),
+                        }
                     })
                     .collect();
                 items.push(toggle(
@@ -680,6 +669,24 @@ impl Screen {
                 items.push(nav("add_language", "Add a language", "", Some("add")));
                 ("Languages".into(), None, items)
             }
+            Page::Search => {
+                let q = self.query.trim().to_lowercase();
+                let mut items = vec![Item::Field {
+                    tag: "search_field".into(),
+                    text: self.query.clone(),
+                    hint: "Search settings".into(),
+                    id: "com.android.settings:id/search_src_text".into(),
+                }];
+                if !q.is_empty() {
+                    items.extend(
+                        SEARCH_INDEX
+                            .iter()
+                            .filter(|(title, ..)| title.to_lowercase().contains(&q))
+                            .map(|(title, tag, path)| nav(tag, title, *path, None)),
+                    );
+                }
+                ("Search".into(), None, items)
+            }
             Page::AddLanguage => (
                 "Add a language".into(),
                 None,
@@ -706,55 +713,37 @@ impl Screen {
         match key {
             "airplane" => {
                 let on = !flag(sys, Namespace::Global, "airplane_mode_on", 0);
-                put_setting(sys, Namespace::Global, "airplane_mode_on", on as i32);
-                let dir = if on { "off" } else { "on" };
-                sys.log(
-                    PID_PHONE,
-                    'I',
-                    "PhoneGlobals",
-                    format!("Turning radio {dir} - airplane"),
-                );
+                sys.set_airplane_mode(on);
             }
             "wifi" => {
                 let on = !flag(sys, Namespace::Global, "wifi_on", 1);
-                put_setting(sys, Namespace::Global, "wifi_on", on as i32);
-                sys.log(
-                    PID_SYSTEM_SERVER,
-                    'I',
-                    "WifiService",
-                    format!(
-                        "setWifiEnabled package={PACKAGE} uid=1000 enable={on} isPrivileged=true"
-                    ),
-                );
+                sys.set_wifi_enabled(on, PACKAGE);
             }
             "bluetooth" => {
                 let on = !flag(sys, Namespace::Global, "bluetooth_on", 0);
-                put_setting(sys, Namespace::Global, "bluetooth_on", on as i32);
-                let msg = if on {
-                    format!("enable({PACKAGE}):  mBluetooth =null mBinding = false mState = OFF")
-                } else {
-                    format!("disable({PACKAGE}): mBluetooth = null mBinding = false")
-                };
-                sys.log(PID_SYSTEM_SERVER, 'D', "BluetoothManagerService", msg);
+                sys.set_bluetooth_enabled(on, PACKAGE);
             }
             "adaptive_brightness" => {
                 let on = !flag(sys, Namespace::System, "screen_brightness_mode", 0);
-                put_setting(sys, Namespace::System, "screen_brightness_mode", on as i32);
+                sys.put_setting(
+                    Namespace::System,
+                    "screen_brightness_mode",
+                    (on as i32).to_string(),
+                );
             }
             "dark_theme" => {
-                let dark = sys.settings.get_int(Namespace::Secure, "ui_night_mode", 1) != 2;
-                put_setting(
-                    sys,
-                    Namespace::Secure,
-                    "ui_night_mode",
-                    if dark { 2 } else { 1 },
-                );
+                let dark = !sys.dark_mode();
+                sys.set_dark_mode(dark);
                 // DarkUIPreferenceController records that the dark theme explanation was seen.
-                put_setting(sys, Namespace::Secure, "dark_mode_dialog_seen", 1);
+                sys.put_setting(Namespace::Secure, "dark_mode_dialog_seen", "1");
             }
             "vibrate_when_ringing" => {
                 let on = !flag(sys, Namespace::System, "vibrate_when_ringing", 0);
-                put_setting(sys, Namespace::System, "vibrate_when_ringing", on as i32);
+                sys.put_setting(
+                    Namespace::System,
+                    "vibrate_when_ringing",
+                    (on as i32).to_string(),
+                );
             }
             _ => return false,
         }
@@ -763,35 +752,16 @@ impl Screen {
 
     fn seek(&mut self, key: &str, value: i32, sys: &mut System) -> bool {
         if key == "brightness" {
-            let value = value.clamp(0, 255);
-            let old = brightness(sys);
-            put_setting(sys, Namespace::System, "screen_brightness_mode", 0);
-            put_setting(sys, Namespace::System, "screen_brightness", value);
-            if value != old {
-                sys.log(
-                    PID_SYSTEM_SERVER,
-                    'V',
-                    "DisplayPowerController",
-                    format!(
-                        "Brightness [{}] reason changing to: 'manual', previous reason: 'manual'.",
-                        value as f32 / 255.0
-                    ),
-                );
-            }
+            sys.set_brightness(value);
             return true;
         }
-        let Some(stream) = STREAMS.iter().find(|s| s.tag == key) else {
-            return false;
-        };
-        let value = value.clamp(0, stream.max);
-        put_setting(sys, Namespace::System, stream.key, value);
-        sys.log(
-            PID_SYSTEMUI,
-            'I',
-            "vol.Events",
-            format!("writeEvent level_changed {} {value}", stream.name),
-        );
-        true
+        match VOLUMES.iter().find(|(tag, ..)| *tag == key) {
+            Some((.., stream)) => {
+                sys.set_volume(*stream, value);
+                true
+            }
+            None => false,
+        }
     }
 
     fn button(&mut self, action: &str, sys: &mut System) -> bool {
@@ -860,7 +830,7 @@ impl Screen {
 /// clearing storage only replaces the data on disk.
 fn force_stop(sys: &mut System, package: &str, reason: &str) {
     sys.log(
-        PID_SYSTEM_SERVER,
+        pid::SYSTEM_SERVER,
         'I',
         "ActivityManager",
         format!("Force stopping {package} appid=10100 user=0: {reason}"),
@@ -879,6 +849,7 @@ impl App for Screen {
         match self.current() {
             Page::Home => ACTIVITY,
             Page::AddLanguage => LOCALE_PICKER,
+            Page::Search => SEARCH_ACTIVITY,
             _ => SUB_SETTINGS,
         }
         .to_string()
@@ -896,6 +867,10 @@ impl App for Screen {
         let tag = match event {
             UiEvent::Back => return self.back(),
             UiEvent::Click(tag) => tag.as_str(),
+            UiEvent::TextChanged { tag, text } if tag == "search_field" => {
+                self.query = text.clone();
+                return true;
+            }
             UiEvent::Seek { tag, value } => {
                 return tag
                     .strip_prefix("seek:")
@@ -917,6 +892,16 @@ impl App for Screen {
         }
         if tag == "up" {
             return self.back();
+        }
+        if tag == "search" || tag == "search_field" {
+            if tag == "search" {
+                self.query.clear();
+                self.open(Page::Search, sys);
+            }
+            sys.request(Request::Focus {
+                tag: "search_field".into(),
+            });
+            return true;
         }
         if let Some(key) = tag.strip_prefix("nav:") {
             let page = match (key, self.current()) {
@@ -946,7 +931,7 @@ impl App for Screen {
             if !list.iter().any(|l| l.eq_ignore_ascii_case(lang)) {
                 list.push(lang.to_string());
             }
-            put_setting(sys, Namespace::System, "system_locales", list.join(","));
+            sys.put_setting(Namespace::System, "system_locales", list.join(","));
             return self.back();
         }
         false

@@ -20,12 +20,29 @@ fn faded(c: Rgba, alpha: f32) -> Rgba {
     [c[0], c[1], c[2], (c[3] as f32 * alpha).round() as u8]
 }
 
+/// Dark text on a light background, light text on a dark one (Rec. 601 luma).
+fn contrast_on(bg: Rgba) -> Rgba {
+    let luma = 0.299 * bg[0] as f32 + 0.587 * bg[1] as f32 + 0.114 * bg[2] as f32;
+    if luma > 140.0 {
+        Palette::LIGHT.text
+    } else {
+        Palette::DARK.text
+    }
+}
+
 impl Ctx {
+    /// The text colour: explicit, else by role, else readable on the view's own fixed background
+    /// (so an app's hard-coded light key stays legible in the dark theme), else `default`.
     fn text_color(&self, view: &View, default: Role) -> Rgba {
+        let fixed_bg = view.style.background.filter(|bg| bg[3] > 0);
         let c = view
             .style
             .text_color
-            .unwrap_or_else(|| self.palette.role(view.style.text_role.unwrap_or(default)));
+            .unwrap_or_else(|| match (view.style.text_role, fixed_bg) {
+                (Some(role), _) => self.palette.role(role),
+                (None, Some(bg)) if default == Role::Primary => contrast_on(bg),
+                (None, _) => self.palette.role(default),
+            });
         if view.flags.enabled {
             c
         } else {
@@ -71,7 +88,26 @@ pub fn paint_view(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
 /// sits above a centred label, as the launcher's BubbleTextView draws app icons.
 fn paint_text_view(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
     let b = view.bounds;
-    if let Some(icon) = view.style.icon {
+    let bubble = view.class == class::TEXT_VIEW && !view.text.is_empty();
+    if let Some(icon) = view
+        .style
+        .icon
+        .filter(|i| !bubble && super::icons::known(i))
+    {
+        // Any other view with a known icon (IME keys, toolbar actions) shows the icon instead of
+        // its text, centred.
+        let size = ctx.scale.dp(24.0).min(b.width()).min(b.height());
+        let c = b.center();
+        let area = Bounds::new(
+            c.x - size / 2,
+            c.y - size / 2,
+            c.x - size / 2 + size,
+            c.y - size / 2 + size,
+        );
+        draw_icon(canvas, icon, area, ctx.text_color(view, Role::Primary));
+        return;
+    }
+    if let Some(icon) = view.style.icon.filter(|_| bubble) {
         let lh = if view.text.is_empty() {
             0
         } else {

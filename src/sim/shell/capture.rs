@@ -6,7 +6,7 @@ use image::ImageEncoder;
 use crate::device::ShellOutput;
 use crate::sim::dump;
 use crate::sim::framework::Framework;
-use crate::sim::render::{self, Theme};
+use crate::sim::render::{self, Scale, Theme};
 
 use super::fs;
 
@@ -93,12 +93,16 @@ pub fn screen_pixels(fw: &mut Framework) -> image::RgbaImage {
         return image::RgbaImage::from_pixel(w, h, image::Rgba([0, 0, 0, 255]));
     }
     let roots: Vec<_> = windows.into_iter().map(|w| w.root).collect();
-    render::render(
+    render::render_scaled(
         &roots,
         w,
         h,
         Theme {
             dark: fw.sys.dark_mode(),
+        },
+        Scale {
+            density: m.density,
+            font_scale: m.font_scale,
         },
     )
 }

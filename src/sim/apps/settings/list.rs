@@ -45,6 +45,13 @@ pub enum Item {
     },
     /// A row of action buttons.
     Buttons(Vec<Action>),
+    /// A text field (the search box): typing sends `TextChanged` with `tag`.
+    Field {
+        tag: String,
+        text: String,
+        hint: String,
+        id: String,
+    },
 }
 
 /// One action button (Open, Force stop, Clear storage…).
@@ -509,6 +516,37 @@ fn item_view(m: &Metrics, item: &Item, left: i32, right: i32, top: i32) -> (View
             let row =
                 View::new(class::LINEAR_LAYOUT, Bounds::new(left, top, right, top + h)).child(view);
             (row, h)
+        }
+        Item::Field {
+            tag,
+            text,
+            hint,
+            id,
+        } => {
+            let h = m.dp(72.0);
+            let bar = Bounds::new(
+                left + m.dp(16.0),
+                top + m.dp(8.0),
+                right - m.dp(16.0),
+                top + h - m.dp(8.0),
+            );
+            let field = View::new(class::EDIT_TEXT, bar)
+                .id(id.clone())
+                .text(text.clone())
+                .hint(hint.clone())
+                .editable(tag.clone())
+                .style(Style {
+                    icon: Some("search"),
+                    background_role: Some(Role::SurfaceVariant),
+                    corner_radius: bar.height() / 2,
+                    text_size_sp: Some(18.0),
+                    ..Style::default()
+                });
+            (
+                View::new(class::LINEAR_LAYOUT, Bounds::new(left, top, right, top + h))
+                    .child(field),
+                h,
+            )
         }
         Item::Info { title, summary } => {
             let h = m.dp(if summary.is_empty() { 64.0 } else { 80.0 });
