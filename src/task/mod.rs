@@ -214,7 +214,11 @@ impl Task {
                         let ordered = columns
                             .iter()
                             .filter(|(_, spec, _)| !matches!(spec, ParamSpec::Add { .. }))
-                            .chain(columns.iter().filter(|(_, spec, _)| matches!(spec, ParamSpec::Add { .. })));
+                            .chain(
+                                columns
+                                    .iter()
+                                    .filter(|(_, spec, _)| matches!(spec, ParamSpec::Add { .. })),
+                            );
                         for (column, spec, is_template) in ordered {
                             let cell = if *is_template {
                                 // A string column is a template over the task's parameters and the
