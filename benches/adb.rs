@@ -80,14 +80,14 @@ async fn main() {
     }
 
     let phone = Phone::new(SimConfig::default()).expect("phone boots");
-    let in_process = adb::phone_shell(phone.clone());
+    let in_process: Arc<dyn Shell> = Arc::new(phone.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let serial = listener.local_addr().expect("addr").to_string();
     tokio::spawn(adb::serve(
         listener,
-        adb::phone_shell(phone),
+        Arc::new(phone),
         Identity::new("oriole", "Pixel 6", "oriole"),
         std::future::pending(),
     ));

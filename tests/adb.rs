@@ -112,6 +112,10 @@ fn sim_phone() -> Phone {
     Phone::new(SimConfig::default()).expect("phone boots")
 }
 
+fn sim_shell(phone: Phone) -> Arc<dyn Shell> {
+    Arc::new(phone)
+}
+
 /// A scripted device-transport peer (what the adb server is to a phone).
 struct RawPeer {
     stream: TcpStream,
@@ -276,7 +280,7 @@ async fn v2_exec(peer: &mut RawPeer, local: u32, command: &str) -> ShellOutput {
 
 #[tokio::test]
 async fn cnxn_is_answered_with_banner_and_no_auth() {
-    let adbd = start_adbd(adb::phone_shell(sim_phone())).await;
+    let adbd = start_adbd(sim_shell(sim_phone())).await;
     let (_, reply) = RawPeer::handshake(adbd.addr, VERSION_SKIP_CHECKSUM, 1 << 20).await;
     assert_eq!(reply.arg0, VERSION_SKIP_CHECKSUM);
     assert_eq!(reply.arg1, 256 * 1024, "maxdata is lowered to ours");
@@ -366,7 +370,7 @@ async fn shell_v2_carries_stdout_stderr_and_exit_code() {
 
 #[tokio::test]
 async fn the_embedded_phone_reports_unknown_commands_with_127() {
-    let adbd = start_adbd(adb::phone_shell(sim_phone())).await;
+    let adbd = start_adbd(sim_shell(sim_phone())).await;
     let (mut peer, _) = RawPeer::handshake(adbd.addr, VERSION_SKIP_CHECKSUM, 1 << 20).await;
     let out = v2_exec(&mut peer, 1, "no-such-tool --flag").await;
     assert_eq!(out.exit_code, 127);
@@ -565,7 +569,7 @@ fn noise(seed: u64, len: usize) -> Vec<u8> {
 
 #[tokio::test]
 async fn random_and_truncated_packets_never_stop_the_phone_serving_others() {
-    let adbd = start_adbd(adb::phone_shell(sim_phone())).await;
+    let adbd = start_adbd(sim_shell(sim_phone())).await;
     // A healthy client stays connected throughout.
     let (mut healthy, _) = RawPeer::handshake(adbd.addr, VERSION_SKIP_CHECKSUM, 1 << 20).await;
     let valid = Packet::new(Command::Open, 1, 0, b"shell,v2,raw:x\0".to_vec()).encode(false);
@@ -795,7 +799,7 @@ async fn our_client_through_real_adb_server_to_our_adbd() {
     let features = server.features(&rig.serial).await.unwrap();
     assert!(features.iter().any(|f| f == "shell_v2"), "{features:?}");
     let shell = rig.shell().await;
-    assert!(shell.has_shell_v2());
+    assert!(shell.has_shell_v2().await.unwrap());
     let out = shell.exec("echo out; echo err >&2; exit 5").await.unwrap();
     assert_eq!(
         (out.stdout_text(), out.stderr_text(), out.exit_code),
@@ -854,7 +858,7 @@ async fn devices_without_shell_v2_still_give_exit_codes() {
     };
     let rig = AdbRig::start_as(adb, HostShell::new(), legacy).await;
     let shell = rig.shell().await;
-    assert!(!shell.has_shell_v2());
+    assert!(!shell.has_shell_v2().await.unwrap());
     let cases = [
         ("echo hi", "hi\n", 0),
         ("printf 'no newline'", "no newline", 0),
@@ -937,14 +941,14 @@ macro_rules! phone_test {
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn in_process() {
-                let shell = adb::phone_shell(sim_phone());
+                let shell = sim_shell(sim_phone());
                 scenario(shell.as_ref()).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn over_adb() {
                 let Some(adb) = adb_binary() else { return };
-                let rig = AdbRig::start(adb, adb::phone_shell(sim_phone())).await;
+                let rig = AdbRig::start(adb, sim_shell(sim_phone())).await;
                 let shell = rig.shell().await;
                 scenario(&shell).await;
             }

@@ -10,8 +10,8 @@ use droidmcp::eval::check::{Check, Context, Probe, RowsTest, SqliteTest, When};
 use droidmcp::eval::matcher::Matcher;
 use droidmcp::eval::sqlite::DbSnapshot;
 
-fn sim() -> Arc<dyn Shell> {
-    device::open(Some("sim:5"), None).unwrap()
+async fn sim() -> Arc<dyn Shell> {
+    device::open(Some("sim:5"), None).await.unwrap()
 }
 
 async fn run(
@@ -45,7 +45,7 @@ const ALARMS: &str = "/data/user_de/0/com.google.android.deskclock/databases/ala
 
 #[tokio::test]
 async fn parsers_read_the_phones_own_output() {
-    let shell = sim();
+    let shell = sim().await;
     let rows = android::parse_content_rows(
         &shell
             .exec("content query --uri content://sms/inbox --projection address:body")
@@ -88,7 +88,7 @@ async fn parsers_read_the_phones_own_output() {
 
 #[tokio::test]
 async fn sqlite_rows_added_and_nothing_else_changed() {
-    let shell = sim();
+    let shell = sim().await;
     let before: BTreeMap<String, DbSnapshot> = [(
         ALARMS.to_string(),
         DbSnapshot::pull(shell.as_ref(), ALARMS).await.unwrap(),
@@ -146,7 +146,7 @@ async fn sqlite_rows_added_and_nothing_else_changed() {
 
 #[tokio::test]
 async fn settings_and_content_checks_keep_evidence() {
-    let shell = sim();
+    let shell = sim().await;
     let none = BTreeMap::new();
     shell
         .exec("settings put global airplane_mode_on 1")

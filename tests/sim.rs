@@ -561,3 +561,62 @@ fn swiping_a_real_list_scrolls_it() {
         "a fling reaches the end"
     );
 }
+
+#[test]
+fn screencap_draws_system_bars_and_the_keyboard() {
+    let phone = boot(0);
+    let decode = |png: Vec<u8>| image::load_from_memory(&png).expect("valid PNG").to_rgba8();
+    let home = decode(phone.exec("screencap -p").stdout);
+    assert_eq!(home.dimensions(), (1080, 2400));
+    // The status bar clock (left) and the navigation bar's home button (centre) put dark pixels on light.
+    let dark_in = |img: &image::RgbaImage, x0: u32, y0: u32, x1: u32, y1: u32| {
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                let p = img.get_pixel(x, y);
+                (p[0] as u32 + p[1] as u32 + p[2] as u32) < 200
+            })
+            .count()
+    };
+    assert!(dark_in(&home, 0, 0, 300, 63) > 50, "status bar clock");
+    let nav_bg = *home.get_pixel(5, 2395);
+    let icon_pixels = (2274..2400)
+        .flat_map(|y| (440..640).map(move |x| (x, y)))
+        .filter(|&(x, y)| *home.get_pixel(x, y) != nav_bg)
+        .count();
+    assert!(icon_pixels > 50, "home button");
+    tap(&phone, &dump(&phone), "id/all_apps_handle");
+    tap(&phone, &dump(&phone), "id/search_box_input");
+    let typing = decode(phone.exec("screencap -p").stdout);
+    let changed = (1500..2274)
+        .filter(|&y| typing.get_pixel(100, y) != home.get_pixel(100, y))
+        .count();
+    assert!(
+        changed > 300,
+        "the keyboard covers the bottom of the screen"
+    );
+    assert!(
+        dark_in(&typing, 0, 1600, 1080, 2274) > 500,
+        "key labels are drawn"
+    );
+    // Screen off: black frame.
+    sh(&phone, "input keyevent POWER");
+    let off = decode(phone.exec("screencap -p").stdout);
+    assert!(off.pixels().all(|p| p.0 == [0, 0, 0, 255]));
+    assert!(sh(&phone, "dumpsys power").contains("mWakefulness=Asleep"));
+}
+
+#[test]
+fn font_scale_and_density_change_the_layout() {
+    let phone = boot(0);
+    sh(&phone, "monkey -p com.android.settings 1");
+    let normal = dump(&phone);
+    sh(&phone, "settings put system font_scale 1.5");
+    let large = dump(&phone);
+    assert_ne!(normal, large);
+    sh(&phone, "settings put system font_scale 1.0; wm density 280");
+    let dense = dump(&phone);
+    assert_ne!(normal, dense);
+    sh(&phone, "wm density reset");
+    assert_eq!(dump(&phone), normal);
+}

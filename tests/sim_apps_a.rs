@@ -575,3 +575,264 @@ fn clock_follows_the_24_hour_setting() {
     );
     assert!(h.find(&|v| v.text == "17:45").is_some());
 }
+
+/// Pixels inside `b` that differ clearly from `bg`.
+fn inked(img: &image::RgbaImage, b: Bounds, bg: [u8; 4]) -> usize {
+    let mut n = 0;
+    for y in b.top.max(0)..b.bottom.min(img.height() as i32) {
+        for x in b.left.max(0)..b.right.min(img.width() as i32) {
+            let p = img.get_pixel(x as u32, y as u32).0;
+            let d: i32 = (0..3).map(|c| (p[c] as i32 - bg[c] as i32).abs()).sum();
+            if d > 60 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Each app's screen renders to a non-trivial picture in both themes, with glyphs where its key
+/// texts are (the formula, the alarm time, the month name).
+#[test]
+fn screenshots_show_each_apps_texts_in_light_and_dark_themes() {
+    use droidmcp::sim::render::{render_scaled, Scale, Theme};
+    let cases: [(AppInfo, &[&str], &str); 3] = [
+        (clock::info(), &[], "digital_clock"),
+        (
+            calculator::info(),
+            &[
+                "digit_2", "op_add", "digit_2", "digit_4", "op_div", "digit_3",
+            ],
+            "formula",
+        ),
+        (calendar::info(), &[], "date_picker_text_view"),
+    ];
+    for (info, taps, text_id) in cases {
+        let mut h = Harness::new(info);
+        for t in taps {
+            h.tap_id(t);
+        }
+        let screen = h.screen();
+        let text_view = h.by_id(text_id).unwrap();
+        assert!(!text_view.text.is_empty(), "{text_id} has text");
+        for dark in [false, true] {
+            let img = render_scaled(
+                std::slice::from_ref(&screen),
+                1080,
+                2400,
+                Theme { dark },
+                Scale::DEFAULT,
+            );
+            let corner = img.get_pixel(2, 2).0;
+            let colours: std::collections::HashSet<[u8; 4]> =
+                img.pixels().step_by(97).map(|p| p.0).collect();
+            assert!(colours.len() > 8, "{text_id}: a nearly blank screen");
+            let ink = inked(&img, text_view.bounds, corner);
+            assert!(
+                ink > 200,
+                "{text_id} (dark={dark}): {ink} glyph pixels in {}",
+                text_view.bounds
+            );
+            let _ = img.save(std::env::temp_dir().join(format!(
+                "droidmcp-sim-apps-a-{}-{}.png",
+                h.app.package(),
+                if dark { "dark" } else { "light" }
+            )));
+        }
+    }
+}
+
+/// The same apps on a booted phone, driven only through `Phone::exec` as an adb client would:
+/// launch with monkey, find elements in `uiautomator dump`, tap their centres, read results with
+/// `sqlite3`, `content query`, `logcat` and the dump.
+mod shell {
+    use droidmcp::hierarchy::{parse, Hierarchy, Node};
+    use droidmcp::sim::{Phone, SimConfig};
+
+    fn boot() -> Phone {
+        Phone::new(SimConfig::default()).expect("phone boots")
+    }
+
+    fn sh(phone: &Phone, line: &str) -> String {
+        let out = phone.exec(line);
+        assert!(
+            out.success(),
+            "`{line}` failed ({}): {}",
+            out.exit_code,
+            out.stderr_text()
+        );
+        out.stdout_text()
+    }
+
+    fn dump(phone: &Phone) -> Hierarchy {
+        let xml = sh(phone, "uiautomator dump /dev/tty");
+        parse(xml.as_bytes()).expect("dump parses")
+    }
+
+    fn find(h: &Hierarchy, pred: impl Fn(&Node) -> bool) -> Option<Node> {
+        h.nodes.iter().find(|n| pred(n)).cloned()
+    }
+
+    fn tap_node(phone: &Phone, n: &Node) {
+        let c = n.bounds.center();
+        sh(phone, &format!("input tap {} {}", c.x, c.y));
+    }
+
+    /// Taps the first node matching `what`: a resource id (`pkg:id/x` or `android:id/x`), else a
+    /// content-desc, else a text.
+    fn tap(phone: &Phone, what: &str) {
+        let h = dump(phone);
+        let n = find(&h, |n| n.resource_id == what)
+            .or_else(|| find(&h, |n| n.content_desc == what))
+            .or_else(|| find(&h, |n| n.text == what))
+            .unwrap_or_else(|| panic!("nothing on screen matches {what:?}: {}", h.xml));
+        tap_node(phone, &n);
+    }
+
+    /// Taps a number on the time picker's clock face (the hour chip may carry the same desc).
+    fn tap_face(phone: &Phone, desc: &str) {
+        let h = dump(phone);
+        let n = find(&h, |n| {
+            n.content_desc == desc && n.class == "android.widget.TextView"
+        })
+        .unwrap_or_else(|| panic!("no clock-face number {desc:?}"));
+        tap_node(phone, &n);
+    }
+
+    fn text_of(phone: &Phone, resource_id: &str) -> String {
+        let h = dump(phone);
+        find(&h, |n| n.resource_id == resource_id)
+            .unwrap_or_else(|| panic!("no {resource_id} on screen"))
+            .text
+    }
+
+    const CLOCK: &str = "com.google.android.deskclock";
+    const ALARMS_DB: &str = "/data/user_de/0/com.google.android.deskclock/databases/alarms.db";
+
+    #[test]
+    fn clock_weekday_alarm_at_10_30_lands_in_alarms_db() {
+        let phone = boot();
+        sh(
+            &phone,
+            "monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1",
+        );
+        assert!(sh(&phone, "logcat -d -s ActivityTaskManager:I").contains("com.android.deskclock"));
+        tap(&phone, &format!("{CLOCK}:id/fab"));
+        tap_face(&phone, "10 o'clock");
+        tap_face(&phone, "30 minutes");
+        tap(
+            &phone,
+            &format!("{CLOCK}:id/material_clock_period_am_button"),
+        );
+        tap(&phone, &format!("{CLOCK}:id/material_timepicker_ok_button"));
+        for day in ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"] {
+            tap(&phone, day);
+        }
+        assert_eq!(
+            sh(
+                &phone,
+                &format!("sqlite3 {ALARMS_DB} \"select hour,minutes,daysofweek,enabled from alarm_templates where hour=10\"")
+            ),
+            "10|30|31|1\n"
+        );
+        let scp = sh(&phone, "logcat -d -s ConditionProviders.SCP:D");
+        assert!(
+            regex::Regex::new(r"nextUserAlarmTime(.*?)10:30:00")
+                .unwrap()
+                .is_match(&scp),
+            "{scp}"
+        );
+        let alarm_log = sh(&phone, "logcat -d -s AlarmClock:I");
+        assert!(
+            alarm_log.contains("Created new alarm instance"),
+            "{alarm_log}"
+        );
+        // The dump shows the new card with Monday to Friday checked.
+        let h = dump(&phone);
+        let checked: Vec<bool> = (0..7)
+            .map(|d| {
+                find(&h, |n| {
+                    n.resource_id == format!("{CLOCK}:id/day_button_{d}")
+                })
+                .expect("day buttons of the expanded card")
+                .checked
+            })
+            .collect();
+        assert_eq!(checked, vec![false, true, true, true, true, true, false]);
+    }
+
+    #[test]
+    fn clock_tabs_log_deskclock_events_and_stopwatch_runs() {
+        let phone = boot();
+        sh(
+            &phone,
+            "monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1",
+        );
+        tap(&phone, "Stopwatch");
+        tap(&phone, "Start");
+        let log = sh(&phone, "logcat -d -s AlarmClock:D");
+        assert!(
+            log.contains("Events: [Stopwatch] [Show Tab] [Tap]"),
+            "{log}"
+        );
+        assert!(
+            log.contains("Events: [Stopwatch] [Start] [DeskClock]"),
+            "{log}"
+        );
+        let h = dump(&phone);
+        assert!(find(&h, |n| n.content_desc == "Pause").is_some());
+        assert!(find(&h, |n| n.content_desc == "Lap").is_some());
+        assert!(sh(&phone, "dumpsys window").contains("com.android.deskclock.DeskClock"));
+    }
+
+    #[test]
+    fn calculator_formula_reads_back_from_the_dump() {
+        let phone = boot();
+        sh(
+            &phone,
+            "monkey -p com.google.android.calculator -c android.intent.category.LAUNCHER 1",
+        );
+        let id = |name: &str| format!("com.google.android.calculator:id/{name}");
+        let h = dump(&phone);
+        assert!(find(&h, |n| n.resource_id == id("clr") && n.enabled).is_some());
+        for key in [
+            "digit_2", "op_add", "digit_2", "digit_4", "op_div", "digit_3",
+        ] {
+            tap(&phone, &id(key));
+        }
+        assert_eq!(text_of(&phone, &id("formula")), "2+24÷3");
+        assert_eq!(text_of(&phone, &id("result_preview")), "10");
+        tap(&phone, &id("eq"));
+        assert_eq!(text_of(&phone, &id("result_final")), "10");
+    }
+
+    #[test]
+    fn calendar_event_typed_with_the_ime_is_in_the_provider() {
+        let phone = boot();
+        sh(
+            &phone,
+            "monkey -p com.google.android.calendar -c android.intent.category.LAUNCHER 1",
+        );
+        tap(&phone, "Create new event and more");
+        tap(
+            &phone,
+            "com.google.android.calendar:id/speed_dial_event_container",
+        );
+        // The title field has focus and the keyboard is up, as in Google Calendar.
+        sh(&phone, "input text Dentist");
+        tap(&phone, "com.google.android.calendar:id/save");
+        let rows = sh(
+            &phone,
+            "sqlite3 /data/data/com.android.providers.calendar/databases/calendar.db \"select title,calendar_id,allDay,deleted from Events\"",
+        );
+        assert_eq!(rows, "Dentist|1|0|0\n");
+        let query = sh(
+            &phone,
+            "content query --uri content://com.android.calendar/events --projection title:dtstart",
+        );
+        assert!(
+            query.starts_with("Row: 0 title=Dentist, dtstart="),
+            "{query}"
+        );
+    }
+}

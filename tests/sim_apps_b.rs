@@ -885,3 +885,127 @@ fn layouts_stay_inside_the_content_area_at_every_density_and_font_scale() {
 fn inside(b: Bounds, outer: Bounds) -> bool {
     b.left >= outer.left && b.top >= outer.top && b.right <= outer.right && b.bottom <= outer.bottom
 }
+
+/// Checks what the framework relies on in one rendered screen: every clickable, editable or
+/// scrollable view carries a tag, views stay inside the content area horizontally and below its
+/// top (lists may run past the bottom; the framework clips them), and resource ids belong to the
+/// app's resource package or to `android`.
+fn assert_well_formed(tree: &View, m: &Metrics, id_package: &str, screen: &str) {
+    fn walk(v: &View, m: &Metrics, pkg: &str, screen: &str) {
+        if v.flags.clickable || v.flags.scrollable {
+            assert!(
+                v.tag.is_some(),
+                "{screen}: {} {:?} has no tag",
+                v.class,
+                v.resource_id
+            );
+        }
+        let c = m.content;
+        assert!(
+            v.bounds.left >= c.left && v.bounds.right <= c.right && v.bounds.top >= c.top,
+            "{screen}: {:?} {:?} at {:?} leaves {:?}",
+            v.resource_id,
+            v.text,
+            v.bounds,
+            c
+        );
+        assert!(
+            v.resource_id.is_empty()
+                || v.resource_id.starts_with(&format!("{pkg}:id/"))
+                || v.resource_id.starts_with("android:id/"),
+            "{screen}: foreign id {}",
+            v.resource_id
+        );
+        for child in &v.children {
+            walk(child, m, pkg, screen);
+        }
+    }
+    walk(tree, m, id_package, screen);
+}
+
+#[test]
+fn every_screen_is_well_formed() {
+    // (app, resource package, taps by resource id or content-desc to reach the screen)
+    let scenarios: &[(fn() -> AppInfo, &str, &[&str])] = &[
+        (dialer::info, "com.android.dialer", &[]),
+        (
+            dialer::info,
+            "com.android.dialer",
+            &["com.android.dialer:id/speed_dial_tab"],
+        ),
+        (
+            dialer::info,
+            "com.android.dialer",
+            &["com.android.dialer:id/contacts_tab"],
+        ),
+        (
+            dialer::info,
+            "com.android.dialer",
+            &["com.android.dialer:id/fab", "com.android.dialer:id/seven"],
+        ),
+        (
+            dialer::info,
+            "com.android.dialer",
+            &[
+                "com.android.dialer:id/fab",
+                "com.android.dialer:id/one",
+                "com.android.dialer:id/dialpad_floating_action_button",
+            ],
+        ),
+        (
+            dialer::info,
+            "com.android.dialer",
+            &[
+                "com.android.dialer:id/fab",
+                "com.android.dialer:id/one",
+                "com.android.dialer:id/dialpad_floating_action_button",
+                "Keypad",
+            ],
+        ),
+        (contacts::info, "com.google.android.contacts", &[]),
+        (
+            contacts::info,
+            "com.google.android.contacts",
+            &["com.google.android.contacts:id/open_search_bar"],
+        ),
+        (
+            contacts::info,
+            "com.google.android.contacts",
+            &["Create contact"],
+        ),
+        (
+            contacts::info,
+            "com.google.android.contacts",
+            &["Create contact", "Mobile Phone"],
+        ),
+        (messages::info, "com.google.android.apps.messaging", &[]),
+        (
+            messages::info,
+            "com.google.android.apps.messaging",
+            &["com.google.android.apps.messaging:id/start_chat_fab"],
+        ),
+        (
+            messages::info,
+            "com.google.android.apps.messaging",
+            &["com.google.android.apps.messaging:id/swipeableContainer"],
+        ),
+    ];
+    for m in [metrics(1080, 2400, 420, 1.0), metrics(2560, 1600, 320, 1.3)] {
+        for (info, pkg, taps) in scenarios {
+            let mut rig = rig_with(5, m);
+            let sys = &mut rig.sys;
+            let mut app = launch(info(), sys);
+            for t in taps.iter() {
+                let tree = app.render(sys);
+                let tag = find(&tree, &|v| {
+                    (v.resource_id == *t || v.content_desc == *t) && v.flags.clickable
+                })
+                .and_then(|v| v.tag.clone())
+                .unwrap_or_else(|| panic!("{pkg}: nothing clickable called {t}"));
+                assert!(app.handle(&UiEvent::Click(tag), sys), "{pkg}: tap {t}");
+            }
+            let screen = format!("{pkg} after {taps:?}");
+            assert_well_formed(&app.render(sys), &sys.metrics, pkg, &screen);
+        }
+    }
+}

@@ -56,6 +56,54 @@ fn text_draws_dark_pixels_inside_its_bounds_only() {
     assert_eq!(inked(&img, Bounds::new(0, 201, 1080, 2400), bg), 0);
 }
 
+#[test]
+fn cjk_and_hangul_draw_real_glyphs_not_notdef_boxes() {
+    use droidmcp::sim::render::text::resolve;
+    for c in ['设', '置', '日', 'の', '한', '국', 'É', 'ß'] {
+        assert_ne!(resolve(c, false).1 .0, 0, "{c} has a glyph");
+    }
+    let frame = |t: &str| {
+        let b = Bounds::new(40, 100, 1040, 200);
+        let root =
+            View::new(class::FRAME_LAYOUT, Bounds::new(0, 0, 1080, 400)).child(text_view(t, b));
+        render_scaled(&[root], W, 400, Theme { dark: false }, scale())
+    };
+    // Three private-use characters draw the fallback font's .notdef box three times.
+    let tofu = frame("\u{E000}\u{E001}\u{E002}");
+    for (i, text) in ["한국어", "设置了", "日本語"].iter().enumerate() {
+        let img = frame(text);
+        save(&img, &format!("script-{i}"));
+        let bg = img.get_pixel(5, 5).0;
+        assert!(
+            inked(&img, Bounds::new(40, 100, 1040, 200), bg) > 300,
+            "{text} leaves ink"
+        );
+        assert_ne!(img, tofu, "{text} must not render as .notdef boxes");
+    }
+}
+
+#[test]
+fn switch_pixels_follow_checked() {
+    let b = Bounds::new(40, 40, 1040, 200);
+    let frame = |on: bool| {
+        let root = View::new(class::FRAME_LAYOUT, Bounds::new(0, 0, 1080, 240))
+            .child(View::new(class::SWITCH, b).checked(on));
+        render_scaled(&[root], W, 240, Theme { dark: false }, scale())
+    };
+    let (on, off) = (frame(true), frame(false));
+    let bg = on.get_pixel(5, 5).0;
+    assert!(inked(&on, b, bg) > 1000 && inked(&off, b, bg) > 500);
+    let differing = on
+        .pixels()
+        .zip(off.pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        differing > 2000,
+        "checked and unchecked switches differ ({differing} px)"
+    );
+}
+
 /// Every widget class and every named icon on one screen.
 fn gallery(switch_on: bool) -> View {
     let s = scale();

@@ -33,8 +33,10 @@ fn suite() -> Vec<Arc<Task>> {
     catalog.iter().cloned().collect()
 }
 
-fn sim(seed: u64) -> Arc<dyn Shell> {
-    device::open(Some(&format!("sim:{seed}")), None).expect("the embedded phone boots")
+async fn sim(seed: u64) -> Arc<dyn Shell> {
+    device::open(Some(&format!("sim:{seed}")), None)
+        .await
+        .expect("the embedded phone boots")
 }
 
 /// Runs `solution` for every task × seed, several phones at a time; returns the failures.
@@ -48,7 +50,7 @@ async fn run_suite(seeds: &[u64], solution: Solution, want_success: bool) -> Vec
             let limit = limit.clone();
             set.spawn(async move {
                 let _permit = limit.acquire().await.expect("semaphore open");
-                let outcome = run_instance(&task, seed, sim(seed), None, solution).await;
+                let outcome = run_instance(&task, seed, sim(seed).await, None, solution).await;
                 match outcome {
                     Ok(r)
                         if r.verdict.success == want_success
@@ -285,7 +287,7 @@ fn task(id: &str) -> Arc<Task> {
 async fn device_lost_mid_episode_aborts_and_keeps_steps() {
     let store = Store::in_memory().unwrap();
     let shell = Arc::new(Unpluggable {
-        inner: sim(0),
+        inner: sim(0).await,
         gone: AtomicBool::new(false),
     });
     let t = task("bmoca.clock.alarm_1030_weekday");
@@ -315,7 +317,7 @@ async fn device_lost_mid_episode_aborts_and_keeps_steps() {
 async fn episode_misuse_gives_clear_errors() {
     let t = task("bmoca.clock.open");
     let inst = t.instantiate(0, &BTreeMap::new()).unwrap();
-    let mut ep = Episode::start(inst, sim(0), None).await.unwrap();
+    let mut ep = Episode::start(inst, sim(0).await, None).await.unwrap();
     let err = ep.answer("42").unwrap_err().to_string();
     assert!(
         err.contains("operation task") && err.contains("task_finish"),
@@ -351,7 +353,7 @@ async fn steps_past_the_limit_fail_the_episode() {
     let t = task("bmoca.clock.open");
     let inst = t.instantiate(0, &BTreeMap::new()).unwrap();
     let golden = inst.golden.clone();
-    let mut ep = Episode::start(inst, sim(0), None).await.unwrap();
+    let mut ep = Episode::start(inst, sim(0).await, None).await.unwrap();
     let device = Device::new(ep.shell().clone());
     let key = droidmcp::task::Action::Key("back".into());
     let mut actions = vec![key.clone(); t.max_steps as usize];
@@ -375,7 +377,7 @@ async fn unfinished_episodes_score_zero_and_answers_are_checked() {
         .filter(|a| !matches!(a, droidmcp::task::Action::Finish))
         .cloned()
         .collect();
-    let mut ep = Episode::start(inst, sim(0), None).await.unwrap();
+    let mut ep = Episode::start(inst, sim(0).await, None).await.unwrap();
     let device = Device::new(ep.shell().clone());
     replay(&device, &mut ep, &golden).await.unwrap();
     let r = ep.check().await.unwrap();
@@ -390,7 +392,9 @@ struct SimDevices;
 #[async_trait]
 impl DeviceSource for SimDevices {
     async fn shell(&self, device: Option<&str>) -> Result<Arc<dyn Shell>, String> {
-        device::open(Some(device.unwrap_or("sim")), None).map_err(|e| e.to_string())
+        device::open(Some(device.unwrap_or("sim")), None)
+            .await
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -5,6 +5,9 @@ mod util;
 // ADB: the embedded adbd with scripted bytes, and real Debian adb + our client.
 mod adb;
 
+// The device layer over the embedded phone: actions, typing, observation.
+mod device;
+
 // uiautomator dumps: parse, compress, select, mark, diff.
 mod hierarchy;
 

@@ -30,7 +30,7 @@ use super::packet::{
     Banner, Command, Packet, MAX_PAYLOAD, MAX_PAYLOAD_V1, VERSION_CHECKSUM, VERSION_SKIP_CHECKSUM,
 };
 use super::services::{self, Service};
-use crate::device::{Shell, ShellError, ShellOutput};
+use crate::device::Shell;
 
 /// The largest payload we accept and send once connected (adbd's own choice; the host's 1 MiB is
 /// lowered to this by negotiation).
@@ -429,79 +429,6 @@ impl StreamIo {
         if removed && !self.peer_closed {
             let clse = Packet::new(Command::Clse, self.local, self.remote, Vec::new());
             let _ = self.writer.send(clse).await;
-        }
-    }
-}
-
-/// Serves the embedded phone: [`crate::sim::Phone`] as a [`Shell`], its work done off the async
-/// threads since commands such as `screencap` render the screen.
-pub fn phone_shell(phone: crate::sim::Phone) -> Arc<dyn Shell> {
-    Arc::new(PhoneShell {
-        serial: phone.serial(),
-        phone,
-    })
-}
-
-struct PhoneShell {
-    phone: crate::sim::Phone,
-    serial: String,
-}
-
-fn map_file_error(path: &str, e: std::io::Error) -> ShellError {
-    match e.kind() {
-        std::io::ErrorKind::PermissionDenied => ShellError::PermissionDenied {
-            path: path.to_string(),
-        },
-        _ => ShellError::NoSuchFile {
-            path: path.to_string(),
-        },
-    }
-}
-
-#[async_trait::async_trait]
-impl Shell for PhoneShell {
-    fn serial(&self) -> &str {
-        &self.serial
-    }
-
-    async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
-        let phone = self.phone.clone();
-        let line = command_line.to_string();
-        tokio::task::spawn_blocking(move || phone.exec(&line))
-            .await
-            .map_err(|e| ShellError::Disconnected {
-                serial: self.serial.clone(),
-                reason: format!("phone task failed: {e}"),
-            })
-    }
-
-    async fn pull(&self, path: &str) -> Result<Vec<u8>, ShellError> {
-        let phone = self.phone.clone();
-        let owned = path.to_string();
-        let result = tokio::task::spawn_blocking(move || phone.read_file(&owned)).await;
-        match result {
-            Ok(Ok(data)) => Ok(data),
-            Ok(Err(e)) => Err(map_file_error(path, e)),
-            Err(e) => Err(ShellError::Disconnected {
-                serial: self.serial.clone(),
-                reason: format!("phone task failed: {e}"),
-            }),
-        }
-    }
-
-    async fn push(&self, path: &str, data: &[u8], mode: u32) -> Result<(), ShellError> {
-        let phone = self.phone.clone();
-        let owned = path.to_string();
-        let data = data.to_vec();
-        let result =
-            tokio::task::spawn_blocking(move || phone.write_file(&owned, &data, mode)).await;
-        match result {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(map_file_error(path, e)),
-            Err(e) => Err(ShellError::Disconnected {
-                serial: self.serial.clone(),
-                reason: format!("phone task failed: {e}"),
-            }),
         }
     }
 }

@@ -34,11 +34,17 @@ pub struct AdbShell {
     inner: Arc<Inner>,
 }
 
+/// What the device (and server) support, learned once per shell.
+#[derive(Debug, Clone, Copy)]
+struct Features {
+    shell_v2: bool,
+    stat_v2: bool,
+}
+
 struct Inner {
     server: AdbServer,
     serial: String,
-    shell_v2: bool,
-    stat_v2: bool,
+    features: tokio::sync::OnceCell<Features>,
     /// Connections already past `host:transport:SERIAL`, waiting for a service.
     pool: Mutex<Vec<TcpStream>>,
     refilling: std::sync::atomic::AtomicBool,
@@ -56,24 +62,45 @@ impl AdbShell {
 
     /// Like [`AdbShell::new`] with a server handle already made.
     pub async fn with_server(server: AdbServer, serial: &str) -> Result<AdbShell, ShellError> {
-        let features = server
-            .features(serial)
-            .await
-            .map_err(|e| to_shell_error(serial, e))?;
-        let has = |name: &str| features.iter().any(|f| f == name);
-        let shell = AdbShell {
+        let shell = AdbShell::lazy(server, serial);
+        shell.features().await?;
+        shell.refill();
+        Ok(shell)
+    }
+
+    /// A shell that contacts the server only on its first command (usable from synchronous code, and
+    /// before the device is plugged in); errors then surface from that command.
+    pub fn lazy(server: AdbServer, serial: &str) -> AdbShell {
+        AdbShell {
             inner: Arc::new(Inner {
-                shell_v2: has("shell_v2"),
-                stat_v2: has("stat_v2"),
                 server,
                 serial: serial.to_string(),
+                features: tokio::sync::OnceCell::new(),
                 pool: Mutex::new(Vec::new()),
                 refilling: std::sync::atomic::AtomicBool::new(false),
                 sync: tokio::sync::Mutex::new(None),
             }),
-        };
-        shell.refill();
-        Ok(shell)
+        }
+    }
+
+    async fn features(&self) -> Result<Features, ShellError> {
+        let inner = &self.inner;
+        let features = inner
+            .features
+            .get_or_try_init(|| async {
+                let list = inner
+                    .server
+                    .features(&inner.serial)
+                    .await
+                    .map_err(|e| to_shell_error(&inner.serial, e))?;
+                let has = |name: &str| list.iter().any(|f| f == name);
+                Ok::<_, ShellError>(Features {
+                    shell_v2: has("shell_v2"),
+                    stat_v2: has("stat_v2"),
+                })
+            })
+            .await?;
+        Ok(*features)
     }
 
     /// One shell per device the server lists as ready (`device` state).
@@ -88,8 +115,8 @@ impl AdbShell {
     }
 
     /// True when commands carry real exit codes and separate stderr (shell v2).
-    pub fn has_shell_v2(&self) -> bool {
-        self.inner.shell_v2
+    pub async fn has_shell_v2(&self) -> Result<bool, ShellError> {
+        Ok(self.features().await?.shell_v2)
     }
 
     /// Whether the shell runs as root (`id -u` is 0): only then are other apps' databases readable.
@@ -112,7 +139,7 @@ impl AdbShell {
 
     /// `lstat` of a device path (v2 when the device supports it).
     pub async fn stat(&self, path: &str) -> Result<FileStat, ShellError> {
-        let stat_v2 = self.inner.stat_v2;
+        let stat_v2 = self.features().await?.stat_v2;
         let owned = path.to_string();
         self.with_sync(path, move |stream| {
             let owned = owned.clone();
@@ -365,7 +392,7 @@ impl Shell for AdbShell {
     }
 
     async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
-        if self.inner.shell_v2 {
+        if self.features().await?.shell_v2 {
             self.exec_v2(command_line).await
         } else {
             self.exec_v1(command_line).await

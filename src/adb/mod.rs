@@ -18,6 +18,6 @@ pub mod services;
 pub mod shell_v2;
 pub mod sync;
 
-pub use adbd::{phone_shell, serve, Identity};
+pub use adbd::{serve, Identity};
 pub use client::AdbShell;
 pub use host::{server_address, AdbError, AdbServer, DeviceEntry};

@@ -8,6 +8,7 @@ use super::sync::{
     DATA, DATA_MAX, DONE, EACCES, ENOENT, LIS2, LIST, LST2, OKAY, QUIT, RECV, SEND, STA2, STAT,
     S_IFDIR, S_IFREG,
 };
+use crate::device::command::sh_quote;
 use crate::device::{Shell, ShellError};
 
 /// What an OPEN asked for.
@@ -193,11 +194,6 @@ fn failure(operation: &str, e: &ShellError) -> String {
     format!("{operation} failed: {reason}")
 }
 
-/// Single-quotes `text` for `sh` (`'` becomes `'\''`).
-pub fn sh_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
 /// `lstat` as far as a [`Shell`] can tell: a path that pulls is a regular file of that size; one that
 /// does not but lists with `ls` is a directory. (The trait carries no metadata, so times are 0.)
 async fn stat(shell: &dyn Shell, path: &str) -> FileStat {
@@ -268,10 +264,5 @@ mod tests {
                 Service::Refused(_)
             ));
         }
-    }
-
-    #[test]
-    fn quotes_for_sh() {
-        assert_eq!(sh_quote("it's"), r"'it'\''s'");
     }
 }

@@ -58,7 +58,7 @@ pub enum Command {
 
 pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
     let state = super::serve::state(global);
-    let session = state.hub.open("cli", None)?;
+    let session = state.hub.open("cli", None).await?;
     let ctl = Control::default();
     let action = match cmd {
         Command::Tap {

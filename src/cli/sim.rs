@@ -6,6 +6,7 @@ use anyhow::Context;
 
 use super::Global;
 use crate::adb::{self, Identity};
+use crate::device::Shell;
 use crate::sim::{Phone, Profile, SimConfig};
 
 #[derive(Debug, clap::Args)]
@@ -49,7 +50,7 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
         ..SimConfig::default()
     };
     let phone = Phone::new(config).context("booting the embedded phone")?;
-    let shell = adb::phone_shell(phone);
+    let shell: Arc<dyn Shell> = Arc::new(phone);
     let fallback = Identity::new(codename(&profile), profile.model, codename(&profile));
     let identity = Identity::probe(shell.as_ref(), fallback).await;
     let listener = tokio::net::TcpListener::bind(&addr)

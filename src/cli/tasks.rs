@@ -127,6 +127,7 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
                         .clone()
                         .unwrap_or_else(|| format!("sim:{seed}"));
                     let shell = crate::device::open(Some(&spec), global.adb_server.as_deref())
+                        .await
                         .with_context(|| format!("opening device {spec}"))?;
                     let outcome = run_instance(task, seed, shell, None, solution).await;
                     let (ok, line) = match outcome {

@@ -171,6 +171,13 @@ pub fn monkey_launch(package: &str) -> String {
     )
 }
 
+pub fn resolve_launcher(package: &str) -> String {
+    format!(
+        "cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {}",
+        sh_quote(package)
+    )
+}
+
 pub const QUERY_LAUNCHER_ACTIVITIES: &str =
     "cmd package query-activities --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER";
 

@@ -14,7 +14,6 @@ pub mod command;
 pub mod image;
 pub mod parse;
 pub mod shell;
-pub mod sim_shell;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -82,6 +81,7 @@ const DUMP_FILE: &str = "/sdcard/window_dump.xml";
 #[derive(Default)]
 struct Cache {
     size: Option<ScreenSize>,
+    launchable: Option<Vec<Foreground>>,
     /// package → launcher label seen on the launcher's screen.
     learned_labels: BTreeMap<String, String>,
 }
@@ -313,25 +313,17 @@ impl Device {
         Ok(parse::focused_window(&window.stdout_text()))
     }
 
-    /// Launchable apps with the names they answer to.
+    /// Launchable apps with the names they answer to (the package list is read once per device).
     pub async fn apps(&self) -> Result<Vec<AppEntry>, DeviceError> {
-        let out = self.shell(command::QUERY_LAUNCHER_ACTIVITIES).await?;
-        let mut found = if out.success() {
-            parse::launcher_activities(&out.stdout_text())
-        } else {
-            Vec::new()
+        let cached = self.cache().launchable.clone();
+        let found = match cached {
+            Some(found) => found,
+            None => {
+                let found = self.launchable().await?;
+                self.cache().launchable = Some(found.clone());
+                found
+            }
         };
-        if found.is_empty() {
-            // Older builds lack query-activities: every package, launch by monkey.
-            let pm = self.run("pm list packages").await?;
-            found = parse::package_list(&pm.stdout_text())
-                .into_iter()
-                .map(|package| Foreground {
-                    package,
-                    activity: None,
-                })
-                .collect();
-        }
         let learned = self.cache().learned_labels.clone();
         Ok(found
             .into_iter()
@@ -341,6 +333,29 @@ impl Device {
                 activity: fg.activity,
             })
             .collect())
+    }
+
+    async fn launchable(&self) -> Result<Vec<Foreground>, DeviceError> {
+        let out = self.shell(command::QUERY_LAUNCHER_ACTIVITIES).await?;
+        if out.success() {
+            let found = parse::launcher_activities(&out.stdout_text());
+            if !found.is_empty() {
+                return Ok(found);
+            }
+        }
+        // Builds without query-activities: ask per package which has a launcher activity.
+        let pm = self.run("pm list packages").await?;
+        let mut found = Vec::new();
+        for package in parse::package_list(&pm.stdout_text()) {
+            let out = self.shell(&command::resolve_launcher(&package)).await?;
+            if let Some(fg) = parse::launcher_activities(&out.stdout_text())
+                .into_iter()
+                .find(|fg| fg.package == package)
+            {
+                found.push(fg);
+            }
+        }
+        Ok(found)
     }
 
     /// Remembers the launcher label an app showed (from the launcher's own screen).
@@ -369,32 +384,32 @@ impl Device {
 }
 
 /// Opens a device by spec: `sim`, `sim:SEED` or nothing for the embedded phone; anything else is an
-/// adb serial reached through the adb server at `adb_server` (host:port).
-pub fn open(spec: Option<&str>, adb_server: Option<&str>) -> Result<Arc<dyn Shell>, DeviceError> {
+/// adb serial reached through the adb server at `adb_server` (host:port; default from
+/// `ADB_SERVER_SOCKET`, else 127.0.0.1:5037).
+pub async fn open(
+    spec: Option<&str>,
+    adb_server: Option<&str>,
+) -> Result<Arc<dyn Shell>, DeviceError> {
     let spec = spec
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .unwrap_or("sim");
+    let unknown = |reason: String| DeviceError::UnknownDevice {
+        spec: spec.to_string(),
+        reason,
+    };
     if let Some(seed) = sim_seed(spec) {
-        let seed = seed.map_err(|reason| DeviceError::UnknownDevice {
-            spec: spec.to_string(),
-            reason,
-        })?;
         let config = crate::sim::SimConfig {
-            seed,
+            seed: seed.map_err(unknown)?,
             ..Default::default()
         };
-        let phone = crate::sim::Phone::new(config).map_err(|e| DeviceError::UnknownDevice {
-            spec: spec.to_string(),
-            reason: e.to_string(),
-        })?;
-        return Ok(Arc::new(sim_shell::SimShell::new(phone)));
+        let phone = crate::sim::Phone::new(config).map_err(|e| unknown(e.to_string()))?;
+        return Ok(std::sync::Arc::new(phone));
     }
-    let _ = adb_server;
-    Err(DeviceError::UnknownDevice {
-        spec: spec.to_string(),
-        reason: "real devices need the adb client, which is not in this build yet".into(),
-    })
+    let server =
+        crate::adb::host::server_address(adb_server).map_err(|e| unknown(e.to_string()))?;
+    let shell = crate::adb::AdbShell::new(&server, spec).await?;
+    Ok(Arc::new(shell))
 }
 
 /// `sim` → seed 0, `sim:7` → 7, `sim-7` (the serial form) → 7; `None` when the spec is not a sim.

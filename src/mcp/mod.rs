@@ -10,6 +10,9 @@
 //! **Architecture Invariant:** a tool body parses arguments, calls one `Session` method and formats
 //! the result; anything smarter belongs in `session/` so the HTTP API and the CLI get it too.
 
+// MCP logging is deprecated by SEP-2577 but still what clients (and the conformance suite) speak.
+#![allow(deprecated)]
+
 mod actions;
 pub mod http;
 mod observe;
@@ -58,6 +61,8 @@ impl ServerState {
 pub struct DroidMcp {
     state: Arc<ServerState>,
     session: Arc<OnceCell<Arc<Session>>>,
+    /// The client's `logging/setLevel`; `None` until it asks for log messages.
+    log_level: Arc<std::sync::Mutex<Option<LoggingLevel>>>,
     tool_router: ToolRouter<DroidMcp>,
     prompt_router: PromptRouter<DroidMcp>,
 }
@@ -89,6 +94,7 @@ impl DroidMcp {
         DroidMcp {
             state,
             session: Arc::new(OnceCell::new()),
+            log_level: Arc::new(std::sync::Mutex::new(None)),
             tool_router: Self::action_tools() + Self::observe_tools() + Self::task_tools(),
             prompt_router: Self::prompt_router(),
         }
@@ -97,7 +103,7 @@ impl DroidMcp {
     /// This connection's session, opened on first use on the default device.
     async fn session(&self) -> Result<Arc<Session>, SessionError> {
         self.session
-            .get_or_try_init(|| async { self.state.hub.open("mcp", None) })
+            .get_or_try_init(|| self.state.hub.open("mcp", None))
             .await
             .cloned()
     }
@@ -146,10 +152,31 @@ impl DroidMcp {
             }
         }
         progress.finish().await;
+        let (level, line) = match &result {
+            Ok(o) => (
+                LoggingLevel::Info,
+                format!("{} ok in {} ms", o.action, o.elapsed_ms),
+            ),
+            Err(e) => (LoggingLevel::Warning, format!("action failed: {e}")),
+        };
+        self.log(&ctx, level, line).await;
         Ok(match result {
             Ok(outcome) => reply::action(&outcome),
             Err(e) => reply::error(&e, started.elapsed().as_millis() as u64),
         })
+    }
+
+    /// Sends a `notifications/message` when the client asked for this level.
+    async fn log(&self, ctx: &RequestContext<RoleServer>, level: LoggingLevel, line: String) {
+        let wanted = *self
+            .log_level
+            .lock()
+            .expect("log level lock is never poisoned: no panics while held");
+        if wanted.is_some_and(|w| level as u8 >= w as u8) {
+            let mut param = LoggingMessageNotificationParam::new(level, serde_json::json!(line));
+            param.logger = Some("droidmcp".into());
+            let _ = ctx.peer.notify_logging_message(param).await;
+        }
     }
 
     async fn observe(
@@ -238,6 +265,7 @@ impl rmcp::ServerHandler for DroidMcp {
                 .enable_tools()
                 .enable_prompts()
                 .enable_resources()
+                .enable_logging()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -249,6 +277,18 @@ impl rmcp::ServerHandler for DroidMcp {
              scroll/press_key/open_app using element ids, pass observe: true to get the new screen in \
              the same call. The `operate_phone` prompt explains the workflow.",
         )
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        *self
+            .log_level
+            .lock()
+            .expect("log level lock is never poisoned: no panics while held") = Some(request.level);
+        Ok(())
     }
 
     async fn list_resources(

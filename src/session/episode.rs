@@ -847,7 +847,7 @@ pub struct PoolDevices(pub Arc<super::DevicePool>);
 #[async_trait::async_trait]
 impl DeviceSource for PoolDevices {
     async fn shell(&self, device: Option<&str>) -> Result<Arc<dyn Shell>, String> {
-        let lease = self.0.lease(device).map_err(|e| e.to_string())?;
+        let lease = self.0.lease(device).await.map_err(|e| e.to_string())?;
         Ok(lease.slot().device.shell_handle())
     }
 }

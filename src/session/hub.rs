@@ -35,9 +35,13 @@ impl Hub {
     }
 
     /// Opens a session on `device` (the pool default when `None`); `prefix` names the front end.
-    pub fn open(&self, prefix: &str, device: Option<&str>) -> Result<Arc<Session>, SessionError> {
+    pub async fn open(
+        &self,
+        prefix: &str,
+        device: Option<&str>,
+    ) -> Result<Arc<Session>, SessionError> {
         let id = format!("{prefix}-{}", self.next.fetch_add(1, Ordering::SeqCst));
-        let session = Arc::new(Session::open(self.pool.clone(), id.clone(), device)?);
+        let session = Arc::new(Session::open(self.pool.clone(), id.clone(), device).await?);
         let mut live = self.live();
         live.retain(|_, s| s.strong_count() > 0);
         live.insert(id, Arc::downgrade(&session));

@@ -412,13 +412,14 @@ pub struct Session {
 
 impl Session {
     /// Starts a session on `device` (the pool's default when `None`).
-    pub fn open(
+    pub async fn open(
         pool: Arc<DevicePool>,
         id: impl Into<String>,
         device: Option<&str>,
     ) -> Result<Session, SessionError> {
         let lease = pool
             .lease(device)
+            .await
             .map_err(|e| SessionError::from_device(device.unwrap_or("default"), e))?;
         Ok(Session {
             id: id.into(),
@@ -451,6 +452,7 @@ impl Session {
         let lease = self
             .pool
             .lease(Some(spec))
+            .await
             .map_err(|e| SessionError::from_device(spec, e))?;
         let serial = lease.slot().serial().to_string();
         let mut state = self.state.lock().await;

@@ -109,7 +109,7 @@ impl DevicePool {
     }
 
     /// Leases the device for `spec` (the default device when `None`), opening it on first use.
-    pub fn lease(&self, spec: Option<&str>) -> Result<Lease, DeviceError> {
+    pub async fn lease(&self, spec: Option<&str>) -> Result<Lease, DeviceError> {
         let spec = spec
             .map(str::trim)
             .filter(|s| !s.is_empty())
@@ -120,7 +120,7 @@ impl DevicePool {
         let slot = match existing {
             Some(slot) => slot,
             None => {
-                let shell = device::open(Some(&spec), self.adb_server.as_deref())?;
+                let shell = device::open(Some(&spec), self.adb_server.as_deref()).await?;
                 let mut slots = self.slots();
                 // Another session may have opened it meanwhile; keep the first.
                 slots

@@ -5,7 +5,7 @@
 
 use crate::geom::Bounds;
 
-use super::view::{class, Metrics, Style, View};
+use super::view::{class, Metrics, Role, Style, View};
 
 /// The IME's package, as on Pixel phones.
 pub const PACKAGE: &str = "com.google.android.inputmethod.latin";
@@ -48,7 +48,7 @@ pub fn render(metrics: &Metrics, state: KeyboardState) -> View {
     let row_h = (bounds.height() - metrics.dp(8.0)) / 5;
     let key_w = metrics.width / 10;
     let key_style = |icon: Option<&'static str>| Style {
-        background: Some([255, 255, 255, 255]),
+        background_role: Some(Role::Key),
         corner_radius: metrics.dp(6.0),
         center_text: true,
         text_size_sp: Some(20.0),
@@ -78,7 +78,7 @@ pub fn render(metrics: &Metrics, state: KeyboardState) -> View {
         let mut x = (metrics.width - n * key_w) / 2;
         if r == 3 {
             let b = Bounds::new(0, y, key_w * 3 / 2, y + row_h);
-            let label = if state.symbols { "=\\<" } else { "⇧" };
+            let label = if state.symbols { "=\\<" } else { "" };
             keys.push(key(
                 "ime:SHIFT".into(),
                 label.into(),
@@ -102,10 +102,10 @@ pub fn render(metrics: &Metrics, state: KeyboardState) -> View {
             let b = Bounds::new(metrics.width - key_w * 3 / 2, y, metrics.width, y + row_h);
             keys.push(key(
                 "ime:DEL".into(),
-                "⌫".into(),
+                String::new(),
                 "Delete".into(),
                 b,
-                Some("backspace"),
+                Some("del"),
             ));
         }
     }
@@ -121,7 +121,7 @@ pub fn render(metrics: &Metrics, state: KeyboardState) -> View {
         ("ime:,", ",", ",", 1, None),
         ("ime:SPACE", "", "Space", 4, None),
         ("ime:.", ".", ".", 1, None),
-        ("ime:ENTER", "↵", "Enter", 2, Some("enter")),
+        ("ime:ENTER", "", "Enter", 2, Some("keyboard_return")),
     ];
     let mut x = 0;
     for (tag, label, desc, units, icon) in bottom_row {
@@ -132,7 +132,7 @@ pub fn render(metrics: &Metrics, state: KeyboardState) -> View {
     View::new(class::FRAME_LAYOUT, bounds)
         .id(format!("{PACKAGE}:id/keyboard_holder"))
         .style(Style {
-            background: Some([232, 234, 237, 255]),
+            background_role: Some(Role::Keyboard),
             ..Style::default()
         })
         .children(keys)
@@ -150,4 +150,27 @@ pub fn key_for_tag(tag: &str, state: KeyboardState) -> Option<Key> {
         other if state.shift => Key::Type(other.to_uppercase()),
         other => Key::Type(other.to_string()),
     })
+}
+
+/// ADBKeyboard's package and IME id (`ime set com.android.adbkeyboard/.AdbIME`).
+pub const ADB_PACKAGE: &str = "com.android.adbkeyboard";
+pub const ADB_IME: &str = "com.android.adbkeyboard/.AdbIME";
+
+/// ADBKeyboard's input view: a thin bar saying it is on; it takes text only from broadcasts.
+pub fn render_adb(metrics: &Metrics) -> View {
+    let bottom = metrics.content.bottom;
+    let bounds = Bounds::new(0, bottom - metrics.dp(48.0), metrics.width, bottom);
+    View::new(class::FRAME_LAYOUT, bounds)
+        .style(Style {
+            background_role: Some(Role::Keyboard),
+            ..Style::default()
+        })
+        .child(
+            View::new(class::TEXT_VIEW, bounds)
+                .text("ADB Keyboard {ON}")
+                .style(Style {
+                    center_text: true,
+                    ..Style::default()
+                }),
+        )
 }

@@ -332,12 +332,12 @@ fn status_bar(fw: &Framework) -> View {
         != 0;
     let wifi = fw.sys.settings.get_int(Namespace::Global, "wifi_on", 1) != 0;
     if airplane {
-        push_icon("airplane", "Airplane mode.", "airplane", icon);
+        push_icon("airplane", "Airplane mode.", "airplanemode", icon);
     } else {
-        push_icon("mobile_signal", "Phone four bars.", "signal", icon);
+        push_icon("mobile_signal", "Phone four bars.", "cell", icon);
     }
     if wifi {
-        push_icon("wifi_signal", "Wifi signal full.", "wifi", icon);
+        push_icon("wifi_signal", "Wifi signal full.", "network", icon);
     }
     let clock = View::new(
         class::TEXT_VIEW,

@@ -14,7 +14,7 @@ use super::widgets::{columns, columns_vertical, rid, Rows};
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::system::System;
-use crate::sim::view::{class, Metrics, Style, View};
+use crate::sim::view::{class, Metrics, Role, Style, View};
 
 pub const PACKAGE: &str = "com.google.android.calculator";
 pub const ACTIVITY: &str = "com.android.calculator2.Calculator";
@@ -225,7 +225,7 @@ impl Calculator {
             .unwrap_or_default()
     }
 
-    fn button(&self, m: &Metrics, b: Bounds, p: &Pad, tone: [u8; 4]) -> View {
+    fn button(&self, m: &Metrics, b: Bounds, p: &Pad, tone: Role) -> View {
         let text = match p.id {
             "fun_sin" if self.inverse => "sin⁻¹",
             "fun_cos" if self.inverse => "cos⁻¹",
@@ -252,7 +252,8 @@ impl Calculator {
             .desc(p.desc)
             .on_click(p.id)
             .style(Style {
-                background: Some(tone),
+                background_role: Some(tone),
+                text_role: (tone == Role::Accent).then_some(Role::OnAccent),
                 corner_radius: cell.height().min(cell.width()) / 2,
                 center_text: true,
                 text_size_sp: Some(if p.id.starts_with("digit_") {
@@ -289,7 +290,7 @@ impl Calculator {
         } else {
             vec![ADVANCED_FIRST_ROW.into_iter().collect()]
         };
-        let tone = [232, 222, 248, 255];
+        let tone = Role::SurfaceVariant;
         let grid = Bounds::new(area.left, area.top, area.right - m.dp(56.0), area.bottom);
         let mut view = View::new(class::LINEAR_LAYOUT, area).id(rid(PACKAGE, "pad_advanced"));
         for (row_b, row) in columns_vertical(grid, rows.len() as i32)
@@ -321,9 +322,9 @@ impl Calculator {
                 .on_click("collapse_expand")
                 .style(Style {
                     icon: Some(if self.advanced_open {
-                        "chevron_up"
+                        "collapse"
                     } else {
-                        "chevron_down"
+                        "expand"
                     }),
                     ..Style::default()
                 }),
@@ -368,9 +369,9 @@ impl App for Calculator {
         let formula_b = drows.take(m.sp(if final_state { 40.0 } else { 64.0 }));
         let result_b = drows.take(m.sp(if final_state { 72.0 } else { 44.0 }));
         let (result_id, result_text, result_color) = match &self.shown {
-            Shown::Editing => ("result_preview", self.preview(), [120, 120, 120, 255]),
-            Shown::Final(v) => ("result_final", expr::format_result(*v), [28, 27, 31, 255]),
-            Shown::Error(e) => ("result_final", e.to_string(), [179, 38, 30, 255]),
+            Shown::Editing => ("result_preview", self.preview(), Role::Secondary),
+            Shown::Final(v) => ("result_final", expr::format_result(*v), Role::Primary),
+            Shown::Error(e) => ("result_final", e.to_string(), Role::Danger),
         };
         let display_view = View::new(class::LINEAR_LAYOUT, display)
             .id(rid(PACKAGE, "display"))
@@ -404,7 +405,7 @@ impl App for Calculator {
                     .long_clickable()
                     .style(Style {
                         text_size_sp: Some(if final_state { 56.0 } else { 32.0 }),
-                        text_color: Some(result_color),
+                        text_role: Some(result_color),
                         ..Style::default()
                     }),
             );
@@ -415,12 +416,11 @@ impl App for Calculator {
         for (row_b, row) in columns_vertical(pad_b, 5).into_iter().zip(&MAIN_PAD) {
             for (b, p) in columns(row_b, 4).into_iter().zip(row) {
                 let tone = match p.id {
-                    "eq" => [208, 188, 255, 255],
-                    "clr" => [255, 216, 228, 255],
+                    "eq" | "clr" => Role::Accent,
                     id if id.starts_with("digit_") || id == "dec_point" || id == "del" => {
-                        [247, 242, 250, 255]
+                        Role::Surface
                     }
-                    _ => [232, 222, 248, 255],
+                    _ => Role::SurfaceVariant,
                 };
                 numeric = numeric.child(self.button(m, b, p, tone));
             }

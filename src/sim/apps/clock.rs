@@ -15,7 +15,7 @@ use rusqlite::Connection;
 
 use super::widgets::{self, rid, TimePicker};
 use crate::sim::app::{App, AppInfo, UiEvent};
-use crate::sim::system::{Request, System};
+use crate::sim::system::{pid, Request, System};
 use crate::sim::view::View;
 use store::Alarm;
 use timers::{Stopwatch, Timer};
@@ -25,8 +25,6 @@ pub const ACTIVITY: &str = "com.android.deskclock.DeskClock";
 
 /// Process id the Clock logs under.
 const PID: u32 = 3127;
-/// Process id of system_server (the notification service's condition providers log there).
-const SYSTEM_SERVER_PID: u32 = 1405;
 /// DeskClock's log tag.
 const TAG: &str = "AlarmClock";
 
@@ -210,7 +208,7 @@ impl Clock {
         let next = store::next_user_alarm(db, now).ok().flatten();
         let next_ts = next.map_or_else(|| java_ts(None), |t| java_ts(Some(t)));
         sys.log(
-            SYSTEM_SERVER_PID,
+            pid::SYSTEM_SERVER,
             'D',
             "ConditionProviders.SCP",
             format!(

@@ -12,8 +12,8 @@ use crate::sim::providers::{contacts, now_ms, phone_number};
 use crate::sim::system::{Namespace, Request, System};
 use crate::sim::view::{class, Style, View};
 
-/// system_server, which hosts Telecom and ActivityTaskManager.
-pub const SYSTEM_SERVER_PID: u32 = 612;
+/// system_server, which hosts Telecom and ActivityTaskManager (the framework's pid for it).
+pub const SYSTEM_SERVER_PID: u32 = 1432;
 pub const DIALER_PID: u32 = 2841;
 pub const CONTACTS_PID: u32 = 3012;
 pub const MESSAGES_PID: u32 = 3177;
@@ -276,11 +276,12 @@ pub fn root(sys: &System) -> View {
     })
 }
 
-/// A 64dp toolbar at the top of `area` with an optional navigate-up button and a title.
+/// A 64dp toolbar (`<id_package>:id/toolbar`) at the top of `area` with an optional navigate-up
+/// button and a title.
 pub fn toolbar(
     sys: &System,
     area: Bounds,
-    id_prefix: &str,
+    id_package: &str,
     title: &str,
     up: Option<(&str, &str)>,
 ) -> View {
@@ -288,7 +289,7 @@ pub fn toolbar(
     let p = palette(sys);
     let height = m.dp(64.0);
     let bar = Bounds::new(area.left, area.top, area.right, area.top + height);
-    let mut toolbar = View::new(class::VIEW_GROUP, bar).id(format!("{id_prefix}toolbar"));
+    let mut toolbar = View::new(class::VIEW_GROUP, bar).id(format!("{id_package}:id/toolbar"));
     let mut title_left = m.dp(16.0);
     if let Some((tag, desc)) = up {
         let button = View::new(

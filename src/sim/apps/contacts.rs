@@ -28,7 +28,13 @@ pub fn info() -> AppInfo {
         package: PACKAGE,
         labels: &[("en", "Contacts"), ("de", "Kontakte"), ("fr", "Contacts")],
         launch_activity: LIST_ACTIVITY,
-        create: |_| Box::new(Contacts::default()),
+        create: |sys| {
+            let mut app = Contacts::default();
+            if let Some(Intent::ViewContact { id }) = common_b::take_intent(sys, PACKAGE) {
+                app.screen = card(id);
+            }
+            Box::new(app)
+        },
         install,
         on_home_screen: true,
     }
@@ -651,31 +657,35 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
     let p = palette(sys);
     let c = m.content;
     let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
-    let bar = common_b::toolbar(sys, c, "", "", Some(("up", "Navigate up")))
-        .child(
-            common_b::toolbar_action(sys, bar_bounds, 0, "More options", "more").on_click("more"),
+    let bar = common_b::toolbar(
+        sys,
+        c,
+        "com.google.android.contacts",
+        "",
+        Some(("up", "Navigate up")),
+    )
+    .child(common_b::toolbar_action(sys, bar_bounds, 0, "More options", "more").on_click("more"))
+    .child(
+        common_b::toolbar_action(
+            sys,
+            bar_bounds,
+            1,
+            if contact.starred {
+                "Remove from favorites"
+            } else {
+                "Add to favorites"
+            },
+            "star",
         )
-        .child(
-            common_b::toolbar_action(
-                sys,
-                bar_bounds,
-                1,
-                if contact.starred {
-                    "Remove from favorites"
-                } else {
-                    "Add to favorites"
-                },
-                "star",
-            )
-            .id(id("menu_star"))
-            .checked(contact.starred)
-            .on_click("star"),
-        )
-        .child(
-            common_b::toolbar_action(sys, bar_bounds, 2, "Edit contact", "edit")
-                .id(id("menu_edit"))
-                .on_click("edit"),
-        );
+        .id(id("menu_star"))
+        .checked(contact.starred)
+        .on_click("star"),
+    )
+    .child(
+        common_b::toolbar_action(sys, bar_bounds, 2, "Edit contact", "edit")
+            .id(id("menu_edit"))
+            .on_click("edit"),
+    );
     let mut root = common_b::root(sys).child(bar);
     let avatar = m.dp(96.0);
     root = root
@@ -909,7 +919,7 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
     let bar = common_b::toolbar(
         sys,
         c,
-        "",
+        "com.google.android.contacts",
         if editing {
             "Edit contact"
         } else {

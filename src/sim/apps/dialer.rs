@@ -30,7 +30,12 @@ pub fn info() -> AppInfo {
         launch_activity: MAIN_ACTIVITY,
         create: |sys| {
             sys.log(DIALER_PID, 'I', "Dialer", "MainActivity.onCreate - enter");
-            Box::new(Dialer::default())
+            let mut dialer = Dialer::default();
+            // Started for an intent (a call placed from Contacts): show it from the first frame.
+            if let Some(intent) = common_b::take_intent(sys, PACKAGE) {
+                dialer.apply(intent, sys);
+            }
+            Box::new(dialer)
         },
         install,
         on_home_screen: true,

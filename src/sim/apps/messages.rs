@@ -25,7 +25,13 @@ pub fn info() -> AppInfo {
         package: PACKAGE,
         labels: &[("en", "Messages"), ("de", "Messages"), ("fr", "Messages")],
         launch_activity: LIST_ACTIVITY,
-        create: |_| Box::new(Messages::default()),
+        create: |sys| {
+            let mut app = Messages::default();
+            if let Some(Intent::SendTo { number }) = common_b::take_intent(sys, PACKAGE) {
+                app.open_conversation(sys, &number, false);
+            }
+            Box::new(app)
+        },
         install,
         on_home_screen: true,
     }
@@ -462,7 +468,13 @@ fn render_new_chat(sys: &System, query: &str) -> View {
     let m = sys.metrics;
     let p = palette(sys);
     let c = m.content;
-    let bar = common_b::toolbar(sys, c, "", "New conversation", Some(("up", "Navigate up")));
+    let bar = common_b::toolbar(
+        sys,
+        c,
+        "com.google.android.apps.messaging",
+        "New conversation",
+        Some(("up", "Navigate up")),
+    );
     let field_top = m.dp(64.0);
     let mut root = common_b::root(sys).child(bar).child(
         View::new(
@@ -529,16 +541,21 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
     let c = m.content;
     let name = display_name(sys, address);
     let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
-    let bar = common_b::toolbar(sys, c, "", &name, Some(("up", "Back")))
-        .id(id("conversation_toolbar"))
-        .child(common_b::toolbar_action(sys, bar_bounds, 1, "Call", "call").on_click("call"))
-        .child(common_b::toolbar_action(
-            sys,
-            bar_bounds,
-            0,
-            "More options",
-            "more",
-        ));
+    let bar = common_b::toolbar(
+        sys,
+        c,
+        "com.google.android.apps.messaging",
+        &name,
+        Some(("up", "Back")),
+    )
+    .child(common_b::toolbar_action(sys, bar_bounds, 1, "Call", "call").on_click("call"))
+    .child(common_b::toolbar_action(
+        sys,
+        bar_bounds,
+        0,
+        "More options",
+        "more",
+    ));
     let compose_height = m.dp(64.0);
     let compose = Bounds::new(c.left, c.bottom - compose_height, c.right, c.bottom);
     let body = Bounds::new(c.left, bar_bounds.bottom, c.right, compose.top);

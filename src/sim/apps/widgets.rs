@@ -11,7 +11,7 @@ use chrono::{Datelike, NaiveDate};
 use crate::geom::Bounds;
 use crate::sim::app::UiEvent;
 use crate::sim::system::{Namespace, System};
-use crate::sim::view::{class, Metrics, Style, View};
+use crate::sim::view::{class, Metrics, Role, Style, View};
 
 /// uiautomator's class for checkable Material buttons (chips, toggle-group buttons).
 pub const COMPOUND_BUTTON: &str = "android.widget.CompoundButton";
@@ -109,7 +109,7 @@ pub fn dialog_frame(m: &Metrics, card: Bounds) -> View {
             ..Style::default()
         })
         .child(View::new(class::FRAME_LAYOUT, card).style(Style {
-            background: Some([243, 237, 247, 255]),
+            background_role: Some(Role::SurfaceVariant),
             corner_radius: m.dp(28.0),
             ..Style::default()
         }))
@@ -325,7 +325,7 @@ impl TimePicker {
                         .style(Style {
                             text_size_sp: Some(40.0),
                             center_text: true,
-                            background: Some([230, 224, 233, 255]),
+                            background_role: Some(Role::SurfaceVariant),
                             ..Style::default()
                         }),
                 )
@@ -356,10 +356,10 @@ impl TimePicker {
                         .style(Style {
                             text_size_sp: Some(48.0),
                             center_text: true,
-                            background: Some(if on {
-                                [234, 221, 255, 255]
+                            background_role: Some(if on {
+                                Role::Accent
                             } else {
-                                [230, 224, 233, 255]
+                                Role::SurfaceVariant
                             }),
                             corner_radius: m.dp(8.0),
                             ..Style::default()
@@ -400,10 +400,10 @@ impl TimePicker {
                 .checked(on)
                 .style(Style {
                     center_text: true,
-                    background: Some(if on {
-                        [255, 216, 228, 255]
+                    background_role: Some(if on {
+                        Role::Accent
                     } else {
-                        [243, 237, 247, 255]
+                        Role::SurfaceVariant
                     }),
                     ..Style::default()
                 })
@@ -513,7 +513,7 @@ impl TimePicker {
                     .style(Style {
                         center_text: true,
                         text_size_sp: Some(16.0),
-                        background: on.then_some([103, 80, 164, 255]),
+                        background_role: on.then_some(Role::Accent),
                         corner_radius: cell / 2,
                         ..Style::default()
                     })
@@ -522,7 +522,7 @@ impl TimePicker {
         View::new(class::VIEW_GROUP, face)
             .id(rid(package, "material_clock_face"))
             .style(Style {
-                background: Some([230, 224, 233, 255]),
+                background_role: Some(Role::SurfaceVariant),
                 corner_radius: face.width() / 2,
                 ..Style::default()
             })
@@ -601,7 +601,7 @@ impl DatePicker {
                 .desc("Previous month")
                 .on_click(tag("prev"))
                 .style(Style {
-                    icon: Some("chevron_left"),
+                    icon: Some("arrow_back"),
                     ..Style::default()
                 }),
         );
@@ -650,7 +650,8 @@ impl DatePicker {
                     .checked(date == self.date)
                     .style(Style {
                         center_text: true,
-                        background: (date == self.date).then_some([103, 80, 164, 255]),
+                        background_role: (date == self.date).then_some(Role::Accent),
+                        text_role: (date == self.date).then_some(Role::OnAccent),
                         corner_radius: b.height() / 2,
                         ..Style::default()
                     }),

@@ -9,7 +9,7 @@ use crate::sim::keyboard;
 use crate::sim::screen::WindowKind;
 use crate::sim::system::Namespace;
 
-const ADB_IME: &str = "com.android.adbkeyboard/.AdbIME";
+use crate::sim::keyboard::ADB_IME;
 const GBOARD_IME: &str =
     "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME";
 

@@ -11,7 +11,7 @@ use crate::sim::apps::widgets::{
     inset, label, with_card_children, Rows,
 };
 use crate::sim::system::System;
-use crate::sim::view::{class, Metrics, Style, View};
+use crate::sim::view::{class, Metrics, Role, Style, View};
 
 /// "Mon, Nov 23, 2026".
 fn date_text(d: NaiveDate) -> String {
@@ -58,7 +58,7 @@ impl Calendar {
         };
         let right = b.right;
         vec![
-            icon(b.left, prev_desc, "prev", "chevron_left"),
+            icon(b.left, prev_desc, "prev", "arrow_back"),
             label(
                 Bounds::new(b.left + icon_w, b.top, right - 4 * icon_w, b.bottom),
                 title,
@@ -67,7 +67,7 @@ impl Calendar {
             .id(id("date_picker_text_view")),
             icon(right - 4 * icon_w, next_desc, "next", "chevron_right"),
             View::new(
-                class::BUTTON,
+                class::TEXT_VIEW,
                 Bounds::new(right - 3 * icon_w, b.top, right - icon_w, b.bottom),
             )
             .text(match self.mode {
@@ -84,15 +84,14 @@ impl Calendar {
                 ..Style::default()
             }),
             View::new(
-                class::TEXT_VIEW,
+                class::IMAGE_BUTTON,
                 Bounds::new(right - icon_w, b.top, right, b.bottom),
             )
-            .text(today.day().to_string())
             .desc("Jump to Today")
             .on_click("today")
             .style(Style {
                 center_text: true,
-                icon: Some("today"),
+                icon: Some("calendar"),
                 ..Style::default()
             }),
         ]
@@ -124,18 +123,26 @@ impl Calendar {
                     1 => "1 event".to_string(),
                     n => format!("{n} events"),
                 };
+                let number_b = Bounds::new(cell.left, cell.top, cell.right, cell.top + m.sp(18.0));
                 let mut v = View::new(class::VIEW, cell)
-                    .text(day.day().to_string())
                     .desc(format!("{}, {count}", day.format("%A, %B %-d, %Y")))
                     .on_click(format!("day:{}", day.format("%Y-%m-%d")))
                     .selected(day == self.selected)
                     .style(Style {
-                        background: (day == today).then_some([232, 222, 248, 255]),
-                        text_color: (day.month() != first.month()).then_some([150, 150, 150, 255]),
-                        text_size_sp: Some(12.0),
-                        center_text: true,
+                        background_role: (day == today).then_some(Role::SurfaceVariant),
                         ..Style::default()
-                    });
+                    })
+                    .child(
+                        View::new(class::TEXT_VIEW, number_b)
+                            .text(day.day().to_string())
+                            .style(Style {
+                                text_role: (day.month() != first.month())
+                                    .then_some(Role::Secondary),
+                                text_size_sp: Some(12.0),
+                                center_text: true,
+                                ..Style::default()
+                            }),
+                    );
                 let mut chip_y = cell.top + m.sp(20.0);
                 for e in events.iter().take(3) {
                     let chip =
@@ -247,7 +254,7 @@ impl Calendar {
                             .id(id("speed_dial_event_label")),
                     )
                     .style(Style {
-                        background: Some([255, 255, 255, 255]),
+                        background_role: Some(Role::SurfaceVariant),
                         corner_radius: m.dp(16.0),
                         ..Style::default()
                     }),
@@ -263,7 +270,7 @@ impl Calendar {
                 })
                 .on_click("fab")
                 .style(Style {
-                    background: Some([255, 255, 255, 255]),
+                    background_role: Some(Role::Accent),
                     corner_radius: m.dp(16.0),
                     icon: Some(if self.speed_dial { "close" } else { "add" }),
                     ..Style::default()
@@ -307,8 +314,8 @@ impl Calendar {
             )
             .id(id("save"))
             .style(Style {
-                background: Some([11, 87, 208, 255]),
-                text_color: Some([255, 255, 255, 255]),
+                background_role: Some(Role::Accent),
+                text_role: Some(Role::OnAccent),
                 corner_radius: m.dp(20.0),
                 center_text: true,
                 ..Style::default()

@@ -12,7 +12,7 @@ use crate::sim::apps::widgets::{
     Rows,
 };
 use crate::sim::system::System;
-use crate::sim::view::{class, Metrics, Style, View};
+use crate::sim::view::{class, Metrics, Role, Style, View};
 
 impl Clock {
     fn render_alarm_tab(
@@ -53,7 +53,7 @@ impl Clock {
             .desc("Add alarm")
             .on_click("fab")
             .style(Style {
-                background: Some([208, 188, 255, 255]),
+                background_role: Some(Role::Accent),
                 corner_radius: m.dp(20.0),
                 icon: Some("add"),
                 ..Style::default()
@@ -154,11 +154,7 @@ impl Clock {
             })
             .on_click(format!("arrow:{}", a.id))
             .style(Style {
-                icon: Some(if expanded {
-                    "chevron_up"
-                } else {
-                    "chevron_down"
-                }),
+                icon: Some(if expanded { "collapse" } else { "expand" }),
                 ..Style::default()
             }),
         );
@@ -181,12 +177,12 @@ impl Clock {
                         .checked(on)
                         .style(Style {
                             center_text: true,
-                            background: Some(if on {
-                                [103, 80, 164, 255]
+                            background_role: Some(if on {
+                                Role::Accent
                             } else {
-                                [231, 224, 236, 255]
+                                Role::SurfaceVariant
                             }),
-                            text_color: on.then_some([255, 255, 255, 255]),
+                            text_role: on.then_some(Role::OnAccent),
                             corner_radius: b.height() / 2,
                             ..Style::default()
                         }),
@@ -222,7 +218,7 @@ impl Clock {
             .desc(desc)
             .on_click(format!("card:{}", a.id))
             .style(Style {
-                background: Some([243, 237, 247, 255]),
+                background_role: Some(Role::SurfaceVariant),
                 corner_radius: m.dp(24.0),
                 ..Style::default()
             })
@@ -305,7 +301,7 @@ impl Clock {
         .desc(desc)
         .on_click(tag)
         .style(Style {
-            background: Some([208, 188, 255, 255]),
+            background_role: Some(Role::Accent),
             corner_radius: m.dp(28.0),
             icon: Some(icon),
             ..Style::default()
@@ -365,7 +361,7 @@ impl Clock {
                             .style(Style {
                                 center_text: true,
                                 text_size_sp: Some(28.0),
-                                background: Some([231, 224, 236, 255]),
+                                background_role: Some(Role::SurfaceVariant),
                                 corner_radius: m.dp(32.0),
                                 ..Style::default()
                             }),
@@ -481,7 +477,7 @@ impl Clock {
                 .desc(if running { "Lap" } else { "Reset" })
                 .on_click("sw_left")
                 .style(Style {
-                    background: Some([231, 224, 236, 255]),
+                    background_role: Some(Role::SurfaceVariant),
                     corner_radius: size / 2,
                     icon: Some(if running { "lap" } else { "reset" }),
                     ..Style::default()
@@ -495,7 +491,7 @@ impl Clock {
         let mut nav = View::new(class::FRAME_LAYOUT, nav_b)
             .id(id("bottom_navigation"))
             .style(Style {
-                background: Some([243, 237, 247, 255]),
+                background_role: Some(Role::SurfaceVariant),
                 ..Style::default()
             });
         for (b, tab) in columns(nav_b, 4).into_iter().zip(Tab::ALL) {
@@ -513,7 +509,7 @@ impl Clock {
                             .id(id("navigation_bar_item_icon_view"))
                             .style(Style {
                                 icon: Some(tab.icon()),
-                                background: selected.then_some([232, 222, 248, 255]),
+                                background_role: selected.then_some(Role::Accent),
                                 corner_radius: m.dp(16.0),
                                 ..Style::default()
                             }),

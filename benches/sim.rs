@@ -1,0 +1,118 @@
+//! Latency of the embedded phone's shell commands and its memory per phone. Prints a Markdown table.
+//!
+//! Run: `cargo bench --bench sim` (optionally `-- N` phones for the memory figure, default 20).
+
+use std::time::{Duration, Instant};
+
+use droidmcp::sim::{Phone, SimConfig};
+
+fn rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// Runs `f` `n` times; returns (median, p95).
+fn measure(n: usize, mut f: impl FnMut()) -> (Duration, Duration) {
+    let mut times: Vec<Duration> = (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    (times[n / 2], times[(n * 95 / 100).min(n - 1)])
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2}", d.as_secs_f64() * 1000.0)
+}
+
+fn main() {
+    let phones: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(20);
+    let phone = Phone::new(SimConfig::default()).expect("phone boots");
+    let run = |line: &str| {
+        let out = phone.exec(line);
+        assert!(out.success(), "{line}: {}", out.stderr_text());
+        out.stdout.len()
+    };
+    println!("| operation (Pixel 6, 1080x2400) | median ms | p95 ms | output bytes |");
+    println!("|---|---|---|---|");
+    let mut row = |name: &str, n: usize, line: &str| {
+        let bytes = run(line);
+        let (med, p95) = measure(n, || {
+            run(line);
+        });
+        println!("| `{name}` | {} | {} | {bytes} |", ms(med), ms(p95));
+    };
+    row(
+        "input tap 540 1200 (home screen)",
+        200,
+        "input tap 540 1200",
+    );
+    run("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1");
+    row("input tap (Settings list)", 200, "input tap 540 1900");
+    run("input keyevent HOME");
+    row(
+        "uiautomator dump /dev/tty (launcher)",
+        100,
+        "uiautomator dump /dev/tty",
+    );
+    run("monkey -p com.google.android.contacts 1");
+    row(
+        "uiautomator dump /dev/tty (Contacts)",
+        100,
+        "uiautomator dump /dev/tty",
+    );
+    row("screencap (raw RGBA)", 30, "screencap");
+    row("screencap -p (PNG)", 30, "screencap -p");
+    row(
+        "dumpsys window | grep mCurrentFocus",
+        200,
+        "dumpsys window | grep mCurrentFocus",
+    );
+    row(
+        "settings get global airplane_mode_on",
+        500,
+        "settings get global airplane_mode_on",
+    );
+
+    let (boot_med, boot_p95) = measure(20, || {
+        Phone::new(SimConfig::default()).expect("phone boots");
+    });
+    println!(
+        "| phone boot (`Phone::new`) | {} | {} | - |",
+        ms(boot_med),
+        ms(boot_p95)
+    );
+
+    let before = rss_kib().unwrap_or(0);
+    let mut fleet = Vec::new();
+    for seed in 0..phones {
+        let p = Phone::new(SimConfig {
+            seed: seed as u64,
+            ..SimConfig::default()
+        })
+        .expect("phone boots");
+        // A phone that has been used: two apps open and a screenshot's worth of rendering done.
+        p.exec("monkey -p com.android.settings 1; monkey -p com.google.android.deskclock 1; uiautomator dump; screencap -p /sdcard/s.png");
+        fleet.push(p);
+    }
+    let after = rss_kib().unwrap_or(0);
+    println!();
+    println!(
+        "memory: {phones} used phones added {} KiB RSS, {} KiB per phone",
+        after.saturating_sub(before),
+        after.saturating_sub(before) / phones.max(1) as u64
+    );
+    drop(fleet);
+}

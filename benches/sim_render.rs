@@ -1,0 +1,102 @@
+//! Frame-render throughput of the embedded phone's renderer: a Settings homepage and a Launcher home
+//! screen at Pixel 6 (1080×2400) and tablet (2560×1600) sizes, cold (first frame, empty glyph cache)
+//! and warm (mean of repeated frames), plus PNG encoding of one frame.
+
+use std::time::Instant;
+
+use chrono::NaiveDate;
+use droidmcp::geom::Bounds;
+use droidmcp::sim::app::AppInfo;
+use droidmcp::sim::apps::{launcher, settings};
+use droidmcp::sim::render::{render_scaled, Scale, Theme};
+use droidmcp::sim::system::{Logcat, Settings, SimClock, System};
+use droidmcp::sim::view::Metrics;
+use rand_chacha::rand_core::SeedableRng;
+
+fn system(width: i32, height: i32, density: f32, root: &std::path::Path) -> System {
+    let dp = |v: f32| (v * density).round() as i32;
+    System {
+        settings: Settings::default(),
+        logcat: Logcat::default(),
+        clock: SimClock {
+            now: NaiveDate::from_ymd_opt(2026, 11, 23)
+                .and_then(|d| d.and_hms_opt(9, 30, 0))
+                .expect("valid date"),
+        },
+        metrics: Metrics {
+            width,
+            height,
+            density,
+            font_scale: 1.0,
+            content: Bounds::new(0, dp(24.0), width, height - dp(48.0)),
+        },
+        locale: "en-US".into(),
+        rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
+        root: root.to_path_buf(),
+        requests: Vec::new(),
+    }
+}
+
+fn bench(name: &str, info: AppInfo, width: i32, height: i32, density: f32) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut sys = system(width, height, density, dir.path());
+    let app = (info.create)(&mut sys);
+    let scale = Scale {
+        density,
+        font_scale: 1.0,
+    };
+    let tree = app.render(&sys);
+    let t = Instant::now();
+    let first = render_scaled(
+        std::slice::from_ref(&tree),
+        width as u32,
+        height as u32,
+        Theme { dark: false },
+        scale,
+    );
+    let cold = t.elapsed();
+    let n = 50;
+    let t = Instant::now();
+    for i in 0..n {
+        let img = render_scaled(
+            std::slice::from_ref(&tree),
+            width as u32,
+            height as u32,
+            Theme { dark: i % 2 == 1 },
+            scale,
+        );
+        std::hint::black_box(img);
+    }
+    let warm = t.elapsed() / n;
+    let t = Instant::now();
+    let mut png = Vec::new();
+    first
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .expect("png encodes");
+    let encode = t.elapsed();
+    println!(
+        "{name:<28} {width}x{height}  first frame {:>7.2} ms  warm frame {:>6.2} ms  png encode {:>7.2} ms ({} KiB)",
+        cold.as_secs_f64() * 1e3,
+        warm.as_secs_f64() * 1e3,
+        encode.as_secs_f64() * 1e3,
+        png.len() / 1024
+    );
+}
+
+fn main() {
+    bench(
+        "settings home (pixel6)",
+        settings::info(),
+        1080,
+        2400,
+        420.0 / 160.0,
+    );
+    bench(
+        "launcher home (pixel6)",
+        launcher::info(),
+        1080,
+        2400,
+        420.0 / 160.0,
+    );
+    bench("settings home (tablet)", settings::info(), 2560, 1600, 2.0);
+}

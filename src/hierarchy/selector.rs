@@ -1,0 +1,546 @@
+//! Selectors: name an element by its id, text, description, resource id, class, role or index,
+//! and resolve the name to elements (or hierarchy nodes) and to the point a tap should land on.
+//!
+//! String form (terms are ANDed; values may be JSON-quoted to hold spaces or a term-like text):
+//!
+//! | form | matches |
+//! |---|---|
+//! | `#12` or `12` | element id 12 |
+//! | `text:OK` | text (own or folded) equal to `OK` |
+//! | `text~=ok` | text containing `ok`, ignoring case |
+//! | `text:/^\d+ alarms?$/` | text matching the regex |
+//! | `desc:…`, `desc~=…`, `desc:/…/` | the content description, likewise |
+//! | `hint:…`, `hint~=…` | the hint, likewise |
+//! | `any:…`, `any~=…`, or a bare `Sign in` | any shown string (text, description, hint, folded) |
+//! | `id:com.x:id/fab` or `id:fab` | resource id, in full or its part after `:id/` |
+//! | `class:Button` or `class:android.widget.Button` | class, short or full |
+//! | `role:switch` | the element's role |
+//! | `index:2` | the uiautomator `index` attribute |
+//! | `nth:1` | the second (0-based) of the elements the other terms match |
+
+use std::fmt;
+
+use regex::Regex;
+
+use super::elements::{Element, ElementId, ElementList, Role};
+use super::node::{resource_id_tail, short_class, Hierarchy, Node, NodeId};
+use crate::geom::Point;
+
+/// How a string value is compared.
+#[derive(Debug, Clone)]
+pub enum Matcher {
+    Exact(String),
+    /// Case-insensitive substring; stored lowercased.
+    Contains(String),
+    Regex(Regex),
+}
+
+impl Matcher {
+    fn matches(&self, s: &str) -> bool {
+        match self {
+            Matcher::Exact(v) => s == v,
+            Matcher::Contains(v) => s.to_lowercase().contains(v.as_str()),
+            Matcher::Regex(re) => re.is_match(s),
+        }
+    }
+}
+
+impl PartialEq for Matcher {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Matcher::Exact(a), Matcher::Exact(b)) => a == b,
+            (Matcher::Contains(a), Matcher::Contains(b)) => a == b,
+            (Matcher::Regex(a), Matcher::Regex(b)) => a.as_str() == b.as_str(),
+            _ => false,
+        }
+    }
+}
+
+/// One condition of a selector.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Criterion {
+    Id(ElementId),
+    Text(Matcher),
+    Desc(Matcher),
+    Hint(Matcher),
+    Any(Matcher),
+    /// A full resource id (`com.x:id/fab`) or its tail (`fab`).
+    ResourceId(String),
+    /// A short (`Button`) or full (`android.widget.Button`) class name.
+    Class(String),
+    Role(Role),
+    Index(u32),
+}
+
+/// A parsed selector: every criterion must hold; `nth` picks one of the matches (0-based).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selector {
+    pub criteria: Vec<Criterion>,
+    pub nth: Option<usize>,
+}
+
+/// Why a selector string was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("selector {input:?}: {reason}")]
+pub struct SelectorError {
+    pub input: String,
+    pub reason: String,
+}
+
+/// Why a selector found nothing to act on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SelectError {
+    #[error("no element matches {0}")]
+    NoMatch(String),
+    #[error("{selector} matches {count} elements; nth:{nth} is out of range")]
+    NthOutOfRange {
+        selector: String,
+        count: usize,
+        nth: usize,
+    },
+}
+
+const KEYS: [&str; 10] = [
+    "text", "desc", "hint", "any", "id", "res", "class", "role", "index", "nth",
+];
+
+/// What a criterion is checked against; built from an element or a raw node.
+struct Subject<'a> {
+    id: Option<ElementId>,
+    texts: Vec<&'a str>,
+    desc: &'a str,
+    hint: &'a str,
+    resource_id: &'a str,
+    class: &'a str,
+    role: Role,
+    index: u32,
+}
+
+impl<'a> Subject<'a> {
+    fn of_element(e: &'a Element) -> Self {
+        let mut texts = vec![e.text.as_str()];
+        texts.extend(e.folded.iter().map(String::as_str));
+        Subject {
+            id: Some(e.id),
+            texts,
+            desc: &e.desc,
+            hint: &e.hint,
+            resource_id: &e.resource_id,
+            class: &e.class,
+            role: e.role,
+            index: e.index,
+        }
+    }
+
+    fn of_node(n: &'a Node) -> Self {
+        Subject {
+            id: None,
+            texts: vec![n.text.trim()],
+            desc: n.content_desc.trim(),
+            hint: n.hint.trim(),
+            resource_id: &n.resource_id,
+            class: &n.class,
+            role: Role::of(n),
+            index: n.index,
+        }
+    }
+}
+
+impl Criterion {
+    fn holds(&self, s: &Subject<'_>) -> bool {
+        match self {
+            Criterion::Id(id) => s.id == Some(*id),
+            Criterion::Text(m) => s.texts.iter().any(|t| !t.is_empty() && m.matches(t)),
+            Criterion::Desc(m) => !s.desc.is_empty() && m.matches(s.desc),
+            Criterion::Hint(m) => !s.hint.is_empty() && m.matches(s.hint),
+            Criterion::Any(m) => s
+                .texts
+                .iter()
+                .chain([&s.desc, &s.hint])
+                .any(|t| !t.is_empty() && m.matches(t)),
+            Criterion::ResourceId(id) => {
+                !s.resource_id.is_empty()
+                    && (s.resource_id == id || resource_id_tail(s.resource_id) == id)
+            }
+            Criterion::Class(c) => {
+                s.class.eq_ignore_ascii_case(c) || short_class(s.class).eq_ignore_ascii_case(c)
+            }
+            Criterion::Role(r) => s.role == *r,
+            Criterion::Index(i) => s.index == *i,
+        }
+    }
+}
+
+impl Selector {
+    /// A selector for one element id.
+    pub fn id(id: ElementId) -> Selector {
+        Selector {
+            criteria: vec![Criterion::Id(id)],
+            nth: None,
+        }
+    }
+
+    pub fn parse(input: &str) -> Result<Selector, SelectorError> {
+        let err = |reason: String| SelectorError {
+            input: input.to_string(),
+            reason,
+        };
+        let s = input.trim();
+        if s.is_empty() {
+            return Err(err("empty selector".into()));
+        }
+        let mut selector = Selector {
+            criteria: Vec::new(),
+            nth: None,
+        };
+        let mut rest = s;
+        let mut first = true;
+        while !rest.is_empty() {
+            let (key, op, after) = match split_key(rest) {
+                Some(parts) => parts,
+                None if first => ("", Op::Exact, rest),
+                None => return Err(err(format!("expected key:value at {rest:?}"))),
+            };
+            first = false;
+            let (value, remaining) = read_value(after).map_err(err)?;
+            rest = remaining.trim_start();
+            selector.push(key, op, value).map_err(err)?;
+        }
+        Ok(selector)
+    }
+
+    fn push(&mut self, key: &str, op: Op, value: Value) -> Result<(), String> {
+        let matcher = |value: Value| -> Result<Matcher, String> {
+            Ok(match (op, value) {
+                (_, Value::Regex(re)) => {
+                    Matcher::Regex(Regex::new(&re).map_err(|e| format!("bad regex /{re}/: {e}"))?)
+                }
+                (Op::Contains, Value::Plain(v)) => Matcher::Contains(v.to_lowercase()),
+                (Op::Exact, Value::Plain(v)) => Matcher::Exact(v),
+            })
+        };
+        let plain = |value: Value, key: &str| match value {
+            Value::Plain(v) if op == Op::Exact => Ok(v),
+            _ => Err(format!("{key}: takes an exact value")),
+        };
+        let number = |value: Value, key: &str| -> Result<u32, String> {
+            let v = plain(value, key)?;
+            v.trim()
+                .parse()
+                .map_err(|_| format!("{key}: expects a number, got {v:?}"))
+        };
+        let criterion = match key {
+            "" => match &value {
+                Value::Plain(v) if parse_element_id(v).is_some() => {
+                    Criterion::Id(parse_element_id(v).expect("checked above"))
+                }
+                _ => Criterion::Any(matcher(value)?),
+            },
+            "text" => Criterion::Text(matcher(value)?),
+            "desc" => Criterion::Desc(matcher(value)?),
+            "hint" => Criterion::Hint(matcher(value)?),
+            "any" => Criterion::Any(matcher(value)?),
+            "id" | "res" => {
+                let v = plain(value, key)?;
+                match parse_element_id(&v) {
+                    Some(id) if v.starts_with('#') => Criterion::Id(id),
+                    _ => Criterion::ResourceId(v),
+                }
+            }
+            "class" => Criterion::Class(plain(value, key)?),
+            "role" => {
+                let v = plain(value, key)?;
+                Criterion::Role(Role::parse(&v).ok_or_else(|| format!("unknown role {v:?}"))?)
+            }
+            "index" => Criterion::Index(number(value, key)?),
+            "nth" => {
+                self.nth = Some(number(value, key)? as usize);
+                return Ok(());
+            }
+            other => return Err(format!("unknown key {other:?}")),
+        };
+        self.criteria.push(criterion);
+        Ok(())
+    }
+
+    fn holds(&self, s: &Subject<'_>) -> bool {
+        self.criteria.iter().all(|c| c.holds(s))
+    }
+
+    /// Every matching element in id order (`nth` applied).
+    pub fn select<'a>(&self, list: &'a ElementList) -> Vec<&'a Element> {
+        let all = list
+            .elements
+            .iter()
+            .filter(|e| self.holds(&Subject::of_element(e)));
+        match self.nth {
+            Some(n) => all.skip(n).take(1).collect(),
+            None => all.collect(),
+        }
+    }
+
+    /// The first matching element (the `nth` one when given).
+    pub fn find<'a>(&self, list: &'a ElementList) -> Result<&'a Element, SelectError> {
+        if let Some(e) = self.select(list).into_iter().next() {
+            return Ok(e);
+        }
+        let without_nth = Selector {
+            criteria: self.criteria.clone(),
+            nth: None,
+        };
+        match (self.nth, without_nth.select(list).len()) {
+            (Some(nth), count) if count > 0 => Err(SelectError::NthOutOfRange {
+                selector: self.to_string(),
+                count,
+                nth,
+            }),
+            _ => Err(SelectError::NoMatch(self.to_string())),
+        }
+    }
+
+    /// Where to tap for this selector: the centre of the element it finds.
+    pub fn point(&self, list: &ElementList) -> Result<Point, SelectError> {
+        self.find(list).map(|e| e.center)
+    }
+
+    /// Matching nodes of the raw hierarchy, visible or not (for checks that look past the
+    /// compressed list). Element ids never match here.
+    pub fn select_nodes(&self, h: &Hierarchy) -> Vec<NodeId> {
+        let all = h
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| self.holds(&Subject::of_node(n)))
+            .map(|(i, _)| NodeId(i as u32));
+        match self.nth {
+            Some(n) => all.skip(n).take(1).collect(),
+            None => all.collect(),
+        }
+    }
+}
+
+impl std::str::FromStr for Selector {
+    type Err = SelectorError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Selector::parse(s)
+    }
+}
+
+impl ElementList {
+    /// A selector that finds exactly this element in this list, preferring the most readable:
+    /// resource id, text, description, then combinations, then `nth`.
+    pub fn selector_for(&self, id: ElementId) -> Option<Selector> {
+        let e = self.get(id)?;
+        let mut candidates: Vec<Vec<Criterion>> = Vec::new();
+        let res = (!e.resource_id.is_empty()).then(|| Criterion::ResourceId(e.resource_id.clone()));
+        let text = (!e.text.is_empty()).then(|| Criterion::Text(Matcher::Exact(e.text.clone())));
+        let desc = (!e.desc.is_empty()).then(|| Criterion::Desc(Matcher::Exact(e.desc.clone())));
+        let folded = e
+            .folded
+            .first()
+            .map(|t| Criterion::Text(Matcher::Exact(t.clone())));
+        let label = text.clone().or(desc.clone()).or(folded.clone());
+        for c in [&res, &text, &desc, &folded].into_iter().flatten() {
+            candidates.push(vec![c.clone()]);
+        }
+        if let (Some(r), Some(l)) = (&res, &label) {
+            candidates.push(vec![r.clone(), l.clone()]);
+        }
+        let class = Criterion::Class(e.class.clone());
+        let base = label.or(res).unwrap_or(class);
+        for criteria in candidates {
+            let s = Selector {
+                criteria,
+                nth: None,
+            };
+            let found = s.select(self);
+            if found.len() == 1 && found[0].id == id {
+                return Some(s);
+            }
+        }
+        let s = Selector {
+            criteria: vec![base],
+            nth: None,
+        };
+        let position = s.select(self).iter().position(|m| m.id == id)?;
+        Some(Selector {
+            nth: Some(position),
+            ..s
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Exact,
+    Contains,
+}
+
+enum Value {
+    Plain(String),
+    Regex(String),
+}
+
+fn parse_element_id(v: &str) -> Option<ElementId> {
+    let digits = v.strip_prefix('#').unwrap_or(v);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().map(ElementId)
+}
+
+/// `key:` or `key~=` (or `key=`) at the start of `s`.
+fn split_key(s: &str) -> Option<(&str, Op, &str)> {
+    KEYS.iter().find_map(|key| {
+        let after = s.strip_prefix(key)?;
+        if let Some(v) = after.strip_prefix("~=") {
+            Some((*key, Op::Contains, v))
+        } else if let Some(v) = after.strip_prefix(':').or_else(|| after.strip_prefix('=')) {
+            Some((*key, Op::Exact, v))
+        } else {
+            None
+        }
+    })
+}
+
+/// Reads one value: a JSON string, a `/regex/`, or plain text up to the next ` key:` term.
+fn read_value(s: &str) -> Result<(Value, &str), String> {
+    if s.starts_with('"') {
+        let mut de = serde_json::Deserializer::from_str(s).into_iter::<String>();
+        return match de.next() {
+            Some(Ok(v)) => Ok((Value::Plain(v), &s[de.byte_offset()..])),
+            _ => Err(format!("unterminated quoted value {s:?}")),
+        };
+    }
+    let end = next_term(s).unwrap_or(s.len());
+    let raw = s[..end].trim_end();
+    if raw.len() >= 2 && raw.starts_with('/') && raw.ends_with('/') {
+        return Ok((Value::Regex(raw[1..raw.len() - 1].to_string()), &s[end..]));
+    }
+    Ok((Value::Plain(raw.to_string()), &s[end..]))
+}
+
+/// Byte offset of the next whitespace-preceded `key:` / `key~=` term in `s`.
+fn next_term(s: &str) -> Option<usize> {
+    let mut prev_space = false;
+    for (i, c) in s.char_indices() {
+        if prev_space && split_key(&s[i..]).is_some() {
+            return Some(i);
+        }
+        prev_space = c.is_whitespace();
+    }
+    None
+}
+
+fn write_value(f: &mut fmt::Formatter<'_>, v: &str) -> fmt::Result {
+    let needs_quotes = v.is_empty()
+        || v.starts_with('"')
+        || v.starts_with('/')
+        || v.chars().any(|c| c.is_whitespace() || c.is_control());
+    if needs_quotes {
+        f.write_str(&serde_json::to_string(v).map_err(|_| fmt::Error)?)
+    } else {
+        f.write_str(v)
+    }
+}
+
+fn write_matcher(f: &mut fmt::Formatter<'_>, key: &str, m: &Matcher) -> fmt::Result {
+    match m {
+        Matcher::Exact(v) => {
+            write!(f, "{key}:")?;
+            write_value(f, v)
+        }
+        Matcher::Contains(v) => {
+            write!(f, "{key}~=")?;
+            write_value(f, v)
+        }
+        Matcher::Regex(re) => write!(f, "{key}:/{}/", re.as_str()),
+    }
+}
+
+impl fmt::Display for Criterion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Criterion::Id(id) => write!(f, "#{id}"),
+            Criterion::Text(m) => write_matcher(f, "text", m),
+            Criterion::Desc(m) => write_matcher(f, "desc", m),
+            Criterion::Hint(m) => write_matcher(f, "hint", m),
+            Criterion::Any(m) => write_matcher(f, "any", m),
+            Criterion::ResourceId(v) => {
+                f.write_str("id:")?;
+                write_value(f, v)
+            }
+            Criterion::Class(v) => {
+                f.write_str("class:")?;
+                write_value(f, v)
+            }
+            Criterion::Role(r) => write!(f, "role:{r}"),
+            Criterion::Index(i) => write!(f, "index:{i}"),
+        }
+    }
+}
+
+impl fmt::Display for Selector {
+    /// The canonical string form; parsing it gives back an equal selector.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.criteria.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{c}")?;
+        }
+        if let Some(n) = self.nth {
+            if !self.criteria.is_empty() {
+                f.write_str(" ")?;
+            }
+            write!(f, "nth:{n}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(input: &str, expect: &str) {
+        let s = Selector::parse(input).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.to_string(), expect, "{input}");
+        assert_eq!(Selector::parse(&s.to_string()).unwrap(), s);
+    }
+
+    #[test]
+    fn string_forms() {
+        check("#12", "#12");
+        check("12", "#12");
+        check("text:OK", "text:OK");
+        check("text:Sign in", r#"text:"Sign in""#);
+        check(
+            "text:Sign in class:Button",
+            r#"text:"Sign in" class:Button"#,
+        );
+        check("desc~=Alarm", "desc~=alarm");
+        check("id:com.x:id/fab", "id:com.x:id/fab");
+        check("id:fab nth:2", "id:fab nth:2");
+        check(r"text:/^\d+ alarms?$/", r"text:/^\d+ alarms?$/");
+        check(r#"text:"a text:b""#, r#"text:"a text:b""#);
+        check("Sign in", r#"any:"Sign in""#);
+        check("role:toggle index:3", "role:switch index:3");
+        check("id:#4", "#4");
+    }
+
+    #[test]
+    fn rejects_bad_selectors() {
+        for bad in [
+            "",
+            "text:/[/",
+            "role:wat",
+            "index:x",
+            "nth:-1",
+            r#"text:"open"#,
+            "id~=x",
+        ] {
+            assert!(Selector::parse(bad).is_err(), "{bad:?} should fail");
+        }
+    }
+}
