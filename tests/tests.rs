@@ -26,5 +26,11 @@ mod sim_apps_a;
 // Phone, Contacts, Messages and the content providers of the embedded phone.
 mod sim_apps_b;
 
+// Task files, golden replay on the embedded phone, episodes, the task HTTP routes.
+mod tasks;
+
+// Evaluators against the embedded phone's real command output.
+mod eval;
+
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;

@@ -46,6 +46,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         )
         .try_init();
     let state = state(global);
+    let episodes = enable_tasks(&state);
     match args.http {
         None => {
             mcp::serve_stdio(state).await?;
@@ -54,7 +55,12 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         Some(bind) => {
             let guard = Guard::for_bind(bind, args.token, &args.allow_hosts)?;
             let shutdown = CancellationToken::new();
-            let app = http::router(state, guard, None, shutdown.clone());
+            let app = http::router(
+                state,
+                guard,
+                Some(crate::http::router(episodes)),
+                shutdown.clone(),
+            );
             let listener = tokio::net::TcpListener::bind(bind)
                 .await
                 .with_context(|| format!("cannot listen on {bind}"))?;
@@ -69,4 +75,30 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
             Ok(0)
         }
     }
+}
+
+/// Loads the task catalog (load errors go to stderr; good tasks still serve) and the episode store,
+/// and makes them available to the MCP task tools and the HTTP task routes.
+pub fn enable_tasks(state: &Arc<ServerState>) -> Arc<crate::session::episode::Episodes> {
+    let (catalog, errors) = crate::task::Catalog::load_dir(&crate::task::catalog::default_dir());
+    for e in &errors {
+        eprintln!("droidmcp: {e}");
+    }
+    let store = match crate::store::Store::open(&crate::store::Store::default_path()) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!("droidmcp: episodes will not be stored: {e}");
+            None
+        }
+    };
+    let devices = Arc::new(crate::session::episode::PoolDevices(
+        state.hub.pool().clone(),
+    ));
+    let episodes = Arc::new(crate::session::episode::Episodes::new(
+        Arc::new(catalog),
+        store,
+        devices,
+    ));
+    let _ = state.tasks.set(episodes.clone());
+    episodes
 }

@@ -365,7 +365,7 @@ fn judge_rows(rows: &[ContentRow], test: &RowsTest, now: Option<i64>) -> Judged 
         RowsTest::Count(m, count) => {
             let n = passing(m).to_string();
             match count.check(Some(&n), None) {
-                Ok(()) => Ok((n, vec![])),
+                Ok(()) => Ok((n.clone(), vec![n])),
                 Err(e) => Err((n.clone(), format!("row count: {e}"))),
             }
         }
@@ -838,13 +838,13 @@ impl Check {
                 let mut last = String::from("no recorded screens");
                 for (i, xml) in screens.iter().enumerate() {
                     match test_xml(xml) {
-                        Ok(v) => return Ok(Ok((format!("step {}: {v}", i + 1), vec![]))),
+                        Ok(v) => return Ok(Ok((format!("step {}: {v}", i + 1), vec![v]))),
                         Err(e) => last = e,
                     }
                 }
                 let xml = current_screen(run).await?;
                 Ok(match xml.map(|x| test_xml(&x)) {
-                    Some(Ok(v)) => Ok((v, vec![])),
+                    Some(Ok(v)) => Ok((v.clone(), vec![v])),
                     Some(Err(e)) => Err((String::new(), e)),
                     None => Err((String::new(), last)),
                 })
@@ -856,7 +856,7 @@ impl Check {
                 Ok(match gated {
                     None => Err((String::new(), format!("no step showed {}", gate.describe()))),
                     Some((i, xml)) => match test_xml(xml) {
-                        Ok(v) => Ok((format!("step {}: {v}", i + 1), vec![])),
+                        Ok(v) => Ok((format!("step {}: {v}", i + 1), vec![v])),
                         Err(e) => Err((format!("step {}", i + 1), e)),
                     },
                 })
@@ -866,7 +866,7 @@ impl Check {
                 Ok(match xml {
                     None => Err((String::new(), "the screen could not be dumped".into())),
                     Some(xml) => match test_xml(&xml) {
-                        Ok(v) => Ok((v, vec![])),
+                        Ok(v) => Ok((v.clone(), vec![v])),
                         Err(e) => Err((String::new(), e)),
                     },
                 })

@@ -70,7 +70,7 @@ pub fn score(
     let score = match (finished, success_flag, partial) {
         (false, _, _) => 0.0,
         (true, true, _) => 1.0,
-        (true, false, true) => partial_score,
+        (true, false, true) => partial_score.max(0.0),
         (true, false, false) => 0.0,
     };
     Verdict {

@@ -18,6 +18,7 @@ pub mod http;
 mod observe;
 mod params;
 mod reply;
+mod task_tools;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -42,11 +43,16 @@ pub const AGENT_PROMPT: &str = include_str!("../../prompts/agent.md");
 /// State shared by every MCP connection (and the HTTP API) of one process.
 pub struct ServerState {
     pub hub: Hub,
+    /// Task episodes, when the server was started with tasks enabled (`serve` enables them).
+    pub tasks: std::sync::OnceLock<Arc<crate::session::episode::Episodes>>,
 }
 
 impl ServerState {
     pub fn new(hub: Hub) -> Arc<ServerState> {
-        Arc::new(ServerState { hub })
+        Arc::new(ServerState {
+            hub,
+            tasks: std::sync::OnceLock::new(),
+        })
     }
 }
 
@@ -89,7 +95,7 @@ impl DroidMcp {
             state,
             session: Arc::new(OnceCell::new()),
             log_level: Arc::new(std::sync::Mutex::new(None)),
-            tool_router: Self::action_tools() + Self::observe_tools(),
+            tool_router: Self::action_tools() + Self::observe_tools() + Self::task_tools(),
             prompt_router: Self::prompt_router(),
         }
     }
@@ -128,7 +134,23 @@ impl DroidMcp {
             Err(e) => return Ok(reply::error(&e, 0)),
         };
         let (ctl, progress) = self.control(&ctx);
+        // While a task episode is open on this device, the action is also recorded as its step.
+        let episode = match self.state.tasks.get() {
+            Some(eps) => eps.open_on_device(&session.serial().await).await,
+            None => None,
+        };
+        let before = match &episode {
+            Some(_) => session.hierarchy_xml(&ctl).await.ok(),
+            None => None,
+        };
+        let record = crate::session::episode::action_record(&action, before);
         let result = session.act(action, observe.as_ref(), &ctl).await;
+        if let (Some(ep), Ok(_)) = (episode, &result) {
+            let after = session.hierarchy_xml(&ctl).await.ok();
+            if let Err(e) = ep.lock().await.record_step(record, after).await {
+                tracing::warn!("episode step not recorded: {e}");
+            }
+        }
         progress.finish().await;
         let (level, line) = match &result {
             Ok(o) => (

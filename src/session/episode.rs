@@ -811,3 +811,43 @@ fn summary(ep: &Episode) -> Summary {
         device: ep.device().to_string(),
     }
 }
+
+/// The episode step for a session action: its kind, its point when it targets one, and its text.
+pub fn action_record(action: &super::Action, screen_before: Option<String>) -> ActionRecord {
+    use super::{Action, Target};
+    let point = |t: &Target| match t {
+        Target::Point(p) => Some(*p),
+        _ => None,
+    };
+    let (kind, point, text) = match action {
+        Action::Tap(t) => ("tap", point(t), None),
+        Action::DoubleTap(t) => ("double_tap", point(t), None),
+        Action::LongPress { target, .. } => ("long_press", point(target), None),
+        Action::Swipe { from, .. } => ("swipe", point(from), None),
+        Action::SwipeDirection { direction, .. } => {
+            ("swipe", None, Some(direction.name().to_string()))
+        }
+        Action::Scroll { direction, .. } => ("swipe", None, Some(direction.name().to_string())),
+        Action::TypeText { text, .. } => ("type", None, Some(text.clone())),
+        Action::PressKey { key } => ("key", None, Some(key.clone())),
+        Action::OpenApp { app } => ("open_app", None, Some(app.clone())),
+        Action::Wait { .. } => ("wait", None, None),
+    };
+    ActionRecord {
+        kind: kind.into(),
+        point,
+        text,
+        screen_before,
+    }
+}
+
+/// Devices for episodes from the session layer's pool (the same phone the session acts on).
+pub struct PoolDevices(pub Arc<super::DevicePool>);
+
+#[async_trait::async_trait]
+impl DeviceSource for PoolDevices {
+    async fn shell(&self, device: Option<&str>) -> Result<Arc<dyn Shell>, String> {
+        let lease = self.0.lease(device).await.map_err(|e| e.to_string())?;
+        Ok(lease.slot().device.shell_handle())
+    }
+}

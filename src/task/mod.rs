@@ -210,7 +210,16 @@ impl Task {
                         let mut row_values = values.clone();
                         let mut names = Vec::new();
                         let mut cells = Vec::new();
-                        for (column, spec, is_template) in &columns {
+                        // Derived columns (`add`) are drawn after the columns they build on.
+                        let ordered = columns
+                            .iter()
+                            .filter(|(_, spec, _)| !matches!(spec, ParamSpec::Add { .. }))
+                            .chain(
+                                columns
+                                    .iter()
+                                    .filter(|(_, spec, _)| matches!(spec, ParamSpec::Add { .. })),
+                            );
+                        for (column, spec, is_template) in ordered {
                             let cell = if *is_template {
                                 // A string column is a template over the task's parameters and the
                                 // columns drawn before it in this row.
