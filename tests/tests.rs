@@ -8,6 +8,9 @@ mod adb;
 // The device layer over the embedded phone: actions, typing, observation.
 mod device;
 
+// Evaluators over real Android output formats and real SQLite files.
+mod eval;
+
 // uiautomator dumps: parse, compress, select, mark, diff.
 mod hierarchy;
 
@@ -26,11 +29,8 @@ mod sim_apps_a;
 // Phone, Contacts, Messages and the content providers of the embedded phone.
 mod sim_apps_b;
 
-// Task files, golden replay on the embedded phone, episodes, the task HTTP routes.
-mod tasks;
-
-// Evaluators against the embedded phone's real command output.
-mod eval;
-
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;
+
+// Task files, golden replays, wrong trajectories, episodes.
+mod tasks;
