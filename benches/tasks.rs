@@ -8,7 +8,8 @@ use droidmcp::task::replay::{run_instance, Solution};
 use droidmcp::task::Catalog;
 
 async fn pass(parallel: usize) -> (usize, usize, f64) {
-    let (catalog, errors) = Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let (catalog, errors) =
+        Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
     assert!(errors.is_empty(), "task files must load");
     let tasks: Vec<_> = catalog.iter().cloned().collect();
     let limit = Arc::new(tokio::sync::Semaphore::new(parallel));
@@ -31,8 +32,13 @@ async fn pass(parallel: usize) -> (usize, usize, f64) {
 }
 
 fn main() {
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     println!("golden replay of tasks/ on the embedded phone ({cores} cores)");
     for parallel in [1, 4, 8] {
         let (n, ok, secs) = rt.block_on(pass(parallel));
