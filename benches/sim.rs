@@ -47,7 +47,7 @@ fn main() {
     };
     println!("| operation (Pixel 6, 1080x2400) | median ms | p95 ms | output bytes |");
     println!("|---|---|---|---|");
-    let mut row = |name: &str, n: usize, line: &str| {
+    let row = |name: &str, n: usize, line: &str| {
         let bytes = run(line);
         let (med, p95) = measure(n, || {
             run(line);
