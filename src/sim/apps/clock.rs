@@ -39,16 +39,7 @@ pub fn info() -> AppInfo {
         ],
         launch_activity: ACTIVITY,
         create: |sys| Box::new(Clock::new(sys)),
-        install: |sys| {
-            if let Err(e) = store::open(sys) {
-                sys.log(
-                    PID,
-                    'E',
-                    TAG,
-                    format!("cannot create {}: {e}", store::DB_PATH),
-                );
-            }
-        },
+        install: |sys| widgets::install_store(sys, store::open, store::DB_PATH, PID, TAG),
         on_home_screen: true,
     }
 }

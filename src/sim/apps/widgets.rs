@@ -164,6 +164,20 @@ pub fn with_card_children(mut frame: View, children: Vec<View>) -> View {
     frame
 }
 
+/// Installs an app's SQLite store by opening (creating) it; a failure is logged as an error under
+/// the app's `pid` and `tag`, since install has no caller to report to.
+pub fn install_store(
+    sys: &mut System,
+    open: fn(&System) -> rusqlite::Result<rusqlite::Connection>,
+    db_path: &str,
+    pid: u32,
+    tag: &str,
+) {
+    if let Err(e) = open(sys) {
+        sys.log(pid, 'E', tag, format!("cannot create {db_path}: {e}"));
+    }
+}
+
 /// Whether the user chose the 24-hour clock (`settings put system time_12_24 24`).
 pub fn uses_24h(sys: &System) -> bool {
     sys.settings.get(Namespace::System, "time_12_24") == Some("24")
