@@ -95,18 +95,7 @@ impl Calendar {
     }
 
     fn db(&self, sys: &mut System) -> Option<Connection> {
-        match store::open(sys) {
-            Ok(db) => Some(db),
-            Err(e) => {
-                sys.log(
-                    PID,
-                    'E',
-                    TAG,
-                    format!("cannot open {}: {e}", store::DB_PATH),
-                );
-                None
-            }
-        }
+        widgets::open_store(sys, store::open, store::DB_PATH, PID, TAG)
     }
 
     fn reload(&mut self, sys: &mut System) {

@@ -164,15 +164,30 @@ pub fn with_card_children(mut frame: View, children: Vec<View>) -> View {
     frame
 }
 
-/// Installs an app's SQLite store by opening (creating) it; a failure is logged as an error under
-/// the app's `pid` and `tag`, since install has no caller to report to.
-pub fn install_store(
+/// An app's `store::open`: opens (creating on first use) the app's SQLite database.
+pub type StoreOpener = fn(&System) -> rusqlite::Result<rusqlite::Connection>;
+
+/// Opens an app's SQLite store; a failure is logged as an error under the app's `pid` and `tag`
+/// (the screen then shows what it has rather than failing the tap).
+pub fn open_store(
     sys: &mut System,
-    open: fn(&System) -> rusqlite::Result<rusqlite::Connection>,
+    open: StoreOpener,
     db_path: &str,
     pid: u32,
     tag: &str,
-) {
+) -> Option<rusqlite::Connection> {
+    match open(sys) {
+        Ok(db) => Some(db),
+        Err(e) => {
+            sys.log(pid, 'E', tag, format!("cannot open {db_path}: {e}"));
+            None
+        }
+    }
+}
+
+/// Installs an app's SQLite store by opening (creating) it; a failure is logged as an error under
+/// the app's `pid` and `tag`, since install has no caller to report to.
+pub fn install_store(sys: &mut System, open: StoreOpener, db_path: &str, pid: u32, tag: &str) {
     if let Err(e) = open(sys) {
         sys.log(pid, 'E', tag, format!("cannot create {db_path}: {e}"));
     }
