@@ -2,25 +2,7 @@
 
 use droidmcp::sim::{Phone, Profile, SimConfig};
 
-fn boot(seed: u64) -> Phone {
-    Phone::new(SimConfig {
-        seed,
-        ..SimConfig::default()
-    })
-    .expect("phone boots")
-}
-
-/// Runs a command that must succeed; returns stdout.
-fn sh(phone: &Phone, line: &str) -> String {
-    let out = phone.exec(line);
-    assert!(
-        out.success(),
-        "`{line}` failed ({}): {}",
-        out.exit_code,
-        out.stderr_text()
-    );
-    out.stdout_text()
-}
+use crate::util::{boot, sh};
 
 fn dump(phone: &Phone) -> String {
     let out = sh(phone, "uiautomator dump /dev/tty");

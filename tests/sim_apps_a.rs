@@ -7,8 +7,10 @@ use droidmcp::geom::Bounds;
 use droidmcp::sim::app::{App, AppInfo, UiEvent};
 use droidmcp::sim::apps::{calculator, calendar, clock};
 use droidmcp::sim::system::{Logcat, Settings, SimClock, System};
-use droidmcp::sim::view::{Metrics, View};
+use droidmcp::sim::view::View;
 use rand_chacha::rand_core::SeedableRng;
+
+use crate::util::inked;
 
 /// 2026-11-23 09:15, a Monday.
 fn monday_morning() -> NaiveDateTime {
@@ -20,22 +22,13 @@ fn monday_morning() -> NaiveDateTime {
 
 /// A phone-sized system (Pixel 6 at the given font scale) on a private root.
 fn system(root: &std::path::Path, width: i32, height: i32, dpi: i32, font_scale: f32) -> System {
-    let density = dpi as f32 / 160.0;
-    let status = (24.0 * density).round() as i32;
-    let nav = (48.0 * density).round() as i32;
     System {
         settings: Settings::default(),
         logcat: Logcat::default(),
         clock: SimClock {
             now: monday_morning(),
         },
-        metrics: Metrics {
-            width,
-            height,
-            density,
-            font_scale,
-            content: Bounds::new(0, status, width, height - nav),
-        },
+        metrics: crate::util::metrics(width, height, dpi, font_scale),
         locale: "en-US".into(),
         rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
         root: root.to_path_buf(),
@@ -576,21 +569,6 @@ fn clock_follows_the_24_hour_setting() {
     assert!(h.find(&|v| v.text == "17:45").is_some());
 }
 
-/// Pixels inside `b` that differ clearly from `bg`.
-fn inked(img: &image::RgbaImage, b: Bounds, bg: [u8; 4]) -> usize {
-    let mut n = 0;
-    for y in b.top.max(0)..b.bottom.min(img.height() as i32) {
-        for x in b.left.max(0)..b.right.min(img.width() as i32) {
-            let p = img.get_pixel(x as u32, y as u32).0;
-            let d: i32 = (0..3).map(|c| (p[c] as i32 - bg[c] as i32).abs()).sum();
-            if d > 60 {
-                n += 1;
-            }
-        }
-    }
-    n
-}
-
 /// Each app's screen renders to a non-trivial picture in both themes, with glyphs where its key
 /// texts are (the formula, the alarm time, the month name).
 #[test]
@@ -649,19 +627,11 @@ mod shell {
     use droidmcp::hierarchy::{parse, Hierarchy, Node};
     use droidmcp::sim::{Phone, SimConfig};
 
-    fn boot() -> Phone {
-        Phone::new(SimConfig::default()).expect("phone boots")
-    }
+    use crate::util::sh;
 
-    fn sh(phone: &Phone, line: &str) -> String {
-        let out = phone.exec(line);
-        assert!(
-            out.success(),
-            "`{line}` failed ({}): {}",
-            out.exit_code,
-            out.stderr_text()
-        );
-        out.stdout_text()
+    /// The default phone (seed 0).
+    fn boot() -> Phone {
+        crate::util::boot(SimConfig::default().seed)
     }
 
     fn dump(phone: &Phone) -> Hierarchy {

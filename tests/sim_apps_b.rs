@@ -13,23 +13,12 @@ use droidmcp::sim::providers::{self, ProviderError, Row};
 use droidmcp::sim::system::{Logcat, Settings, SimClock, System};
 use droidmcp::sim::view::{Metrics, View};
 
+use crate::util::metrics;
+
 /// A phone's services over a fresh temporary root, with the three apps installed.
 struct Rig {
     sys: System,
     _root: tempfile::TempDir,
-}
-
-fn metrics(width: i32, height: i32, density_dpi: i32, font_scale: f32) -> Metrics {
-    let density = density_dpi as f32 / 160.0;
-    let status = (24.0 * density).round() as i32;
-    let nav = (48.0 * density).round() as i32;
-    Metrics {
-        width,
-        height,
-        density,
-        font_scale,
-        content: Bounds::new(0, status, width, height - nav),
-    }
 }
 
 fn rig_with(seed: u64, m: Metrics) -> Rig {
@@ -1040,26 +1029,12 @@ fn every_screen_is_well_formed() {
 
 /// The same apps driven only through `Phone::exec`, as an adb client drives a real phone.
 mod through_the_shell {
-    use droidmcp::sim::{Phone, SimConfig};
+    use droidmcp::sim::Phone;
+
+    use crate::util::sh;
 
     fn boot() -> Phone {
-        Phone::new(SimConfig {
-            seed: 11,
-            ..SimConfig::default()
-        })
-        .expect("phone boots")
-    }
-
-    /// Runs a command that must succeed; returns stdout.
-    fn sh(phone: &Phone, line: &str) -> String {
-        let out = phone.exec(line);
-        assert!(
-            out.success(),
-            "`{line}` failed ({}): {}",
-            out.exit_code,
-            out.stderr_text()
-        );
-        out.stdout_text()
+        crate::util::boot(11)
     }
 
     /// One `<node>`'s attributes from a dump.

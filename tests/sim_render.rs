@@ -7,6 +7,8 @@ use droidmcp::sim::render::{render_scaled, Scale, Theme};
 use droidmcp::sim::view::{class, Role, Style, View};
 use image::RgbaImage;
 
+use crate::util::inked;
+
 const W: u32 = 1080;
 const H: u32 = 2400;
 
@@ -19,21 +21,6 @@ fn save(img: &RgbaImage, name: &str) {
     let dir = std::env::temp_dir().join("droidmcp-sim-render");
     let _ = std::fs::create_dir_all(&dir);
     let _ = img.save(dir.join(format!("{name}.png")));
-}
-
-/// How many pixels inside `b` differ from `bg` by more than a small tolerance.
-fn inked(img: &RgbaImage, b: Bounds, bg: [u8; 4]) -> usize {
-    let mut n = 0;
-    for y in b.top.max(0)..b.bottom.min(img.height() as i32) {
-        for x in b.left.max(0)..b.right.min(img.width() as i32) {
-            let p = img.get_pixel(x as u32, y as u32).0;
-            let d: i32 = (0..3).map(|c| (p[c] as i32 - bg[c] as i32).abs()).sum();
-            if d > 60 {
-                n += 1;
-            }
-        }
-    }
-    n
 }
 
 fn text_view(text: &str, b: Bounds) -> View {

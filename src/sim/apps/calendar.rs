@@ -38,16 +38,7 @@ pub fn info() -> AppInfo {
         ],
         launch_activity: ACTIVITY,
         create: |sys| Box::new(Calendar::new(sys)),
-        install: |sys| {
-            if let Err(e) = store::open(sys) {
-                sys.log(
-                    PID,
-                    'E',
-                    TAG,
-                    format!("cannot create {}: {e}", store::DB_PATH),
-                );
-            }
-        },
+        install: |sys| widgets::install_store(sys, store::open, store::DB_PATH, PID, TAG),
         on_home_screen: true,
     }
 }
@@ -104,18 +95,7 @@ impl Calendar {
     }
 
     fn db(&self, sys: &mut System) -> Option<Connection> {
-        match store::open(sys) {
-            Ok(db) => Some(db),
-            Err(e) => {
-                sys.log(
-                    PID,
-                    'E',
-                    TAG,
-                    format!("cannot open {}: {e}", store::DB_PATH),
-                );
-                None
-            }
-        }
+        widgets::open_store(sys, store::open, store::DB_PATH, PID, TAG)
     }
 
     fn reload(&mut self, sys: &mut System) {

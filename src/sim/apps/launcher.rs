@@ -9,6 +9,7 @@
 
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
+use crate::sim::apps::widgets;
 use crate::sim::system::{Request, System};
 use crate::sim::view::{class, Metrics, Role, Style, View};
 
@@ -270,47 +271,18 @@ impl Screen {
             Some("icon"),
             false,
         );
-        let icon = m.dp(24.0);
-        let it = bar.top + (bar.height() - icon) / 2;
         View::new(class::FRAME_LAYOUT, c)
             .id(format!("{ID}apps_view"))
             .style(Style {
                 background_role: Some(Role::Surface),
                 ..Style::default()
             })
-            .child(
-                View::new(class::FRAME_LAYOUT, bar)
-                    .id(format!("{ID}search_container_all_apps"))
-                    .style(Style {
-                        background_role: Some(Role::SurfaceVariant),
-                        corner_radius: bar.height() / 2,
-                        ..Style::default()
-                    })
-                    .child(
-                        View::new(
-                            class::IMAGE_VIEW,
-                            Bounds::new(
-                                bar.left + m.dp(16.0),
-                                it,
-                                bar.left + m.dp(16.0) + icon,
-                                it + icon,
-                            ),
-                        )
-                        .style(Style {
-                            icon: Some("search"),
-                            ..Style::default()
-                        }),
-                    )
-                    .child(
-                        View::new(
-                            class::EDIT_TEXT,
-                            Bounds::new(
-                                bar.left + m.dp(56.0),
-                                bar.top,
-                                bar.right - m.dp(16.0),
-                                bar.bottom,
-                            ),
-                        )
+            .child(widgets::search_pill(
+                m,
+                bar,
+                format!("{ID}search_container_all_apps"),
+                |text_area| {
+                    View::new(class::EDIT_TEXT, text_area)
                         .id(format!("{ID}search_box_input"))
                         .text(self.query.clone())
                         .hint("Search apps")
@@ -320,9 +292,9 @@ impl Screen {
                             background: Some([0, 0, 0, 0]),
                             text_size_sp: Some(16.0),
                             ..Style::default()
-                        }),
-                    ),
-            )
+                        })
+                },
+            ))
             .child(
                 View::new(class::RECYCLER_VIEW, list_area)
                     .id(format!("{ID}apps_list_view"))

@@ -80,6 +80,47 @@ pub fn label(b: Bounds, text: impl Into<String>, size_sp: f32) -> View {
     })
 }
 
+/// A rounded search pill over `bar` (id `id`): a magnifier icon at the start, then the view
+/// `field` builds over the remaining text area (an input field or a clickable title).
+pub fn search_pill(
+    m: &Metrics,
+    bar: Bounds,
+    id: String,
+    field: impl FnOnce(Bounds) -> View,
+) -> View {
+    let icon = m.dp(24.0);
+    let icon_top = bar.top + (bar.height() - icon) / 2;
+    let text_area = Bounds::new(
+        bar.left + m.dp(56.0),
+        bar.top,
+        bar.right - m.dp(16.0),
+        bar.bottom,
+    );
+    View::new(class::FRAME_LAYOUT, bar)
+        .id(id)
+        .style(Style {
+            background_role: Some(Role::SurfaceVariant),
+            corner_radius: bar.height() / 2,
+            ..Style::default()
+        })
+        .child(
+            View::new(
+                class::IMAGE_VIEW,
+                Bounds::new(
+                    bar.left + m.dp(16.0),
+                    icon_top,
+                    bar.left + m.dp(16.0) + icon,
+                    icon_top + icon,
+                ),
+            )
+            .style(Style {
+                icon: Some("search"),
+                ..Style::default()
+            }),
+        )
+        .child(field(text_area))
+}
+
 /// A clickable text button (`android.widget.Button`).
 pub fn button(b: Bounds, text: impl Into<String>, tag: impl Into<String>) -> View {
     View::new(class::BUTTON, b)
@@ -121,6 +162,35 @@ pub fn with_card_children(mut frame: View, children: Vec<View>) -> View {
         card.children.extend(children);
     }
     frame
+}
+
+/// An app's `store::open`: opens (creating on first use) the app's SQLite database.
+pub type StoreOpener = fn(&System) -> rusqlite::Result<rusqlite::Connection>;
+
+/// Opens an app's SQLite store; a failure is logged as an error under the app's `pid` and `tag`
+/// (the screen then shows what it has rather than failing the tap).
+pub fn open_store(
+    sys: &mut System,
+    open: StoreOpener,
+    db_path: &str,
+    pid: u32,
+    tag: &str,
+) -> Option<rusqlite::Connection> {
+    match open(sys) {
+        Ok(db) => Some(db),
+        Err(e) => {
+            sys.log(pid, 'E', tag, format!("cannot open {db_path}: {e}"));
+            None
+        }
+    }
+}
+
+/// Installs an app's SQLite store by opening (creating) it; a failure is logged as an error under
+/// the app's `pid` and `tag`, since install has no caller to report to.
+pub fn install_store(sys: &mut System, open: StoreOpener, db_path: &str, pid: u32, tag: &str) {
+    if let Err(e) = open(sys) {
+        sys.log(pid, 'E', tag, format!("cannot create {db_path}: {e}"));
+    }
 }
 
 /// Whether the user chose the 24-hour clock (`settings put system time_12_24 24`).

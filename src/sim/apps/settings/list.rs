@@ -3,6 +3,7 @@
 //! alert dialogs, built with the resource ids real Settings uses.
 
 use crate::geom::Bounds;
+use crate::sim::apps::widgets;
 use crate::sim::view::{class, Metrics, Role, Style, View};
 
 const ID: &str = "com.android.settings:id/";
@@ -142,46 +143,14 @@ pub fn build(m: &Metrics, page: &PageView, dialog: Option<&Dialog>) -> View {
         );
         y += title_h + m.dp(8.0);
         let bar = Bounds::new(c.left + m.dp(16.0), y, c.right - m.dp(16.0), y + m.dp(52.0));
-        let icon = m.dp(24.0);
-        let icon_top = bar.top + (bar.height() - icon) / 2;
         header = header.child(
-            View::new(class::FRAME_LAYOUT, bar)
-                .id(format!("{ID}search_action_bar"))
-                .on_click("search")
-                .style(Style {
-                    background_role: Some(Role::SurfaceVariant),
-                    corner_radius: bar.height() / 2,
-                    ..Style::default()
-                })
-                .child(
-                    View::new(
-                        class::IMAGE_VIEW,
-                        Bounds::new(
-                            bar.left + m.dp(16.0),
-                            icon_top,
-                            bar.left + m.dp(16.0) + icon,
-                            icon_top + icon,
-                        ),
-                    )
-                    .style(Style {
-                        icon: Some("search"),
-                        ..Style::default()
-                    }),
-                )
-                .child(
-                    View::new(
-                        class::TEXT_VIEW,
-                        Bounds::new(
-                            bar.left + m.dp(56.0),
-                            bar.top,
-                            bar.right - m.dp(16.0),
-                            bar.bottom,
-                        ),
-                    )
+            widgets::search_pill(m, bar, format!("{ID}search_action_bar"), |text_area| {
+                View::new(class::TEXT_VIEW, text_area)
                     .id(format!("{ID}search_action_bar_title"))
                     .text("Search settings")
-                    .style(sized(16.0, Role::Secondary, false)),
-                ),
+                    .style(sized(16.0, Role::Secondary, false))
+            })
+            .on_click("search"),
         );
         y = bar.bottom + m.dp(16.0);
     } else {
