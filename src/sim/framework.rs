@@ -89,6 +89,9 @@ pub mod keycode {
 /// The framework state of one phone.
 pub struct Framework {
     pub sys: System,
+    /// Raised when the shell command being run is cancelled (its caller timed out or went away);
+    /// long-running tools stop on it.
+    pub interrupt: super::system::Interrupt,
     pub config: SimConfig,
     pub catalog: Vec<AppInfo>,
     /// Running tasks bottom to top; the last one is in the foreground. The launcher is always present.
@@ -136,6 +139,7 @@ impl Framework {
         };
         let mut fw = Framework {
             sys,
+            interrupt: Default::default(),
             config,
             catalog: apps::catalog(),
             stack: Vec::new(),

@@ -141,6 +141,44 @@ pub struct System {
     pub requests: Vec<Request>,
 }
 
+/// The cancellation of one shell command: a flag, plus the SQLite statement (if any) to interrupt
+/// at once. Cloned handles share it.
+#[derive(Clone, Default)]
+pub struct Interrupt(std::sync::Arc<InterruptState>);
+
+#[derive(Default)]
+pub struct InterruptState {
+    raised: std::sync::atomic::AtomicBool,
+    sqlite: std::sync::Mutex<Option<rusqlite::InterruptHandle>>,
+}
+
+impl Interrupt {
+    pub fn raise(&self) {
+        self.0
+            .raised
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(handle) = self.sqlite_slot().as_ref() {
+            handle.interrupt();
+        }
+    }
+
+    pub fn is_raised(&self) -> bool {
+        self.0.raised.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Makes [`Interrupt::raise`] interrupt `conn`'s running statement (until the next watch).
+    pub fn watch(&self, conn: &rusqlite::Connection) {
+        *self.sqlite_slot() = Some(conn.get_interrupt_handle());
+        if self.is_raised() {
+            conn.get_interrupt_handle().interrupt();
+        }
+    }
+
+    fn sqlite_slot(&self) -> std::sync::MutexGuard<'_, Option<rusqlite::InterruptHandle>> {
+        self.0.sqlite.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 impl System {
     /// The host path backing an absolute Android path; `None` for paths that escape the root.
     pub fn host_path(&self, android_path: &str) -> Option<PathBuf> {

@@ -203,6 +203,9 @@ pub fn sqlite3(fw: &mut Framework, args: &[String], stdin: &[u8]) -> ShellOutput
             )
         }
     };
+    // A cancelled command (timeout, caller gone) interrupts a runaway query instead of holding the
+    // phone.
+    fw.interrupt.watch(&conn);
     let mut out = ShellOutput::default();
     for stmt_sql in statements(&sql) {
         if stmt_sql.starts_with('.') {
