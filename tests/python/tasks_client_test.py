@@ -171,6 +171,7 @@ async def sealed_answer_key(server):
         await agent.call("screen", {})
         await agent.call("open_app", {"app": "calendar"})
         await agent.read_everything()
+        await agent.call("history", {})
         await agent.call("task_answer", {"episode": ep, "answer": "Nothing"})
         second = await agent.call("task_answer", {"episode": ep, "answer": expected}, expect_error=True)
         refusal = text_of(second)
@@ -184,6 +185,7 @@ async def sealed_answer_key(server):
                 agent.keep(text_of(r))
                 assert r.is_error, f"{tool} answered the agent: {text_of(r)}"
         await agent.call("task_finish", {"episode": ep})
+        await agent.call("history", {})
         await agent.read_everything()
         agent.assert_never_saw(secrets, "before the episode ended")
         print(f"sealed: {len(agent.seen)} agent-visible outputs, none holds {expected!r} or the setup")
