@@ -33,15 +33,16 @@ pub struct Args {
 }
 
 /// The shared state every front end of this process uses (MCP clients get the agent's task tools).
+/// A served embedded phone keeps real time: people and agents wait on it in real seconds.
 pub fn state(global: &Global) -> Arc<ServerState> {
     state_for(global, Surface::Agent)
 }
 
 fn state_for(global: &Global, surface: Surface) -> Arc<ServerState> {
-    let pool = Arc::new(DevicePool::new(
-        global.device.clone(),
-        global.adb_server.clone(),
-    ));
+    let pool = Arc::new(
+        DevicePool::new(global.device.clone(), global.adb_server.clone())
+            .with_sim_clock(crate::sim::ClockMode::Real),
+    );
     ServerState::with_surface(Hub::new(pool), surface)
 }
 
