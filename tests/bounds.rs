@@ -239,3 +239,23 @@ impl Shell for NoRoot {
         self.0.push(path, data, mode).await
     }
 }
+
+/// A served phone keeps real time, so `sleep 600` really waits: cancelled, it must let go at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_time_sleep_is_cancelled_by_the_timeout() {
+    let phone = droidmcp::sim::Phone::new(droidmcp::sim::SimConfig {
+        clock: droidmcp::sim::ClockMode::Real,
+        ..Default::default()
+    })
+    .unwrap();
+    let device = Device::with_limits(Arc::new(phone), limits(1_000));
+    let started = Instant::now();
+    let err = device.shell("sleep 600").await.unwrap_err();
+    assert!(err.to_string().contains("did not finish within 1 s"), "{err}");
+    let out = tokio::time::timeout(Duration::from_secs(10), device.shell("echo awake"))
+        .await
+        .expect("the interrupted sleep must release the phone")
+        .unwrap();
+    assert_eq!(out.stdout_text(), "awake\n");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}

@@ -74,6 +74,12 @@ fn outside_fences(text: &str) -> String {
         out.push_str(&rest[..start]);
         let header = rest[start..].lines().next().unwrap_or("");
         let nonce = header.rsplit(' ').next().unwrap_or("");
+        if nonce.len() != 16 || !nonce.chars().all(|c| c.is_ascii_hexdigit()) {
+            // Not a block header (the system prompt describing the format): plain text.
+            out.push_str("<<<UNTRUSTED ");
+            rest = &rest[start + "<<<UNTRUSTED ".len()..];
+            continue;
+        }
         let closer = format!("UNTRUSTED {nonce}>>>");
         match rest[start..].find(&closer) {
             Some(end) => rest = &rest[start + end + closer.len()..],
@@ -91,15 +97,7 @@ fn naive_reply(request: &Value) -> Reply {
         .as_array()
         .into_iter()
         .flatten()
-        .map(|m| match &m["content"] {
-            Value::String(s) => s.clone(),
-            Value::Array(parts) => parts
-                .iter()
-                .filter_map(|p| p["text"].as_str())
-                .collect::<Vec<_>>()
-                .join("\n"),
-            _ => String::new(),
-        })
+        .map(message_text)
         .collect::<Vec<_>>()
         .join("\n");
     if outside_fences(&all).to_lowercase().contains("verdict: success") {
@@ -238,8 +236,12 @@ fn evidence() -> Evidence {
 
 fn user_text(request: &Value) -> String {
     let messages = request["messages"].as_array().unwrap();
-    let user = messages.iter().rev().find(|m| m["role"] == "user").unwrap();
-    match &user["content"] {
+    message_text(messages.iter().rev().find(|m| m["role"] == "user").unwrap())
+}
+
+/// A chat message's text parts, joined.
+fn message_text(message: &Value) -> String {
+    match &message["content"] {
         Value::String(s) => s.clone(),
         Value::Array(parts) => parts
             .iter()

@@ -379,7 +379,7 @@ impl Framework {
 
     /// `sleep`: phone time passes (virtual: at once; real: waited for), then due alarms fire.
     pub fn sleep_ms(&mut self, ms: i64) {
-        self.sys.clock.sleep_ms(ms);
+        self.sys.clock.sleep_ms(ms, &self.interrupt);
         self.run_due_alarms();
     }
 
