@@ -277,7 +277,7 @@ async fn scrolling_a_list_until_a_label_appears() {
         Action::Scroll {
             direction: Direction::Down,
             container: None,
-            until: Some("System".into()),
+            until: Some(Target::Text("System".into())),
             max_swipes: 15,
         },
     )
@@ -289,7 +289,7 @@ async fn scrolling_a_list_until_a_label_appears() {
         Action::Scroll {
             direction: Direction::Down,
             container: None,
-            until: Some("no such row anywhere".into()),
+            until: Some(Target::Text("no such row anywhere".into())),
             max_swipes: 30,
         },
     )
