@@ -256,7 +256,7 @@ mod tests {
             Action::Type { submit: true, .. }
         ));
         assert_eq!(parse("{ wait = 10 }").unwrap(), Action::Wait(10));
-        assert!(parse("{ tap = \"nonsense\" }").is_err());
+        assert!(parse("{ tap = \"role:nonsense\" }").is_err());
         assert!(parse("{ tap = \"id:x\", extra = 1 }")
             .unwrap_err()
             .contains("extra"));
