@@ -863,7 +863,11 @@ impl Episodes {
         }
         let ep = self.get(id)?;
         let guard = ep.lock().await;
-        Ok(guard.steps.iter().map(step_row).collect())
+        Ok(guard
+            .steps
+            .iter()
+            .map(|s| step_row(s, &s.started_at.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()))
+            .collect())
     }
 
     /// An episode as the store exports it (fields, steps, last check results).
