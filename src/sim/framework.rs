@@ -294,6 +294,14 @@ impl Framework {
         Ok(())
     }
 
+    /// Hands an intent to a running package's app (after [`Framework::launch`] started or raised it).
+    pub fn deliver(&mut self, package: &str, intent: &super::app::Intent) {
+        if let Some(task) = self.stack.iter_mut().find(|t| t.package == package) {
+            task.app.new_intent(intent, &mut self.sys);
+        }
+        self.process_requests();
+    }
+
     /// Drops a package's task and process (`am force-stop`, `pm clear`); true when it was running.
     pub fn force_stop(&mut self, package: &str) -> bool {
         if package == apps::launcher::PACKAGE {
@@ -340,8 +348,12 @@ impl Framework {
             let requests = std::mem::take(&mut self.sys.requests);
             for request in requests {
                 match request {
-                    Request::Launch { package } => {
-                        let _ = self.launch(&package, Launcher::Home);
+                    Request::Launch { package, intent } => {
+                        if self.launch(&package, Launcher::Home).is_ok() {
+                            if let Some(intent) = intent {
+                                self.deliver(&package, &intent);
+                            }
+                        }
                     }
                     Request::Focus { tag } => {
                         let package = self.foreground_package().to_string();
