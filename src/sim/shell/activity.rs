@@ -29,6 +29,7 @@ pub fn am(fw: &mut Framework, args: &[String]) -> ShellOutput {
             None => ShellOutput::fail("Exception occurred while executing 'force-stop':\njava.lang.IllegalArgumentException: Argument expected after \"force-stop\"\n", 255),
         },
         "broadcast" => broadcast(fw, rest),
+        "instrument" => instrument(rest),
         "get-current-user" => ShellOutput::ok("0\n"),
         "stack" | "task" if rest.first().map(String::as_str) == Some("list") => ShellOutput::ok(stack_list(fw)),
         "" | "help" => ShellOutput::ok("Activity manager (activity) commands:\n  help\n      Print this help text.\n  start-activity [-D] [-N] [-W] [-P <FILE>] [--start-profiler <FILE>]\n          [--sampling INTERVAL] [--streaming] [-R COUNT] [-S]\n          [--track-allocation] [--user <USER_ID> | current] <INTENT>\n      Start an Activity.\n  force-stop [--user <USER_ID> | all | current] <PACKAGE>\n      Completely stop the given application package.\n  broadcast [--user <USER_ID> | all | current] <INTENT>\n      Send a broadcast Intent.\n"),
@@ -121,6 +122,33 @@ fn am_start(fw: &mut Framework, args: &[String]) -> ShellOutput {
         );
     }
     out
+}
+
+/// `am instrument … PKG/RUNNER`: no instrumentation is installed here (nothing can run a test
+/// APK), so it fails as Android does for an unknown instrumentation.
+fn instrument(args: &[String]) -> ShellOutput {
+    let mut i = 0;
+    let mut target = None;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        match a.as_str() {
+            "-e" => i += 2,
+            "-p" | "--user" | "--abi" | "--no-window-animation" => i += (a != "--no-window-animation") as usize,
+            s if s.starts_with('-') => {}
+            s => target = Some(s.to_string()),
+        }
+    }
+    let Some(target) = target else {
+        return ShellOutput::fail("Error: No instrumentation component specified\n", 1);
+    };
+    let Some((p, c)) = super::intent::split_component(&target) else {
+        return ShellOutput::fail(format!("Error: Bad component name: {target}\n"), 1);
+    };
+    ShellOutput {
+        stdout: format!("INSTRUMENTATION_STATUS: id=ActivityManagerService\nINSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{{{p}/{c}}}\nINSTRUMENTATION_STATUS_CODE: -1\n").into_bytes(),
+        stderr: format!("android.util.AndroidException: INSTRUMENTATION_FAILED: {p}/{c}\n\tat com.android.commands.am.Instrument.run(Instrument.java:549)\n\tat com.android.commands.am.Am.runInstrument(Am.java:196)\n\tat com.android.commands.am.Am.onRun(Am.java:80)\n\tat com.android.internal.os.BaseCommand.run(BaseCommand.java:60)\n\tat com.android.commands.am.Am.main(Am.java:50)\n").into_bytes(),
+        exit_code: 1,
+    }
 }
 
 fn broadcast(fw: &mut Framework, args: &[String]) -> ShellOutput {

@@ -93,21 +93,28 @@ pub fn run(fw: &mut Framework, args: &[String], vars: &Vars) -> ShellOutput {
                 return ShellOutput::ok(Vec::new());
             }
             "-s" => silent_default = true,
-            "-v" | "--format" => match value().as_deref() {
-                Some("threadtime") => format = Format::ThreadTime,
-                Some("brief") => format = Format::Brief,
-                Some("time") => format = Format::Time,
-                Some("tag") => format = Format::Tag,
-                Some("process") => format = Format::Process,
-                Some("raw") => format = Format::Raw,
-                Some("year") => year = true,
-                Some(
-                    "color" | "epoch" | "monotonic" | "uid" | "usec" | "UTC" | "zone"
-                    | "printable" | "descriptive" | "long",
-                ) => {}
-                Some(other) => return bad(format!("logcat: Invalid parameter \"{other}\" to -v.")),
-                None => return bad("logcat: option requires an argument -- v".into()),
-            },
+            "-v" | "--format" => {
+                // `-v threadtime,year`: a format and its modifiers, comma-separated.
+                let Some(v) = value() else {
+                    return bad("logcat: option requires an argument -- v".into());
+                };
+                for f in v.split(',').filter(|f| !f.is_empty()) {
+                    match f {
+                        "threadtime" => format = Format::ThreadTime,
+                        "brief" => format = Format::Brief,
+                        "time" => format = Format::Time,
+                        "tag" => format = Format::Tag,
+                        "process" => format = Format::Process,
+                        "raw" => format = Format::Raw,
+                        "year" => year = true,
+                        "color" | "epoch" | "monotonic" | "uid" | "usec" | "UTC" | "zone"
+                        | "printable" | "descriptive" | "long" => {}
+                        other => {
+                            return bad(format!("logcat: Invalid parameter \"{other}\" to -v."))
+                        }
+                    }
+                }
+            }
             "-t" | "-T" | "-m" => {
                 let v = value().unwrap_or_default();
                 if let Ok(n) = v.trim().parse::<usize>() {

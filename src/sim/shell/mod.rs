@@ -158,7 +158,10 @@ fn run_list(fw: &mut Framework, env: &mut Env, list: &List, stdin: &[u8], out: &
             Join::IfFailed if env.status == 0 => continue,
             _ => {}
         }
-        env.status = run_pipeline(fw, env, pipeline, stdin, out);
+        let status = run_pipeline(fw, env, pipeline, stdin, out);
+        // A background job runs to completion here (nothing else runs meanwhile), but, as sh
+        // does not wait for it, `$?` after `cmd &` is 0.
+        env.status = if pipeline.background { 0 } else { status };
     }
     env.exit.unwrap_or(env.status)
 }
@@ -443,7 +446,18 @@ fn read_redirect(
     Ok(())
 }
 
-/// Applies output redirections to what a command wrote; returns its (possibly failed) status.
+/// Where a file descriptor points while redirections are applied left to right.
+#[derive(Debug, Clone, PartialEq)]
+enum Sink {
+    Stdout,
+    Stderr,
+    File { path: String, append: bool },
+    /// An fd other than 1 and 2 (nothing writes to it here).
+    Closed,
+}
+
+/// Applies output redirections to what a command wrote, as sh wires fds: `>/dev/null 2>&1`
+/// silences both, `2>&1 >/dev/null` keeps stderr on stdout. Returns the (possibly failed) status.
 fn write_redirects(
     fw: &mut Framework,
     env: &mut Env,
@@ -451,31 +465,62 @@ fn write_redirects(
     out: &mut ShellOutput,
     mut code: i32,
 ) -> i32 {
+    if !redirects.iter().any(|r| !matches!(r, Redirect::FromFile(_))) {
+        return code;
+    }
+    let mut fds = [Sink::Stdout, Sink::Stderr];
+    let slot = |fd: u8| match fd {
+        1 => Some(0),
+        2 => Some(1),
+        _ => None,
+    };
+    let mut files: Vec<(String, bool)> = Vec::new();
     for r in redirects {
         match r {
             Redirect::ToFile { fd, target, append } => {
                 let path = expand_string(fw, env, target, &mut out.stderr);
-                let data = match fd {
-                    1 => std::mem::take(&mut out.stdout),
-                    2 => std::mem::take(&mut out.stderr),
-                    _ => Vec::new(),
-                };
-                if let Err(e) = fs::write(fw, &path, &data, *append) {
-                    out.stderr.extend_from_slice(
-                        format!("/system/bin/sh: can't create {path}: {e}\n").as_bytes(),
-                    );
-                    code = 1;
+                // `>` truncates (or creates) the file even when nothing is written to it.
+                if !files.iter().any(|(p, _)| *p == path) {
+                    files.push((path.clone(), *append));
+                }
+                if let Some(i) = slot(*fd) {
+                    fds[i] = Sink::File { path, append: *append };
                 }
             }
-            Redirect::Dup { fd: 2, to: 1 } => {
-                let err = std::mem::take(&mut out.stderr);
-                out.stdout.extend_from_slice(&err);
+            Redirect::Dup { fd, to } => {
+                let target = match slot(*to) {
+                    Some(j) => fds[j].clone(),
+                    None => Sink::Closed,
+                };
+                if let Some(i) = slot(*fd) {
+                    fds[i] = target;
+                }
             }
-            Redirect::Dup { fd: 1, to: 2 } => {
-                let o = std::mem::take(&mut out.stdout);
-                out.stderr.extend_from_slice(&o);
+            Redirect::FromFile(_) => {}
+        }
+    }
+    let data = [std::mem::take(&mut out.stdout), std::mem::take(&mut out.stderr)];
+    let mut file_data: Vec<Vec<u8>> = vec![Vec::new(); files.len()];
+    let mut errors = Vec::new();
+    for (i, sink) in fds.iter().enumerate() {
+        match sink {
+            Sink::Stdout => out.stdout.extend_from_slice(&data[i]),
+            Sink::Stderr => errors.extend_from_slice(&data[i]),
+            Sink::File { path, .. } => {
+                if let Some(k) = files.iter().position(|(p, _)| p == path) {
+                    file_data[k].extend_from_slice(&data[i]);
+                }
             }
-            _ => {}
+            Sink::Closed => {}
+        }
+    }
+    out.stderr = errors;
+    for ((path, append), bytes) in files.iter().zip(file_data) {
+        if let Err(e) = fs::write(fw, path, &bytes, *append) {
+            out.stderr.extend_from_slice(
+                format!("/system/bin/sh: can't create {path}: {e}\n").as_bytes(),
+            );
+            code = 1;
         }
     }
     code

@@ -76,6 +76,8 @@ pub enum Join {
 pub struct Pipeline {
     pub stages: Vec<Command>,
     pub negate: bool,
+    /// Ended by `&`: the shell does not wait, so its status is 0.
+    pub background: bool,
 }
 
 pub type List = Vec<(Join, Pipeline)>;
@@ -88,8 +90,10 @@ pub struct SyntaxError(pub String);
 #[derive(Debug, Clone, PartialEq)]
 enum Token {
     Word(Word),
-    /// `;`, `&` or a newline.
+    /// `;` or a newline.
     Semi,
+    /// `&`
+    Amp,
     And,
     Or,
     Pipe,
@@ -135,6 +139,7 @@ fn describe(t: &Token) -> String {
     match t {
         Token::Word(w) => plain(w).unwrap_or("word").to_string(),
         Token::Semi => ";".into(),
+        Token::Amp => "&".into(),
         Token::And => "&&".into(),
         Token::Or => "||".into(),
         Token::Pipe => "|".into(),
@@ -171,7 +176,7 @@ impl Parser {
     }
 
     fn skip_separators(&mut self) {
-        while self.peek() == Some(&Token::Semi) {
+        while matches!(self.peek(), Some(Token::Semi) | Some(Token::Amp)) {
             self.pos += 1;
         }
     }
@@ -206,7 +211,8 @@ impl Parser {
                     break;
                 }
             }
-            let pipeline = self.pipeline()?;
+            let mut pipeline = self.pipeline()?;
+            pipeline.background = self.peek() == Some(&Token::Amp);
             list.push((join, pipeline));
             join = Join::Always;
             match self.peek() {
@@ -222,7 +228,7 @@ impl Parser {
                         return Err(SyntaxError("unexpected end of input".into()));
                     }
                 }
-                Some(Token::Semi) => self.pos += 1,
+                Some(Token::Semi) | Some(Token::Amp) => self.pos += 1,
                 _ => {}
             }
         }
@@ -430,7 +436,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, SyntaxError> {
                 flush(&mut word, &mut in_word, &mut tokens);
                 if !matches!(
                     tokens.last(),
-                    None | Some(Token::Semi)
+                    None | Some(Token::Semi) | Some(Token::Amp)
                         | Some(Token::And)
                         | Some(Token::Or)
                         | Some(Token::Pipe)
@@ -463,6 +469,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, SyntaxError> {
                     }
                     ('|', _) => Token::Pipe,
                     (';', Some(';')) => return Err(SyntaxError("';;' unexpected".into())),
+                    ('&', _) => Token::Amp,
                     _ => Token::Semi,
                 };
                 tokens.push(tok);
