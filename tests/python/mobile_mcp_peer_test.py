@@ -1,9 +1,10 @@
 """mobile-mcp (npm) drives the embedded phone over Debian's adb, through the official MCP Python SDK.
 
-Usage: mobile_mcp_peer_test.py MOBILE_MCP_INDEX_JS SERIAL
+Usage: mobile_mcp_peer_test.py MOBILE_MCP_INDEX_JS SERIAL [DROIDMCP_BINARY]
 The adb server (ANDROID_ADB_SERVER_PORT) must already be connected to SERIAL (`droidmcp sim --adb`).
 Every device tool a phone can answer must succeed; list-elements must not wait on retries.
-Prints `list-elements p50 ms: N` for BENCHMARKS.md. Exits 1 on the first failed check.
+Prints `list-elements p50 ms: N` for BENCHMARKS.md and, given DROIDMCP_BINARY, droidmcp's own
+`hierarchy` tool on the same phone over the same adb server, side by side. Exits 1 if any check failed.
 """
 
 import asyncio
@@ -34,7 +35,7 @@ async def call(c, name, args, timeout=60):
     return r, (time.monotonic() - started) * 1000
 
 
-async def main(index_js, serial):
+async def main(index_js, serial, binary=None):
     env = dict(os.environ)
     env["MOBILEMCP_DISABLE_TELEMETRY"] = "1"
     server = StdioServerParameters(command="node", args=[index_js], env=env)
@@ -66,6 +67,9 @@ async def main(index_js, serial):
         p50 = statistics.median(times)
         check(p50 < 1000, f"list_elements p50 {p50:.0f} ms is well under a second")
         print(f"list-elements p50 ms: {p50:.0f}", flush=True)
+        if binary:
+            # The same Clock screen through droidmcp's own MCP server and the same adb server.
+            await ours(binary, serial)
 
         r, _ = await call(c, "mobile_click_on_screen_at_coordinates", {**dev, "x": 540, "y": 1200})
         check(not r.is_error, "click_on_screen_at_coordinates")
@@ -101,10 +105,26 @@ async def main(index_js, serial):
         except ValueError:
             check(False, "list_crashes answers JSON")
 
+
+async def ours(binary, serial):
+    """droidmcp's element list of the same Clock screen, through its MCP server over the same adb."""
+    server = StdioServerParameters(command=binary, args=["--device", serial, "serve"], env=dict(os.environ))
+    async with Client(server) as c:
+        r, _ = await call(c, "hierarchy", {})
+        times = []
+        for _ in range(7):
+            r, ms = await call(c, "hierarchy", {})
+            times.append(ms)
+            check(not r.is_error and text_of(r) != "", f"droidmcp hierarchy ({ms:.0f} ms)")
+        print(f"droidmcp hierarchy p50 ms: {statistics.median(times):.0f}", flush=True)
+
+
+async def run_all(argv):
+    await main(argv[1], argv[2], argv[3] if len(argv) > 3 else None)
     if FAILED:
         print(f"{len(FAILED)} mobile-mcp checks failed", flush=True)
         sys.exit(1)
     print("all mobile-mcp checks passed", flush=True)
 
 
-asyncio.run(main(sys.argv[1], sys.argv[2]))
+asyncio.run(run_all(sys.argv))

@@ -158,10 +158,11 @@ fn run_list(fw: &mut Framework, env: &mut Env, list: &List, stdin: &[u8], out: &
             Join::IfFailed if env.status == 0 => continue,
             _ => {}
         }
-        let status = run_pipeline(fw, env, pipeline, stdin, out);
-        // A background job runs to completion here (nothing else runs meanwhile), but, as sh
-        // does not wait for it, `$?` after `cmd &` is 0.
-        env.status = if pipeline.background { 0 } else { status };
+        // A background job (`cmd &`) runs to completion here before the next command, and its
+        // status is kept (sh would leave 0): a tool that starts a helper it then waits for
+        // (mobilecli's `nohup app_process … &`, which cannot run here) learns at once that it
+        // failed instead of polling for a server that never comes. See docs/sim.md.
+        env.status = run_pipeline(fw, env, pipeline, stdin, out);
     }
     env.exit.unwrap_or(env.status)
 }

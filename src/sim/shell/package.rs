@@ -63,8 +63,9 @@ const FEATURES: &[&str] = &[
     "android.software.webview",
 ];
 
-pub const SYSTEM_PACKAGES: [(&str, &str, bool); 8] = [
+pub const SYSTEM_PACKAGES: [(&str, &str, bool); 9] = [
     ("android", "/system/framework/framework-res.apk", false),
+    ("com.android.shell", "/system/priv-app/Shell/Shell.apk", false),
     (
         "com.android.systemui",
         "/system_ext/priv-app/SystemUIGoogle/SystemUIGoogle.apk",
@@ -342,6 +343,7 @@ const OPS: &[&str] = &[
     "FINE_LOCATION",
     "GET_USAGE_STATS",
     "MANAGE_EXTERNAL_STORAGE",
+    "MOCK_LOCATION",
     "POST_NOTIFICATION",
     "PROJECT_MEDIA",
     "READ_CALENDAR",
@@ -368,6 +370,11 @@ const OPS: &[&str] = &[
     "WRITE_SETTINGS",
 ];
 const MODES: &[&str] = &["allow", "ignore", "deny", "default", "foreground"];
+
+/// `CAMERA`, `camera` or the public name `android:camera` → `CAMERA`.
+fn op_name(op: &str) -> String {
+    op.strip_prefix("android:").unwrap_or(op).to_ascii_uppercase()
+}
 
 fn appops_path(package: &str) -> String {
     format!("/data/system/appops/{package}")
@@ -409,7 +416,7 @@ pub fn appops(fw: &mut Framework, args: &[String]) -> ShellOutput {
             if !known_package(p) {
                 return ShellOutput::fail(format!("Error: No UID for {p} in user 0\n"), 255);
             }
-            let op = op.to_ascii_uppercase();
+            let op = op_name(op);
             if !OPS.contains(&op.as_str()) {
                 return ShellOutput::fail(format!("Error: Unknown operation string: {op}\n"), 255);
             }
@@ -436,7 +443,7 @@ pub fn appops(fw: &mut Framework, args: &[String]) -> ShellOutput {
             if !known_package(p) {
                 return ShellOutput::fail(format!("Error: No UID for {p} in user 0\n"), 255);
             }
-            let want = words.get(2).map(|o| o.to_ascii_uppercase());
+            let want = words.get(2).map(|o| op_name(o));
             if let Some(op) = &want {
                 if !OPS.contains(&op.as_str()) {
                     return ShellOutput::fail(format!("Error: Unknown operation string: {op}\n"), 255);

@@ -76,8 +76,6 @@ pub enum Join {
 pub struct Pipeline {
     pub stages: Vec<Command>,
     pub negate: bool,
-    /// Ended by `&`: the shell does not wait, so its status is 0.
-    pub background: bool,
 }
 
 pub type List = Vec<(Join, Pipeline)>;
@@ -211,8 +209,8 @@ impl Parser {
                     break;
                 }
             }
-            let mut pipeline = self.pipeline()?;
-            pipeline.background = self.peek() == Some(&Token::Amp);
+            // A pipeline ended by `&` runs like any other (see `shell::run_list`).
+            let pipeline = self.pipeline()?;
             list.push((join, pipeline));
             join = Join::Always;
             match self.peek() {
