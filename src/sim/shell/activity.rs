@@ -93,7 +93,7 @@ fn am_start(fw: &mut Framework, args: &[String]) -> ShellOutput {
             1,
         );
     }
-    fw.deliver(package, &intent.to_app());
+    fw.deliver_intent(package, &intent.to_app());
     if already_top {
         out.stdout.extend_from_slice(
             b"Warning: Activity not started, intent has been delivered to currently running top-most instance.\n",
@@ -311,6 +311,7 @@ pub fn cmd(fw: &mut Framework, args: &[String]) -> ShellOutput {
             _ => super::package::pm(fw, rest),
         },
         "settings" => super::settings::settings(fw, rest),
+        "alarm" => super::time::cmd_alarm(fw, rest),
         "activity" => am(fw, rest),
         "window" => super::window::wm(fw, rest),
         "display" => super::window::cmd_display(fw, rest),

@@ -119,7 +119,7 @@ pub fn run(fw: &mut Framework, args: &[String], vars: &Vars) -> ShellOutput {
                 let v = value().unwrap_or_default();
                 if let Ok(n) = v.trim().parse::<usize>() {
                     tail = Some(n);
-                } else if let Some(t) = parse_time(&v, fw.sys.clock.now) {
+                } else if let Some(t) = parse_time(&v, fw.sys.clock.now()) {
                     since = Some(t);
                 } else {
                     return bad(format!("logcat: {a} requires a count or a time"));

@@ -18,6 +18,7 @@ pub mod parse;
 mod process;
 mod settings;
 mod text;
+mod time;
 mod window;
 
 use std::collections::BTreeMap;
@@ -532,6 +533,8 @@ pub fn run_program(fw: &mut Framework, argv: &[String], stdin: &[u8], vars: &Var
     let Some(first) = argv.first() else {
         return ShellOutput::ok(Vec::new());
     };
+    // Alarms that came due while the phone idled (real clock) or slept (virtual) fire first.
+    fw.run_due_alarms();
     let name = first.rsplit('/').next().unwrap_or(first);
     let known_dir = !first.contains('/')
         || ["/system/bin/", "/system/xbin/", "/bin/", "/vendor/bin/"]
@@ -632,8 +635,8 @@ fn dispatch(
         "media" => settings::media(fw, args),
         "logcat" => logcat::run(fw, args, vars),
         "getprop" => misc::getprop(fw, args),
-        "date" => misc::date(fw, args),
-        "sleep" => misc::sleep(fw, args),
+        "date" => time::date(fw, args),
+        "sleep" => time::sleep(fw, args),
         "id" => ShellOutput::ok("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0\n"),
         "whoami" => ShellOutput::ok("shell\n"),
         "which" => misc::which(args),

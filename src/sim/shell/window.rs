@@ -133,6 +133,7 @@ pub fn dumpsys_window(fw: &mut Framework, sub: &str) -> ShellOutput {
         let name = match w.kind {
             WindowKind::StatusBar => "StatusBar".to_string(),
             WindowKind::NavigationBar => "NavigationBar0".to_string(),
+            WindowKind::HeadsUp => "NotificationShade".to_string(),
             WindowKind::Ime => "InputMethod".to_string(),
             WindowKind::App | WindowKind::Overview => {
                 let act = fw.foreground().map(|t| t.app.activity()).unwrap_or_default();
