@@ -136,6 +136,7 @@ impl Framework {
             requests: Vec::new(),
             alarms: Vec::new(),
             notifications: Vec::new(),
+            properties: super::defaults::properties(&config, &serial).into_iter().collect(),
         };
         let mut fw = Framework {
             sys,
@@ -373,10 +374,7 @@ impl Framework {
             pid::SYSTEM_SERVER,
             'I',
             "AlarmManager",
-            format!(
-                "Setting time of day to sec={}",
-                now.and_utc().timestamp()
-            ),
+            format!("Setting time of day to sec={}", now.and_utc().timestamp()),
         );
         self.run_due_alarms();
     }
