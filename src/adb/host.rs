@@ -54,13 +54,17 @@ impl AdbError {
 }
 
 /// Picks the server address: the explicit `--adb-server`, else `ADB_SERVER_SOCKET` (`tcp:host:port`),
-/// else [`DEFAULT_SERVER`].
+/// else `ANDROID_ADB_SERVER_PORT` on loopback, else [`DEFAULT_SERVER`].
 pub fn server_address(explicit: Option<&str>) -> Result<String, AdbError> {
     let chosen = match explicit {
         Some(addr) => addr.to_string(),
         None => match std::env::var("ADB_SERVER_SOCKET") {
             Ok(value) if !value.trim().is_empty() => value,
-            _ => DEFAULT_SERVER.to_string(),
+            // adb itself honours this, so a tool run beside `adb` on a private server must too.
+            _ => match std::env::var("ANDROID_ADB_SERVER_PORT") {
+                Ok(port) if !port.trim().is_empty() => format!("127.0.0.1:{}", port.trim()),
+                _ => DEFAULT_SERVER.to_string(),
+            },
         },
     };
     normalize_address(&chosen)
