@@ -91,6 +91,8 @@ async function pump() {
 }
 
 function draw(s) {
+  // The device opens on its first screen: list it as open then.
+  if (!state.screen) loadDevices();
   state.screen = s;
   const img = $('screen');
   if (s.screenshot) img.src = `data:${s.screenshot.mime};base64,${s.screenshot.data}`;
