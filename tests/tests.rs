@@ -34,3 +34,6 @@ mod sim_render;
 
 // Task files, golden replays, wrong trajectories, episodes.
 mod tasks;
+
+// The live page's server side: change feed, phone REST routes, OpenAPI, guard.
+mod web;

@@ -35,6 +35,19 @@ pub fn router() -> Router {
             "/web/app.css",
             get(|| async { asset("text/css; charset=utf-8", STYLE) }),
         )
+        .route("/web/fallback.ttf", get(fallback_font))
+}
+
+/// The embedded phone's CJK fallback font, so the element panel shows what the phone shows even on
+/// a host without CJK fonts.
+async fn fallback_font() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "font/ttf"),
+            (header::CACHE_CONTROL, "max-age=86400"),
+        ],
+        crate::sim::render::text::DROID_FALLBACK,
+    )
 }
 
 /// Everything served beside `/mcp`: the task routes, the phone routes, `/openapi.json` and this

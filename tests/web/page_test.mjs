@@ -218,6 +218,19 @@ step('bad input: malformed JSON, unknown device, unknown kind answer in the JSON
   await page.click('#error-close');
 });
 
+step('the overview picture: Settings with element boxes and one element inspected', async () => {
+  await page.click('.tabs button[data-tab=apps]');
+  await page.click('#apps button[data-package="com.android.settings"]');
+  await waitForeground('com.android.settings');
+  await page.click('.tabs button[data-tab=elements]');
+  if (!(await page.isChecked('#overlay-toggle'))) await page.click('#overlay-toggle');
+  const row = (await pageScreen()).elements.find((e) => e.role === 'btn' && e.line.includes('Network'));
+  await page.click(`#elements li[data-id="${row.id}"]`);
+  await page.waitForSelector('#inspect:not([hidden])');
+  assert.match(await page.textContent('#inspect-selector'), /Network/);
+  await shot('overview');
+});
+
 step('/openapi.json documents the routes and the error shape', async () => {
   const r = await rest('GET', '/openapi.json');
   assert.equal(r.status, 200);
