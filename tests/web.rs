@@ -31,9 +31,17 @@ fn state() -> (Arc<ServerState>, Arc<Episodes>) {
     (state, eps)
 }
 
-fn app() -> axum::Router {
+/// The routes `serve` mounts beside `/mcp`; datasets go to a temporary directory that lives as
+/// long as the returned guard.
+fn routes(state: Arc<ServerState>, eps: Arc<Episodes>) -> (axum::Router, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let app = droidmcp::web::routes(state, eps, dir.path().join("datasets"));
+    (app, dir)
+}
+
+fn app() -> (axum::Router, tempfile::TempDir) {
     let (state, eps) = state();
-    droidmcp::web::routes(state, eps)
+    routes(state, eps)
 }
 
 fn request(method: &str, uri: &str, body: &str) -> Request<Body> {
@@ -93,7 +101,7 @@ async fn the_change_feed_wakes_watchers_whoever_acts() {
 
 #[tokio::test]
 async fn the_page_and_its_assets_are_served() {
-    let app = app();
+    let (app, _dir) = app();
     let res = app.clone().oneshot(request("GET", "/", "")).await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     assert!(res.headers()["content-type"]
@@ -121,7 +129,7 @@ async fn the_page_and_its_assets_are_served() {
 
 #[tokio::test]
 async fn rest_acts_through_the_session_and_reads_the_screen_back() {
-    let app = app();
+    let (app, _dir) = app();
     let (status, screen) = call(&app, "GET", "/v1/screen?screenshot=false", "").await;
     assert_eq!(status, StatusCode::OK, "{screen}");
     let clock = screen["elements"]
@@ -157,7 +165,7 @@ async fn rest_acts_through_the_session_and_reads_the_screen_back() {
 
 #[tokio::test]
 async fn bad_input_answers_in_the_one_error_shape() {
-    let app = app();
+    let (app, _dir) = app();
     let cases: &[(&str, &str, &str, StatusCode, &str)] = &[
         ("POST", "/v1/actions", "{\"action\": ", StatusCode::BAD_REQUEST, "malformed request body"),
         ("POST", "/v1/actions", "{\"action\": {\"kind\": \"fly\"}}", StatusCode::BAD_REQUEST, "fly"),
@@ -182,7 +190,7 @@ async fn bad_input_answers_in_the_one_error_shape() {
 #[tokio::test]
 async fn the_event_stream_announces_the_current_generation_then_each_change() {
     let (state, eps) = state();
-    let app = droidmcp::web::routes(state.clone(), eps);
+    let (app, _dir) = routes(state.clone(), eps);
     let res = app
         .clone()
         .oneshot(request("GET", "/v1/events", ""))
@@ -228,7 +236,8 @@ async fn the_openapi_document_covers_the_routes_and_the_error_shape() {
     let schemas = &doc["components"]["schemas"];
     assert_eq!(schemas["ErrorBody"]["required"], json!(["error", "kind"]));
     assert!(schemas["ActionIn"].is_object());
-    let (status, served) = call(&app(), "GET", "/openapi.json", "").await;
+    let (app, _dir) = app();
+    let (status, served) = call(&app, "GET", "/openapi.json", "").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(served, doc);
 }
@@ -237,10 +246,11 @@ async fn the_openapi_document_covers_the_routes_and_the_error_shape() {
 async fn the_guard_wraps_the_page_and_the_rest_routes() {
     let (state, eps) = state();
     let guard = Guard::for_bind("127.0.0.1:8765".parse().unwrap(), None, &[]).unwrap();
+    let (extra, _dir) = routes(state.clone(), eps);
     let app = droidmcp::mcp::http::router(
         state.clone(),
         guard,
-        Some(droidmcp::web::routes(state, eps)),
+        Some(extra),
         tokio_util::sync::CancellationToken::new(),
     );
     for uri in ["/", "/v1/screen", "/openapi.json"] {
@@ -257,4 +267,61 @@ async fn the_guard_wraps_the_page_and_the_rest_routes() {
     }
     let (status, _) = call(&app, "GET", "/", "").await;
     assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_demonstration_writes_one_dataset_row_per_action_and_finishes_checked() {
+    let (state, eps) = state();
+    let (app, dir) = routes(state, eps);
+    let (status, demo) = call(
+        &app,
+        "POST",
+        "/v1/demos",
+        r#"{"task": "bmoca.calculator.open", "seed": 1}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{demo}");
+    let id = demo["episode"].as_str().unwrap().to_string();
+    assert_eq!(demo["status"], "recording");
+    // A second demonstration on the same phone is refused while this one records.
+    let (status, busy) = call(&app, "POST", "/v1/demos", r#"{"task": "bmoca.clock.open"}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{busy}");
+    let (_, screen) = call(&app, "GET", "/v1/screen?screenshot=false", "").await;
+    let icon = screen["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["text"] == "Calculator")
+        .unwrap()
+        .clone();
+    let tap = json!({"action": {"kind": "tap", "at": {"x": icon["center"][0], "y": icon["center"][1]}}});
+    let (status, _) = call(&app, "POST", "/v1/actions", &tap.to_string()).await;
+    assert_eq!(status, StatusCode::OK);
+    let back = r#"{"action": {"kind": "press_key", "key": "back"}}"#;
+    assert_eq!(call(&app, "POST", "/v1/actions", back).await.0, StatusCode::OK);
+    let (status, done) = call(&app, "POST", &format!("/v1/demos/{id}/finish"), "").await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!(done["status"], "finished");
+    assert_eq!(done["steps"], 2);
+    let rows: Vec<Value> =
+        std::fs::read_to_string(dir.path().join("datasets").join(&id).join("steps.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["action"]["kind"], "tap");
+    assert_eq!(rows[1]["dual_gesture"], json!([0.95, 0.22, 0.95, 0.22]));
+    assert_eq!(rows[1]["foreground"], "com.google.android.calculator");
+    let res = app
+        .clone()
+        .oneshot(request("GET", &format!("/v1/demos/{id}/files/step-000.png"), ""))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let png = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let (status, err) = call(&app, "GET", &format!("/v1/demos/{id}/files/..%2Fx"), "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
+    assert_eq!(call(&app, "POST", &format!("/v1/demos/{id}/finish"), "").await.0, StatusCode::CONFLICT);
 }

@@ -55,7 +55,11 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         Some(bind) => {
             let guard = Guard::for_bind(bind, args.token, &args.allow_hosts)?;
             let shutdown = CancellationToken::new();
-            let extra = crate::web::routes(state.clone(), episodes);
+            let datasets = crate::store::Store::default_path()
+                .parent()
+                .map(|d| d.join("datasets"))
+                .unwrap_or_else(|| "datasets".into());
+            let extra = crate::web::routes(state.clone(), episodes, datasets);
             let app = http::router(state, guard, Some(extra), shutdown.clone());
             let listener = tokio::net::TcpListener::bind(bind)
                 .await

@@ -17,6 +17,7 @@
 //! "internal"}` with 404, 400, 409, 502 or 500. The wire types are in [`wire`] (documented there);
 //! nothing outside this module derives `Serialize` for them.
 
+pub mod demo;
 pub mod openapi;
 pub mod phone;
 pub mod phone_wire;

@@ -8,6 +8,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::OpenApi;
 
 use super::phone;
+use super::demo::{DemoOut, DemoStart};
 use super::phone_wire::*;
 use super::wire::ErrorBody;
 
@@ -17,13 +18,19 @@ use super::wire::ErrorBody;
         title = "droidmcp REST API",
         description = "The harness- and person-side API of droidmcp: devices, the live screen, actions through the one action path, and the change feed. Same guard as /mcp: loopback Host/Origin checks, and a bearer token when the server has one. Errors are always {\"error\": message, \"kind\": kind}."
     ),
-    paths(phone::devices, phone::screen, phone::act, phone::apps, phone::events),
+    paths(
+        phone::devices, phone::screen, phone::act, phone::apps, phone::events,
+        phone::demo_start, phone::demo_show, phone::demo_finish, phone::demo_file
+    ),
     components(schemas(
         ErrorBody, DeviceList, DeviceOut, ScreenOut, ElementOut, ForegroundOut, ScreenshotOut,
-        ActRequest, ActionIn, TargetIn, ActResult, AppList, AppOut, ChangeEvent
+        ActRequest, ActionIn, TargetIn, ActResult, AppList, AppOut, ChangeEvent, DemoStart, DemoOut
     )),
     modifiers(&BearerAuth),
-    tags((name = "phone", description = "One device: screen, actions, apps, change feed"))
+    tags(
+        (name = "phone", description = "One device: screen, actions, apps, change feed"),
+        (name = "demos", description = "Demonstrations recorded by hand, exported as imitation-learning datasets")
+    )
 )]
 pub struct ApiDoc;
 

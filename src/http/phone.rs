@@ -9,16 +9,21 @@
 //! | `POST /v1/actions` | `ActRequest` | `ActResult` |
 //! | `GET /v1/apps` | `?device` | `AppList` |
 //! | `GET /v1/events` | `?device` | `text/event-stream` of `event: screen` (`ChangeEvent`) |
+//! | `POST /v1/demos` | `DemoStart` | `DemoOut` (see [`super::demo`]) |
+//! | `GET /v1/demos/{id}` | – | `DemoOut` |
+//! | `POST /v1/demos/{id}/finish` | – | `DemoOut`, checked |
+//! | `GET /v1/demos/{id}/files/{name}` | – | `steps.jsonl` or a `step-NNN.png` |
 //!
 //! Errors use the one JSON shape of the API (`{"error", "kind"}`, see [`super::ApiError`]),
 //! malformed JSON and bad query strings included.
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::{FromRequest, FromRequestParts, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -27,25 +32,64 @@ use axum::{Json, Router};
 use base64::Engine as _;
 use futures::Stream;
 
+use super::demo::{Demo, DemoOut, DemoStart};
 use super::phone_wire::*;
 use super::ApiError;
 use crate::device::image::Encoding;
 use crate::mcp::ServerState;
+use crate::session::episode::Episodes;
 use crate::session::{Control, ObserveOptions, Screen, Session, SessionError};
 
+type DemoSlot = Arc<tokio::sync::Mutex<Demo>>;
+
 /// The sessions this front end acts through, one per device spec, shared by every page and REST
-/// client of the process.
+/// client of the process; and the demonstrations being recorded.
 pub struct Phones {
     state: Arc<ServerState>,
     sessions: Mutex<BTreeMap<String, Arc<Session>>>,
+    episodes: Arc<Episodes>,
+    /// Where demonstration datasets are written (`<dir>/<episode>/`).
+    datasets: PathBuf,
+    /// By episode id.
+    demos: Mutex<BTreeMap<String, DemoSlot>>,
 }
 
 impl Phones {
-    pub fn new(state: Arc<ServerState>) -> Arc<Phones> {
+    pub fn new(state: Arc<ServerState>, episodes: Arc<Episodes>, datasets: PathBuf) -> Arc<Phones> {
         Arc::new(Phones {
             state,
             sessions: Mutex::new(BTreeMap::new()),
+            episodes,
+            datasets,
+            demos: Mutex::new(BTreeMap::new()),
         })
+    }
+
+    fn demos(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, DemoSlot>> {
+        self.demos.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn demo(&self, id: &str) -> Result<DemoSlot, ApiError> {
+        self.demos().get(id).cloned().ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("unknown demonstration {id:?}"),
+            )
+        })
+    }
+
+    /// The demonstration being recorded on `spec`, if any.
+    async fn recording_on(&self, spec: &str) -> Option<DemoSlot> {
+        let all: Vec<DemoSlot> = self.demos().values().cloned().collect();
+        for d in all {
+            let g = d.lock().await;
+            if g.is_recording() && g.out.device == spec {
+                drop(g);
+                return Some(d);
+            }
+        }
+        None
     }
 
     fn spec(&self, device: Option<&str>) -> String {
@@ -88,6 +132,10 @@ pub fn router(phones: Arc<Phones>) -> Router {
         .route("/v1/actions", post(act))
         .route("/v1/apps", get(apps))
         .route("/v1/events", get(events))
+        .route("/v1/demos", post(demo_start))
+        .route("/v1/demos/{id}", get(demo_show))
+        .route("/v1/demos/{id}/finish", post(demo_finish))
+        .route("/v1/demos/{id}/files/{name}", get(demo_file))
         .with_state(phones)
 }
 
@@ -195,9 +243,22 @@ pub async fn screen(
         ));
     }
     let (spec, session) = phones.session(q.device.as_deref()).await?;
+    let shot = q.screenshot.unwrap_or(true);
+    Ok(Json(read_screen(&spec, &session, shot, max_edge, q.xml).await?))
+}
+
+/// The settled screen through `Session::observe`, with elements parsed by `session::Screen` so the
+/// ids are the MCP `screen` tool's.
+async fn read_screen(
+    spec: &str,
+    session: &Session,
+    screenshot: bool,
+    max_edge: u32,
+    xml: bool,
+) -> Result<ScreenOut, ApiError> {
     let opts = ObserveOptions {
         elements: true,
-        screenshot: q.screenshot.unwrap_or(true),
+        screenshot,
         annotate: false,
         max_edge,
         encoding: Encoding::Png,
@@ -209,8 +270,7 @@ pub async fn screen(
         .observe(&opts, &ctl)
         .await
         .map_err(|e| session_error(&e))?;
-    let xml = obs.xml.clone().unwrap_or_default();
-    let parsed = Screen::parse(xml).map_err(|e| {
+    let parsed = Screen::parse(obs.xml.clone().unwrap_or_default()).map_err(|e| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "device_error",
@@ -219,8 +279,8 @@ pub async fn screen(
     })?;
     let list = parsed.list();
     let h = parsed.hierarchy();
-    Ok(Json(ScreenOut {
-        device: spec,
+    Ok(ScreenOut {
+        device: spec.to_string(),
         serial: obs.serial.clone(),
         foreground: obs.foreground.as_ref().map(|f| ForegroundOut {
             package: f.package.clone(),
@@ -242,8 +302,8 @@ pub async fn screen(
             height: s.height,
             scale: s.scale,
         }),
-        xml: q.xml.then(|| parsed.xml.clone()),
-    }))
+        xml: xml.then(|| parsed.xml.clone()),
+    })
 }
 
 #[utoipa::path(post, path = "/v1/actions", tag = "phone", request_body = ActRequest,
@@ -261,11 +321,23 @@ pub async fn act(
         .action
         .action()
         .map_err(|m| ApiError::new(StatusCode::BAD_REQUEST, "bad_request", m))?;
-    let (_, session) = phones.session(req.device.as_deref()).await?;
-    let outcome = session
-        .act(action, None, &Control::default())
-        .await
-        .map_err(|e| session_error(&e))?;
+    let (spec, session) = phones.session(req.device.as_deref()).await?;
+    // While a demonstration is recorded here, the row holds the screen the person acted on.
+    let demo = phones.recording_on(&spec).await;
+    let before = match &demo {
+        Some(_) => Some(read_screen(&spec, &session, true, 1024, false).await?),
+        None => None,
+    };
+    let result = session.act(action, None, &Control::default()).await;
+    if let (Some(demo), Some(before)) = (demo, before) {
+        let outcome = match &result {
+            Ok(o) => Ok(o.action.as_str()),
+            Err(e) => Err(e.to_string()),
+        };
+        let outcome = outcome.as_ref().map(|s| *s).map_err(String::as_str);
+        demo.lock().await.write_step(&before, &req.action, outcome)?;
+    }
+    let outcome = result.map_err(|e| session_error(&e))?;
     Ok(Json(ActResult {
         ok: true,
         action: outcome.action,
@@ -322,4 +394,98 @@ pub async fn events(
         }
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+#[utoipa::path(post, path = "/v1/demos", tag = "demos", request_body = DemoStart,
+    responses(
+        (status = 200, description = "The task episode started; actions on this device are recorded as dataset rows", body = DemoOut),
+        (status = 404, description = "Unknown task or device", body = super::wire::ErrorBody),
+        (status = 409, description = "A demonstration is already being recorded on this device", body = super::wire::ErrorBody)))]
+pub async fn demo_start(
+    State(phones): Shared,
+    Body(req): Body<DemoStart>,
+) -> Result<Json<DemoOut>, ApiError> {
+    let (spec, _) = phones.session(req.device.as_deref()).await?;
+    if let Some(d) = phones.recording_on(&spec).await {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "conflict",
+            format!(
+                "demonstration {} is already being recorded on {spec}; finish it first",
+                d.lock().await.out.episode
+            ),
+        ));
+    }
+    let started = phones
+        .episodes
+        .start(&req.task, req.seed, &BTreeMap::new(), Some(&spec))
+        .await?;
+    let out = DemoOut {
+        episode: started.episode.clone(),
+        task: started.task.clone(),
+        goal: started.goal.clone(),
+        device: spec,
+        max_steps: started.max_steps,
+        steps: 0,
+        status: "recording".into(),
+        files: Vec::new(),
+        success: None,
+        score: None,
+    };
+    let demo = Demo::create(out.clone(), &phones.datasets)?;
+    phones
+        .demos()
+        .insert(out.episode.clone(), Arc::new(tokio::sync::Mutex::new(demo)));
+    Ok(Json(out))
+}
+
+#[utoipa::path(get, path = "/v1/demos/{id}", tag = "demos",
+    params(("id" = String, Path, description = "The demonstration's episode id")),
+    responses((status = 200, body = DemoOut), (status = 404, body = super::wire::ErrorBody)))]
+pub async fn demo_show(
+    State(phones): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<DemoOut>, ApiError> {
+    Ok(Json(phones.demo(&id)?.lock().await.out.clone()))
+}
+
+#[utoipa::path(post, path = "/v1/demos/{id}/finish", tag = "demos",
+    params(("id" = String, Path, description = "The demonstration's episode id")),
+    responses(
+        (status = 200, description = "Finished, checked and torn down; the dataset is complete", body = DemoOut),
+        (status = 404, body = super::wire::ErrorBody),
+        (status = 409, description = "Already finished", body = super::wire::ErrorBody)))]
+pub async fn demo_finish(
+    State(phones): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<DemoOut>, ApiError> {
+    let demo = phones.demo(&id)?;
+    let mut d = demo.lock().await;
+    if !d.is_recording() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "conflict",
+            format!("demonstration {id} is {}", d.out.status),
+        ));
+    }
+    phones.episodes.finish(&id).await?;
+    let report = phones.episodes.check(&id).await?;
+    phones.episodes.end(&id).await?;
+    d.out.status = "finished".into();
+    d.out.success = Some(report.verdict.success);
+    d.out.score = Some(report.verdict.score);
+    Ok(Json(d.out.clone()))
+}
+
+#[utoipa::path(get, path = "/v1/demos/{id}/files/{name}", tag = "demos",
+    params(("id" = String, Path, description = "The demonstration's episode id"),
+           ("name" = String, Path, description = "`steps.jsonl` or `step-NNN.png`")),
+    responses(
+        (status = 200, description = "The file", content_type = "application/octet-stream"),
+        (status = 404, body = super::wire::ErrorBody)))]
+pub async fn demo_file(
+    State(phones): Shared,
+    Path((id, name)): Path<(String, String)>,
+) -> Result<axum::response::Response, ApiError> {
+    phones.demo(&id)?.lock().await.file(&name)
 }

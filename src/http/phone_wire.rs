@@ -174,12 +174,16 @@ pub struct ScreenOut {
 }
 
 /// Where an action lands: a point (`x` and `y`), an element id from the last screen, or visible text.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TargetIn {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub x: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub y: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub element: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 }
 
@@ -220,7 +224,7 @@ impl TargetIn {
 }
 
 /// One action, tagged by `kind`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ActionIn {
     Tap {

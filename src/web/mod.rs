@@ -52,13 +52,16 @@ async fn fallback_font() -> impl IntoResponse {
 
 /// Everything served beside `/mcp`: the task routes, the phone routes, `/openapi.json` and this
 /// page. The caller wraps the result (with `/mcp`) in the one HTTP guard.
+/// Demonstration datasets go to `datasets/` beside the episode store.
 pub fn routes(
     state: std::sync::Arc<crate::mcp::ServerState>,
     episodes: std::sync::Arc<crate::session::episode::Episodes>,
+    datasets: std::path::PathBuf,
 ) -> Router {
+    let episodes_for_phones = episodes.clone();
     crate::http::router(episodes)
         .merge(crate::http::phone::router(crate::http::phone::Phones::new(
-            state,
+            state, episodes_for_phones, datasets,
         )))
         .merge(crate::http::openapi::router())
         .merge(router())

@@ -189,6 +189,64 @@ step('while an MCP client acts on the same phone, the page follows without reloa
   await shot('followed-mcp');
 });
 
+step('record a two-step demonstration by hand and export it as a dataset', async () => {
+  await page.click('#nav button[data-key=home]');
+  await waitForeground(LAUNCHER);
+  await page.click('.tabs button[data-tab=record]');
+  await page.waitForSelector('#demo-task option[value="bmoca.calculator.input_1"]', { state: 'attached' });
+  await page.selectOption('#demo-task', 'bmoca.calculator.input_1');
+  await page.fill('#demo-seed', '0');
+  await page.click('#demo-form button[type=submit]');
+  await page.waitForSelector('#demo[data-status=recording]');
+  const episode = await page.getAttribute('#demo', 'data-episode');
+  assert.match(await page.textContent('#demo-goal'), /Calculator/);
+  await waitForeground(LAUNCHER);
+  // Step 1: the Calculator icon; step 2: the digit 1. Both are clicks on the image.
+  const icon = (await pageScreen()).elements.find((e) => e.text === 'Calculator');
+  await clickScreen(icon.center[0], icon.center[1]);
+  await waitForeground('com.google.android.calculator');
+  await page.waitForFunction(() => /· 1 of/.test(document.getElementById('demo-meta').textContent));
+  const one = (await pageScreen()).elements.find((e) => e.role === 'btn' && (e.text === '1' || e.desc === '1'));
+  await clickScreen(one.center[0], one.center[1]);
+  await page.waitForFunction(() => /· 2 of/.test(document.getElementById('demo-meta').textContent));
+  await shot('demo-recording');
+  await page.click('#demo-finish');
+  await page.waitForSelector('#demo[data-status=finished]');
+  assert.match(await page.textContent('#demo-result'), /success/);
+  // The episode is stored like an agent's: two steps, finished, scored.
+  const ep = await rest('GET', `/v1/episodes/${episode}`);
+  assert.equal(ep.status, 200);
+  assert.equal(ep.json.steps, 2, JSON.stringify(ep.json));
+  assert.equal(ep.json.last_success, true);
+  // The dataset: one JSONL row per step with its screenshot, elements and both action forms.
+  const links = await page.$$eval('#demo-files a', (as) => as.map((a) => a.getAttribute('href')));
+  assert.equal(links.length, 3, links.join(' '));
+  const jsonl = await rest('GET', links.find((l) => l.endsWith('steps.jsonl')));
+  const rows = jsonl.text.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(rows.length, 2);
+  fs.mkdirSync(path.join(artifacts, 'dataset'), { recursive: true });
+  fs.writeFileSync(path.join(artifacts, 'dataset', 'steps.jsonl'), jsonl.text);
+  for (const [i, row] of rows.entries()) {
+    assert.equal(row.step, i);
+    assert.equal(row.episode, episode);
+    assert.equal(row.action.kind, 'tap');
+    assert.equal(row.dual_gesture.length, 4);
+    assert.ok(row.dual_gesture.every((v) => v >= 0 && v <= 1));
+    const [ty, tx] = row.dual_gesture;
+    assert.ok(Math.abs(tx * row.screen[0] - row.action.point[0]) <= 1 && Math.abs(ty * row.screen[1] - row.action.point[1]) <= 1);
+    assert.ok(row.elements.length > 0 && row.element_list.length > 0);
+    const png = await fetch(`${base}/v1/demos/${episode}/files/${row.image}`);
+    const bytes = Buffer.from(await png.arrayBuffer());
+    assert.equal(bytes.subarray(1, 4).toString(), 'PNG');
+    fs.writeFileSync(path.join(artifacts, 'dataset', row.image), bytes);
+  }
+  assert.equal(rows[0].foreground, LAUNCHER);
+  assert.match(rows[0].elements, /Calculator/);
+  assert.equal(rows[1].foreground, 'com.google.android.calculator');
+  await shot('demo-finished');
+  await page.click('.tabs button[data-tab=elements]');
+});
+
 step('bad input: malformed JSON, unknown device, unknown kind answer in the JSON error shape', async () => {
   const bad = await rest('POST', '/v1/actions', '{"action": {"kind": "tap", ');
   assert.equal(bad.status, 400);

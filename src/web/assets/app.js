@@ -16,6 +16,7 @@ const state = {
   done: 0,             // refreshes completed
   busy: false,
   poll: Number(params.get('poll') ?? 10) * 1000,
+  demo: null,          // the episode id of the demonstration being recorded
 };
 
 // ---- API ---------------------------------------------------------------------------------------
@@ -187,6 +188,8 @@ async function act(action) {
     showError(e);
     status(`${action.kind} failed`);
     return null;
+  } finally {
+    demoUpdate();
   }
 }
 
@@ -342,6 +345,78 @@ function selectTab(name) {
   window.dispatchEvent(new CustomEvent('tab', { detail: name }));
 }
 
+// ---- Demonstrations ---------------------------------------------------------------------------
+
+async function loadTasks() {
+  if ($('demo-task').options.length) return;
+  try {
+    const list = await api('GET', '/v1/tasks');
+    $('demo-task').replaceChildren(...list.tasks.map((t) => {
+      const o = document.createElement('option');
+      o.value = t.id;
+      o.textContent = t.id;
+      o.title = t.goal;
+      return o;
+    }));
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function drawDemo(d) {
+  state.demo = d.status === 'recording' ? d.episode : null;
+  $('demo').hidden = false;
+  $('demo').dataset.status = d.status;
+  $('demo').dataset.episode = d.episode;
+  $('demo-goal').textContent = d.goal;
+  $('demo-meta').textContent = `${d.task} · episode ${d.episode} · ${d.device} · ${d.steps} of at most ${d.max_steps} steps · ${d.status}`;
+  $('demo-finish').hidden = d.status !== 'recording';
+  $('demo-result').textContent = d.success == null ? '' : `checks: ${d.success ? 'success' : 'failure'} (score ${d.score})`;
+  $('demo-result').className = d.success == null ? '' : d.success ? 'pass' : 'fail';
+  $('demo-files').replaceChildren(...d.files.map((f) => {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = `/v1/demos/${encodeURIComponent(d.episode)}/files/${encodeURIComponent(f)}`;
+    a.textContent = f;
+    a.download = `${d.episode}-${f}`;
+    li.appendChild(a);
+    return li;
+  }));
+}
+
+async function demoStart(ev) {
+  ev.preventDefault();
+  const body = { task: $('demo-task').value, device: state.device || undefined };
+  const seed = $('demo-seed').value.trim();
+  if (seed !== '') body.seed = Number(seed);
+  try {
+    const d = await api('POST', '/v1/demos', body);
+    clearError();
+    drawDemo(d);
+    status(`recording ${d.task}: do it on the phone, then Finish`);
+    refresh();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+async function demoUpdate() {
+  if (!state.demo) return;
+  try { drawDemo(await api('GET', `/v1/demos/${encodeURIComponent(state.demo)}`)); } catch (e) { showError(e); }
+}
+
+async function demoFinish() {
+  if (!state.demo) return;
+  try {
+    const d = await api('POST', `/v1/demos/${encodeURIComponent(state.demo)}/finish`);
+    clearError();
+    drawDemo(d);
+    refresh();
+  } catch (e) {
+    showError(e);
+  }
+}
+
 // ---- Wiring ------------------------------------------------------------------------------------
 
 function setup() {
@@ -365,6 +440,9 @@ function setup() {
     if (spec) switchDevice(spec);
   });
   $('app-filter').addEventListener('input', loadApps);
+  $('demo-form').addEventListener('submit', demoStart);
+  $('demo-finish').addEventListener('click', demoFinish);
+  window.addEventListener('tab', (ev) => { if (ev.detail === 'record') loadTasks(); });
   for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => selectTab(b.dataset.tab));
   $('inspect-copy').addEventListener('click', () => navigator.clipboard?.writeText($('inspect-selector').textContent));
   $('inspect-tap').addEventListener('click', () => {
