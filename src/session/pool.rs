@@ -89,6 +89,8 @@ pub struct DeviceSummary {
 /// Opens devices on demand and keeps them for reuse.
 pub struct DevicePool {
     adb_server: Option<String>,
+    /// The clock an embedded phone opened here keeps.
+    sim_clock: crate::sim::ClockMode,
     default_spec: String,
     /// std mutex: held only for map access.
     slots: Mutex<BTreeMap<String, Arc<DeviceSlot>>>,
@@ -99,11 +101,18 @@ impl DevicePool {
     pub fn new(default_spec: Option<String>, adb_server: Option<String>) -> DevicePool {
         DevicePool {
             adb_server,
+            sim_clock: crate::sim::ClockMode::Virtual,
             default_spec: default_spec
                 .filter(|s| !s.trim().is_empty())
                 .unwrap_or_else(|| "sim".to_string()),
             slots: Mutex::new(BTreeMap::new()),
         }
+    }
+
+    /// Embedded phones opened from now on keep this clock (a served pool keeps real time).
+    pub fn with_sim_clock(mut self, clock: crate::sim::ClockMode) -> DevicePool {
+        self.sim_clock = clock;
+        self
     }
 
     pub fn default_spec(&self) -> &str {
@@ -135,7 +144,9 @@ impl DevicePool {
         let slot = match existing {
             Some(slot) => slot,
             None => {
-                let shell = device::open(Some(&spec), self.adb_server.as_deref()).await?;
+                let shell =
+                    device::open_with_clock(Some(&spec), self.adb_server.as_deref(), self.sim_clock)
+                        .await?;
                 let mut slots = self.slots();
                 // Another session may have opened it meanwhile; keep the first.
                 slots
