@@ -38,5 +38,8 @@ mod sim_time;
 // Task files, golden replays, wrong trajectories, episodes.
 mod tasks;
 
+// Trajectory metrics by coordinates, element ids and text through the one action path.
+mod trajectory;
+
 // The live page's server side: change feed, phone REST routes, OpenAPI, guard.
 mod web;

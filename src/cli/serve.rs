@@ -102,5 +102,7 @@ pub fn enable_tasks(state: &Arc<ServerState>) -> Arc<crate::session::episode::Ep
         devices,
     ));
     let _ = state.tasks.set(episodes.clone());
+    // Every session's steps on a device with an open episode are that episode's steps.
+    state.hub.pool().set_step_sink(episodes.clone());
     episodes
 }

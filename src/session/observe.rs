@@ -192,6 +192,16 @@ impl Session {
         };
         let changes = state.observed.as_ref().map(|old| screen.changes_since(old));
         state.observed = Some(screen.clone());
+        if state
+            .seen
+            .back()
+            .is_none_or(|s| s.digest() != screen.digest())
+        {
+            if state.seen.len() == super::SEEN_OBSERVATIONS {
+                state.seen.pop_front();
+            }
+            state.seen.push_back(screen.clone());
+        }
         Ok(Observation {
             serial: slot.serial().to_string(),
             foreground,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::StepSink;
 use crate::device::{self, Device, DeviceError, Shell};
 
 /// One open device and the lock its sessions act under.
@@ -94,6 +95,9 @@ pub struct DevicePool {
     default_spec: String,
     /// std mutex: held only for map access.
     slots: Mutex<BTreeMap<String, Arc<DeviceSlot>>>,
+    /// Where the steps of every session on these devices go (the task episodes), unless a session
+    /// has its own sink.
+    sink: Mutex<Option<Arc<dyn StepSink>>>,
 }
 
 impl DevicePool {
@@ -106,7 +110,17 @@ impl DevicePool {
                 .filter(|s| !s.trim().is_empty())
                 .unwrap_or_else(|| "sim".to_string()),
             slots: Mutex::new(BTreeMap::new()),
+            sink: Mutex::new(None),
         }
+    }
+
+    /// Sends the steps of every session on this pool's devices to `sink`.
+    pub fn set_step_sink(&self, sink: Arc<dyn StepSink>) {
+        *self.sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(sink);
+    }
+
+    pub fn step_sink(&self) -> Option<Arc<dyn StepSink>> {
+        self.sink.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Embedded phones opened from now on keep this clock (a served pool keeps real time).
@@ -144,9 +158,12 @@ impl DevicePool {
         let slot = match existing {
             Some(slot) => slot,
             None => {
-                let shell =
-                    device::open_with_clock(Some(&spec), self.adb_server.as_deref(), self.sim_clock)
-                        .await?;
+                let shell = device::open_with_clock(
+                    Some(&spec),
+                    self.adb_server.as_deref(),
+                    self.sim_clock,
+                )
+                .await?;
                 let mut slots = self.slots();
                 // Another session may have opened it meanwhile; keep the first.
                 slots
