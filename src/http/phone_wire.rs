@@ -298,7 +298,10 @@ impl ActionIn {
             } => Action::Scroll {
                 direction: direction(d)?,
                 container: None,
-                until: until_text.clone().filter(|t| !t.trim().is_empty()),
+                until: until_text
+                    .clone()
+                    .filter(|t| !t.trim().is_empty())
+                    .map(Target::Text),
                 max_swipes: 10,
             },
             ActionIn::TypeText {
