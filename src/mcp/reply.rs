@@ -2,12 +2,14 @@
 //! `structuredContent` for programs, and screenshots as image content (never base64 inside text).
 
 use base64::Engine;
+
+use crate::session::clip;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Value};
 
 use crate::device::image::Screenshot;
 use crate::device::AppEntry;
-use crate::session::{ActOutcome, Observation, SessionError, Step};
+use crate::session::{ActOutcome, Changes, Observation, SessionError, Step};
 
 /// A failed call the model can act on: `isError: true` with the message.
 pub fn error(e: &SessionError, elapsed_ms: u64) -> CallToolResult {
@@ -37,9 +39,10 @@ pub fn bad_args(message: &str) -> CallToolResult {
 }
 
 pub fn action(outcome: &ActOutcome) -> CallToolResult {
+    let echo = clip(&outcome.action, MAX_ECHO_CHARS);
     let mut text = format!(
         "{}: ok in {} ms{}",
-        outcome.action,
+        echo,
         outcome.elapsed_ms,
         if outcome.settled {
             ""
@@ -53,11 +56,13 @@ pub fn action(outcome: &ActOutcome) -> CallToolResult {
     let mut blocks = vec![ContentBlock::text(text)];
     let mut value = json!({
         "ok": true,
-        "action": outcome.action,
+        "action": echo,
         "elapsed_ms": outcome.elapsed_ms,
         "settled": outcome.settled,
-        "detail": outcome.detail,
     });
+    if let Some(d) = &outcome.detail {
+        value["detail"] = json!(d);
+    }
     if let Some(obs) = &outcome.observation {
         blocks.extend(observation_blocks(obs));
         value["observation"] = observation_json(obs);
@@ -103,7 +108,11 @@ fn observation_blocks(obs: &Observation) -> Vec<ContentBlock> {
         ));
     }
     if let Some(changes) = &obs.changes {
-        head.push_str(&format!("changes: {changes}\n"));
+        if changes.text.contains('\n') {
+            head.push_str(&format!("changes:\n{}\n", changes.text));
+        } else {
+            head.push_str(&format!("changes: {}\n", changes.text));
+        }
     }
     if let Some(elements) = &obs.elements {
         head.push_str(&format!("elements ({}):\n{elements}", obs.element_count));
@@ -118,20 +127,46 @@ fn observation_blocks(obs: &Observation) -> Vec<ContentBlock> {
     blocks
 }
 
+/// The observation's facts for programs. The element list, the XML and the image are in the text
+/// and image blocks only: structured content never repeats a large payload.
 fn observation_json(obs: &Observation) -> Value {
-    json!({
+    let mut v = json!({
         "serial": obs.serial,
-        "foreground": obs.foreground.as_ref().map(|f| json!({"package": f.package, "activity": f.activity})),
         "width": obs.size.width,
         "height": obs.size.height,
-        "elements": obs.elements,
         "element_count": obs.element_count,
-        "changes": obs.changes,
         "digest": obs.digest,
-        "screenshot": obs.screenshot.as_ref().map(|s| json!({
-            "mime_type": s.encoding.mime(), "width": s.width, "height": s.height, "scale": s.scale
-        })),
-    })
+    });
+    if let Some(f) = &obs.foreground {
+        v["foreground"] = match &f.activity {
+            Some(a) => json!({"package": f.package, "activity": a}),
+            None => json!({"package": f.package}),
+        };
+    }
+    if let Some(c) = &obs.changes {
+        v["changes"] = changes_json(c);
+    }
+    if let Some(s) = &obs.screenshot {
+        v["screenshot"] = json!({
+            "mime_type": s.encoding.mime(), "width": s.width, "height": s.height,
+            "scale": s.scale, "bytes": s.bytes.len(),
+        });
+    }
+    v
+}
+
+fn changes_json(c: &Changes) -> Value {
+    let mut v = json!({
+        "kind": c.kind.as_str(), "summary": c.text,
+        "added": c.added, "removed": c.removed, "changed": c.changed,
+    });
+    if let Some(p) = &c.packages.0 {
+        v["from_package"] = json!(p);
+    }
+    if let Some(p) = &c.packages.1 {
+        v["to_package"] = json!(p);
+    }
+    v
 }
 
 pub fn image(shot: &Screenshot) -> ContentBlock {
@@ -155,7 +190,8 @@ pub fn screenshot(shot: &Screenshot, elapsed_ms: u64) -> CallToolResult {
     ]);
     r.structured_content = Some(json!({
         "ok": true, "mime_type": shot.encoding.mime(), "width": shot.width,
-        "height": shot.height, "scale": shot.scale, "elapsed_ms": elapsed_ms
+        "height": shot.height, "scale": shot.scale, "bytes": shot.bytes.len(),
+        "elapsed_ms": elapsed_ms
     }));
     r
 }
@@ -170,7 +206,13 @@ pub fn apps(apps: &[AppEntry], elapsed_ms: u64) -> CallToolResult {
     r.structured_content = Some(json!({
         "ok": true,
         "elapsed_ms": elapsed_ms,
-        "apps": apps.iter().map(|a| json!({"label": a.label(), "package": a.package, "activity": a.activity})).collect::<Vec<_>>(),
+        "apps": apps.iter().map(|a| {
+            let mut v = json!({"label": a.label(), "package": a.package});
+            if let Some(activity) = &a.activity {
+                v["activity"] = json!(activity);
+            }
+            v
+        }).collect::<Vec<_>>(),
     }));
     r
 }
@@ -186,13 +228,61 @@ pub fn steps_json(steps: &[Step]) -> Value {
         steps
             .iter()
             .map(|s| {
-                json!({
-                    "index": s.index, "action": s.action, "kind": s.kind,
+                let mut v = json!({
+                    "index": s.index, "action": clip(&s.action, MAX_ECHO_CHARS), "kind": s.kind,
                     "started_at": s.started_at.to_rfc3339(), "elapsed_ms": s.elapsed_ms,
-                    "error": s.error, "observation_digest": s.observation_digest,
-                    "foreground": s.foreground, "serial": s.serial,
-                })
+                    "serial": s.serial,
+                });
+                for (key, value) in [
+                    ("error", &s.error),
+                    ("observation_digest", &s.observation_digest),
+                    ("foreground", &s.foreground),
+                ] {
+                    if let Some(value) = value {
+                        v[key] = json!(clip(value, MAX_ECHO_CHARS));
+                    }
+                }
+                v
             })
             .collect(),
     )
+}
+
+/// The most of a step's action or error a history line repeats.
+const MAX_ECHO_CHARS: usize = 300;
+
+/// One page of the step list: `limit` steps from `offset`, one line each, oldest first.
+pub fn history(steps: &[Step], offset: usize, limit: usize) -> CallToolResult {
+    let total = steps.len();
+    let page = steps.get(offset.min(total)..(offset + limit).min(total)).unwrap_or_default();
+    let next = (offset + page.len() < total).then_some(offset + page.len());
+    let mut text = if total == 0 {
+        "no steps yet in this session".to_string()
+    } else if page.is_empty() {
+        format!("{total} steps; none from offset {offset}")
+    } else {
+        format!("steps {}-{} of {total}", offset + 1, offset + page.len())
+    };
+    for s in page {
+        text.push_str(&format!(
+            "\n{}. {} ({} ms){}",
+            s.index,
+            clip(&s.action, MAX_ECHO_CHARS),
+            s.elapsed_ms,
+            s.error
+                .as_ref()
+                .map(|e| format!(" error: {}", clip(e, MAX_ECHO_CHARS)))
+                .unwrap_or_default()
+        ));
+    }
+    if let Some(n) = next {
+        text.push_str(&format!("\nmore: call history with offset {n}"));
+    }
+    let mut value = json!({"ok": true, "total": total, "offset": offset, "steps": steps_json(page)});
+    if let Some(n) = next {
+        value["next_offset"] = json!(n);
+    }
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+    r.structured_content = Some(value);
+    r
 }

@@ -10,6 +10,7 @@
 //! **Architecture Invariant:** session types carry no serde or JSON Schema derives; the front ends
 //! convert them to their own wire types, so renaming a field here never breaks a client.
 
+mod clip;
 pub mod episode;
 mod hub;
 mod pool;
@@ -22,10 +23,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
+pub use clip::clip;
 pub use hub::Hub;
 pub use pool::{DevicePool, DeviceSlot, DeviceSummary, Lease};
 pub use record::{Step, StepSink};
-pub use screen::{ElementRef, Screen, ScreenError};
+pub use screen::{ChangeKind, Changes, ElementRef, Screen, ScreenError};
 
 use crate::device::image::{self as shot, Encoding, ImageError, Screenshot};
 use crate::device::{apps, command, AppEntry, Device, DeviceError, Foreground, ScreenSize};
@@ -296,7 +298,7 @@ impl Default for ObserveOptions {
             screenshot: false,
             annotate: false,
             max_edge: 1024,
-            encoding: Encoding::Png,
+            encoding: Encoding::Jpeg(80),
             xml: false,
         }
     }
@@ -315,7 +317,7 @@ pub struct Observation {
     pub screenshot: Option<Screenshot>,
     pub digest: String,
     /// What changed since this session's previous observation.
-    pub changes: Option<String>,
+    pub changes: Option<Changes>,
 }
 
 /// What an action did.
@@ -460,6 +462,12 @@ impl Session {
         state.screen = None;
         state.observed = None;
         Ok(serial)
+    }
+
+    /// Resolves once this session's device changed (any session acted on it) and the action is over.
+    pub async fn screen_changed(&self) {
+        let slot = self.state.lock().await.lease.slot().clone();
+        slot.changed().await
     }
 
     /// Devices open in this process (the pool), with their leases.
@@ -685,7 +693,10 @@ impl Session {
         } else {
             None
         };
-        let changes = state.observed.as_ref().map(|old| screen.changes_since(old));
+        let mut changes = state.observed.as_ref().map(|old| screen.changes_since(old));
+        if let Some(c) = changes.as_mut().filter(|c| c.kind == ChangeKind::AppSwitch) {
+            c.text = switched_to(device, c.packages.1.as_deref().unwrap_or_default()).await;
+        }
         state.observed = Some(screen.clone());
         Ok(Observation {
             serial: slot.serial().to_string(),
@@ -1054,6 +1065,21 @@ impl Session {
                 .map(|m| format!("{} ({})", m.entry.label(), m.entry.package))
                 .collect(),
         })
+    }
+}
+
+/// "switched to Clock (com.google.android.deskclock)"; the bare package when it has no launcher label.
+async fn switched_to(device: &Device, package: &str) -> String {
+    let label = match device.apps().await {
+        Ok(apps) => apps
+            .into_iter()
+            .find(|a| a.package == package)
+            .map(|a| a.label().to_string()),
+        Err(_) => None,
+    };
+    match label {
+        Some(l) if l != package => format!("switched to {l} ({package})"),
+        _ => format!("switched to {package}"),
     }
 }
 
