@@ -134,7 +134,7 @@ fn object(properties: Value) -> Arc<JsonObject> {
     let mut props = json!({
         "ok": {"type": "boolean", "description": "false when the call failed; then `error` and `kind` say why"},
         "error": {"type": "string"},
-        "kind": {"type": "string", "enum": ["bad_request", "device_lost", "device_error", "cancelled", "stale_observation"]},
+        "kind": {"type": "string", "description": "with ok false: bad_request, device_lost, device_error, cancelled, …"},
         "elapsed_ms": {"type": "integer", "minimum": 0},
     });
     if let (Value::Object(base), Value::Object(extra)) = (&mut props, properties) {
@@ -161,7 +161,7 @@ fn observation_properties() -> Value {
         "element_count": {"type": "integer", "minimum": 0},
         "changes": {"type": "object", "description": "what changed since this session's previous observation",
             "properties": {
-                "kind": {"type": "string", "enum": ["none", "app_switch", "updated"]},
+                "kind": {"type": "string", "enum": ["none", "app_switch", "new_screen", "updated"]},
                 "summary": {"type": "string"},
                 "added": {"type": "integer"}, "removed": {"type": "integer"}, "changed": {"type": "integer"},
                 "from_package": {"type": "string"}, "to_package": {"type": "string"}}},
