@@ -3,7 +3,7 @@
 //! plausible wrong one do not succeed; bad task files fail at load with file/line/field errors while
 //! good ones still serve; episode misuse and a lost device give clear errors.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -39,50 +39,105 @@ async fn sim(seed: u64) -> Arc<dyn Shell> {
         .expect("the embedded phone boots")
 }
 
-/// Runs `solution` for every task × seed, several phones at a time; returns the failures.
-async fn run_suite(seeds: &[u64], solution: Solution, want_success: bool) -> Vec<String> {
-    let tasks = suite();
+/// What a suite run replays on each instance, and what it must score.
+#[derive(Clone, Copy, PartialEq)]
+enum Run {
+    /// The golden solution: success with score 1.0.
+    Golden,
+    /// Nothing, then finish: not a success.
+    Empty,
+    /// The task's `wrong` trajectory (or another instance's golden): not a success.
+    Wrong,
+    /// Every near miss of the instance (the golden with one parameter off): not a success, and the
+    /// replay must get through all its actions, so the miss is a finished wrong attempt.
+    NearMisses,
+}
+
+/// One replay of one instance, on its own fresh phone.
+async fn run_one(task: Arc<Task>, seed: u64, solution: Solution, run: Run) -> Option<String> {
+    let inst = match task.instantiate(seed, &BTreeMap::new()) {
+        Ok(i) => i,
+        Err(e) => return Some(format!("{} seed {seed}: {e}", task.id)),
+    };
+    let label = match solution {
+        Solution::NearMiss(i) => match inst.near_misses() {
+            Ok(n) => format!(" near miss {}", n[i].label),
+            Err(e) => return Some(format!("{} seed {seed}: {e}", task.id)),
+        },
+        _ => String::new(),
+    };
+    let want_steps = solution_actions(&inst, solution)
+        .map(|a| Task::reference_of(&a).len() as u32)
+        .unwrap_or(0);
+    let outcome = run_instance(&task, seed, sim(seed).await, None, solution).await;
+    let ok = |r: &droidmcp::session::episode::Report| match run {
+        Run::Golden => r.verdict.success && r.verdict.score >= 1.0,
+        Run::NearMisses => !r.verdict.success && r.steps_used >= want_steps,
+        Run::Empty | Run::Wrong => !r.verdict.success,
+    };
+    match outcome {
+        Ok(r) if ok(&r) => None,
+        Ok(r) => Some(format!(
+            "{} seed {seed}{label}: success={} score={} steps {}/{} failed checks: {:?}",
+            task.id,
+            r.verdict.success,
+            r.verdict.score,
+            r.steps_used,
+            want_steps,
+            r.verdict
+                .checks
+                .iter()
+                .filter(|c| !c.passed)
+                .map(|c| (&c.id, &c.reason))
+                .collect::<Vec<_>>()
+        )),
+        Err(e) => Some(format!("{} seed {seed}{label}: {e}", task.id)),
+    }
+}
+
+/// Runs `run` for every task × seed, several phones at a time; returns the failures and the number
+/// of replays.
+async fn run_suite(seeds: &[u64], run: Run) -> (Vec<String>, usize) {
     let limit = Arc::new(tokio::sync::Semaphore::new(6));
     let mut set = tokio::task::JoinSet::new();
-    for task in tasks {
+    let mut failures = Vec::new();
+    for task in suite() {
         for &seed in seeds {
-            let task = task.clone();
-            let limit = limit.clone();
-            set.spawn(async move {
-                let _permit = limit.acquire().await.expect("semaphore open");
-                let outcome = run_instance(&task, seed, sim(seed).await, None, solution).await;
-                match outcome {
-                    Ok(r)
-                        if r.verdict.success == want_success
-                            && (!want_success || r.verdict.score >= 1.0) =>
-                    {
-                        None
+            let solutions: Vec<Solution> = match run {
+                Run::Golden => vec![Solution::Golden],
+                Run::Empty => vec![Solution::Empty],
+                Run::Wrong => vec![Solution::Wrong],
+                Run::NearMisses => match task
+                    .instantiate(seed, &BTreeMap::new())
+                    .map_err(|e| e.to_string())
+                    .and_then(|i| i.near_misses())
+                {
+                    Ok(n) => (0..n.len()).map(Solution::NearMiss).collect(),
+                    Err(e) => {
+                        failures.push(format!("{} seed {seed}: {e}", task.id));
+                        vec![]
                     }
-                    Ok(r) => Some(format!(
-                        "{} seed {seed}: success={} score={} failed checks: {:?}",
-                        task.id,
-                        r.verdict.success,
-                        r.verdict.score,
-                        r.verdict
-                            .checks
-                            .iter()
-                            .filter(|c| !c.passed)
-                            .map(|c| (&c.id, &c.reason))
-                            .collect::<Vec<_>>()
-                    )),
-                    Err(e) => Some(format!("{} seed {seed}: {e}", task.id)),
-                }
-            });
+                },
+            };
+            for solution in solutions {
+                let task = task.clone();
+                let limit = limit.clone();
+                set.spawn(async move {
+                    let _permit = limit.acquire().await.expect("semaphore open");
+                    run_one(task, seed, solution, run).await
+                });
+            }
         }
     }
-    let mut failures = Vec::new();
+    let mut count = 0;
     while let Some(done) = set.join_next().await {
+        count += 1;
         if let Some(f) = done.expect("replay task did not panic") {
             failures.push(f);
         }
     }
     failures.sort();
-    failures
+    (failures, count)
 }
 
 #[test]
@@ -117,9 +172,12 @@ fn suite_has_at_least_120_templates_on_every_app() {
     );
 }
 
+/// The seeds every task runs on: golden, empty and near misses alike.
+const SEEDS: [u64; 3] = [0, 1, 2];
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_golden_solution_scores_one_on_several_seeds() {
-    let failures = run_suite(&[0, 1, 2], Solution::Golden, true).await;
+    let (failures, _) = run_suite(&SEEDS, Run::Golden).await;
     assert!(
         failures.is_empty(),
         "{} golden failures:\n{}",
@@ -130,10 +188,33 @@ async fn every_golden_solution_scores_one_on_several_seeds() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn empty_trajectories_never_succeed() {
-    let failures = run_suite(&[3], Solution::Empty, false).await;
+    let (failures, _) = run_suite(&SEEDS, Run::Empty).await;
     assert!(
         failures.is_empty(),
         "{} empty trajectories succeeded:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn near_misses_never_succeed() {
+    // Every task with parameters has a near miss on every seed.
+    for task in suite().iter().filter(|t| !t.params.is_empty()) {
+        for seed in SEEDS {
+            let n = task
+                .instantiate(seed, &BTreeMap::new())
+                .unwrap()
+                .near_misses()
+                .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", task.id));
+            assert!(!n.is_empty(), "{} seed {seed} has no near miss", task.id);
+        }
+    }
+    let (failures, count) = run_suite(&SEEDS, Run::NearMisses).await;
+    assert!(count >= 3 * 25, "only {count} near misses ran");
+    assert!(
+        failures.is_empty(),
+        "{} near misses succeeded or stopped short:\n{}",
         failures.len(),
         failures.join("\n")
     );
@@ -149,13 +230,128 @@ async fn plausible_wrong_trajectories_never_succeed() {
             task.id
         );
     }
-    let failures = run_suite(&[4], Solution::Wrong, false).await;
+    let (failures, _) = run_suite(&[4], Run::Wrong).await;
     assert!(
         failures.is_empty(),
         "{} wrong trajectories succeeded:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// A parameterized task whose solution (and, for questions, whose answer) is the same on every seed
+/// can be learned by heart; AndroidWorld draws every instance.
+#[test]
+fn parameterized_solutions_and_answers_vary_with_the_seed() {
+    use droidmcp::task::Action;
+    for task in suite().iter().filter(|t| !t.params.is_empty()) {
+        let instances: Vec<_> = (0..8)
+            .map(|seed| task.instantiate(seed, &BTreeMap::new()).unwrap())
+            .collect();
+        let goldens: BTreeSet<String> = instances
+            .iter()
+            .map(|i| format!("{:?}", i.golden))
+            .collect();
+        assert!(goldens.len() > 1, "{}: the same golden on 8 seeds", task.id);
+        if task.golden.iter().any(|a| matches!(a, Action::Answer(_))) {
+            let answers: BTreeSet<&String> = instances
+                .iter()
+                .flat_map(|i| i.golden.iter())
+                .filter_map(|a| match a {
+                    Action::Answer(text) => Some(text),
+                    _ => None,
+                })
+                .collect();
+            assert!(
+                answers.len() > 1,
+                "{}: the answer is {answers:?} on 8 seeds",
+                task.id
+            );
+        }
+    }
+    // A question needs parameters: a fixed question has a fixed answer.
+    for task in suite() {
+        if task.kind == droidmcp::task::Kind::Query {
+            assert!(
+                !task.params.is_empty(),
+                "{} asks the same question every time",
+                task.id
+            );
+        }
+    }
+}
+
+/// The weak check of issue 10: an event already in the calendar when the episode starts is not the
+/// agent's work. A row identical to the wanted event, put there by setup, scores failure when the
+/// agent does nothing.
+#[tokio::test]
+async fn add_event_at_hour_is_not_satisfied_by_a_row_from_setup() {
+    let t = task("aw.calendar.add_event_at_hour");
+    let mut inst = t.instantiate(0, &BTreeMap::new()).unwrap();
+    let shell = sim(0).await;
+    let now_s: i64 = String::from_utf8_lossy(&shell.exec("date +%s").await.unwrap().stdout)
+        .trim()
+        .parse()
+        .unwrap();
+    let start = (now_s - now_s.rem_euclid(86_400)) * 1000
+        + inst.params["t"].fields["ms"].parse::<i64>().unwrap();
+    inst.setup.push(droidmcp::task::SetupStep::Sql {
+        db: "/data/data/com.android.providers.calendar/databases/calendar.db".into(),
+        sql: format!(
+            "INSERT INTO Events (calendar_id, title, dtstart, dtend, eventTimezone, allDay, deleted) VALUES (1, {}, {start}, {}, 'UTC', 0, 0);",
+            droidmcp::task::template::sql_quote(&inst.params["title"].text),
+            start + 3_600_000
+        ),
+    });
+    let mut ep = Episode::start(inst, shell, None).await.unwrap();
+    ep.finish().unwrap();
+    let report = ep.check().await.unwrap();
+    assert!(!report.verdict.success, "{:?}", report.verdict);
+    let added = report
+        .verdict
+        .checks
+        .iter()
+        .find(|c| c.id == "added")
+        .unwrap();
+    assert!(!added.passed, "{:?}", added.reason);
+}
+
+#[test]
+fn overrides_are_checked_by_the_parameter_generator() {
+    let bad = |id: &str, name: &str, value: &str| {
+        let params: BTreeMap<String, String> = [(name.to_string(), value.to_string())].into();
+        task(id).instantiate(0, &params).unwrap_err().to_string()
+    };
+    let e = bad("aw.clock.alarm_at_time", "t", "23:00");
+    assert!(
+        e.contains("aw.clock.alarm_at_time") && e.contains("parameter t") && e.contains("hour 23"),
+        "{e}"
+    );
+    let e = bad("calculator.add_params", "a", "x");
+    assert!(
+        e.contains("calculator.add_params")
+            && e.contains("parameter a")
+            && e.contains("not an integer"),
+        "{e}"
+    );
+    let e = bad("aw.sms.send", "number", "5'); DELETE FROM sms; --");
+    assert!(
+        e.contains("parameter number") && e.contains("+1NXXXXXXXXX"),
+        "{e}"
+    );
+    let e = bad("aw.calendar.delete_events_on_day", "d", "2031-01-01");
+    assert!(e.contains("parameter d") && e.contains("outside"), "{e}");
+    let e = bad("aw.sms.send", "colour", "red");
+    assert!(
+        e.contains("aw.sms.send") && e.contains("unknown parameter \"colour\""),
+        "{e}"
+    );
+    // A good override is taken, fields and all.
+    let params: BTreeMap<String, String> = [("t".to_string(), "13:05".to_string())].into();
+    let inst = task("aw.clock.alarm_at_time")
+        .instantiate(0, &params)
+        .unwrap();
+    assert!(inst.goal.contains("1:05 PM"), "{}", inst.goal);
 }
 
 #[test]
@@ -211,6 +407,22 @@ fn bad_files_fail_with_file_line_and_field() {
         ("[[task]]\nid = \"x\"\ngoal = \"g\"\ncheck = [{ id = \"b\", kind = \"answer\", expected_from = \"later\" }, { id = \"later\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
          "expected_from: \"later\" is not a check declared before this one"),
         ("not toml at all [", "tasks/bad.toml: line 1"),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\nparams = { h = { range = [1, 9] } }\nsetup = [\n  { op = \"sql\", db = \"/d.db\", sql = \"DELETE FROM t WHERE h = '{h}'\" },\n]\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
+         "tasks/bad.toml: line 6: task \"x\": setup[0]: sql: {h} in SQL: placeholders here must be typed, write {h:sql}"),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\nparams = { h = { range = [1, 9] } }\nsetup = [{ op = \"shell\", cmd = \"echo {h:sql}\" }]\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
+         "line 5: task \"x\": setup[0]: cmd: {h:sql} in a shell command"),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\nparams = { h = { range = [1, 9] } }\ncheck = [\n  { id = \"a\", kind = \"sqlite\", db = \"/d.db\", query = \"SELECT 1 FROM t WHERE h = {h}\" },\n]\ngolden = [{ finish = true }]\n",
+         "line 6: task \"x\": check \"a\": query: {h} in SQL"),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\nparams = { n = { gen = \"phone_number\" } }\ncheck = [{ id = \"a\", kind = \"content\", uri = \"content://sms/sent\", where = \"address = '{n}'\" }]\ngolden = [{ finish = true }]\n",
+         "check \"a\": where: {n} in SQL"),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\nparams = { n = { range = [1, 3] } }\ncheck = [{ id = \"a\", kind = \"shell\", cmd = \"ls {n}\", regex = \"x\" }]\ngolden = [{ finish = true }]\n",
+         "check \"a\": cmd: {n} in a shell command"),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\nparams = { n = { range = [1, 3] } }\nnear_miss = [\"m\"]\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
+         "line 5: task \"x\": near_miss: \"m\" is not a parameter of this task"),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\nparams = { n = { range = [1, 3] } }\nnear_miss = [{ n = \"{zz}\" }]\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
+         "near_miss: n: unknown parameter \"zz\""),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\nsetup = [{ op = \"insert_rows\", db = \"/d.db\", table = \"t; DROP TABLE u\", count = 1, columns = { a = 1 } }]\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
+         "setup[0]: table: \"t; DROP TABLE u\" is not a plain SQL table name"),
     ];
     for (src, want) in cases {
         let errors = load_errors(src);

@@ -30,7 +30,8 @@ pub enum Command {
         dir: Option<PathBuf>,
     },
     /// Replay golden solutions on fresh embedded phones (or --device), one line per instance; exits 1
-    /// if any instance scores below 1.0 (or, with --wrong/--empty, if any succeeds).
+    /// if any instance scores below 1.0 (or, with --wrong/--empty/--near-miss, if any succeeds).
+    /// `--suite` runs golden, empty and every near miss of each instance (what CI runs).
     Replay {
         /// Task ids (default with --all: every task).
         ids: Vec<String>,
@@ -40,11 +41,18 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seeds: u64,
         /// Replay a plausible wrong trajectory instead; an instance passes if it does NOT succeed.
-        #[arg(long, conflicts_with = "empty")]
+        #[arg(long, conflicts_with_all = ["empty", "near_miss", "suite"])]
         wrong: bool,
         /// Replay nothing (finish at once); an instance passes if it does NOT succeed.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["near_miss", "suite"])]
         empty: bool,
+        /// Replay every near miss (the golden with one parameter off); each must run all its
+        /// actions and NOT succeed.
+        #[arg(long, conflicts_with = "suite")]
+        near_miss: bool,
+        /// Golden, empty and every near miss of each instance.
+        #[arg(long)]
+        suite: bool,
         #[arg(long)]
         dir: Option<PathBuf>,
     },
@@ -96,6 +104,8 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             seeds,
             wrong,
             empty,
+            near_miss,
+            suite,
             dir,
         } => {
             let (catalog, load_errors) = load(dir);
@@ -109,65 +119,48 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
                     .map(|id| catalog.get(id))
                     .collect::<Result<_, _>>()?
             };
-            let solution = if wrong {
-                Solution::Wrong
-            } else if empty {
-                Solution::Empty
-            } else {
-                Solution::Golden
-            };
             let mut failures = 0;
             let started = std::time::Instant::now();
             let mut count = 0;
             for task in &tasks {
                 for seed in 0..seeds {
-                    count += 1;
-                    let spec = global
-                        .device
-                        .clone()
-                        .unwrap_or_else(|| format!("sim:{seed}"));
-                    let shell = crate::device::open(Some(&spec), global.adb_server.as_deref())
-                        .await
-                        .with_context(|| format!("opening device {spec}"))?;
-                    let outcome = run_instance(task, seed, shell, None, solution).await;
-                    let (ok, line) = match outcome {
-                        Ok(r) => {
-                            let ok = match solution {
-                                Solution::Golden => r.verdict.success && r.verdict.score >= 1.0,
-                                _ => !r.verdict.success,
-                            };
-                            let failed: Vec<String> = r
-                                .verdict
-                                .checks
-                                .iter()
-                                .filter(|c| !c.passed)
-                                .map(|c| {
-                                    format!("{}: {}", c.id, c.reason.clone().unwrap_or_default())
-                                })
-                                .collect();
-                            let detail = if solution == Solution::Golden && !failed.is_empty() {
-                                format!("  [{}]", failed.join("; "))
-                            } else {
-                                String::new()
-                            };
-                            (
-                                ok,
-                                format!(
-                                    "score {:.2} steps {}/{}{detail}",
-                                    r.verdict.score, r.steps_used, r.max_steps
-                                ),
-                            )
+                    let instance = task.instantiate(seed, &Default::default())?;
+                    let near = match instance.near_misses() {
+                        Ok(n) => n,
+                        Err(e) => {
+                            failures += 1;
+                            println!("FAIL {} seed={seed} near misses: {e}", task.id);
+                            Vec::new()
                         }
-                        Err(e) => (false, format!("error: {e}")),
                     };
-                    if !ok {
-                        failures += 1;
+                    let near_runs = || (0..near.len()).map(Solution::NearMiss);
+                    let solutions: Vec<Solution> = if wrong {
+                        vec![Solution::Wrong]
+                    } else if empty {
+                        vec![Solution::Empty]
+                    } else if near_miss {
+                        near_runs().collect()
+                    } else if suite {
+                        [Solution::Golden, Solution::Empty]
+                            .into_iter()
+                            .chain(near_runs())
+                            .collect()
+                    } else {
+                        vec![Solution::Golden]
+                    };
+                    for solution in solutions {
+                        count += 1;
+                        let (ok, line) =
+                            replay_one(global, task, seed, solution, &near).await?;
+                        if !ok {
+                            failures += 1;
+                        }
+                        println!(
+                            "{} {} seed={seed} {line}",
+                            if ok { "PASS" } else { "FAIL" },
+                            task.id
+                        );
                     }
-                    println!(
-                        "{} {} seed={seed} {line}",
-                        if ok { "PASS" } else { "FAIL" },
-                        task.id
-                    );
                 }
             }
             let secs = started.elapsed().as_secs_f64();
@@ -183,6 +176,62 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             })
         }
     }
+}
+
+/// One replay on a fresh phone: whether it scored as it must, and the line that says how.
+async fn replay_one(
+    global: &Global,
+    task: &Arc<Task>,
+    seed: u64,
+    solution: Solution,
+    near: &[crate::task::NearMiss],
+) -> anyhow::Result<(bool, String)> {
+    let spec = global
+        .device
+        .clone()
+        .unwrap_or_else(|| format!("sim:{seed}"));
+    let shell = crate::device::open(Some(&spec), global.adb_server.as_deref())
+        .await
+        .with_context(|| format!("opening device {spec}"))?;
+    let (what, want_steps) = match solution {
+        Solution::NearMiss(i) => (
+            format!("near miss {}", near[i].label),
+            Task::reference_of(&near[i].actions).len() as u32,
+        ),
+        Solution::Golden => ("golden".to_string(), 0),
+        Solution::Empty => ("empty".to_string(), 0),
+        Solution::Wrong => ("wrong".to_string(), 0),
+    };
+    Ok(match run_instance(task, seed, shell, None, solution).await {
+        Ok(r) => {
+            let ok = match solution {
+                Solution::Golden => r.verdict.success && r.verdict.score >= 1.0,
+                // A near miss that stopped short is an aborted run, not a wrong one.
+                Solution::NearMiss(_) => !r.verdict.success && r.steps_used >= want_steps,
+                _ => !r.verdict.success,
+            };
+            let failed: Vec<String> = r
+                .verdict
+                .checks
+                .iter()
+                .filter(|c| !c.passed)
+                .map(|c| format!("{}: {}", c.id, c.reason.clone().unwrap_or_default()))
+                .collect();
+            let detail = if !ok && !failed.is_empty() {
+                format!("  [{}]", failed.join("; "))
+            } else {
+                String::new()
+            };
+            (
+                ok,
+                format!(
+                    "{what} score {:.2} steps {}/{}{detail}",
+                    r.verdict.score, r.steps_used, r.max_steps
+                ),
+            )
+        }
+        Err(e) => (false, format!("{what} error: {e}")),
+    })
 }
 
 fn show(task: &Arc<Task>, seed: u64) -> anyhow::Result<()> {
@@ -213,6 +262,14 @@ fn show(task: &Arc<Task>, seed: u64) -> anyhow::Result<()> {
     }
     for a in &inst.golden {
         println!("  golden: {}", a.describe());
+    }
+    match inst.near_misses() {
+        Ok(near) => {
+            for n in near {
+                println!("  near miss: {}", n.label);
+            }
+        }
+        Err(e) => println!("  near misses: {e}"),
     }
     Ok(())
 }

@@ -333,7 +333,7 @@ fn rows_uses_clock(test: &RowsTest) -> bool {
         RowsTest::Any(m) | RowsTest::None(m) | RowsTest::Count(m, _) => m,
         RowsTest::Values { filter, .. } => filter,
     };
-    tests.iter().any(|(_, m)| matches!(m, Matcher::WithinMs(_)))
+    tests.iter().any(|(_, m)| m.uses_clock())
 }
 
 fn judge_rows(rows: &[ContentRow], test: &RowsTest, now: Option<i64>) -> Judged {
@@ -710,7 +710,13 @@ impl Check {
                 ignore,
                 expect,
                 exact,
-            } => (|| {
+            } => {
+                let now = if expect.iter().flatten().any(|(_, m)| m.uses_clock()) {
+                    run.now_ms().await?
+                } else {
+                    None
+                };
+                (|| {
                 let before = before()?;
                 let (b, a) = read_pair(before, &after, table)?;
                 let d = sqlite::diff_rows(&b, &a, key, ignore);
@@ -729,9 +735,10 @@ impl Check {
                         format!("expected exactly {} new row(s)", expect.len()),
                     ));
                 }
-                sqlite::match_all(expect, &d.added, None).map_err(|e| (shown.clone(), e))?;
+                sqlite::match_all(expect, &d.added, now).map_err(|e| (shown.clone(), e))?;
                 Ok((shown, vec![]))
-            })(),
+                })()
+            }
             SqliteTest::RowsRemoved {
                 table,
                 key,

@@ -54,6 +54,9 @@ pub enum Matcher {
     },
     /// A millisecond epoch within this many ms before (or at) the device's current time.
     WithinMs(i64),
+    /// A millisecond epoch on the device's current day (UTC, the clock checks and calendar rows
+    /// use); with `at_ms`, exactly that many ms after the day's midnight.
+    Today { at_ms: Option<String> },
     /// The value is missing (`null`, NULL, or no such row/key).
     Null,
     /// Any value that is not missing.
@@ -165,7 +168,35 @@ impl Matcher {
                     ))
                 }
             }
+            (Matcher::Today { at_ms }, Some(v)) => {
+                const DAY: i64 = 86_400_000;
+                let now = now_ms.ok_or("the device clock could not be read")?;
+                let midnight = now - now.rem_euclid(DAY);
+                let t = parse_number(v).ok_or_else(|| format!("{v:?} is not a timestamp"))? as i64;
+                let day = |ms: i64| {
+                    chrono::DateTime::from_timestamp_millis(ms)
+                        .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
+                        .unwrap_or_else(|| ms.to_string())
+                };
+                match at_ms {
+                    None if (midnight..midnight + DAY).contains(&t) => Ok(()),
+                    None => Err(format!("{} is not on the device's day {}", day(t), day(midnight))),
+                    Some(at) => {
+                        let at = parse_number(at).ok_or_else(|| format!("{at:?} is not a number"))? as i64;
+                        if t == midnight + at {
+                            Ok(())
+                        } else {
+                            Err(format!("{} is not {} (today on the device)", day(t), day(midnight + at)))
+                        }
+                    }
+                }
+            }
         }
+    }
+
+    /// Whether checking needs the device clock.
+    pub fn uses_clock(&self) -> bool {
+        matches!(self, Matcher::WithinMs(_) | Matcher::Today { .. })
     }
 
     /// Short text for evidence (`== "10"`, `~ "hello" (0.9)`).
@@ -183,6 +214,8 @@ impl Matcher {
             }
             Matcher::Num { op, value, .. } => format!("{} {value}", op.name()),
             Matcher::WithinMs(ms) => format!("within {ms} ms of now"),
+            Matcher::Today { at_ms: None } => "today".into(),
+            Matcher::Today { at_ms: Some(ms) } => format!("today + {ms} ms"),
             Matcher::Null => "null".into(),
             Matcher::NotNull => "not null".into(),
         }
@@ -198,7 +231,9 @@ impl Matcher {
             | Matcher::StartsWith(s)
             | Matcher::Phone(s)
             | Matcher::Fuzzy { text: s, .. }
-            | Matcher::Num { value: s, .. } => *s = f(s),
+            | Matcher::Num { value: s, .. }
+            | Matcher::Today { at_ms: Some(s) } => *s = f(s),
+            Matcher::Today { at_ms: None } => {}
             Matcher::WithinMs(_) | Matcher::Null | Matcher::NotNull => {}
         }
     }
@@ -279,5 +314,20 @@ mod tests {
             .check(Some("1697384000000"), Some(1_697_384_400_001))
             .is_err());
         assert!(m.check(Some("1697384000000"), None).is_err());
+    }
+
+    #[test]
+    fn today_is_the_device_day() {
+        // 2024-06-05 08:30 UTC on the device.
+        let now = Some(1_717_576_200_000);
+        let today = Matcher::Today { at_ms: None };
+        assert!(today.check(Some("1717545600000"), now).is_ok(), "midnight");
+        assert!(today.check(Some("1717631999999"), now).is_ok(), "last ms");
+        assert!(today.check(Some("1717632000000"), now).is_err(), "tomorrow");
+        let at_ten = Matcher::Today { at_ms: Some("36000000".into()) };
+        assert!(at_ten.check(Some("1717581600000"), now).is_ok());
+        let e = at_ten.check(Some("1717585200000"), now).unwrap_err();
+        assert!(e.contains("2024-06-05 11:00") && e.contains("2024-06-05 10:00"), "{e}");
+        assert!(at_ten.check(Some("1717581600000"), None).is_err());
     }
 }

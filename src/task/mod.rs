@@ -12,6 +12,7 @@
 pub mod action;
 pub mod catalog;
 pub mod error;
+pub mod near_miss;
 pub mod params;
 pub mod raw;
 pub mod replay;
@@ -29,6 +30,7 @@ use rand_chacha::ChaCha8Rng;
 pub use action::Action;
 pub use catalog::Catalog;
 pub use error::{LoadError, TaskError};
+pub use near_miss::{NearMiss, NearMissSpec};
 pub use params::{ParamSpec, Value};
 pub use setup::SetupStep;
 
@@ -77,6 +79,8 @@ pub struct Task {
     pub success: Expr,
     pub golden: Vec<Action>,
     pub wrong: Option<Vec<Action>>,
+    /// How the near misses are made; empty: vary every drawn parameter the golden solution uses.
+    pub near_miss: Vec<NearMissSpec>,
     pub source: Option<String>,
     /// The file it came from.
     pub file: PathBuf,
@@ -131,14 +135,13 @@ impl Task {
                     message,
                 })?;
             let value = match overrides.get(name) {
-                Some(text) => {
-                    spec.accepts(text).map_err(|message| TaskError::BadParam {
+                Some(text) => spec
+                    .parse_override(text)
+                    .map_err(|message| TaskError::BadParam {
                         task: self.id.clone(),
                         name: name.clone(),
                         message,
-                    })?;
-                    spec.override_value(text)
-                }
+                    })?,
                 None => drawn,
             };
             values.insert(name.clone(), value);
@@ -231,7 +234,7 @@ impl Task {
                                 spec.draw(rng, &row_values)?
                             };
                             names.push(format!("\"{column}\""));
-                            cells.push(sql_literal(&cell.text));
+                            cells.push(template::sql_quote(&cell.text));
                             row_values.insert(column.clone(), cell);
                         }
                         sql.push_str(&format!(
@@ -253,19 +256,6 @@ impl Task {
     /// The reference actions of an instance's golden solution (for LCS checks and metrics).
     pub fn reference_of(golden: &[Action]) -> Vec<crate::eval::history::RefAction> {
         golden.iter().filter_map(Action::reference).collect()
-    }
-}
-
-/// Numbers stay numbers in SQL; everything else is a quoted string.
-fn sql_literal(text: &str) -> String {
-    if !text.is_empty()
-        && text.parse::<i64>().is_ok()
-        && !text.starts_with('+')
-        && !(text.starts_with('0') && text.len() > 1)
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "''"))
     }
 }
 

@@ -231,11 +231,7 @@ impl Generator {
                 for _ in 0..9 {
                     national.push(char::from(b'0' + rng.gen_range(0..10u8)));
                 }
-                let dashed = format!("{}-{}-{}", &national[..3], &national[3..6], &national[6..]);
-                Value::plain(format!("+1{national}"))
-                    .with("digits", format!("1{national}"))
-                    .with("national", &national)
-                    .with("dashed", dashed)
+                phone_value(&national)
             }
             Generator::Person => {
                 let (f, l) = (pick(rng, FIRST), pick(rng, LAST));
@@ -274,15 +270,7 @@ impl Generator {
                     minutes: minutes.clone(),
                 }
                 .draw(rng);
-                let day_ms: i64 = d.fields["epoch_ms"].parse().unwrap_or_default();
-                let tod_ms: i64 = t.fields["ms_of_day"].parse().unwrap_or_default();
-                let mut v = Value::plain((day_ms + tod_ms).to_string());
-                v.fields
-                    .extend(d.fields.into_iter().map(|(k, x)| (format!("date_{k}"), x)));
-                v.fields.extend(t.fields);
-                v.fields.insert("date".into(), d.text);
-                v.fields.insert("time".into(), t.text);
-                v
+                datetime_value(d, t)
             }
             Generator::Sentence => Value::plain(pick(rng, SENTENCES)),
             Generator::EventTitle => {
@@ -334,42 +322,188 @@ impl ParamSpec {
         })
     }
 
-    /// Whether an override given by a client is acceptable for this parameter.
-    pub fn accepts(&self, text: &str) -> Result<(), String> {
+    /// The value a client's override stands for, validated the way this parameter's generator would
+    /// have drawn it: a choice must be one of the choices, a number must lie in the range (on its
+    /// step), a date or time inside the generator's bounds, a phone number a `+1` number, and so on.
+    /// Dates, times and phone numbers get their fields; a choice keeps its fields.
+    pub fn parse_override(&self, text: &str) -> Result<Value, String> {
         match self {
-            ParamSpec::Choices(options) if !options.iter().any(|o| o.text == text) => Err(format!(
-                "{text:?} is not one of {:?}",
-                options.iter().map(|o| o.text.as_str()).collect::<Vec<_>>()
-            )),
-            ParamSpec::Range { lo, hi, .. } => match text.trim().parse::<i64>() {
-                Ok(n) if (*lo..=*hi).contains(&n) => Ok(()),
-                _ => Err(format!("{text:?} is not an integer in [{lo}, {hi}]")),
+            ParamSpec::Literal(v) if v.text == text => Ok(v.clone()),
+            ParamSpec::Literal(v) => Err(format!("fixed to {:?}; {text:?} is not it", v.text)),
+            ParamSpec::Choices(options) => {
+                options.iter().find(|o| o.text == text).cloned().ok_or_else(|| {
+                    format!(
+                        "{text:?} is not one of {:?}",
+                        options.iter().map(|o| o.text.as_str()).collect::<Vec<_>>()
+                    )
+                })
+            }
+            ParamSpec::Range { lo, hi, step } => match text.trim().parse::<i64>() {
+                Ok(n) if (*lo..=*hi).contains(&n) && (n - lo) % step == 0 => {
+                    Ok(Value::plain(n.to_string()))
+                }
+                _ if *step == 1 => Err(format!("{text:?} is not an integer in [{lo}, {hi}]")),
+                _ => Err(format!(
+                    "{text:?} is not an integer in [{lo}, {hi}] in steps of {step}"
+                )),
             },
+            ParamSpec::Decimal { lo, hi, decimals } => {
+                let t = text.trim();
+                let places = t.split_once('.').map_or(0, |(_, f)| f.len());
+                match t.parse::<f64>() {
+                    Ok(x) if x.is_finite() && x >= *lo && x <= *hi && places <= *decimals => {
+                        Ok(Value::plain(format!("{x:.decimals$}")))
+                    }
+                    _ => Err(format!(
+                        "{text:?} is not a number in [{lo}, {hi}] with at most {decimals} decimals"
+                    )),
+                }
+            }
             ParamSpec::Add { base, .. } => {
                 Err(format!("derived from {base:?}; override that instead"))
             }
-            _ => Ok(()),
+            ParamSpec::Gen(g) => g.parse(text),
         }
     }
+}
 
-    /// The value for an accepted override: choices keep their fields, dates and times get theirs.
-    pub fn override_value(&self, text: &str) -> Value {
+impl Generator {
+    /// A value given as text, checked against what this generator can draw (see
+    /// [`ParamSpec::parse_override`]).
+    pub fn parse(&self, text: &str) -> Result<Value, String> {
+        let words_from = |list: &[&str], what: &str| -> Result<Value, String> {
+            list.iter()
+                .find(|w| **w == text)
+                .map(|w| Value::plain(*w))
+                .ok_or_else(|| format!("{text:?} is not a {what} this task knows ({})", list.join(", ")))
+        };
         match self {
-            ParamSpec::Choices(options) => options
-                .iter()
-                .find(|o| o.text == text)
-                .cloned()
-                .unwrap_or_else(|| Value::plain(text)),
-            ParamSpec::Gen(Generator::Date { .. }) => NaiveDate::parse_from_str(text, "%Y-%m-%d")
-                .map(date_value)
-                .unwrap_or_else(|_| Value::plain(text)),
-            ParamSpec::Gen(Generator::Time { .. }) => text
-                .split_once(':')
-                .and_then(|(h, m)| Some(time_value(h.parse().ok()?, m.parse().ok()?)))
-                .unwrap_or_else(|| Value::plain(text)),
-            _ => Value::plain(text),
+            Generator::PhoneNumber => {
+                let national = text.strip_prefix("+1").unwrap_or("");
+                let ok = national.len() == 10
+                    && national.bytes().all(|b| b.is_ascii_digit())
+                    && national.as_bytes()[0] >= b'2';
+                if !ok {
+                    return Err(format!(
+                        "{text:?} is not a phone number of the form +1NXXXXXXXXX (N in 2-9)"
+                    ));
+                }
+                Ok(phone_value(national))
+            }
+            Generator::Person => match text.split_once(' ') {
+                Some((f, l)) if FIRST.contains(&f) && LAST.contains(&l) => Ok(Value::plain(text)
+                    .with("first", f)
+                    .with("last", l)),
+                _ => Err(format!(
+                    "{text:?} is not \"First Last\" with names this task knows (first: {}; last: {})",
+                    FIRST.join(", "),
+                    LAST.join(", ")
+                )),
+            },
+            Generator::FirstName => words_from(FIRST, "first name"),
+            Generator::LastName => words_from(LAST, "last name"),
+            Generator::Sentence => words_from(SENTENCES, "sentence"),
+            Generator::Word => words_from(WORDS, "word"),
+            Generator::Address => words_from(ADDRESSES, "address"),
+            Generator::EventTitle => {
+                let ok = EVENT_PREFIX.iter().any(|p| {
+                    text.strip_prefix(p)
+                        .and_then(|rest| rest.strip_prefix(' '))
+                        .is_some_and(|s| EVENT_SUBJECT.contains(&s))
+                });
+                if ok {
+                    Ok(Value::plain(text))
+                } else {
+                    Err(format!(
+                        "{text:?} is not an event title this task knows (one of {} followed by one of {})",
+                        EVENT_PREFIX.join(", "),
+                        EVENT_SUBJECT.join(", ")
+                    ))
+                }
+            }
+            Generator::Date { from, to } => {
+                let d = NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
+                    .map_err(|_| format!("{text:?} is not a date YYYY-MM-DD"))?;
+                if d < *from || d > *to {
+                    return Err(format!("{d} is outside [{from}, {to}]"));
+                }
+                Ok(date_value(d))
+            }
+            Generator::Time { hours, minutes } => parse_time(text, *hours, minutes),
+            Generator::DateTime {
+                from,
+                to,
+                hours,
+                minutes,
+            } => {
+                let (d, t) = text
+                    .trim()
+                    .split_once(' ')
+                    .ok_or_else(|| format!("{text:?} is not \"YYYY-MM-DD HH:MM\""))?;
+                let d = Generator::Date {
+                    from: *from,
+                    to: *to,
+                }
+                .parse(d)?;
+                let t = parse_time(t, *hours, minutes)?;
+                Ok(datetime_value(d, t))
+            }
+            Generator::Digits { len } => {
+                let ok = text.len() == *len
+                    && text.bytes().all(|b| b.is_ascii_digit())
+                    && !text.starts_with('0');
+                if ok {
+                    Ok(Value::plain(text))
+                } else {
+                    Err(format!(
+                        "{text:?} is not {len} digits without a leading zero"
+                    ))
+                }
+            }
         }
     }
+}
+
+/// `HH:MM` with the hour in `hours` and the minute one of `minutes` (any minute when empty).
+fn parse_time(text: &str, hours: (u32, u32), minutes: &[u32]) -> Result<Value, String> {
+    let (h, m) = text
+        .trim()
+        .split_once(':')
+        .and_then(|(h, m)| Some((h.parse::<u32>().ok()?, m.parse::<u32>().ok()?)))
+        .filter(|(_, m)| *m < 60)
+        .ok_or_else(|| format!("{text:?} is not a time HH:MM"))?;
+    if !(hours.0..=hours.1).contains(&h) {
+        return Err(format!(
+            "hour {h} is outside {}..={}",
+            hours.0, hours.1
+        ));
+    }
+    if !minutes.is_empty() && !minutes.contains(&m) {
+        return Err(format!("minute {m} is not one of {minutes:?}"));
+    }
+    Ok(time_value(h, m))
+}
+
+fn phone_value(national: &str) -> Value {
+    let dashed = format!("{}-{}-{}", &national[..3], &national[3..6], &national[6..]);
+    Value::plain(format!("+1{national}"))
+        .with("digits", format!("1{national}"))
+        .with("national", national)
+        .with("dashed", dashed)
+}
+
+/// A date and a time of day as one moment: the text is epoch milliseconds (UTC), the fields are the
+/// date's (prefixed `date_`) and the time's.
+fn datetime_value(d: Value, t: Value) -> Value {
+    let day_ms: i64 = d.fields["epoch_ms"].parse().unwrap_or_default();
+    let tod_ms: i64 = t.fields["ms_of_day"].parse().unwrap_or_default();
+    let mut v = Value::plain((day_ms + tod_ms).to_string());
+    v.fields
+        .extend(d.fields.into_iter().map(|(k, x)| (format!("date_{k}"), x)));
+    v.fields.extend(t.fields);
+    v.fields.insert("date".into(), d.text);
+    v.fields.insert("time".into(), t.text);
+    v
 }
 
 /// Parses a parameter's TOML value. Forms: a literal (string, integer, float, bool); `{ choices = [..] }`
@@ -661,9 +795,44 @@ mod tests {
             "11"
         );
         let range = spec("{ range = [5, 11] }").unwrap();
-        assert!(range.accepts("7").is_ok());
-        assert!(range.accepts("12").is_err());
-        assert!(spec("{ choices = [\"a\"] }").unwrap().accepts("b").is_err());
+        assert_eq!(range.parse_override("7").unwrap().text, "7");
+        assert!(range.parse_override("12").is_err());
+        assert!(spec("{ choices = [\"a\"] }")
+            .unwrap()
+            .parse_override("b")
+            .is_err());
+        assert!(add.parse_override("3").unwrap_err().contains("derived"));
+    }
+
+    #[test]
+    fn overrides_are_checked_by_their_generator() {
+        let ok = |src: &str, text: &str| spec(src).unwrap().parse_override(text);
+        let time = "{ gen = \"time\", hours = [5, 20], minutes = [0, 30] }";
+        let t = ok(time, "13:30").unwrap();
+        assert_eq!((t.fields["hour12"].as_str(), t.fields["ampm"].as_str()), ("1", "PM"));
+        for (src, text, needle) in [
+            (time, "23:00", "hour 23 is outside 5..=20"),
+            (time, "13:15", "minute 15 is not one of [0, 30]"),
+            (time, "noon", "not a time"),
+            ("{ range = [1, 9] }", "seven", "not an integer in [1, 9]"),
+            ("{ range = [0, 30], step = 5 }", "7", "steps of 5"),
+            ("{ range = [0.5, 2.5], decimals = 1 }", "0.25", "at most 1 decimals"),
+            ("{ gen = \"date\", from = \"2024-06-04\", to = \"2024-06-14\" }", "2024-07-01", "outside"),
+            ("{ gen = \"phone_number\" }", "555-0100", "+1NXXXXXXXXX"),
+            ("{ gen = \"digits\", len = 4 }", "12345", "4 digits"),
+            ("{ gen = \"person\" }", "Robert'); DROP TABLE x;--", "First Last"),
+            ("{ gen = \"word\" }", "zebra", "word this task knows"),
+            ("\"fixed\"", "other", "fixed to"),
+        ] {
+            let e = ok(src, text).unwrap_err();
+            assert!(e.contains(needle), "{src} with {text:?}: {e}");
+        }
+        let n = ok("{ gen = \"phone_number\" }", "+12025550143").unwrap();
+        assert_eq!(n.fields["dashed"], "202-555-0143");
+        let d = ok("{ gen = \"date\", from = \"2024-06-04\", to = \"2024-06-14\" }", "2024-06-05").unwrap();
+        assert_eq!(d.fields["weekday"], "Wednesday");
+        let p = ok("{ gen = \"person\" }", "Alice Smith").unwrap();
+        assert_eq!(p.fields["last"], "Smith");
     }
 
     #[test]

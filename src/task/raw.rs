@@ -45,6 +45,11 @@ pub struct RawTask {
     pub golden: Vec<Spanned<toml::Value>>,
     /// A plausible wrong trajectory used by tests (must not succeed).
     pub wrong: Option<Vec<Spanned<toml::Value>>>,
+    /// Near misses: the golden solution with one parameter off, which must not succeed. Each item
+    /// is a parameter name (another value its generator draws) or a table of parameter → template
+    /// (`{ a = "{noise_a}" }`: the answer the noise gives). Default: every drawn parameter the golden
+    /// solution uses.
+    pub near_miss: Option<Spanned<Vec<toml::Value>>>,
     /// Free-form provenance (`b-moca task 37`, `AndroidWorld ContactsAddContact`).
     pub source: Option<String>,
 }

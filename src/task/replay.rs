@@ -248,6 +248,9 @@ pub enum Solution {
     Wrong,
     /// No actions at all, then finish (must not succeed).
     Empty,
+    /// The instance's near miss with this index (see `TaskInstance::near_misses`; must not
+    /// succeed).
+    NearMiss(usize),
 }
 
 /// The actions of `solution` for `instance`; `None` when the task has no wrong trajectory (no
@@ -256,6 +259,12 @@ pub fn solution_actions(instance: &super::TaskInstance, solution: Solution) -> O
     match solution {
         Solution::Golden => Some(instance.golden.clone()),
         Solution::Empty => Some(vec![Action::Finish]),
+        Solution::NearMiss(i) => instance
+            .near_misses()
+            .ok()?
+            .into_iter()
+            .nth(i)
+            .map(|n| n.actions),
         Solution::Wrong => {
             if let Some(w) = &instance.wrong {
                 return Some(w.clone());
@@ -287,7 +296,7 @@ pub async fn run_instance(
         step: 0,
         action: "choose a wrong trajectory".into(),
         message: format!(
-            "task {} has no `wrong` list and no parameters to vary",
+            "task {} has no such trajectory ({solution:?}: no `wrong` list, no parameter to vary)",
             task.id
         ),
     })?;

@@ -1,7 +1,7 @@
 //! Setup and teardown steps, and the shell operations each becomes. Every step is an Android shell
 //! command or a push, so the same task file prepares a real phone and the embedded one alike.
 
-use crate::eval::check::shell_quote;
+use crate::device::command::sh_quote;
 
 /// One step, strings possibly holding `{param}` placeholders until the task is instantiated.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,14 +83,14 @@ impl SetupStep {
             }],
             SetupStep::SettingsPut { ns, key, value } => vec![exec(format!(
                 "settings put {} {} {}",
-                shell_quote(ns),
-                shell_quote(key),
-                shell_quote(value)
+                sh_quote(ns),
+                sh_quote(key),
+                sh_quote(value)
             ))],
             SetupStep::Sql { db, sql } => vec![exec(format!(
                 "sqlite3 {} {}",
-                shell_quote(db),
-                shell_quote(sql)
+                sh_quote(db),
+                sh_quote(sql)
             ))],
             SetupStep::InsertRows { .. } => {
                 return Err("insert_rows must be instantiated before it runs".into())
@@ -107,10 +107,10 @@ impl SetupStep {
                 }]
             }
             SetupStep::ForceStop { package } => {
-                vec![exec(format!("am force-stop {}", shell_quote(package)))]
+                vec![exec(format!("am force-stop {}", sh_quote(package)))]
             }
             SetupStep::ClearApp { package } => {
-                vec![exec(format!("pm clear {}", shell_quote(package)))]
+                vec![exec(format!("pm clear {}", sh_quote(package)))]
             }
             SetupStep::SetTime { time } => {
                 let t = chrono::NaiveDateTime::parse_from_str(time, "%Y-%m-%d %H:%M:%S")
@@ -121,7 +121,7 @@ impl SetupStep {
             }
             SetupStep::Launch { package } => vec![exec(format!(
                 "monkey -p {} -c android.intent.category.LAUNCHER 1",
-                shell_quote(package)
+                sh_quote(package)
             ))],
             SetupStep::Home => vec![exec("input keyevent KEYCODE_HOME".into())],
             SetupStep::Wait { ms } => vec![ShellOp::Sleep { ms: *ms }],
@@ -187,7 +187,7 @@ mod tests {
         };
         assert_eq!(
             sql.ops().unwrap(),
-            vec![ShellOp::Exec { command: "sqlite3 /data/data/x/databases/a.db 'DELETE FROM t WHERE n='\\''it'\\'''\\''s'\\'''".into(), allow_fail: false }]
+            vec![ShellOp::Exec { command: "sqlite3 '/data/data/x/databases/a.db' 'DELETE FROM t WHERE n='\\''it'\\'''\\''s'\\'''".into(), allow_fail: false }]
         );
         let t = SetupStep::SetTime {
             time: "2023-10-15 15:34".into(),
@@ -205,7 +205,7 @@ mod tests {
                 value: "0".into()
             }
             .describe(),
-            "settings put global airplane_mode_on 0"
+            "settings put 'global' 'airplane_mode_on' '0'"
         );
     }
 }

@@ -12,7 +12,9 @@ use super::action::Action;
 use super::error::{line_of, LoadError};
 use super::params::{parse_spec, ParamSpec, Value};
 use super::raw::{RawCheck, RawStep, RawTask, TaskFile};
+use super::near_miss::NearMissSpec;
 use super::setup::SetupStep;
+use super::template::Context;
 use super::{template, Kind, Task};
 use crate::eval::android::LogFilter;
 use crate::eval::answer::AnswerMatch;
@@ -205,6 +207,8 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
     let record = raw.record.map(|r| r.shell).unwrap_or_default();
     for cmd in &record {
         render(cmd, task_span.clone(), "record.shell")?;
+        template::check_typed(cmd, Context::Shell)
+            .map_err(|e| cx.err(task_span.clone(), "record.shell", e))?;
     }
 
     let mut checks: Vec<Check> = Vec::new();
@@ -328,6 +332,11 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
         .as_deref()
         .map(|w| parse_actions(w, "wrong"))
         .transpose()?;
+    let near_miss = match &raw.near_miss {
+        Some(list) => parse_near_misses(list.get_ref(), &params, &sample)
+            .map_err(|e| cx.err(list.span(), "near_miss", e))?,
+        None => Vec::new(),
+    };
 
     Ok(Task {
         id: id.clone(),
@@ -347,9 +356,61 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
         success,
         golden,
         wrong,
+        near_miss,
         source: raw.source,
         file: path.to_path_buf(),
     })
+}
+
+/// `near_miss = ["t", { a = "{noise_a}" }]`: names of drawn parameters, or parameter → template.
+fn parse_near_misses(
+    list: &[toml::Value],
+    params: &[(String, ParamSpec)],
+    sample: &BTreeMap<String, Value>,
+) -> Result<Vec<NearMissSpec>, String> {
+    let param = |name: &str| -> Result<&ParamSpec, String> {
+        params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+            .ok_or_else(|| format!("{name:?} is not a parameter of this task"))
+    };
+    let mut out = Vec::new();
+    for item in list {
+        out.push(match item {
+            toml::Value::String(name) => match param(name)? {
+                ParamSpec::Literal(_) | ParamSpec::Add { .. } => {
+                    return Err(format!(
+                        "{name:?} is fixed or derived; vary a drawn parameter instead"
+                    ))
+                }
+                _ => NearMissSpec::Redraw(name.clone()),
+            },
+            toml::Value::Table(t) if !t.is_empty() => {
+                let mut pairs = Vec::new();
+                for (name, v) in t {
+                    if matches!(param(name)?, ParamSpec::Add { .. }) {
+                        return Err(format!("{name:?} is derived; set what it builds on"));
+                    }
+                    let tmpl = v
+                        .as_str()
+                        .ok_or_else(|| format!("{name}: a template string, like \"{{other}}\""))?;
+                    template::render(tmpl, sample).map_err(|e| format!("{name}: {e}"))?;
+                    pairs.push((name.clone(), tmpl.to_string()));
+                }
+                NearMissSpec::Set(pairs)
+            }
+            other => {
+                return Err(format!(
+                    "each near miss is a parameter name or a table of parameter = template, got {other}"
+                ))
+            }
+        });
+    }
+    if out.is_empty() {
+        return Err("an empty list; leave near_miss out to vary every drawn parameter".into());
+    }
+    Ok(out)
 }
 
 fn sample_values(params: &[(String, ParamSpec)]) -> Result<BTreeMap<String, Value>, String> {
@@ -444,11 +505,18 @@ fn validate_step(
         v.clone()
             .ok_or_else(|| err(name, format!("op {op:?} needs {name}")))
     };
+    let typed = |name: &str, text: &str, context: Context| -> Result<(), LoadError> {
+        template::check_typed(text, context).map_err(|e| err(name, e))
+    };
     let step = match op {
-        "shell" => SetupStep::Shell {
-            cmd: need("cmd", &s.cmd)?,
-            allow_fail: s.allow_fail.unwrap_or(false),
-        },
+        "shell" => {
+            let cmd = need("cmd", &s.cmd)?;
+            typed("cmd", &cmd, Context::Shell)?;
+            SetupStep::Shell {
+                cmd,
+                allow_fail: s.allow_fail.unwrap_or(false),
+            }
+        }
         "settings_put" => {
             let ns = need("ns", &s.ns)?;
             if !["global", "secure", "system"].contains(&ns.as_str()) {
@@ -470,10 +538,14 @@ fn validate_step(
                 value,
             }
         }
-        "sql" => SetupStep::Sql {
-            db: need("db", &s.db)?,
-            sql: need("sql", &s.sql)?,
-        },
+        "sql" => {
+            let sql = need("sql", &s.sql)?;
+            typed("sql", &sql, Context::Sql)?;
+            SetupStep::Sql {
+                db: need("db", &s.db)?,
+                sql,
+            }
+        }
         "insert_rows" => {
             let count = s
                 .count
@@ -483,15 +555,25 @@ fn validate_step(
                 .columns
                 .as_ref()
                 .ok_or_else(|| err("columns", "insert_rows needs columns".into()))?;
+            let table = need("table", &s.table)?;
+            if !is_identifier(&table) {
+                return Err(err("table", format!("{table:?} is not a plain SQL table name")));
+            }
             let mut columns = Vec::new();
             for (name, v) in raw_columns {
+                if !is_identifier(name) {
+                    return Err(err(
+                        &format!("columns.{name}"),
+                        "column names are plain SQL identifiers (letters, digits, '_')".into(),
+                    ));
+                }
                 let is_template = matches!(v, toml::Value::String(t) if t.contains('{'));
                 let spec = parse_spec(v).map_err(|e| err(&format!("columns.{name}"), e))?;
                 columns.push((name.clone(), spec, is_template));
             }
             SetupStep::InsertRows {
                 db: need("db", &s.db)?,
-                table: need("table", &s.table)?,
+                table,
                 count: count as u32,
                 columns,
             }
@@ -542,6 +624,12 @@ fn validate_step(
         rendered.ops().map_err(|e| err("", e))?;
     }
     Ok(step)
+}
+
+fn is_identifier(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 type FieldError = (String, String);
@@ -610,9 +698,12 @@ pub fn parse_matcher(v: &toml::Value) -> Result<Matcher, String> {
                 "lt" => num(NumOp::Lt),
                 "le" => num(NumOp::Le),
                 "within_ms" => val.as_integer().filter(|n| *n > 0).map(Matcher::WithinMs).ok_or_else(|| "within_ms needs a positive integer".to_string()),
+                "today" if val.as_bool() == Some(true) => Ok(Matcher::Today { at_ms: None }),
+                "today" => Err("today = true is the only form".into()),
+                "today_at" => Ok(Matcher::Today { at_ms: Some(text(val)?) }),
                 "null" => Ok(Matcher::Null),
                 "not_null" => Ok(Matcher::NotNull),
-                other => Err(format!("unknown matcher {other:?} (eq, ne, regex, contains, starts_with, fuzzy, phone, num, gt, ge, lt, le, within_ms, null, not_null)")),
+                other => Err(format!("unknown matcher {other:?} (eq, ne, regex, contains, starts_with, fuzzy, phone, num, gt, ge, lt, le, within_ms, today, today_at, null, not_null)")),
             }
         }
         other => Err(format!(
@@ -749,6 +840,18 @@ fn validate_check(c: &RawCheck) -> Result<Check, FieldError> {
         v.clone()
             .ok_or_else(|| fe(name, format!("kind {kind:?} needs {name}")))
     };
+    // SQL a provider or sqlite runs, and command lines: values only through typed placeholders.
+    let typed_fields: &[(&str, &Option<String>, Context)] = match kind {
+        "sqlite" => &[("query", &c.query, Context::Sql), ("where", &c.selection, Context::Sql)],
+        "content" => &[("where", &c.selection, Context::Sql)],
+        "shell" => &[("cmd", &c.cmd, Context::Shell)],
+        _ => &[],
+    };
+    for (name, text, context) in typed_fields {
+        if let Some(text) = text {
+            template::check_typed(text, *context).map_err(|e| fe(name, e))?;
+        }
+    }
     let mode = c.mode.as_ref().map(|m| m.get_ref().as_str());
     let rows_test = |default_mode: &str| -> Result<RowsTest, FieldError> {
         let filter = row_match(&c.match_, "match")?;
