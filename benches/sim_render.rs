@@ -18,11 +18,9 @@ fn system(width: i32, height: i32, density: f32, root: &std::path::Path) -> Syst
     System {
         settings: Settings::default(),
         logcat: Logcat::default(),
-        clock: SimClock {
-            now: NaiveDate::from_ymd_opt(2026, 11, 23)
+        clock: SimClock::virtual_at(NaiveDate::from_ymd_opt(2026, 11, 23)
                 .and_then(|d| d.and_hms_opt(9, 30, 0))
-                .expect("valid date"),
-        },
+                .expect("valid date")),
         metrics: Metrics {
             width,
             height,
@@ -34,6 +32,8 @@ fn system(width: i32, height: i32, density: f32, root: &std::path::Path) -> Syst
         rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
         root: root.to_path_buf(),
         requests: Vec::new(),
+        alarms: Vec::new(),
+        notifications: Vec::new(),
     }
 }
 

@@ -258,10 +258,11 @@ async fn observations_carry_elements_a_scaled_screenshot_and_changes() {
         step.observation_digest.as_deref(),
         Some(obs.digest.as_str())
     );
-    assert!(step
-        .foreground
-        .unwrap()
-        .starts_with("com.google.android.deskclock/"));
+    // Read off the settled dump: no extra `dumpsys` per step.
+    assert_eq!(
+        step.foreground.as_deref(),
+        Some("com.google.android.deskclock")
+    );
 }
 
 #[tokio::test]
@@ -282,7 +283,7 @@ async fn scrolling_a_list_until_a_label_appears() {
         Action::Scroll {
             direction: Direction::Down,
             container: None,
-            until: Some("System".into()),
+            until: Some(Target::Text("System".into())),
             max_swipes: 15,
         },
     )
@@ -294,7 +295,7 @@ async fn scrolling_a_list_until_a_label_appears() {
         Action::Scroll {
             direction: Direction::Down,
             container: None,
-            until: Some("no such row anywhere".into()),
+            until: Some(Target::Text("no such row anywhere".into())),
             max_swipes: 30,
         },
     )

@@ -25,14 +25,14 @@ fn system(root: &std::path::Path, width: i32, height: i32, dpi: i32, font_scale:
     System {
         settings: Settings::default(),
         logcat: Logcat::default(),
-        clock: SimClock {
-            now: monday_morning(),
-        },
+        clock: SimClock::virtual_at(monday_morning()),
         metrics: crate::util::metrics(width, height, dpi, font_scale),
         locale: "en-US".into(),
         rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
         root: root.to_path_buf(),
         requests: Vec::new(),
+        alarms: Vec::new(),
+        notifications: Vec::new(),
     }
 }
 
@@ -364,6 +364,10 @@ fn calculator_shows_formula_preview_and_final_result_like_google_calculator() {
     }
     assert_eq!(h.text_of("formula"), "2+24÷3");
     assert_eq!(h.text_of("result_preview"), "10");
+    // An operator trailing the formula leaves nothing to preview ("2+" shows no result).
+    h.tap_id("op_add");
+    assert_eq!(h.text_of("result_preview"), "");
+    h.tap_id("del");
     h.tap_id("eq");
     assert_eq!(h.text_of("result_final"), "10");
     assert!(h.by_id("result_preview").is_none());
@@ -373,11 +377,14 @@ fn calculator_shows_formula_preview_and_final_result_like_google_calculator() {
     // Harmonic mean of 4 and 5 with the parentheses key.
     for key in [
         "digit_2", "op_mul", "digit_4", "op_mul", "digit_5", "op_div", "parens", "digit_4",
-        "op_add", "digit_5", "parens", "eq",
+        "op_add", "digit_5", "parens",
     ] {
         h.tap_id(key);
     }
     assert_eq!(h.text_of("formula"), "2×4×5÷(4+5)");
+    h.tap_id("eq");
+    // After "=" the formula gives way to the result, as in Google Calculator.
+    assert_eq!(h.text_of("formula"), "");
     assert!(h.text_of("result_final").starts_with("4.44"));
 
     h.tap_id("clr");

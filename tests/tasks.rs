@@ -9,10 +9,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use droidmcp::device::{self, Device, Shell, ShellError, ShellOutput};
+use droidmcp::device::{self, Shell, ShellError, ShellOutput};
 use droidmcp::session::episode::{DeviceSource, Episode, EpisodeError, Episodes, Status};
 use droidmcp::store::Store;
-use droidmcp::task::replay::{replay, run_instance, solution_actions, Solution};
+use droidmcp::task::replay::{
+    attach, replay, run_instance, solution_actions, ReplayError, SharedEpisode, Solution,
+};
 use droidmcp::task::{validate, Catalog, Task};
 
 fn tasks_dir() -> PathBuf {
@@ -399,8 +401,8 @@ fn bad_files_fail_with_file_line_and_field() {
          "check \"a\": regex: does not apply to kind \"settings\""),
         ("[[task]]\nid = \"x\"\ngoal = \"g\"\nsetup = [{ op = \"reboot\" }]\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
          "line 4: task \"x\": setup[0]: op: unknown op \"reboot\""),
-        ("[[task]]\nid = \"x\"\ngoal = \"g\"\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ tap = \"bogus\" }]\n",
-         "golden[0]: selector \"bogus\""),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ tap = \"id:x&text:y\" }]\n",
+         "golden[0]: selector \"id:x&text:y\": terms are separated by spaces"),
         ("[[task]]\nid = \"x\"\ngoal = \"g\"\ncolour = \"red\"\n", "line 4"),
         ("[[task]]\nid = \"x\"\ngoal = \"g\"\nkind = \"query\"\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
          "a query task needs an answer check"),
@@ -490,6 +492,20 @@ impl Shell for Unpluggable {
     }
 }
 
+/// Replays `actions` as an agent on the episode's phone (through `Session::act`).
+async fn replay_on(
+    ep: &SharedEpisode,
+    actions: &[droidmcp::task::Action],
+) -> Result<(), ReplayError> {
+    let shell = ep.lock().await.shell().clone();
+    let session = attach(shell, ep).await?;
+    replay(&session, ep, actions).await
+}
+
+fn shared(ep: Episode) -> SharedEpisode {
+    Arc::new(tokio::sync::Mutex::new(ep))
+}
+
 fn task(id: &str) -> Arc<Task> {
     let (catalog, _) = Catalog::load_dir(&tasks_dir());
     catalog.get(id).unwrap()
@@ -504,11 +520,13 @@ async fn device_lost_mid_episode_aborts_and_keeps_steps() {
     });
     let t = task("bmoca.clock.alarm_1030_weekday");
     let inst = t.instantiate(0, &BTreeMap::new()).unwrap();
-    let mut ep = Episode::start(inst.clone(), shell.clone(), Some(store.clone()))
-        .await
-        .unwrap();
-    let device = Device::new(shell.clone());
-    replay(&device, &mut ep, &inst.golden[..3]).await.unwrap();
+    let ep = shared(
+        Episode::start(inst.clone(), shell.clone(), Some(store.clone()))
+            .await
+            .unwrap(),
+    );
+    replay_on(&ep, &inst.golden[..3]).await.unwrap();
+    let mut ep = ep.lock().await;
     shell.gone.store(true, Ordering::SeqCst);
     let err = ep.check().await.unwrap_err();
     assert!(matches!(err, EpisodeError::DeviceLost { .. }), "{err}");
@@ -565,12 +583,12 @@ async fn steps_past_the_limit_fail_the_episode() {
     let t = task("bmoca.clock.open");
     let inst = t.instantiate(0, &BTreeMap::new()).unwrap();
     let golden = inst.golden.clone();
-    let mut ep = Episode::start(inst, sim(0).await, None).await.unwrap();
-    let device = Device::new(ep.shell().clone());
+    let ep = shared(Episode::start(inst, sim(0).await, None).await.unwrap());
     let key = droidmcp::task::Action::Key("back".into());
     let mut actions = vec![key.clone(); t.max_steps as usize];
     actions.extend(golden);
-    replay(&device, &mut ep, &actions).await.unwrap();
+    replay_on(&ep, &actions).await.unwrap();
+    let mut ep = ep.lock().await;
     assert_eq!(ep.status(), Status::Failed);
     let report = ep.check().await.unwrap();
     assert!(!report.verdict.success);
@@ -589,9 +607,9 @@ async fn unfinished_episodes_score_zero_and_answers_are_checked() {
         .filter(|a| !matches!(a, droidmcp::task::Action::Finish))
         .cloned()
         .collect();
-    let mut ep = Episode::start(inst, sim(0).await, None).await.unwrap();
-    let device = Device::new(ep.shell().clone());
-    replay(&device, &mut ep, &golden).await.unwrap();
+    let ep = shared(Episode::start(inst, sim(0).await, None).await.unwrap());
+    replay_on(&ep, &golden).await.unwrap();
+    let mut ep = ep.lock().await;
     let r = ep.check().await.unwrap();
     assert!(r.verdict.checks.iter().all(|c| c.passed));
     assert!(!r.verdict.success && r.verdict.gate.is_some());
@@ -683,10 +701,8 @@ async fn http_routes_run_an_episode() {
     };
     {
         let ep = eps.get(&id).unwrap();
-        let mut ep = ep.lock().await;
-        let device = Device::new(ep.shell().clone());
         let acts: Vec<_> = inst.golden[..inst.golden.len() - 1].to_vec();
-        replay(&device, &mut ep, &acts).await.unwrap();
+        replay_on(&ep, &acts).await.unwrap();
     }
     let res = app
         .clone()

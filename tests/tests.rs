@@ -32,5 +32,8 @@ mod sim_apps_b;
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;
 
+// The embedded phone's clock: virtual and real time, timers and alarms.
+mod sim_time;
+
 // Task files, golden replays, wrong trajectories, episodes.
 mod tasks;

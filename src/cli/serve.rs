@@ -27,12 +27,13 @@ pub struct Args {
     pub allow_hosts: Vec<String>,
 }
 
-/// The shared state every front end of this process uses.
+/// The shared state every front end of this process uses. A served embedded phone keeps real
+/// time: people and agents wait on it in real seconds.
 pub fn state(global: &Global) -> Arc<ServerState> {
-    let pool = Arc::new(DevicePool::new(
-        global.device.clone(),
-        global.adb_server.clone(),
-    ));
+    let pool = Arc::new(
+        DevicePool::new(global.device.clone(), global.adb_server.clone())
+            .with_sim_clock(crate::sim::ClockMode::Real),
+    );
     ServerState::new(Hub::new(pool))
 }
 
@@ -100,5 +101,7 @@ pub fn enable_tasks(state: &Arc<ServerState>) -> Arc<crate::session::episode::Ep
         devices,
     ));
     let _ = state.tasks.set(episodes.clone());
+    // Every session's steps on a device with an open episode are that episode's steps.
+    state.hub.pool().set_step_sink(episodes.clone());
     episodes
 }

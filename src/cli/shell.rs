@@ -67,6 +67,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         locale: args.locale.clone(),
         font_scale: args.font_scale,
         dark_mode: args.dark,
+        clock: crate::sim::ClockMode::Virtual,
     };
     let phone = crate::sim::Phone::new(config).context("cannot boot the embedded phone")?;
     let line = args.command.join(" ");

@@ -7,7 +7,7 @@ use anyhow::Context;
 use super::Global;
 use crate::adb::{self, Identity};
 use crate::device::Shell;
-use crate::sim::{Phone, Profile, SimConfig};
+use crate::sim::{ClockMode, Phone, Profile, SimConfig};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -44,9 +44,11 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
     let Some(addr) = args.adb else {
         anyhow::bail!("nothing to serve: pass --adb HOST:PORT (e.g. --adb 127.0.0.1:5600)");
     };
+    // A served phone keeps real time, as the phone on a desk that adb tools expect.
     let config = SimConfig {
         seed: args.seed,
         profile,
+        clock: ClockMode::Real,
         ..SimConfig::default()
     };
     let phone = Phone::new(config).context("booting the embedded phone")?;

@@ -147,6 +147,14 @@ pub fn keycode(key: &str) -> Option<u32> {
         .map(|(_, code)| *code)
 }
 
+/// The name a key code goes by (the first of its names): `4` → `back`.
+pub fn key_name(code: u32) -> Option<&'static str> {
+    KEY_NAMES
+        .iter()
+        .find(|(_, c)| *c == code)
+        .map(|(name, _)| *name)
+}
+
 /// Key names offered to clients, one per code.
 pub fn key_names() -> Vec<&'static str> {
     let mut seen = Vec::new();

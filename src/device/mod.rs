@@ -390,6 +390,16 @@ pub async fn open(
     spec: Option<&str>,
     adb_server: Option<&str>,
 ) -> Result<Arc<dyn Shell>, DeviceError> {
+    open_with_clock(spec, adb_server, crate::sim::ClockMode::Virtual).await
+}
+
+/// [`open`], choosing the embedded phone's clock: real time for a phone people and agents use live
+/// (`serve`, the manual CLI), virtual for replays and tests. Real devices keep their own clock.
+pub async fn open_with_clock(
+    spec: Option<&str>,
+    adb_server: Option<&str>,
+    clock: crate::sim::ClockMode,
+) -> Result<Arc<dyn Shell>, DeviceError> {
     let spec = spec
         .map(str::trim)
         .filter(|s| !s.is_empty())
@@ -401,6 +411,7 @@ pub async fn open(
     if let Some(seed) = sim_seed(spec) {
         let config = crate::sim::SimConfig {
             seed: seed.map_err(unknown)?,
+            clock,
             ..Default::default()
         };
         let phone = crate::sim::Phone::new(config).map_err(|e| unknown(e.to_string()))?;

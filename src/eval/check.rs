@@ -12,7 +12,8 @@ use super::answer::{self, AnswerMatch};
 use super::history::{self, ActionRecord, RefAction};
 use super::matcher::Matcher;
 use super::sqlite::{self, DbError, DbSnapshot, RowMatch};
-use super::ui::{self, UiPredicate, UiSelector};
+use super::ui::{self, UiPredicate};
+use crate::hierarchy::Selector;
 
 /// A success check as a task file declares it (strings may still hold `{param}` placeholders until
 /// [`Check::map_strings`] renders them).
@@ -38,7 +39,7 @@ pub enum When {
     /// After every step and at check time; passes if it passed at any of them (B-MoCA).
     AnyStep,
     /// On the screen of the last step where the gate element is present (Android-Lab's judge_page).
-    LastGated(UiSelector),
+    LastGated(Selector),
     /// Over a stream recorded since task start (logcat).
     Stream,
 }
@@ -93,7 +94,7 @@ pub enum Probe {
     /// The touch `from_end` steps before the end fell inside the selected element.
     TapInside {
         from_end: usize,
-        selector: UiSelector,
+        selector: Selector,
     },
     /// LCS with the reference solution covers at least this share of it.
     Lcs {
@@ -858,10 +859,10 @@ impl Check {
             }
             When::LastGated(gate) => {
                 let gated = screens.iter().enumerate().rev().find(|(_, xml)| {
-                    ui::parse_nodes(xml).is_ok_and(|nodes| !gate.select(&nodes).is_empty())
+                    ui::parse_nodes(xml).is_ok_and(|nodes| !ui::select(gate, &nodes).is_empty())
                 });
                 Ok(match gated {
-                    None => Err((String::new(), format!("no step showed {}", gate.describe()))),
+                    None => Err((String::new(), format!("no step showed {gate}"))),
                     Some((i, xml)) => match test_xml(xml) {
                         Ok(v) => Ok((format!("step {}: {v}", i + 1), vec![v])),
                         Err(e) => Err((format!("step {}", i + 1), e)),

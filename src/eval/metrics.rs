@@ -74,6 +74,8 @@ mod tests {
             point: None,
             text: Some(name.into()),
             screen_before: None,
+            aliases: vec![],
+            failed: false,
         }
     }
 

@@ -319,6 +319,43 @@ impl Selector {
     }
 }
 
+impl Matcher {
+    fn map_strings(&mut self, f: &mut dyn FnMut(&str) -> String) {
+        match self {
+            Matcher::Exact(v) => *v = f(v),
+            Matcher::Contains(v) => *v = f(v).to_lowercase(),
+            Matcher::Regex(re) => {
+                let rendered = f(re.as_str());
+                match Regex::new(&rendered) {
+                    Ok(new) => *re = new,
+                    // Task files are validated with sample values, so this needs a parameter value
+                    // that breaks the pattern; keeping the unrendered pattern matches nothing real.
+                    Err(e) => tracing::warn!("selector regex /{rendered}/ after substitution: {e}"),
+                }
+            }
+        }
+    }
+}
+
+impl Criterion {
+    fn map_strings(&mut self, f: &mut dyn FnMut(&str) -> String) {
+        match self {
+            Criterion::Text(m) | Criterion::Desc(m) | Criterion::Hint(m) | Criterion::Any(m) => {
+                m.map_strings(f)
+            }
+            Criterion::ResourceId(v) | Criterion::Class(v) => *v = f(v),
+            Criterion::Id(_) | Criterion::Role(_) | Criterion::Index(_) => {}
+        }
+    }
+}
+
+impl Selector {
+    /// Applies `f` to every string value (parameter substitution in task files).
+    pub fn map_strings(&mut self, f: &mut dyn FnMut(&str) -> String) {
+        self.criteria.iter_mut().for_each(|c| c.map_strings(f));
+    }
+}
+
 impl std::str::FromStr for Selector {
     type Err = SelectorError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -414,10 +451,37 @@ fn read_value(s: &str) -> Result<(Value, &str), String> {
     }
     let end = next_term(s).unwrap_or(s.len());
     let raw = s[..end].trim_end();
+    legacy_form(raw)?;
     if raw.len() >= 2 && raw.starts_with('/') && raw.ends_with('/') {
         return Ok((Value::Regex(raw[1..raw.len() - 1].to_string()), &s[end..]));
     }
     Ok((Value::Plain(raw.to_string()), &s[end..]))
+}
+
+/// Refuses the spellings of the task files' former selector grammar, which would otherwise read as
+/// values that match nothing: `a:x&b:y` (terms are separated by spaces), `x#2` (that is `nth:2`) and
+/// `key~:x` (that is `key~=x`). A value that really holds these is written quoted.
+fn legacy_form(raw: &str) -> Result<(), String> {
+    for key in KEYS {
+        if raw.contains(&format!("&{key}:")) || raw.contains(&format!("&{key}~")) {
+            return Err(format!(
+                "terms are separated by spaces, not `&` (quote a value holding `&{key}:`)"
+            ));
+        }
+        if raw.starts_with(&format!("{key}~:")) {
+            return Err(format!(
+                "`{key}~:` is written `{key}~=` (contains, ignoring case)"
+            ));
+        }
+    }
+    if let Some((body, n)) = raw.rsplit_once('#') {
+        if !body.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "`{raw}`: the n-th match is written ` nth:{n}` (quote a value ending in `#{n}`)"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Byte offset of the next whitespace-preceded `key:` / `key~=` term in `s`.
@@ -539,6 +603,9 @@ mod tests {
             "nth:-1",
             r#"text:"open"#,
             "id~=x",
+            "class:TextView&desc:6 o'clock",
+            "id:seekbar#3",
+            "desc~:June 3",
         ] {
             assert!(Selector::parse(bad).is_err(), "{bad:?} should fail");
         }

@@ -1,6 +1,6 @@
 //! Producing labelled episodes for calibration on the embedded phone: for each task instance, its golden
 //! solution, an empty trajectory and (where the task file has one) its plausible wrong trajectory are
-//! replayed through the same device layer agents use; the rule-based checks give the known outcome and
+//! replayed through `Session::act`, the path agents take; the rule-based checks give the known outcome and
 //! the panel judges the recorded evidence.
 
 use std::collections::BTreeMap;
@@ -10,7 +10,7 @@ use crate::device::{Device, Shell};
 use crate::session::episode::Episode;
 use crate::sim::{Phone, SimConfig};
 use crate::store::Store;
-use crate::task::replay::replay;
+use crate::task::replay::{attach, replay};
 use crate::task::{Action, Task};
 
 use super::calibrate::Labelled;
@@ -63,16 +63,21 @@ async fn run_one(
     };
     let shell: Arc<dyn Shell> = Arc::new(phone);
     let device = Device::new(shell.clone());
-    let mut episode = match Episode::start(instance, shell, Some(store.clone())).await {
-        Ok(e) => e,
+    let episode = match Episode::start(instance, shell.clone(), Some(store.clone())).await {
+        Ok(e) => Arc::new(tokio::sync::Mutex::new(e)),
         Err(e) => return failed(format!("setup: {e}")),
     };
-    if let Err(e) = replay(&device, &mut episode, actions).await {
+    let session = match attach(shell, &episode).await {
+        Ok(s) => s,
+        Err(e) => return failed(format!("session: {e}")),
+    };
+    if let Err(e) = replay(&session, &episode, actions).await {
         // A wrong trajectory may stop early (its selector is gone); what it did so far still counts.
         if trajectory == "golden" {
             return failed(format!("golden replay: {e}"));
         }
     }
+    let mut episode = episode.lock().await;
     let truth = match episode.check().await {
         Ok(report) => report.verdict.success,
         Err(e) => return failed(format!("check: {e}")),

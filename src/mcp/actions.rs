@@ -120,7 +120,10 @@ impl DroidMcp {
         let action = Action::Scroll {
             direction,
             container: a.element.map(Target::Element),
-            until: a.until_text.filter(|t| !t.trim().is_empty()),
+            until: a
+                .until_text
+                .filter(|t| !t.trim().is_empty())
+                .map(Target::Text),
             max_swipes: a.max_swipes.unwrap_or(10),
         };
         self.act(action, a.observe.options(), ctx).await

@@ -175,23 +175,8 @@ impl DroidMcp {
             Err(e) => return Ok(reply::error(&e, 0)),
         };
         let (ctl, progress) = self.control(&ctx);
-        // While a task episode is open on this device, the action is also recorded as its step.
-        let episode = match self.state.tasks.get() {
-            Some(eps) => eps.open_on_device(&session.serial().await).await,
-            None => None,
-        };
-        let before = match &episode {
-            Some(_) => session.hierarchy_xml(&ctl).await.ok(),
-            None => None,
-        };
-        let record = crate::session::episode::action_record(&action, before);
+        // Steps reach an open task episode on this device through the pool's step sink.
         let result = session.act(action, observe.as_ref(), &ctl).await;
-        if let (Some(ep), Ok(_)) = (episode, &result) {
-            let after = session.hierarchy_xml(&ctl).await.ok();
-            if let Err(e) = ep.lock().await.record_step(record, after).await {
-                tracing::warn!("episode step not recorded: {e}");
-            }
-        }
         progress.finish().await;
         let (level, line) = match &result {
             Ok(o) => (

@@ -2,17 +2,40 @@
 //! ([`ActOutcome`]).
 
 use crate::geom::Point;
+use crate::hierarchy::Selector;
 
-use super::Observation;
+use super::{ElementRef, Observation, Recorded};
 
 /// Where an action lands.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target {
     Point(Point),
-    /// An element id from the last observation.
+    /// An element id from an observation: the session's last one, or the one whose digest the caller
+    /// passes to [`super::Session::act_seen`].
     Element(u32),
-    /// The first element showing this text (or content description).
+    /// The element showing this text (or content description).
     Text(String),
+    /// The first node a selector picks on the current screen (how golden solutions aim).
+    Selector(Selector),
+    /// A point inside the node a selector picks, at fractions of its width and height (`fx: 0.95`:
+    /// near its right edge), for seek bars and sliders.
+    Within {
+        selector: Selector,
+        fx: f64,
+        fy: f64,
+    },
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Point(p) => write!(f, "{p}"),
+            Target::Element(id) => write!(f, "#{id}"),
+            Target::Text(s) => write!(f, "{s:?}"),
+            Target::Selector(s) => write!(f, "[{s}]"),
+            Target::Within { selector, fx, fy } => write!(f, "[{selector}] at ({fx}, {fy})"),
+        }
+    }
 }
 
 /// A direction on screen.
@@ -35,12 +58,21 @@ impl Direction {
         }
     }
 
-    pub(crate) fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
             Direction::Up => "up",
             Direction::Down => "down",
             Direction::Left => "left",
             Direction::Right => "right",
+        }
+    }
+
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::Up => Direction::Down,
+            Direction::Down => Direction::Up,
+            Direction::Left => Direction::Right,
+            Direction::Right => Direction::Left,
         }
     }
 }
@@ -60,7 +92,8 @@ pub enum Action {
         to: Target,
         duration_ms: u32,
     },
-    /// A finger moving in `direction` (so `up` shows what is below), from `from` or the screen centre.
+    /// A finger moving in `direction` (so `up` shows what is below), from `from` or the screen
+    /// centre, over `distance` px (a third of the screen by default).
     SwipeDirection {
         direction: Direction,
         from: Option<Target>,
@@ -68,11 +101,12 @@ pub enum Action {
         duration_ms: u32,
     },
     /// Scrolls content so that what lies in `direction` comes into view (`down`: further down the
-    /// list); in `container` or the main scrollable; optionally until an element shows `until`.
+    /// list, so the finger moves up); in `container` or the main scrollable; optionally until an
+    /// element matching `until` is on screen. Each swipe is a step of its own.
     Scroll {
         direction: Direction,
         container: Option<Target>,
-        until: Option<String>,
+        until: Option<Target>,
         max_swipes: u32,
     },
     TypeText {
@@ -108,31 +142,24 @@ impl Action {
         }
     }
 
-    pub(crate) fn describe(&self) -> String {
-        fn t(target: &Target) -> String {
-            match target {
-                Target::Point(p) => p.to_string(),
-                Target::Element(id) => format!("#{id}"),
-                Target::Text(s) => format!("{s:?}"),
-            }
-        }
+    /// The action as asked, in one line (`tap #12`, `scroll down until "Alarm"`).
+    pub fn describe(&self) -> String {
+        let opt = |prefix: &str, t: &Option<Target>| {
+            t.as_ref()
+                .map(|t| format!(" {prefix} {t}"))
+                .unwrap_or_default()
+        };
         match self {
-            Action::Tap(x) => format!("tap {}", t(x)),
-            Action::DoubleTap(x) => format!("double_tap {}", t(x)),
+            Action::Tap(x) => format!("tap {x}"),
+            Action::DoubleTap(x) => format!("double_tap {x}"),
             Action::LongPress {
                 target,
                 duration_ms,
-            } => format!("long_press {} {duration_ms}ms", t(target)),
-            Action::Swipe { from, to, .. } => format!("swipe {} -> {}", t(from), t(to)),
+            } => format!("long_press {target} {duration_ms}ms"),
+            Action::Swipe { from, to, .. } => format!("swipe {from} -> {to}"),
             Action::SwipeDirection {
                 direction, from, ..
-            } => format!(
-                "swipe {}{}",
-                direction.name(),
-                from.as_ref()
-                    .map(|f| format!(" from {}", t(f)))
-                    .unwrap_or_default()
-            ),
+            } => format!("swipe {}{}", direction.name(), opt("from", from)),
             Action::Scroll {
                 direction,
                 container,
@@ -141,14 +168,8 @@ impl Action {
             } => format!(
                 "scroll {}{}{}",
                 direction.name(),
-                container
-                    .as_ref()
-                    .map(|c| format!(" in {}", t(c)))
-                    .unwrap_or_default(),
-                until
-                    .as_ref()
-                    .map(|u| format!(" until {u:?}"))
-                    .unwrap_or_default()
+                opt("in", container),
+                opt("until", until)
             ),
             Action::TypeText {
                 text,
@@ -157,9 +178,7 @@ impl Action {
                 submit,
             } => format!(
                 "type_text {text:?}{}{}{}",
-                into.as_ref()
-                    .map(|i| format!(" into {}", t(i)))
-                    .unwrap_or_default(),
+                opt("into", into),
                 if *clear { " clear" } else { "" },
                 if *submit { " submit" } else { "" }
             ),
@@ -170,12 +189,46 @@ impl Action {
     }
 }
 
-/// What an action did.
+/// A duration the session changed to fit its bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clamped {
+    pub requested_ms: u64,
+    pub used_ms: u64,
+}
+
+/// What an action did: what it acted on, the state that resulted, and the steps it recorded.
 #[derive(Debug, Clone)]
 pub struct ActOutcome {
+    /// The action as asked.
     pub action: String,
-    /// Extra facts (`opened com.x/.Main`, `found "Alarm" as #12 after 2 swipes`).
+    /// The element acted on (touched, or the field typed into), as it was on the screen aimed at.
+    pub target: Option<ElementRef>,
+    /// Where the touch landed (a swipe's start).
+    pub point: Option<Point>,
+    /// A swipe's end.
+    pub end: Option<Point>,
+    /// Set when the id the caller gave was found again under another id on a changed screen.
+    pub resolved_from: Option<u32>,
+    /// The acted-on element on the settled screen afterwards (its checked state, its text now);
+    /// `None` when it is gone (or there was none).
+    pub after: Option<ElementRef>,
+    /// The text now in the field typed into.
+    pub field_text: Option<String>,
+    /// The foreground package after the action, and whether it changed.
+    pub foreground: Option<String>,
+    pub foreground_changed: bool,
+    /// Durations the session bounded (a long press of 20 s becomes 10 s).
+    pub clamped: Option<Clamped>,
+    /// Set when the action visibly changed nothing: what that means and what to try instead.
+    pub no_effect: Option<String>,
+    /// Extra facts (`opened Clock (com.google.android.deskclock)`, `found "Alarm" as #12 after 2
+    /// swipes`).
     pub detail: Option<String>,
+    /// Steps recorded for this action (a scroll records one per swipe; zero when nothing had to be
+    /// done, as a scroll-until whose text was already on screen).
+    pub steps: usize,
+    /// What the task episode made of the last step, when one is recording.
+    pub episode: Option<Recorded>,
     pub elapsed_ms: u64,
     /// Whether the UI settled (identical consecutive element lists) within the time bound.
     pub settled: bool,
@@ -184,5 +237,8 @@ pub struct ActOutcome {
 
 /// The long-press duration Android treats as a long click, with margin.
 pub const LONG_PRESS_MS: u32 = 600;
+pub const MAX_GESTURE_MS: u32 = 10_000;
+pub const MIN_SWIPE_MS: u32 = 50;
 pub const MAX_WAIT_MS: u64 = 60_000;
 pub const MAX_TEXT_CHARS: usize = 5_000;
+pub const MAX_SWIPES: u32 = 50;

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
+use super::{Gesture, Recorded, Step, StepSink};
 use crate::device::{Shell, ShellError};
 use crate::eval::android::{self, LogLine};
 use crate::eval::check::{Probe, When};
@@ -104,18 +105,6 @@ impl EpisodeError {
             EpisodeError::UnknownEpisode(_) | EpisodeError::Task(TaskError::UnknownTask { .. })
         )
     }
-}
-
-/// One recorded step.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Step {
-    pub index: u32,
-    pub at: String,
-    pub action: ActionRecord,
-    /// The screen after the action (dump XML), when the session observed it.
-    pub screen: Option<String>,
-    /// Outputs of the task's `record.shell` commands after this step.
-    pub recorded: Vec<(String, String)>,
 }
 
 /// What recording a step did to the episode.
@@ -352,13 +341,10 @@ impl Episode {
         }
     }
 
-    /// Records one agent action and the screen after it; runs `record.shell` commands and `any_step`
-    /// device checks. The step past the limit ends the episode as failed.
-    pub async fn record_step(
-        &mut self,
-        action: ActionRecord,
-        screen: Option<String>,
-    ) -> Result<StepOutcome, EpisodeError> {
+    /// Records one step of the agent (a session's step, failed ones included) and runs the task's
+    /// `record.shell` commands and `any_step` device checks. The step past the limit ends the episode
+    /// as failed.
+    pub async fn record_step(&mut self, step: &Step) -> Result<StepOutcome, EpisodeError> {
         self.open("recording a step")?;
         let index = self.steps.len() as u32 + 1;
         let mut recorded = Vec::new();
@@ -369,15 +355,11 @@ impl Episode {
                 Err(e) => recorded.push((cmd, e.to_string())),
             }
         }
-        let step = Step {
-            index,
-            at: now(),
-            action,
-            screen,
-            recorded,
-        };
+        let mut step = step.clone();
+        step.index = index as usize - 1;
+        step.recorded = recorded;
         if let Some(store) = &self.store {
-            store.insert_step(&self.id, &step_row(&step))?;
+            store.insert_step(&self.id, &step_row(&step, &now()))?;
         }
         self.steps.push(step);
         let max = self.instance.task.max_steps;
@@ -423,8 +405,12 @@ impl Episode {
     }
 
     fn views(&self) -> (Vec<String>, Vec<ActionRecord>) {
-        let screens = self.steps.iter().filter_map(|s| s.screen.clone()).collect();
-        let actions = self.steps.iter().map(|s| s.action.clone()).collect();
+        let screens = self
+            .steps
+            .iter()
+            .filter_map(|s| s.after.as_ref().map(|a| a.xml.clone()))
+            .collect();
+        let actions = self.steps.iter().map(action_record).collect();
         (screens, actions)
     }
 
@@ -619,23 +605,52 @@ impl Episode {
     }
 }
 
-fn step_row(step: &Step) -> StepRow {
-    let a = &step.action;
-    let action = json!({
-        "kind": a.kind,
-        "point": a.point.map(|p| json!([p.x, p.y])),
-        "text": a.text,
+fn step_row(step: &Step, at: &str) -> StepRow {
+    let element = |e: &super::ElementRef| json!({"id": e.id, "role": e.role, "label": e.label});
+    let record = action_record(step);
+    let mut action = json!({
+        "kind": record.kind,
+        "action": step.action,
+        "point": record.point.map(|p| json!([p.x, p.y])),
+        "text": record.text,
+        "aliases": record.aliases,
+        "error": step.error,
+        "aimed_at": step.aimed_at,
     });
+    match &step.gesture {
+        Some(Gesture::Swipe {
+            to, duration_ms, ..
+        }) => {
+            action["end"] = json!([to.x, to.y]);
+            action["duration_ms"] = json!(duration_ms);
+        }
+        Some(Gesture::LongPress { duration_ms, .. }) => action["duration_ms"] = json!(duration_ms),
+        Some(Gesture::Type {
+            cleared, submitted, ..
+        }) => {
+            action["clear"] = json!(cleared);
+            action["submit"] = json!(submitted);
+        }
+        _ => {}
+    }
+    if let Some(e) = step.gesture.as_ref().and_then(Gesture::element) {
+        let key = if matches!(step.gesture, Some(Gesture::Type { .. })) {
+            "field"
+        } else {
+            "element"
+        };
+        action[key] = element(e);
+    }
     let recorded: serde_json::Map<String, serde_json::Value> = step
         .recorded
         .iter()
         .map(|(k, v)| (k.clone(), json!(v)))
         .collect();
     StepRow {
-        index: step.index,
-        at: step.at.clone(),
+        index: step.index as u32 + 1,
+        at: at.to_string(),
         action: action.to_string(),
-        screen: step.screen.clone(),
+        screen: step.after.as_ref().map(|s| s.xml.clone()),
         recorded: serde_json::Value::Object(recorded).to_string(),
     }
 }
@@ -812,32 +827,63 @@ fn summary(ep: &Episode) -> Summary {
     }
 }
 
-/// The episode step for a session action: its kind, its point when it targets one, and its text.
-pub fn action_record(action: &super::Action, screen_before: Option<String>) -> ActionRecord {
-    use super::{Action, Target};
-    let point = |t: &Target| match t {
-        Target::Point(p) => Some(*p),
-        _ => None,
-    };
-    let (kind, point, text) = match action {
-        Action::Tap(t) => ("tap", point(t), None),
-        Action::DoubleTap(t) => ("double_tap", point(t), None),
-        Action::LongPress { target, .. } => ("long_press", point(target), None),
-        Action::Swipe { from, .. } => ("swipe", point(from), None),
-        Action::SwipeDirection { direction, .. } => {
-            ("swipe", None, Some(direction.name().to_string()))
-        }
-        Action::Scroll { direction, .. } => ("swipe", None, Some(direction.name().to_string())),
-        Action::TypeText { text, .. } => ("type", None, Some(text.clone())),
-        Action::PressKey { key } => ("key", None, Some(key.clone())),
-        Action::OpenApp { app } => ("open_app", None, Some(app.clone())),
-        Action::Wait { .. } => ("wait", None, None),
-    };
+/// A step as history checks and trajectory metrics see it: what the finger did, on the screen it
+/// was aimed at; the tool's name when the step failed before any gesture.
+pub fn action_record(step: &Step) -> ActionRecord {
+    let g = step.gesture.as_ref();
     ActionRecord {
-        kind: kind.into(),
-        point,
-        text,
-        screen_before,
+        kind: g.map(Gesture::kind).unwrap_or(step.kind).to_string(),
+        point: g.and_then(Gesture::point),
+        text: g.and_then(Gesture::text),
+        screen_before: step.before.as_ref().map(|s| s.hierarchy().clone()),
+        aliases: match g {
+            Some(Gesture::OpenApp { label, .. }) => vec![label.clone()],
+            _ => Vec::new(),
+        },
+        failed: step.error.is_some(),
+    }
+}
+
+/// An episode records the steps of the session it is attached to (golden replays attach one).
+#[async_trait::async_trait]
+impl StepSink for tokio::sync::Mutex<Episode> {
+    async fn record(&self, _session: &str, step: &Step) -> Recorded {
+        let mut ep = self.lock().await;
+        recorded(
+            &ep.id.clone(),
+            ep.record_step(step).await,
+            ep.instance.task.max_steps,
+        )
+    }
+}
+
+/// The registry records each step in the open episode on the step's device, if any.
+#[async_trait::async_trait]
+impl StepSink for Episodes {
+    async fn record(&self, session: &str, step: &Step) -> Recorded {
+        match self.open_on_device(&step.serial).await {
+            Some(ep) => ep.record(session, step).await,
+            None => Recorded::default(),
+        }
+    }
+}
+
+fn recorded(id: &str, outcome: Result<StepOutcome, EpisodeError>, max: u32) -> Recorded {
+    match outcome {
+        Ok(o) => Recorded {
+            episode_step: Some(o.index),
+            steps_left: Some(o.steps_left),
+            stop: (o.status == Status::Failed)
+                .then(|| format!("task episode {id} went past its step limit of {max}")),
+        },
+        Err(e) => {
+            tracing::warn!("episode step not recorded: {e}");
+            Recorded {
+                episode_step: None,
+                steps_left: None,
+                stop: Some(e.to_string()),
+            }
+        }
     }
 }
 

@@ -20,6 +20,22 @@ pub enum SessionError {
     StaleElement { id: u32, count: usize },
     #[error("no element shows the text {0:?} on the current screen")]
     TextNotFound(String),
+    #[error("{0} is not on the current screen")]
+    NoMatch(String),
+    #[error(
+        "element {id} ({was}) from the observation you acted on is no longer on screen; #{id} is now {now}. Call `screen` for fresh ids"
+    )]
+    ElementGone { id: u32, was: String, now: String },
+    #[error("unknown observation {0:?}: the session keeps the digests of its last {n} observations; call `screen` again", n = super::SEEN_OBSERVATIONS)]
+    UnknownObservation(String),
+    #[error("no field is focused; pass `element` or tap a field first")]
+    NothingFocused,
+    #[error("tapping {0} focused no text field; pass the field itself as `element`")]
+    NotAField(String),
+    #[error("the field still holds {remaining} characters after clearing")]
+    ClearFailed { remaining: usize },
+    #[error("no more actions: {0}")]
+    Stopped(String),
     #[error("point ({x},{y}) is outside the {width}x{height} screen")]
     OutOfScreen {
         x: i32,
@@ -62,6 +78,12 @@ impl SessionError {
             self,
             SessionError::StaleElement { .. }
                 | SessionError::TextNotFound(_)
+                | SessionError::NoMatch(_)
+                | SessionError::ElementGone { .. }
+                | SessionError::UnknownObservation(_)
+                | SessionError::NothingFocused
+                | SessionError::NotAField(_)
+                | SessionError::Stopped(_)
                 | SessionError::OutOfScreen { .. }
                 | SessionError::UnknownApp { .. }
                 | SessionError::UnknownKey { .. }

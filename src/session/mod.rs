@@ -30,10 +30,12 @@ mod record;
 mod screen;
 mod targets;
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 pub use action::{
-    ActOutcome, Action, Direction, Target, LONG_PRESS_MS, MAX_TEXT_CHARS, MAX_WAIT_MS,
+    ActOutcome, Action, Clamped, Direction, Target, LONG_PRESS_MS, MAX_GESTURE_MS, MAX_SWIPES,
+    MAX_TEXT_CHARS, MAX_WAIT_MS, MIN_SWIPE_MS,
 };
 pub use control::{Control, Progress};
 pub use error::SessionError;
@@ -41,7 +43,7 @@ pub use clip::clip;
 pub use hub::Hub;
 pub use observe::{Observation, ObserveOptions, SettlePolicy};
 pub use pool::{DevicePool, DeviceSlot, DeviceSummary, Lease};
-pub use record::{Step, StepSink};
+pub use record::{Gesture, Recorded, Step, StepSink};
 pub use screen::{ChangeKind, Changes, ElementRef, Screen, ScreenError};
 
 use crate::device::{apps, command};
@@ -53,7 +55,13 @@ struct State {
     screen: Option<(Screen, u64)>,
     /// The screen of the previous observation returned to the client (for `changes`).
     observed: Option<Screen>,
+    /// The last observations returned to the client, oldest first: element ids are read against
+    /// them, never against whatever holds that number now.
+    seen: VecDeque<Screen>,
 }
+
+/// How many observations a session remembers for [`Session::act_seen`].
+pub const SEEN_OBSERVATIONS: usize = 8;
 
 /// One client's lease on one device. **API Boundary.**
 pub struct Session {
@@ -82,6 +90,7 @@ impl Session {
                 lease,
                 screen: None,
                 observed: None,
+                seen: VecDeque::new(),
             }),
             recorder: Mutex::new(Recorder::default()),
             settle: SettlePolicy::default(),
@@ -113,6 +122,7 @@ impl Session {
         state.lease = lease;
         state.screen = None;
         state.observed = None;
+        state.seen.clear();
         Ok(serial)
     }
 
@@ -132,8 +142,16 @@ impl Session {
         self.recorder().steps.clone()
     }
 
-    /// Sends each future step to `sink` as well.
+    /// Sends each future step of this session to `sink` (instead of the pool's sink).
     pub fn set_step_sink(&self, sink: Arc<dyn StepSink>) {
         self.recorder().sink = Some(sink);
+    }
+
+    /// Numbers and keeps a step; returns it with the session's own sink, if any.
+    fn push_step(&self, mut step: Step) -> (Step, Option<Arc<dyn StepSink>>) {
+        let mut rec = self.recorder();
+        step.index = rec.steps.len();
+        rec.steps.push(step.clone());
+        (step, rec.sink.clone())
     }
 }

@@ -201,6 +201,16 @@ impl Session {
             c.text = switched_to(device, c.packages.1.as_deref().unwrap_or_default()).await;
         }
         state.observed = Some(screen.clone());
+        if state
+            .seen
+            .back()
+            .is_none_or(|s| s.digest() != screen.digest())
+        {
+            if state.seen.len() == super::SEEN_OBSERVATIONS {
+                state.seen.pop_front();
+            }
+            state.seen.push_back(screen.clone());
+        }
         Ok(Observation {
             serial: slot.serial().to_string(),
             foreground,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::StepSink;
 use crate::device::{self, Device, DeviceError, Shell};
 
 /// One open device and the lock its sessions act under.
@@ -78,9 +79,14 @@ pub struct DeviceSummary {
 /// Opens devices on demand and keeps them for reuse.
 pub struct DevicePool {
     adb_server: Option<String>,
+    /// The clock an embedded phone opened here keeps.
+    sim_clock: crate::sim::ClockMode,
     default_spec: String,
     /// std mutex: held only for map access.
     slots: Mutex<BTreeMap<String, Arc<DeviceSlot>>>,
+    /// Where the steps of every session on these devices go (the task episodes), unless a session
+    /// has its own sink.
+    sink: Mutex<Option<Arc<dyn StepSink>>>,
 }
 
 impl DevicePool {
@@ -88,11 +94,28 @@ impl DevicePool {
     pub fn new(default_spec: Option<String>, adb_server: Option<String>) -> DevicePool {
         DevicePool {
             adb_server,
+            sim_clock: crate::sim::ClockMode::Virtual,
             default_spec: default_spec
                 .filter(|s| !s.trim().is_empty())
                 .unwrap_or_else(|| "sim".to_string()),
             slots: Mutex::new(BTreeMap::new()),
+            sink: Mutex::new(None),
         }
+    }
+
+    /// Sends the steps of every session on this pool's devices to `sink`.
+    pub fn set_step_sink(&self, sink: Arc<dyn StepSink>) {
+        *self.sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(sink);
+    }
+
+    pub fn step_sink(&self) -> Option<Arc<dyn StepSink>> {
+        self.sink.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Embedded phones opened from now on keep this clock (a served pool keeps real time).
+    pub fn with_sim_clock(mut self, clock: crate::sim::ClockMode) -> DevicePool {
+        self.sim_clock = clock;
+        self
     }
 
     pub fn default_spec(&self) -> &str {
@@ -130,7 +153,9 @@ impl DevicePool {
         let slot = match existing {
             Some(slot) => slot,
             None => {
-                let shell = device::open(Some(&spec), self.adb_server.as_deref()).await?;
+                let shell =
+                    device::open_with_clock(Some(&spec), self.adb_server.as_deref(), self.sim_clock)
+                        .await?;
                 let mut slots = self.slots();
                 // Another session may have opened it meanwhile; keep the first.
                 slots

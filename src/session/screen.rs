@@ -6,15 +6,39 @@
 use crate::geom::{Bounds, Point};
 use std::sync::Arc;
 
-use crate::hierarchy::{self, Element, ElementId, ElementList, Hierarchy, Options, RenderOptions};
+use crate::hierarchy::{
+    self, Element, ElementId, ElementList, Hierarchy, Options, RenderOptions, Selector,
+};
 
-/// What the session needs to know about one element.
+/// What the session needs to know about one element, and what an action reports about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ElementRef {
     pub id: u32,
+    /// The role's short name (`btn`, `input`, `switch`, …).
+    pub role: &'static str,
+    /// What to call it by: text, else description, folded text or hint.
+    pub label: String,
+    pub resource_id: String,
     pub bounds: Bounds,
     pub center: Point,
+    /// `Some` for checkable elements.
+    pub checked: Option<bool>,
+    /// What it holds: for a field, its text exactly as the dump has it (untrimmed, empty when only
+    /// the hint shows); else its own text.
     pub text: String,
+    /// Whether touching it does something (clickable, checkable or editable).
+    pub tappable: bool,
+}
+
+impl ElementRef {
+    /// `#12 btn "Save"` — how replies name an element.
+    pub fn describe(&self) -> String {
+        if self.label.is_empty() {
+            format!("#{} {}", self.id, self.role)
+        } else {
+            format!("#{} {} {:?}", self.id, self.role, self.label)
+        }
+    }
 }
 
 /// A parsed, settled screen.
@@ -26,7 +50,7 @@ pub struct Screen {
 
 #[derive(Debug)]
 struct Parsed {
-    hierarchy: Hierarchy,
+    hierarchy: Arc<Hierarchy>,
     list: ElementList,
     compact: String,
 }
@@ -76,12 +100,29 @@ pub const MAX_DIFF_LINES: usize = 20;
 #[error("{0}")]
 pub struct ScreenError(pub String);
 
-fn to_ref(e: &Element) -> ElementRef {
+fn to_ref(e: &Element, h: &Hierarchy) -> ElementRef {
+    let node = e.nodes.first().and_then(|n| h.node(*n));
+    let text = match node {
+        Some(n) if e.actions.type_text => {
+            // Some builds report the hint as the text of an empty field.
+            if !n.hint.is_empty() && n.text == n.hint {
+                String::new()
+            } else {
+                n.text.clone()
+            }
+        }
+        _ => e.text.clone(),
+    };
     ElementRef {
         id: e.id.0,
+        role: e.role.as_str(),
+        label: e.label().to_string(),
+        resource_id: e.resource_id.clone(),
         bounds: e.bounds,
         center: e.center,
-        text: e.label().to_string(),
+        checked: e.state.checked,
+        text,
+        tappable: e.actions.tap || e.actions.type_text || e.state.checked.is_some(),
     }
 }
 
@@ -93,7 +134,7 @@ impl Screen {
         Ok(Screen {
             xml,
             inner: Arc::new(Parsed {
-                hierarchy,
+                hierarchy: Arc::new(hierarchy),
                 list,
                 compact,
             }),
@@ -111,7 +152,10 @@ impl Screen {
     }
 
     pub fn element(&self, id: u32) -> Option<ElementRef> {
-        self.inner.list.get(ElementId(id)).map(to_ref)
+        self.inner
+            .list
+            .get(ElementId(id))
+            .map(|e| to_ref(e, &self.inner.hierarchy))
     }
 
     pub fn element_count(&self) -> usize {
@@ -140,7 +184,7 @@ impl Screen {
                 best = Some((rank, e));
             }
         }
-        best.map(|(_, e)| to_ref(e))
+        best.map(|(_, e)| to_ref(e, &self.inner.hierarchy))
     }
 
     /// The biggest scrollable container, where a bare "scroll" acts.
@@ -151,7 +195,7 @@ impl Screen {
             .iter()
             .filter(|e| e.actions.scroll)
             .max_by_key(|e| e.bounds.area())
-            .map(to_ref)
+            .map(|e| to_ref(e, &self.inner.hierarchy))
     }
 
     /// The focused editable field, with its current text (not its hint).
@@ -161,11 +205,56 @@ impl Screen {
             .elements
             .iter()
             .find(|e| e.state.focused && e.actions.type_text)
-            .map(|e| {
-                let mut r = to_ref(e);
-                r.text = e.text.clone();
-                r
-            })
+            .map(|e| to_ref(e, &self.inner.hierarchy))
+    }
+
+    /// The element a touch at `p` lands on: the smallest one containing it.
+    pub fn element_at(&self, p: Point) -> Option<ElementRef> {
+        self.inner
+            .list
+            .elements
+            .iter()
+            .filter(|e| e.bounds.contains(p))
+            .min_by_key(|e| e.bounds.area())
+            .map(|e| to_ref(e, &self.inner.hierarchy))
+    }
+
+    /// The element on this screen that is `e` from another screen: same role, resource id and
+    /// label (a field may have changed its text, so it is matched by place instead), preferring the
+    /// same id, then the nearest.
+    pub fn same_element(&self, e: &ElementRef) -> Option<ElementRef> {
+        let h = &self.inner.hierarchy;
+        let candidates = self.inner.list.elements.iter().filter(|c| {
+            c.role.as_str() == e.role
+                && c.resource_id == e.resource_id
+                && (c.label() == e.label || (c.actions.type_text && c.bounds == e.bounds))
+        });
+        let dist = |c: &&Element| {
+            let (dx, dy) = (
+                (c.center.x - e.center.x) as i64,
+                (c.center.y - e.center.y) as i64,
+            );
+            (c.id.0 != e.id, dx * dx + dy * dy)
+        };
+        candidates.min_by_key(dist).map(|c| to_ref(c, h))
+    }
+
+    /// The bounds of the first node (visible or not in the element list) `selector` picks that has
+    /// any area: how golden solutions aim.
+    pub fn node_bounds(&self, selector: &Selector) -> Result<Bounds, super::SessionError> {
+        let h = &self.inner.hierarchy;
+        selector
+            .select_nodes(h)
+            .into_iter()
+            .filter_map(|id| h.node(id))
+            .map(|n| n.bounds)
+            .find(|b| !b.is_empty())
+            .ok_or_else(|| super::SessionError::NoMatch(selector.to_string()))
+    }
+
+    /// The foreground package as the dump shows it (the top window that is not the system UI).
+    pub fn foreground(&self) -> Option<String> {
+        self.inner.hierarchy.top_package().map(str::to_string)
     }
 
     /// The compressed element list for a model.
@@ -234,7 +323,7 @@ impl Screen {
     }
 
     /// The parsed dump, for callers that need more than the element list.
-    pub fn hierarchy(&self) -> &Hierarchy {
+    pub fn hierarchy(&self) -> &Arc<Hierarchy> {
         &self.inner.hierarchy
     }
 }

@@ -1,45 +1,78 @@
-//! Where an action lands: targets resolved to points on the current screen, and the geometry of
-//! directional gestures.
+//! Where an action lands: targets resolved to points (and the element there) on the current screen,
+//! element ids read against the observation the caller saw, and the geometry of directional
+//! gestures.
 
 use crate::device::ScreenSize;
 use crate::geom::{Bounds, Point};
 
-use super::{Control, DeviceSlot, Direction, Session, SessionError, State, Target};
+use super::act::Attempt;
+use super::{DeviceSlot, Direction, ElementRef, Screen, Session, SessionError, State, Target};
+
+/// A resolved target: the point a touch lands on and the element there.
+pub(super) struct Aim {
+    pub point: Point,
+    pub element: Option<ElementRef>,
+}
 
 impl Session {
-    /// A target as a point on screen, checked against the screen size.
-    pub(super) async fn resolve(
+    /// Resolves `target` on `current` (the screen about to be acted on) and checks the point is on
+    /// the screen. The first target of an action becomes the outcome's `target`/`point`.
+    pub(super) async fn aim(
         &self,
         state: &mut State,
         slot: &DeviceSlot,
+        current: &Screen,
         target: &Target,
-        ctl: &Control,
-    ) -> Result<Point, SessionError> {
+        seen: Option<&str>,
+        run: &mut Attempt,
+    ) -> Result<Aim, SessionError> {
         let size = slot
             .device
             .screen_size()
             .await
             .map_err(|e| SessionError::from_device(slot.serial(), e))?;
-        let p = match target {
-            Target::Point(p) => *p,
+        let aim = match target {
+            Target::Point(p) => Aim {
+                point: *p,
+                element: current.element_at(*p),
+            },
             Target::Element(id) => {
-                let screen = self.current_screen(state, slot, ctl).await?;
-                screen
-                    .element(*id)
-                    .ok_or(SessionError::StaleElement {
-                        id: *id,
-                        count: screen.element_count(),
-                    })?
-                    .center
+                let e = self.element_seen(state, current, *id, seen, run)?;
+                Aim {
+                    point: e.center,
+                    element: Some(e),
+                }
             }
             Target::Text(text) => {
-                let screen = self.current_screen(state, slot, ctl).await?;
-                screen
+                let e = current
                     .find_text(text)
-                    .ok_or_else(|| SessionError::TextNotFound(text.clone()))?
-                    .center
+                    .ok_or_else(|| SessionError::TextNotFound(text.clone()))?;
+                Aim {
+                    point: e.center,
+                    element: Some(e),
+                }
+            }
+            Target::Selector(selector) => {
+                let b = current.node_bounds(selector)?;
+                let point = b.center();
+                Aim {
+                    point,
+                    element: current.element_at(point),
+                }
+            }
+            Target::Within { selector, fx, fy } => {
+                let b = current.node_bounds(selector)?;
+                let point = Point::new(
+                    b.left + ((b.width() - 1) as f64 * fx.clamp(0.0, 1.0)).round() as i32,
+                    b.top + ((b.height() - 1) as f64 * fy.clamp(0.0, 1.0)).round() as i32,
+                );
+                Aim {
+                    point,
+                    element: current.element_at(point),
+                }
             }
         };
+        let p = aim.point;
         if p.x < 0 || p.y < 0 || p.x >= size.width || p.y >= size.height {
             return Err(SessionError::OutOfScreen {
                 x: p.x,
@@ -48,7 +81,66 @@ impl Session {
                 height: size.height,
             });
         }
-        Ok(p)
+        if run.point.is_none() {
+            run.point = Some(p);
+            run.target = aim.element.clone();
+        }
+        Ok(aim)
+    }
+
+    /// Element `id` as the caller saw it (the observation `seen`, else this session's last one),
+    /// found on `current`: the same element under the same id, or followed to its new id when the
+    /// screen changed; refused when it is gone. Without any observation the id is read on
+    /// `current` itself.
+    fn element_seen(
+        &self,
+        state: &State,
+        current: &Screen,
+        id: u32,
+        seen: Option<&str>,
+        run: &mut Attempt,
+    ) -> Result<ElementRef, SessionError> {
+        let base = match seen {
+            Some(digest) => Some(
+                state
+                    .seen
+                    .iter()
+                    .rev()
+                    .find(|s| s.digest() == digest)
+                    .ok_or_else(|| SessionError::UnknownObservation(digest.to_string()))?,
+            ),
+            None => state.seen.back(),
+        };
+        let Some(base) = base else {
+            return current.element(id).ok_or(SessionError::StaleElement {
+                id,
+                count: current.element_count(),
+            });
+        };
+        run.aimed_at = Some(base.digest());
+        let was = base.element(id).ok_or(SessionError::StaleElement {
+            id,
+            count: base.element_count(),
+        })?;
+        if base.digest() == current.digest() {
+            return Ok(was);
+        }
+        match current.same_element(&was) {
+            Some(now) => {
+                if now.id != id {
+                    run.resolved_from = Some(id);
+                }
+                Ok(now)
+            }
+            None => Err(SessionError::ElementGone {
+                id,
+                was: was.describe(),
+                now: current
+                    .element(id)
+                    .map(|e| e.describe())
+                    .unwrap_or_else(|| "nothing".into()),
+            }),
+        }
     }
 }
 
@@ -68,7 +160,28 @@ pub(super) fn clamp_to_screen(p: Point, size: ScreenSize) -> Point {
     )
 }
 
-/// The finger path inside `area` that scrolls content towards `direction`: 25%–75% of the extent.
+/// The direction a finger moved from `a` to `b` (its larger axis); `None` when it did not move.
+pub(super) fn direction_of(a: Point, b: Point) -> Option<Direction> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    if dx == 0 && dy == 0 {
+        None
+    } else if dy.abs() >= dx.abs() {
+        Some(if dy < 0 {
+            Direction::Up
+        } else {
+            Direction::Down
+        })
+    } else {
+        Some(if dx < 0 {
+            Direction::Left
+        } else {
+            Direction::Right
+        })
+    }
+}
+
+/// The finger path inside `area` that scrolls content towards `direction` (25%–75% of the extent):
+/// to see what is further down, the finger moves up, as on a real phone.
 pub(super) fn swipe_within(area: Bounds, direction: Direction) -> (Point, Point) {
     let c = area.center();
     let (h, w) = (area.height(), area.width());
@@ -91,13 +204,17 @@ mod tests {
         let (from, to) = swipe_within(Bounds::new(0, 200, 1080, 2200), Direction::Down);
         assert!(from.y > to.y);
         assert_eq!(from.x, 540);
+        assert_eq!(direction_of(from, to), Some(Direction::Up));
         let (from, to) = swipe_within(Bounds::new(0, 0, 1000, 100), Direction::Right);
         assert!(from.x > to.x);
+        assert_eq!(direction_of(from, to), Some(Direction::Left));
+        assert_eq!(direction_of(from, from), None);
     }
 
     #[test]
     fn directions_parse() {
         assert_eq!(Direction::parse(" Up"), Some(Direction::Up));
         assert_eq!(Direction::parse("sideways"), None);
+        assert_eq!(Direction::Down.opposite(), Direction::Up);
     }
 }

@@ -25,6 +25,9 @@ pub enum UiEvent {
     Seek { tag: String, value: i32 },
     /// The back key; an app that does not handle it is finished by the framework.
     Back,
+    /// An alarm the app scheduled with [`System::set_alarm`] came due (the app may be in the
+    /// background, its process started for the occasion).
+    Alarm(String),
 }
 
 /// One installed app as the launcher and package manager see it.

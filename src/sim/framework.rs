@@ -19,7 +19,7 @@ use super::apps;
 use super::keyboard::{self, Key, KeyboardState};
 use super::phone::{Profile, SimConfig};
 use super::screen::{self, Window, WindowKind};
-use super::system::{pid, Logcat, Namespace, Request, SimClock, Stream, System};
+use super::system::{pid, ClockMode, Logcat, Namespace, Request, SimClock, Stream, System};
 use super::view::{class, Metrics, View};
 
 /// One running app: its UI object and the ids Android would give its task and process.
@@ -125,14 +125,17 @@ impl Framework {
         let sys = System {
             settings: super::defaults::settings(&config),
             logcat: Logcat::default(),
-            clock: SimClock {
-                now: boot_time(config.seed),
+            clock: match config.clock {
+                ClockMode::Virtual => SimClock::virtual_at(boot_time(config.seed)),
+                ClockMode::Real => SimClock::real(),
             },
             metrics: metrics_for(&display, config.font_scale),
             locale: config.locale.replace('_', "-"),
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             root,
             requests: Vec::new(),
+            alarms: Vec::new(),
+            notifications: Vec::new(),
         };
         let mut fw = Framework {
             sys,
@@ -263,24 +266,9 @@ impl Framework {
             let task = self.stack.remove(pos);
             self.stack.push(task);
         } else {
-            let pid = self.next_pid;
-            self.next_pid += 1 + (self.sys.rng_u32() % 40);
-            let uid = self.uid_of(package);
-            self.sys.log(
-                pid::SYSTEM_SERVER,
-                'I',
-                "ActivityManager",
-                format!("Start proc {pid}:{package}/{uid} for next-top-activity {{{package}/{activity}}}"),
-            );
-            let app = create(&mut self.sys);
-            let id = self.next_task_id;
-            self.next_task_id += 1;
-            self.stack.push(Task {
-                app,
-                package,
-                id,
-                pid,
-            });
+            let reason = format!("next-top-activity {{{package}/{activity}}}");
+            let task = self.start_process(package, create, &reason);
+            self.stack.push(task);
             let ms = 250 + self.sys.rng_u32() % 300;
             self.sys.clock.advance_ms(ms as i64);
             self.sys.log(
@@ -292,6 +280,103 @@ impl Framework {
         }
         self.process_requests();
         Ok(())
+    }
+
+    /// Starts `package`'s process and builds its app object, logging ActivityManager's line with
+    /// why (`next-top-activity {…}`, `broadcast {…}`). The caller places the task.
+    fn start_process(
+        &mut self,
+        package: &'static str,
+        create: fn(&mut System) -> Box<dyn App>,
+        reason: &str,
+    ) -> Task {
+        let pid = self.next_pid;
+        self.next_pid += 1 + (self.sys.rng_u32() % 40);
+        let uid = self.uid_of(package);
+        self.sys.log(
+            pid::SYSTEM_SERVER,
+            'I',
+            "ActivityManager",
+            format!("Start proc {pid}:{package}/{uid} for {reason}"),
+        );
+        let app = create(&mut self.sys);
+        let id = self.next_task_id;
+        self.next_task_id += 1;
+        Task {
+            app,
+            package,
+            id,
+            pid,
+        }
+    }
+
+    /// Hands an event to `package`'s app wherever it is in the stack (a notification button, a
+    /// due alarm), starting its process behind the others when it is not running.
+    pub fn deliver(&mut self, package: &str, event: UiEvent) -> bool {
+        let pos = match self.stack.iter().position(|t| t.package == package) {
+            Some(pos) => pos,
+            None => {
+                let Some((package, create)) = self.app_info(package).map(|a| (a.package, a.create))
+                else {
+                    return false;
+                };
+                let task = self.start_process(package, create, &format!("broadcast {{{package}}}"));
+                self.stack.insert(0, task);
+                0
+            }
+        };
+        let handled = self.stack[pos].app.handle(&event, &mut self.sys);
+        self.process_requests();
+        handled
+    }
+
+    /// Fires every AlarmManager alarm whose time has come, earliest first. Called before each shell
+    /// command, so a real clock's alarms fire when the phone is next used, and after the clock moves.
+    pub fn run_due_alarms(&mut self) {
+        // Bounded: an app may schedule a new alarm from its handler that is already due.
+        for _ in 0..64 {
+            let now = self.sys.clock.now();
+            let Some(index) = (0..self.sys.alarms.len())
+                .filter(|&i| self.sys.alarms[i].at <= now)
+                .min_by_key(|&i| self.sys.alarms[i].at)
+            else {
+                return;
+            };
+            let alarm = self.sys.alarms.remove(index);
+            self.deliver(&alarm.package, UiEvent::Alarm(alarm.action));
+        }
+    }
+
+    /// The soonest alarm clock the user set (what `AlarmManager.getNextAlarmClock` returns).
+    pub fn next_alarm_clock(&self) -> Option<chrono::NaiveDateTime> {
+        self.sys
+            .alarms
+            .iter()
+            .filter(|a| a.alarm_clock)
+            .map(|a| a.at)
+            .min()
+    }
+
+    /// Sets the wall clock (`date`, `cmd alarm set-time`) as AlarmManagerService does, then fires
+    /// what came due.
+    pub fn set_time(&mut self, now: chrono::NaiveDateTime) {
+        self.sys.clock.set(now);
+        self.sys.log(
+            pid::SYSTEM_SERVER,
+            'I',
+            "AlarmManager",
+            format!(
+                "Setting time of day to sec={}",
+                now.and_utc().timestamp()
+            ),
+        );
+        self.run_due_alarms();
+    }
+
+    /// `sleep`: phone time passes (virtual: at once; real: waited for), then due alarms fire.
+    pub fn sleep_ms(&mut self, ms: i64) {
+        self.sys.clock.sleep_ms(ms);
+        self.run_due_alarms();
     }
 
     /// Drops a package's task and process (`am force-stop`, `pm clear`); true when it was running.
@@ -428,6 +513,7 @@ impl Framework {
                 _ => {}
             },
             WindowKind::StatusBar => {}
+            WindowKind::HeadsUp => self.notification_click(&tag),
             WindowKind::Overview => self.overview_click(&tag),
             WindowKind::App => {
                 if let Some((value, max)) = target.range {
@@ -447,6 +533,22 @@ impl Framework {
                     self.dispatch(UiEvent::Click(tag));
                 }
             }
+        }
+    }
+
+    /// A tap on a heads-up notification: its body opens the app, a button is sent to the app that
+    /// posted it as a click on the button's tag.
+    fn notification_click(&mut self, tag: &str) {
+        let Some((package, action)) = tag
+            .strip_prefix(screen::NOTIFICATION_PREFIX)
+            .and_then(|t| t.split_once('|'))
+        else {
+            return;
+        };
+        if action.is_empty() {
+            let _ = self.launch(package, Launcher::Home);
+        } else {
+            self.deliver(package, UiEvent::Click(action.to_string()));
         }
     }
 

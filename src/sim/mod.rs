@@ -23,6 +23,7 @@ pub mod system;
 pub mod view;
 
 pub use phone::{Phone, Profile, SimConfig, SimError};
+pub use system::ClockMode;
 
 #[cfg(test)]
 mod tests;

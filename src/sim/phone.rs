@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use crate::device::{Shell, ShellError, ShellOutput};
 
 use super::framework::Framework;
+use super::system::ClockMode;
 use super::{shell, system};
 
 /// Screen size and density of a real device model.
@@ -57,6 +58,8 @@ pub struct SimConfig {
     pub locale: String,
     pub font_scale: f32,
     pub dark_mode: bool,
+    /// Virtual (deterministic, the default) or real time; see [`ClockMode`].
+    pub clock: ClockMode,
 }
 
 impl Default for SimConfig {
@@ -67,6 +70,7 @@ impl Default for SimConfig {
             locale: "en-US".into(),
             font_scale: 1.0,
             dark_mode: false,
+            clock: ClockMode::Virtual,
         }
     }
 }

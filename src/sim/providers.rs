@@ -210,5 +210,5 @@ pub(crate) fn row_id(segment: &str) -> Option<i64> {
 
 /// Milliseconds since the epoch on the simulated clock (Android stores UTC ms).
 pub fn now_ms(sys: &System) -> i64 {
-    sys.clock.now.and_utc().timestamp_millis()
+    sys.clock.now().and_utc().timestamp_millis()
 }

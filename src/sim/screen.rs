@@ -19,6 +19,9 @@ pub const NAV_RECENTS: &str = "nav:recents";
 pub const OVERVIEW_CLEAR_ALL: &str = "overview:clear_all";
 pub const OVERVIEW_TASK_PREFIX: &str = "overview:task:";
 const OVERVIEW_SCROLL: &str = "overview:panel";
+/// Tags of a heads-up notification's views: `notif:<package>|<action tag>`; an empty action is
+/// the notification's body (which opens the app).
+pub const NOTIFICATION_PREFIX: &str = "notif:";
 
 /// What a window is, bottom to top in z-order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +32,8 @@ pub enum WindowKind {
     Overview,
     StatusBar,
     NavigationBar,
+    /// A heads-up notification over the top of the screen (a ringing timer or alarm).
+    HeadsUp,
     Ime,
 }
 
@@ -120,6 +125,16 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
         None,
         None,
     ));
+    if let Some(card) = heads_up(fw) {
+        windows.push(lay_out(
+            WindowKind::HeadsUp,
+            SYSTEMUI,
+            card,
+            screen,
+            None,
+            None,
+        ));
+    }
     if fw.ime_visible && fw.focus.is_some() && !fw.overview {
         // The app area ends above the keyboard; the keyboard itself spans the space below it.
         let mut full = m;
@@ -295,7 +310,7 @@ fn status_bar(fw: &Framework) -> View {
     let m = fw.sys.metrics;
     let h = m.content.top;
     let id = |name: &str| format!("{SYSTEMUI}:id/{name}");
-    let time = fw.sys.clock.now;
+    let time = fw.sys.clock.now();
     let twelve = fw.sys.settings.get(Namespace::System, "time_12_24") != Some("24");
     let (text, desc) = if twelve {
         (
@@ -358,6 +373,67 @@ fn status_bar(fw: &Framework) -> View {
         .id(id("status_bar"))
         .child(clock)
         .children(icons)
+}
+
+/// The newest heads-up notification as SystemUI draws it: app name, title, text and action
+/// buttons on a card below the status bar.
+fn heads_up(fw: &Framework) -> Option<View> {
+    let n = fw.sys.notifications.iter().rev().find(|n| n.heads_up)?;
+    let m = fw.sys.metrics;
+    let id = |name: &str| format!("{SYSTEMUI}:id/{name}");
+    let app = fw
+        .app_info(&n.package)
+        .map(|a| a.label(&fw.sys.locale))
+        .unwrap_or(n.package.as_str());
+    let pad = m.dp(16.0);
+    let (left, right) = (m.dp(8.0), m.width - m.dp(8.0));
+    let top = m.content.top + m.dp(4.0);
+    let line = m.dp(24.0);
+    let card = Bounds::new(left, top, right, top + m.dp(128.0));
+    let tag = |action: &str| format!("{NOTIFICATION_PREFIX}{}|{action}", n.package);
+    let row = |i: i32| Bounds::new(left + pad, top + pad / 2 + i * line, right - pad, top + pad / 2 + (i + 1) * line);
+    let text = |b: Bounds, s: &str, name: &str, size: f32, bold: bool| {
+        View::new(class::TEXT_VIEW, b).id(id(name)).text(s).style(Style {
+            text_size_sp: Some(size),
+            bold,
+            text_role: Some(super::view::Role::Primary),
+            ..Style::default()
+        })
+    };
+    let mut body = View::new(class::FRAME_LAYOUT, card)
+        .id(id("expanded"))
+        .on_click(tag(""))
+        .style(Style {
+            background_role: Some(super::view::Role::SurfaceVariant),
+            corner_radius: m.dp(24.0),
+            ..Style::default()
+        })
+        .child(text(row(0), app, "app_name_text", 12.0, false))
+        .child(text(row(1), &n.title, "title", 16.0, true))
+        .child(text(row(2), &n.text, "text", 14.0, false));
+    let button_w = m.dp(96.0);
+    let mut x = left + pad;
+    let actions_top = top + pad / 2 + 3 * line + m.dp(4.0);
+    for (action, label) in &n.actions {
+        let b = Bounds::new(x, actions_top, x + button_w, actions_top + m.dp(36.0));
+        body = body.child(
+            View::new(class::BUTTON, b)
+                .id(id("action0"))
+                .text(label.as_str())
+                .on_click(tag(action))
+                .style(Style {
+                    text_role: Some(super::view::Role::Accent),
+                    bold: true,
+                    ..Style::default()
+                }),
+        );
+        x += button_w + m.dp(8.0);
+    }
+    Some(
+        View::new(class::FRAME_LAYOUT, card)
+            .id(id("heads_up_status_bar_view"))
+            .child(body),
+    )
 }
 
 fn navigation_bar(fw: &Framework) -> View {

@@ -100,17 +100,116 @@ impl Default for Logcat {
     }
 }
 
-/// The simulated wall clock: moves only when the phone is told to (input events, `sleep`, `date -s`),
-/// so the same commands on the same seed give the same bytes.
+/// Where the phone's wall clock comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClockMode {
+    /// Moves only when the phone is told to (input events, `sleep`, `date`, `cmd alarm set-time`), so
+    /// the same commands on the same seed give the same bytes: replays and tests.
+    #[default]
+    Virtual,
+    /// Keeps real time from the host's clock, as a phone on a desk does: a served phone (`serve`,
+    /// `sim --adb`, the manual CLI), where a person or an agent waits in real seconds.
+    Real,
+}
+
+/// The phone's wall clock (UTC). Observing it never moves it; in [`ClockMode::Virtual`] only input,
+/// `sleep` and explicit setting do, in [`ClockMode::Real`] it runs with the host's monotonic clock
+/// from the instant it was last set.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SimClock {
-    pub now: NaiveDateTime,
+    mode: ClockMode,
+    /// The time at `anchor` (virtual: the time, full stop).
+    base: NaiveDateTime,
+    anchor: std::time::Instant,
 }
 
 impl SimClock {
-    pub fn advance_ms(&mut self, ms: i64) {
-        self.now += chrono::Duration::milliseconds(ms);
+    /// A virtual clock standing at `now`.
+    pub fn virtual_at(now: NaiveDateTime) -> SimClock {
+        SimClock {
+            mode: ClockMode::Virtual,
+            base: now,
+            anchor: std::time::Instant::now(),
+        }
     }
+
+    /// A real clock showing the host's current UTC time.
+    pub fn real() -> SimClock {
+        SimClock {
+            mode: ClockMode::Real,
+            base: chrono::Utc::now().naive_utc(),
+            anchor: std::time::Instant::now(),
+        }
+    }
+
+    pub fn mode(&self) -> ClockMode {
+        self.mode
+    }
+
+    /// The current wall-clock time.
+    pub fn now(&self) -> NaiveDateTime {
+        match self.mode {
+            ClockMode::Virtual => self.base,
+            ClockMode::Real => {
+                let elapsed = chrono::Duration::from_std(self.anchor.elapsed())
+                    .unwrap_or(chrono::Duration::zero());
+                self.base + elapsed
+            }
+        }
+    }
+
+    /// Time taken by something the phone did (a frame, a gesture, an app start). A real clock
+    /// already ran while it happened, so only a virtual one moves.
+    pub fn advance_ms(&mut self, ms: i64) {
+        if self.mode == ClockMode::Virtual {
+            self.base += chrono::Duration::milliseconds(ms.max(0));
+        }
+    }
+
+    /// Sets the wall clock (`date`, `cmd alarm set-time`); a real clock runs on from there.
+    pub fn set(&mut self, now: NaiveDateTime) {
+        self.base = now;
+        self.anchor = std::time::Instant::now();
+    }
+
+    /// Waits `ms` of phone time (`sleep`): a virtual clock jumps, a real one is waited for.
+    pub fn sleep_ms(&mut self, ms: i64) {
+        match self.mode {
+            ClockMode::Virtual => self.advance_ms(ms),
+            ClockMode::Real => {
+                std::thread::sleep(std::time::Duration::from_millis(ms.max(0) as u64))
+            }
+        }
+    }
+}
+
+/// An AlarmManager alarm: at `at`, the app `package` receives [`UiEvent::Alarm`] with `action`
+/// (its process is started for it when it is not running).
+///
+/// [`UiEvent::Alarm`]: super::app::UiEvent::Alarm
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduledAlarm {
+    pub at: NaiveDateTime,
+    pub package: String,
+    pub action: String,
+    /// An alarm clock the user set (`AlarmManager.setAlarmClock`), as opposed to an app's timer;
+    /// `cmd alarm get-next-alarm` and the status bar report only these.
+    pub alarm_clock: bool,
+}
+
+/// A posted notification, as NotificationManagerService keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notification {
+    pub package: String,
+    pub id: i32,
+    pub channel: String,
+    pub title: String,
+    pub text: String,
+    /// Buttons: (tag the owning app receives as a click, label).
+    pub actions: Vec<(String, String)>,
+    /// Shown as a heads-up over the screen until cancelled (a ringing timer or alarm).
+    pub heads_up: bool,
+    pub when: NaiveDateTime,
 }
 
 /// Something an app asks of the framework, carried out after the event that raised it.
@@ -139,6 +238,10 @@ pub struct System {
     /// Host directory that stands for the phone's `/`.
     pub root: PathBuf,
     pub requests: Vec<Request>,
+    /// AlarmManager's pending alarms, unordered.
+    pub alarms: Vec<ScheduledAlarm>,
+    /// Posted notifications, oldest first.
+    pub notifications: Vec<Notification>,
 }
 
 impl System {
@@ -169,7 +272,7 @@ impl System {
     /// Appends a logcat line as the given process would write it.
     pub fn log(&mut self, pid: u32, level: char, tag: &str, message: impl Into<String>) {
         let entry = LogEntry {
-            time: self.clock.now,
+            time: self.clock.now(),
             pid,
             tid: pid,
             level,
@@ -184,6 +287,49 @@ impl System {
 
     pub fn request(&mut self, request: Request) {
         self.requests.push(request);
+    }
+
+    /// Schedules (or moves) `package`'s alarm named `action`.
+    pub fn set_alarm(&mut self, package: &str, action: &str, at: NaiveDateTime, alarm_clock: bool) {
+        self.cancel_alarm(package, action);
+        self.alarms.push(ScheduledAlarm {
+            at,
+            package: package.to_string(),
+            action: action.to_string(),
+            alarm_clock,
+        });
+    }
+
+    /// Cancels `package`'s alarms whose action is `action`, or starts with it when it ends in `*`.
+    pub fn cancel_alarm(&mut self, package: &str, action: &str) {
+        let matches = |a: &ScheduledAlarm| match action.strip_suffix('*') {
+            Some(prefix) => a.action.starts_with(prefix),
+            None => a.action == action,
+        };
+        self.alarms.retain(|a| !(a.package == package && matches(a)));
+    }
+
+    /// Posts (or replaces, by package and id) a notification, logging NotificationService's line.
+    pub fn notify(&mut self, notification: Notification) {
+        self.cancel_notification(&notification.package, notification.id);
+        self.log(
+            pid::SYSTEM_SERVER,
+            'D',
+            "NotificationService",
+            format!(
+                "enqueueNotificationInternal: pkg={} id={} notification=Notification(channel={} title={})",
+                notification.package, notification.id, notification.channel, notification.title
+            ),
+        );
+        self.notifications.push(notification);
+    }
+
+    /// Removes a notification; true when it was posted.
+    pub fn cancel_notification(&mut self, package: &str, id: i32) -> bool {
+        let before = self.notifications.len();
+        self.notifications
+            .retain(|n| !(n.package == package && n.id == id));
+        self.notifications.len() != before
     }
 }
 
@@ -421,6 +567,6 @@ impl System {
 
     /// The simulated time as milliseconds since the Unix epoch (the clock is UTC).
     pub fn now_millis(&self) -> i64 {
-        self.clock.now.and_utc().timestamp_millis()
+        self.clock.now().and_utc().timestamp_millis()
     }
 }

@@ -1,36 +1,39 @@
 //! Golden-solution actions: what a reference agent does, by selector rather than coordinates, so a
-//! solution survives screen sizes, densities and layouts.
+//! solution survives screen sizes, densities and layouts. Selectors are the hierarchy's one grammar
+//! (`id:save`, `text:"Sound & vibration"`, `desc~=June 3`, `class:Switch desc:"9:00 AM" nth:1`).
 
+use crate::device::command;
 use crate::eval::history::RefAction;
-use crate::eval::ui::UiSelector;
+use crate::hierarchy::Selector;
 
 /// One reference action.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     /// Open an app by launcher label or package.
     Open(String),
-    Tap(UiSelector),
+    Tap(Selector),
     /// A tap at a relative position inside the element (`[0.95, 0.5]`: near its right edge), for
     /// seek bars and sliders.
     TapAt {
-        selector: UiSelector,
+        selector: Selector,
         fx: f64,
         fy: f64,
     },
-    LongPress(UiSelector),
+    LongPress(Selector),
     /// Type text, into the selected field (tapping it first) or the focused one.
     Type {
         text: String,
-        into: Option<UiSelector>,
+        into: Option<Selector>,
         submit: bool,
     },
     /// `back`, `home`, `enter`, `delete`, `recents`, or a keycode name/number.
     Key(String),
-    /// Swipe the whole screen: `up`, `down`, `left`, `right`.
+    /// Swipe from the middle of the screen, the finger moving `up`, `down`, `left` or `right`.
     Swipe(String),
-    /// Scroll (in `direction`) until the selector is visible, at most 10 times.
+    /// Scroll until the selector is on screen, at most 10 swipes; `direction` is where the content
+    /// comes from (`down`, the default: further down the list, so the finger moves up).
     ScrollTo {
-        selector: UiSelector,
+        selector: Selector,
         direction: String,
     },
     Wait(u64),
@@ -53,7 +56,9 @@ impl Action {
                 .map(str::to_string)
                 .ok_or_else(|| format!("{key} needs a string"))
         };
-        let sel = |key: &str| -> Result<UiSelector, String> { UiSelector::parse(&s(key)?) };
+        let sel = |key: &str| -> Result<Selector, String> {
+            Selector::parse(&s(key)?).map_err(|e| e.to_string())
+        };
         let only = |keys: &[&str]| -> Result<(), String> {
             match t.keys().find(|k| !keys.contains(&k.as_str())) {
                 Some(k) => Err(format!("unexpected key {k:?} in this action")),
@@ -130,6 +135,11 @@ impl Action {
                 } else {
                     "down".into()
                 };
+                if !["up", "down", "left", "right"].contains(&direction.as_str()) {
+                    return Err(format!(
+                        "scroll direction {direction:?} (up, down, left, right)"
+                    ));
+                }
                 Action::ScrollTo {
                     selector: sel("scroll_to")?,
                     direction,
@@ -173,9 +183,10 @@ impl Action {
     }
 
     /// The reference form used by LCS checks and trajectory metrics (`None` for actions that are not
-    /// steps on the device: waits, answers, finish).
+    /// a fixed step on the device: waits, answers, finish, and scrolling, whose number of swipes
+    /// depends on the screen). Swipes name the finger's direction, keys their canonical name.
     pub fn reference(&self) -> Option<RefAction> {
-        let r = |kind: &str, selector: Option<UiSelector>, text: Option<String>| {
+        let r = |kind: &str, selector: Option<Selector>, text: Option<String>| {
             Some(RefAction {
                 kind: kind.into(),
                 selector,
@@ -187,33 +198,36 @@ impl Action {
             Action::Tap(s) | Action::TapAt { selector: s, .. } => r("tap", Some(s.clone()), None),
             Action::LongPress(s) => r("long_press", Some(s.clone()), None),
             Action::Type { text, .. } => r("type", None, Some(text.clone())),
-            Action::Key(k) => r("key", None, Some(k.clone())),
+            Action::Key(k) => {
+                let name = command::keycode(k)
+                    .and_then(command::key_name)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| k.clone());
+                r("key", None, Some(name))
+            }
             Action::Swipe(d) => r("swipe", None, Some(d.clone())),
-            Action::ScrollTo { direction, .. } => r("swipe", None, Some(direction.clone())),
-            Action::Wait(_) | Action::Answer(_) | Action::Finish => None,
+            Action::ScrollTo { .. } | Action::Wait(_) | Action::Answer(_) | Action::Finish => None,
         }
     }
 
     pub fn describe(&self) -> String {
         match self {
             Action::Open(a) => format!("open {a}"),
-            Action::Tap(s) => format!("tap {}", s.describe()),
-            Action::TapAt { selector, fx, fy } => {
-                format!("tap {} at ({fx}, {fy})", selector.describe())
-            }
-            Action::LongPress(s) => format!("long_press {}", s.describe()),
+            Action::Tap(s) => format!("tap {s}"),
+            Action::TapAt { selector, fx, fy } => format!("tap {selector} at ({fx}, {fy})"),
+            Action::LongPress(s) => format!("long_press {s}"),
             Action::Type {
                 text,
                 into: Some(s),
                 ..
-            } => format!("type {text:?} into {}", s.describe()),
+            } => format!("type {text:?} into {s}"),
             Action::Type { text, .. } => format!("type {text:?}"),
             Action::Key(k) => format!("key {k}"),
             Action::Swipe(d) => format!("swipe {d}"),
             Action::ScrollTo {
                 selector,
                 direction,
-            } => format!("scroll {direction} to {}", selector.describe()),
+            } => format!("scroll {direction} to {selector}"),
             Action::Wait(ms) => format!("wait {ms}ms"),
             Action::Answer(a) => format!("answer {a:?}"),
             Action::Finish => "finish".into(),
@@ -242,7 +256,7 @@ mod tests {
             Action::Type { submit: true, .. }
         ));
         assert_eq!(parse("{ wait = 10 }").unwrap(), Action::Wait(10));
-        assert!(parse("{ tap = \"nonsense\" }").is_err());
+        assert!(parse("{ tap = \"role:nonsense\" }").is_err());
         assert!(parse("{ tap = \"id:x\", extra = 1 }")
             .unwrap_err()
             .contains("extra"));
@@ -250,5 +264,22 @@ mod tests {
             .unwrap_err()
             .contains("unknown action"));
         assert!(parse("{ swipe = \"sideways\" }").is_err());
+        assert!(
+            parse("{ tap = \"id:x&text:y\" }").is_err(),
+            "one selector grammar"
+        );
+        assert_eq!(
+            parse("{ key = \"KEYCODE_BACK\" }")
+                .unwrap()
+                .reference()
+                .unwrap()
+                .text
+                .as_deref(),
+            Some("back")
+        );
+        assert!(parse("{ scroll_to = \"text:Display\" }")
+            .unwrap()
+            .reference()
+            .is_none());
     }
 }

@@ -1,12 +1,14 @@
-//! Replays a solution (golden or any list of [`Action`]s) on a device through [`Device`] — the same
-//! layer agents act through — recording each action as an episode step. Selectors are resolved on the
-//! screen the action is taken on; a selector that matches nothing is an error naming it.
+//! Replays a solution (golden, wrong, or any list of [`Action`]s) as an agent would: every device
+//! action goes through `Session::act`, the path MCP agents, the REST API and the manual CLI take, and
+//! reaches the episode as the session's steps (through the episode's step sink). Answers and
+//! `finish` go to the episode directly. A replay is an agent that reads its moves from a task file.
 
-use crate::device::{apps, command, Device, DeviceError};
-use crate::eval::history::ActionRecord;
-use crate::eval::ui::{parse_nodes, UiSelector};
-use crate::geom::Point;
-use crate::session::episode::{Episode, EpisodeError};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::device::Shell;
+use crate::session::episode::{Episode, EpisodeError, Report, Status};
+use crate::session::{self, Control, DevicePool, Session, SessionError, SettlePolicy, Target};
 
 use super::Action;
 
@@ -14,24 +16,14 @@ use super::Action;
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     #[error("step {step} ({action}): {source}")]
-    Device {
+    Act {
         step: usize,
         action: String,
         #[source]
-        source: DeviceError,
+        source: SessionError,
     },
-    #[error("step {step} ({action}): no element matches {selector} on the screen")]
-    NotFound {
-        step: usize,
-        action: String,
-        selector: String,
-    },
-    #[error("step {step} ({action}): {message}")]
-    Invalid {
-        step: usize,
-        action: String,
-        message: String,
-    },
+    #[error("{0}")]
+    Invalid(String),
     #[error(transparent)]
     Episode(#[from] EpisodeError),
 }
@@ -39,203 +31,127 @@ pub enum ReplayError {
 impl ReplayError {
     pub fn is_device_lost(&self) -> bool {
         match self {
-            ReplayError::Device { source, .. } => source.is_device_lost(),
+            ReplayError::Act { source, .. } => source.is_device_lost(),
             ReplayError::Episode(EpisodeError::DeviceLost { .. }) => true,
             _ => false,
         }
     }
 }
 
-/// How many times `scroll_to` swipes before giving up.
-const MAX_SCROLLS: usize = 10;
+/// An episode shared between the replay (answers, finish) and the session recording its steps.
+pub type SharedEpisode = Arc<tokio::sync::Mutex<Episode>>;
 
-/// Runs `actions` on `device`, recording each device action in `episode`.
+/// How many swipes a golden `scroll_to` makes before giving up.
+const MAX_SCROLLS: u32 = 10;
+const GOLDEN_LONG_PRESS_MS: u32 = 1000;
+const GOLDEN_SWIPE_MS: u32 = 300;
+
+/// The session action a task-file action stands for (`None` for answers and finish).
+pub fn session_action(action: &Action) -> Result<Option<session::Action>, String> {
+    use session::Action as A;
+    let direction = |d: &str| {
+        session::Direction::parse(d)
+            .ok_or_else(|| format!("direction {d:?} (up, down, left, right)"))
+    };
+    Ok(Some(match action {
+        Action::Open(app) => A::OpenApp { app: app.clone() },
+        Action::Tap(sel) => A::Tap(Target::Selector(sel.clone())),
+        Action::TapAt { selector, fx, fy } => A::Tap(Target::Within {
+            selector: selector.clone(),
+            fx: *fx,
+            fy: *fy,
+        }),
+        Action::LongPress(sel) => A::LongPress {
+            target: Target::Selector(sel.clone()),
+            duration_ms: GOLDEN_LONG_PRESS_MS,
+        },
+        Action::Type { text, into, submit } => A::TypeText {
+            text: text.clone(),
+            into: into.clone().map(Target::Selector),
+            clear: false,
+            submit: *submit,
+        },
+        Action::Key(key) => A::PressKey { key: key.clone() },
+        Action::Swipe(d) => A::SwipeDirection {
+            direction: direction(d)?,
+            from: None,
+            distance: None,
+            duration_ms: GOLDEN_SWIPE_MS,
+        },
+        Action::ScrollTo {
+            selector,
+            direction: d,
+        } => A::Scroll {
+            direction: direction(d)?,
+            container: None,
+            until: Some(Target::Selector(selector.clone())),
+            max_swipes: MAX_SCROLLS,
+        },
+        Action::Wait(ms) => A::Wait { ms: *ms },
+        Action::Answer(_) | Action::Finish => return Ok(None),
+    }))
+}
+
+/// Runs `actions` through `session`, whose steps `episode` records (see [`attach`]).
 pub async fn replay(
-    device: &Device,
-    episode: &mut Episode,
+    session: &Session,
+    episode: &SharedEpisode,
     actions: &[Action],
 ) -> Result<(), ReplayError> {
-    let mut screen = device
-        .dump_xml()
-        .await
-        .map_err(|source| ReplayError::Device {
-            step: 0,
-            action: "initial dump".into(),
-            source,
-        })?;
+    let ctl = Control::default();
     for (i, action) in actions.iter().enumerate() {
         let step = i + 1;
-        let name = action.describe();
-        let dev_err = |source| ReplayError::Device {
-            step,
-            action: name.clone(),
-            source,
-        };
-        let locate = |xml: &str, sel: &UiSelector| -> Result<Point, ReplayError> {
-            let nodes = parse_nodes(xml).map_err(|message| ReplayError::Invalid {
-                step,
-                action: name.clone(),
-                message,
-            })?;
-            sel.select(&nodes)
-                .into_iter()
-                .find_map(|n| n.bounds.filter(|b| !b.is_empty()).map(|b| b.center()))
-                .ok_or_else(|| ReplayError::NotFound {
-                    step,
-                    action: name.clone(),
-                    selector: sel.describe(),
-                })
-        };
-        let record =
-            |kind: &str, point: Option<Point>, text: Option<String>, before: &str| ActionRecord {
-                kind: kind.into(),
-                point,
-                text,
-                screen_before: Some(before.to_string()),
-            };
-        let rec = match action {
-            Action::Answer(text) => {
-                episode.answer(text)?;
-                continue;
-            }
-            Action::Finish => {
-                episode.finish()?;
-                continue;
-            }
-            Action::Wait(ms) => {
-                tokio::time::sleep(std::time::Duration::from_millis(*ms)).await;
-                continue;
-            }
-            Action::Open(app) => {
-                let entries = device.apps().await.map_err(dev_err)?;
-                let best = apps::rank(app, &entries).into_iter().next();
-                let entry = match best {
-                    Some(m) if m.score >= apps::CONFIDENT || m.entry.package == *app => m.entry,
-                    _ => {
-                        return Err(ReplayError::Invalid {
-                            step,
-                            action: name.clone(),
-                            message: format!("no app matches {app:?}"),
-                        })
-                    }
-                };
-                device.launch(&entry).await.map_err(dev_err)?;
-                record("open_app", None, Some(app.clone()), &screen)
-            }
-            Action::Tap(sel) => {
-                let p = locate(&screen, sel)?;
-                device.tap(p).await.map_err(dev_err)?;
-                record("tap", Some(p), None, &screen)
-            }
-            Action::TapAt { selector, fx, fy } => {
-                let nodes = parse_nodes(&screen).map_err(|message| ReplayError::Invalid {
-                    step,
-                    action: name.clone(),
-                    message,
-                })?;
-                let b = selector
-                    .select(&nodes)
-                    .into_iter()
-                    .find_map(|n| n.bounds.filter(|b| !b.is_empty()))
-                    .ok_or_else(|| ReplayError::NotFound {
+        let act = session_action(action)
+            .map_err(|m| ReplayError::Invalid(format!("step {step}: {m}")))?;
+        match (act, action) {
+            (Some(act), _) => {
+                session
+                    .act(act, None, &ctl)
+                    .await
+                    .map_err(|source| ReplayError::Act {
                         step,
-                        action: name.clone(),
-                        selector: selector.describe(),
+                        action: action.describe(),
+                        source,
                     })?;
-                let p = Point::new(
-                    b.left + ((b.width() - 1) as f64 * fx).round() as i32,
-                    b.top + ((b.height() - 1) as f64 * fy).round() as i32,
-                );
-                device.tap(p).await.map_err(dev_err)?;
-                record("tap", Some(p), None, &screen)
-            }
-            Action::LongPress(sel) => {
-                let p = locate(&screen, sel)?;
-                device.long_press(p, 1000).await.map_err(dev_err)?;
-                record("long_press", Some(p), None, &screen)
-            }
-            Action::Type { text, into, submit } => {
-                let p = match into {
-                    Some(sel) => {
-                        let p = locate(&screen, sel)?;
-                        device.tap(p).await.map_err(dev_err)?;
-                        Some(p)
-                    }
-                    None => None,
-                };
-                device.type_text(text).await.map_err(dev_err)?;
-                if *submit {
-                    device.keys(&[66]).await.map_err(dev_err)?;
+                let ep = episode.lock().await;
+                if ep.status() == Status::Aborted {
+                    return Err(ReplayError::Episode(EpisodeError::DeviceLost {
+                        id: ep.id.clone(),
+                        reason: "the device was lost while recording a step".into(),
+                    }));
                 }
-                record("type", p, Some(text.clone()), &screen)
             }
-            Action::Key(key) => {
-                let code = command::keycode(key).ok_or_else(|| ReplayError::Invalid {
-                    step,
-                    action: name.clone(),
-                    message: format!("unknown key {key:?}"),
-                })?;
-                device.keys(&[code]).await.map_err(dev_err)?;
-                record("key", None, Some(key.clone()), &screen)
-            }
-            Action::Swipe(direction) => {
-                swipe(device, direction).await.map_err(dev_err)?;
-                record("swipe", None, Some(direction.clone()), &screen)
-            }
-            Action::ScrollTo {
-                selector,
-                direction,
-            } => {
-                let mut current = screen.clone();
-                let mut found = locate(&current, selector).is_ok();
-                let mut swipes = 0;
-                while !found && swipes < MAX_SCROLLS {
-                    swipe(device, direction).await.map_err(dev_err)?;
-                    swipes += 1;
-                    current = device.dump_xml().await.map_err(dev_err)?;
-                    found = locate(&current, selector).is_ok();
-                }
-                if !found {
-                    return Err(ReplayError::NotFound {
-                        step,
-                        action: name.clone(),
-                        selector: selector.describe(),
-                    });
-                }
-                record("swipe", None, Some(direction.clone()), &screen)
-            }
-        };
-        screen = settle(device).await.map_err(dev_err)?;
-        episode.record_step(rec, Some(screen.clone())).await?;
+            (None, Action::Answer(text)) => episode.lock().await.answer(text)?,
+            (None, _) => episode.lock().await.finish()?,
+        }
     }
     Ok(())
 }
 
-/// A full-screen swipe in `direction` (the finger moves that way), 300 ms.
-async fn swipe(device: &Device, direction: &str) -> Result<(), DeviceError> {
-    let size = device.screen_size().await?;
-    let (w, h) = (size.width, size.height);
-    let (from, to) = match direction {
-        "up" => (Point::new(w / 2, h * 3 / 4), Point::new(w / 2, h / 4)),
-        "down" => (Point::new(w / 2, h / 4), Point::new(w / 2, h * 3 / 4)),
-        "left" => (Point::new(w * 4 / 5, h / 2), Point::new(w / 5, h / 2)),
-        _ => (Point::new(w / 5, h / 2), Point::new(w * 4 / 5, h / 2)),
+/// A session on `shell` whose steps go to `episode`: how a replay (or a harness driving its own
+/// agent in-process) acts on an episode's phone.
+pub async fn attach(
+    shell: Arc<dyn Shell>,
+    episode: &SharedEpisode,
+) -> Result<Session, ReplayError> {
+    let pool = Arc::new(DevicePool::new(None, None));
+    let spec = format!("replay:{}", shell.serial());
+    pool.insert(&spec, shell);
+    let mut session = Session::open(pool, "replay", Some(&spec))
+        .await
+        .map_err(|source| ReplayError::Act {
+            step: 0,
+            action: "open a session".into(),
+            source,
+        })?;
+    // A replay has no animations to wait out beyond what two equal dumps show; polling fast keeps
+    // golden replays as quick as the device allows.
+    session.settle = SettlePolicy {
+        poll: Duration::from_millis(2),
+        ..SettlePolicy::default()
     };
-    device.swipe(from, to, 300).await
-}
-
-/// Dumps until two consecutive dumps agree (at most 4 dumps, 150 ms apart) and returns the last.
-async fn settle(device: &Device) -> Result<String, DeviceError> {
-    let mut previous = device.dump_xml().await?;
-    for _ in 0..3 {
-        let next = device.dump_xml().await?;
-        if next == previous {
-            return Ok(next);
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
-        previous = next;
-    }
-    Ok(previous)
+    session.set_step_sink(episode.clone());
+    Ok(session)
 }
 
 /// Which solution to replay for an instance.
@@ -283,34 +199,54 @@ pub fn solution_actions(instance: &super::TaskInstance, solution: Solution) -> O
 
 /// Starts an episode of `task` with `seed` on `shell`, replays `solution`, checks, and ends it.
 pub async fn run_instance(
-    task: &std::sync::Arc<super::Task>,
+    task: &Arc<super::Task>,
     seed: u64,
-    shell: std::sync::Arc<dyn crate::device::Shell>,
+    shell: Arc<dyn Shell>,
     store: Option<crate::store::Store>,
     solution: Solution,
-) -> Result<crate::session::episode::Report, ReplayError> {
+) -> Result<Report, ReplayError> {
     let instance = task
         .instantiate(seed, &Default::default())
         .map_err(EpisodeError::from)?;
-    let actions = solution_actions(&instance, solution).ok_or_else(|| ReplayError::Invalid {
-        step: 0,
-        action: "choose a wrong trajectory".into(),
-        message: format!(
+    let actions = solution_actions(&instance, solution).ok_or_else(|| {
+        ReplayError::Invalid(format!(
             "task {} has no such trajectory ({solution:?}: no `wrong` list, no parameter to vary)",
             task.id
-        ),
+        ))
     })?;
-    let device = Device::new(shell.clone());
-    let mut episode = Episode::start(instance, shell, store).await?;
-    let replayed = replay(&device, &mut episode, &actions).await;
+    run_actions(
+        instance,
+        &actions,
+        shell,
+        store,
+        solution != Solution::Golden,
+    )
+    .await
+}
+
+/// Starts an episode of `instance` on `shell`, replays `actions`, checks, and ends it. With
+/// `tolerant`, a trajectory that stops early (a wrong one whose element is not there) is scored on
+/// what it did; otherwise the error is returned.
+pub async fn run_actions(
+    instance: super::TaskInstance,
+    actions: &[Action],
+    shell: Arc<dyn Shell>,
+    store: Option<crate::store::Store>,
+    tolerant: bool,
+) -> Result<Report, ReplayError> {
+    let episode: SharedEpisode = Arc::new(tokio::sync::Mutex::new(
+        Episode::start(instance, shell.clone(), store).await?,
+    ));
+    let session = attach(shell, &episode).await?;
+    let replayed = replay(&session, &episode, actions).await;
+    let mut ep = episode.lock().await;
     if let Err(e) = replayed {
-        // A wrong trajectory may legitimately fail to find an element; score what happened.
-        if solution == Solution::Golden || e.is_device_lost() {
+        if !tolerant || e.is_device_lost() {
             return Err(e);
         }
-        let _ = episode.finish();
+        let _ = ep.finish();
     }
-    let report = episode.check().await?;
-    episode.end().await?;
+    let report = ep.check().await?;
+    ep.end().await?;
     Ok(report)
 }

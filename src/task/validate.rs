@@ -21,8 +21,9 @@ use crate::eval::answer::AnswerMatch;
 use crate::eval::check::{Expected, FileTest, Probe, RowsTest, SqliteTest, When};
 use crate::eval::matcher::{Matcher, NumOp};
 use crate::eval::sqlite::RowMatch;
-use crate::eval::ui::{UiPredicate, UiSelector};
+use crate::eval::ui::UiPredicate;
 use crate::eval::{Check, Expr};
+use crate::hierarchy::Selector;
 
 /// The schema tag files may declare.
 pub const SCHEMA: &str = "droidmcp-task/1";
@@ -437,11 +438,8 @@ fn regex_problem(check: &Check) -> Option<String> {
         Probe::Settings { test, .. } | Probe::Shell { test, .. } | Probe::Prefs { test, .. } => {
             matcher(test)
         }
-        Probe::Ui(p) => p
-            .attrs
-            .iter()
-            .find_map(|(_, m)| matcher(m))
-            .or_else(|| p.selector.text_regex.as_deref().and_then(compile)),
+        // Selector regexes are compiled when the selector is parsed.
+        Probe::Ui(p) => p.attrs.iter().find_map(|(_, m)| matcher(m)),
         Probe::Foreground { package, activity } => {
             package.iter().chain(activity.iter()).find_map(matcher)
         }
@@ -1013,8 +1011,8 @@ fn validate_check(c: &RawCheck) -> Result<Check, FieldError> {
             Probe::Foreground { package, activity }
         }
         "ui" => {
-            let selector = UiSelector::parse(&need("selector", &c.selector)?)
-                .map_err(|e| fe("selector", e))?;
+            let selector = Selector::parse(&need("selector", &c.selector)?)
+                .map_err(|e| fe("selector", e.to_string()))?;
             let mut attrs = Vec::new();
             for (name, v) in c.attrs.iter().flatten() {
                 attrs.push((
@@ -1037,8 +1035,8 @@ fn validate_check(c: &RawCheck) -> Result<Check, FieldError> {
             })?;
             Probe::TapInside {
                 from_end: (-step) as usize,
-                selector: UiSelector::parse(&need("selector", &c.selector)?)
-                    .map_err(|e| fe("selector", e))?,
+                selector: Selector::parse(&need("selector", &c.selector)?)
+                    .map_err(|e| fe("selector", e.to_string()))?,
             }
         }
         "lcs" => Probe::Lcs {
@@ -1103,7 +1101,7 @@ fn validate_check(c: &RawCheck) -> Result<Check, FieldError> {
                 .gate
                 .as_ref()
                 .ok_or_else(|| fe("gate", "when = \"last_gated\" needs a gate selector"))?;
-            When::LastGated(UiSelector::parse(gate).map_err(|e| fe("gate", e))?)
+            When::LastGated(Selector::parse(gate).map_err(|e| fe("gate", e.to_string()))?)
         }
         Some(other) => {
             return Err(fe(

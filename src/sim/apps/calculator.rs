@@ -214,9 +214,10 @@ impl Calculator {
         true
     }
 
-    /// Text of the live preview: the value of an expression that has an operator, else nothing.
+    /// Text of the live preview, as Google Calculator shows it: the value once an operator stands
+    /// before the trailing operand (`2+3` previews 5, `2+` and `2×(` nothing, a bare number nothing).
     fn preview(&self) -> String {
-        if self.expr.is_plain_number() {
+        if self.expr.is_plain_number() || !self.expr.ends_with_operand() {
             return String::new();
         }
         self.expr
@@ -364,7 +365,11 @@ impl App for Calculator {
             AngleMode::Degrees => "DEG",
             AngleMode::Radians => "RAD",
         };
-        let formula_text = self.expr.formula();
+        // After `=` the formula gives way to the result, which moves up into its place.
+        let formula_text = match self.shown {
+            Shown::Final(_) => String::new(),
+            _ => self.expr.formula(),
+        };
         let final_state = !matches!(self.shown, Shown::Editing);
         let formula_b = drows.take(m.sp(if final_state { 40.0 } else { 64.0 }));
         let result_b = drows.take(m.sp(if final_state { 72.0 } else { 44.0 }));
@@ -461,6 +466,12 @@ mod tests {
         );
         assert_eq!(c.expr.formula(), "2+24÷3");
         assert_eq!(c.preview(), "10");
+        press_all(&mut c, &["op_sub"]);
+        assert_eq!(c.preview(), "", "no preview while an operator trails");
+        let mut two_plus = Calculator::default();
+        press_all(&mut two_plus, &["digit_2", "op_add"]);
+        assert_eq!(two_plus.preview(), "");
+        press_all(&mut c, &["del"]);
         press_all(&mut c, &["eq"]);
         assert_eq!(c.shown, Shown::Final(10.0));
         press_all(&mut c, &["op_mul", "digit_2"]);

@@ -84,7 +84,7 @@ impl Calendar {
         let mut c = Calendar {
             events: Vec::new(),
             mode: Mode::Month,
-            selected: sys.clock.now.date(),
+            selected: sys.clock.now().date(),
             speed_dial: false,
             detail: None,
             confirm_delete: false,
@@ -297,7 +297,7 @@ impl Calendar {
     }
 
     fn handle_main(&mut self, tag: &str, sys: &mut System) -> bool {
-        let today = sys.clock.now.date();
+        let today = sys.clock.now().date();
         match tag {
             "today" => self.selected = today,
             "mode" => {
@@ -319,7 +319,7 @@ impl Calendar {
             }
             "fab" => self.speed_dial = !self.speed_dial,
             "new_event" | "empty_day" => {
-                let e = self.new_event(self.selected, sys.clock.now);
+                let e = self.new_event(self.selected, sys.clock.now());
                 self.open_editor(e, sys);
             }
             other => {

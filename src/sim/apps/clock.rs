@@ -15,7 +15,7 @@ use rusqlite::Connection;
 
 use super::widgets::{self, rid, TimePicker};
 use crate::sim::app::{App, AppInfo, UiEvent};
-use crate::sim::system::{pid, Request, System};
+use crate::sim::system::{pid, Notification, Request, System};
 use crate::sim::view::View;
 use store::Alarm;
 use timers::{Stopwatch, Timer};
@@ -27,6 +27,14 @@ pub const ACTIVITY: &str = "com.android.deskclock.DeskClock";
 const PID: u32 = 3127;
 /// DeskClock's log tag.
 const TAG: &str = "AlarmClock";
+
+/// AlarmManager action of the running timer.
+const TIMER_ALARM: &str = "timer";
+/// Notification ids: DeskClock's timer notification, and alarm notifications by alarm id above it.
+const TIMER_NOTIFICATION: i32 = 2147483645;
+const ALARM_NOTIFICATION_BASE: i32 = 1000;
+/// How long Snooze puts a ringing alarm off (DeskClock's default).
+const SNOOZE_MINUTES: i64 = 10;
 
 pub fn info() -> AppInfo {
     AppInfo {
@@ -145,6 +153,102 @@ impl Clock {
             Ok(alarms) => self.alarms = alarms,
             Err(e) => sys.log(PID, 'E', TAG, format!("cannot read alarms: {e}")),
         }
+        self.schedule_alarms(sys);
+    }
+
+    /// Hands AlarmManager the next firing of every enabled alarm (as DeskClock's
+    /// AlarmStateManager does whenever its instances change).
+    fn schedule_alarms(&self, sys: &mut System) {
+        sys.cancel_alarm(PACKAGE, "alarm:*");
+        let now = sys.clock.now();
+        for a in self.alarms.iter().filter(|a| a.enabled) {
+            sys.set_alarm(PACKAGE, &format!("alarm:{}", a.id), store::next_fire(a, now), true);
+        }
+    }
+
+    /// Keeps AlarmManager and the notification in step with the timer after any change to it.
+    fn sync_timer(&self, sys: &mut System) {
+        match self.timer.ends_at() {
+            Some(at) => sys.set_alarm(PACKAGE, TIMER_ALARM, at, false),
+            None => sys.cancel_alarm(PACKAGE, TIMER_ALARM),
+        }
+        if !self.timer.expired() {
+            sys.cancel_notification(PACKAGE, TIMER_NOTIFICATION);
+        }
+    }
+
+    /// An AlarmManager alarm came due: the timer rings, or an alarm fires.
+    fn on_alarm(&mut self, action: &str, sys: &mut System) -> bool {
+        let now = sys.clock.now();
+        if action == TIMER_ALARM {
+            if !self.timer.expire(now) {
+                return false;
+            }
+            Self::event(sys, "Timer", "Expire", "DeskClock");
+            sys.notify(Notification {
+                package: PACKAGE.into(),
+                id: TIMER_NOTIFICATION,
+                channel: "Timers".into(),
+                title: "Time's up".into(),
+                text: "Timer".into(),
+                actions: vec![
+                    ("timer_stop".into(), "Stop".into()),
+                    ("timer_add_minute".into(), "+1:00".into()),
+                ],
+                heads_up: true,
+                when: now,
+            });
+            return true;
+        }
+        let Some(alarm_id) = action
+            .strip_prefix("alarm:")
+            .or_else(|| action.strip_prefix("snooze:"))
+            .and_then(|id| id.parse::<i64>().ok())
+        else {
+            return false;
+        };
+        let Some(mut alarm) = self.alarm(alarm_id) else {
+            return false;
+        };
+        sys.log(
+            PID,
+            'I',
+            TAG,
+            format!("Setting fire state to instance {alarm_id}"),
+        );
+        Self::event(sys, "Alarm", "Fire", "DeskClock");
+        let time = chrono::NaiveTime::from_hms_opt(alarm.hour, alarm.minutes, 0)
+            .unwrap_or(chrono::NaiveTime::MIN);
+        let text = if widgets::uses_24h(sys) {
+            time.format("%H:%M").to_string()
+        } else {
+            time.format("%-I:%M %p").to_string()
+        };
+        sys.notify(Notification {
+            package: PACKAGE.into(),
+            id: ALARM_NOTIFICATION_BASE + alarm_id as i32,
+            channel: "Firing".into(),
+            title: if alarm.label.is_empty() {
+                "Alarm".into()
+            } else {
+                alarm.label.clone()
+            },
+            text,
+            actions: vec![
+                (format!("alarm_snooze:{alarm_id}"), "Snooze".into()),
+                (format!("alarm_dismiss:{alarm_id}"), "Dismiss".into()),
+            ],
+            heads_up: true,
+            when: now,
+        });
+        if alarm.days == 0 && alarm.enabled && action.starts_with("alarm:") {
+            // A one-time alarm turns itself off once it has rung.
+            alarm.enabled = false;
+            self.save(sys, &alarm);
+        } else {
+            self.schedule_alarms(sys);
+        }
+        true
     }
 
     fn event(sys: &mut System, category: &str, action: &str, label: &str) {
@@ -159,7 +263,7 @@ impl Clock {
     /// Writes an alarm, reschedules it and logs like DeskClock and the system do.
     fn save(&mut self, sys: &mut System, alarm: &Alarm) {
         let Some(db) = self.db(sys) else { return };
-        let now = sys.clock.now;
+        let now = sys.clock.now();
         let result = store::update(&db, alarm).and_then(|_| store::reschedule(&db, alarm, now));
         match result {
             Ok(Some(instance)) => {
@@ -184,7 +288,7 @@ impl Clock {
 
     /// The notification service re-evaluates its schedule conditions whenever the next alarm changes.
     fn log_next_alarm(sys: &mut System, db: &Connection) {
-        let now = sys.clock.now;
+        let now = sys.clock.now();
         let next = store::next_user_alarm(db, now).ok().flatten();
         let next_ts = next.map_or_else(|| java_ts(None), |t| java_ts(Some(t)));
         sys.log(
@@ -283,7 +387,7 @@ impl Clock {
         sys: &mut System,
     ) -> bool {
         if action == "fab" {
-            let now = sys.clock.now;
+            let now = sys.clock.now();
             self.dialog = Some(Dialog::Time {
                 alarm: None,
                 picker: TimePicker::new(now.hour(), now.minute(), widgets::uses_24h(sys)),
@@ -349,6 +453,38 @@ impl Clock {
         true
     }
 
+    /// The buttons of a ringing timer or alarm (in its notification, or the timer tab's Stop):
+    /// `None` when the tag is not one of them.
+    fn handle_ringing(&mut self, tag: &str, sys: &mut System) -> Option<bool> {
+        let now = sys.clock.now();
+        let (action, arg) = tag.split_once(':').unwrap_or((tag, ""));
+        match action {
+            "timer_stop" => {
+                self.timer.reset();
+                Self::event(sys, "Timer", "Stop", "DeskClock");
+                self.sync_timer(sys);
+            }
+            "timer_add_minute" if self.timer.expired() => {
+                self.timer.add_minute(now);
+                Self::event(sys, "Timer", "AddMinute", "DeskClock");
+                self.sync_timer(sys);
+            }
+            "alarm_dismiss" | "alarm_snooze" => {
+                let alarm_id: i64 = arg.parse().ok()?;
+                sys.cancel_notification(PACKAGE, ALARM_NOTIFICATION_BASE + alarm_id as i32);
+                if action == "alarm_snooze" {
+                    let at = now + chrono::Duration::minutes(SNOOZE_MINUTES);
+                    sys.set_alarm(PACKAGE, &format!("snooze:{alarm_id}"), at, true);
+                    Self::event(sys, "Alarm", "Snooze", "Notification");
+                } else {
+                    Self::event(sys, "Alarm", "Dismiss", "Notification");
+                }
+            }
+            _ => return None,
+        }
+        Some(true)
+    }
+
     fn handle_click(&mut self, tag: &str, sys: &mut System) -> bool {
         if let Some(key) = tag.strip_prefix("tab:") {
             let Some(tab) = Tab::ALL.into_iter().find(|t| t.key() == key) else {
@@ -358,7 +494,7 @@ impl Clock {
             Self::event(sys, tab.name(), "Show Tab", "Tap");
             return true;
         }
-        let now = sys.clock.now;
+        let now = sys.clock.now();
         let mut parts = tag.split(':');
         let action = parts.next().unwrap_or("");
         let arg = parts.next().and_then(|p| p.parse::<i64>().ok());
@@ -370,21 +506,34 @@ impl Clock {
                 }
             }
             "timer_del" => self.timer.delete_digit(),
-            "timer_fab" => match self.timer.run {
-                Some(timers::TimerRun::Running { .. }) => {
-                    self.timer.pause(now);
-                    Self::event(sys, "Timer", "Pause", "DeskClock");
-                }
-                _ => {
-                    if self.timer.remaining_ms(now) > 0 {
-                        self.timer.start(now);
-                        Self::event(sys, "Timer", "Start", "DeskClock");
+            "timer_fab" => {
+                match self.timer.run {
+                    Some(timers::TimerRun::Running { .. }) => {
+                        self.timer.pause(now);
+                        Self::event(sys, "Timer", "Pause", "DeskClock");
+                    }
+                    Some(timers::TimerRun::Expired { .. }) => {
+                        self.timer.reset();
+                        Self::event(sys, "Timer", "Stop", "DeskClock");
+                    }
+                    _ => {
+                        if self.timer.remaining_ms(now) > 0 {
+                            self.timer.start(now);
+                            Self::event(sys, "Timer", "Start", "DeskClock");
+                        }
                     }
                 }
-            },
+                self.sync_timer(sys);
+            }
             "timer_delete" => {
                 self.timer.reset();
                 Self::event(sys, "Timer", "Delete", "DeskClock");
+                self.sync_timer(sys);
+            }
+            "timer_add_minute" => {
+                self.timer.add_minute(now);
+                Self::event(sys, "Timer", "AddMinute", "DeskClock");
+                self.sync_timer(sys);
             }
             "sw_fab" => {
                 if self.stopwatch.running() {
@@ -441,6 +590,15 @@ impl App for Clock {
     }
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
+        if let UiEvent::Alarm(action) = event {
+            self.reload(sys);
+            return self.on_alarm(action, sys);
+        }
+        if let UiEvent::Click(tag) = event {
+            if let Some(handled) = self.handle_ringing(tag, sys) {
+                return handled;
+            }
+        }
         if let Some(handled) = self.handle_dialog(event, sys) {
             return handled;
         }

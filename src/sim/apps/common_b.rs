@@ -468,7 +468,7 @@ pub fn short_time(sys: &System, ms: i64) -> String {
     let Some(t) = chrono::DateTime::from_timestamp_millis(ms) else {
         return String::new();
     };
-    if t.date_naive() == sys.clock.now.date() {
+    if t.date_naive() == sys.clock.now().date() {
         t.format("%-I:%M %p").to_string()
     } else {
         t.format("%b %-d").to_string()

@@ -138,7 +138,7 @@ impl Screen {
         let m = &sys.metrics;
         let c = m.content;
         let pad = m.dp(16.0);
-        let date = sys.clock.now.format("%a, %b %-d").to_string();
+        let date = sys.clock.now().format("%a, %b %-d").to_string();
         let date_h = m.dp(72.0);
         let mut root = View::new(class::FRAME_LAYOUT, c)
             .id(format!("{ID}drag_layer"))

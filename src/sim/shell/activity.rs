@@ -581,6 +581,7 @@ pub fn cmd(fw: &mut Framework, args: &[String]) -> ShellOutput {
             _ => pm(fw, rest),
         },
         "settings" => super::settings::settings(fw, rest),
+        "alarm" => super::time::cmd_alarm(fw, rest),
         "activity" => am(fw, rest),
         "window" => wm(fw, rest),
         "input_method" => ime(fw, rest),
@@ -839,6 +840,7 @@ pub fn dumpsys(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 let name = match w.kind {
                     WindowKind::StatusBar => "StatusBar".to_string(),
                     WindowKind::NavigationBar => "NavigationBar0".to_string(),
+                    WindowKind::HeadsUp => "NotificationShade".to_string(),
                     WindowKind::Ime => "InputMethod".to_string(),
                     WindowKind::App | WindowKind::Overview => {
                         let act = fw.foreground().map(|t| t.app.activity()).unwrap_or_default();

@@ -68,8 +68,8 @@ pub fn uiautomator(fw: &mut Framework, args: &[String]) -> ShellOutput {
             other => file = other.to_string(),
         }
     }
-    // The real tool waits for one second of accessibility quiet before it dumps.
-    fw.sys.clock.advance_ms(1000);
+    // Observing never moves the clock: the real tool's wait for accessibility quiet is time the
+    // phone spends idle, not time the dump takes out of a virtual clock.
     let Some(xml) = dump_xml(fw, compressed) else {
         return ShellOutput::ok("ERROR: null root node returned by UiTestAutomationBridge.\n");
     };
@@ -161,7 +161,6 @@ pub fn screencap(fw: &mut Framework, args: &[String]) -> ShellOutput {
             as_png = true;
         }
     }
-    fw.sys.clock.advance_ms(super::super::framework::EVENT_MS);
     let img = screen_pixels(fw);
     let bytes = if as_png { png(&img) } else { raw(&img) };
     match file {

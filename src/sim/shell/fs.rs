@@ -145,7 +145,7 @@ pub fn ls(fw: &mut Framework, args: &[String]) -> ShellOutput {
     if paths.is_empty() {
         paths.push("/".into());
     }
-    let stamp = fw.sys.clock.now.format("%Y-%m-%d %H:%M").to_string();
+    let stamp = fw.sys.clock.now().format("%Y-%m-%d %H:%M").to_string();
     let mut out = ShellOutput::default();
     let many = paths.len() > 1;
     for (i, p) in paths.iter().enumerate() {

@@ -1,7 +1,5 @@
-//! Small system tools: `getprop`, `date`, `sleep`, `which`, and the `sqlite3` CLI over the phone's
+//! Small system tools: `getprop`, `which`, and the `sqlite3` CLI over the phone's
 //! real database files.
-
-use chrono::format::{Item, StrftimeItems};
 
 use crate::device::ShellOutput;
 use crate::sim::defaults;
@@ -31,62 +29,6 @@ pub fn getprop(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 .unwrap_or_default();
             ShellOutput::ok(format!("{value}\n"))
         }
-    }
-}
-
-pub fn date(fw: &mut Framework, args: &[String]) -> ShellOutput {
-    let now = fw.sys.clock.now;
-    let mut format = "%a %b %e %H:%M:%S %Z %Y".to_string();
-    for a in args {
-        match a.as_str() {
-            "-u" | "--utc" => {}
-            "-s" => {
-                return ShellOutput::fail("date: cannot set date: Operation not permitted\n", 1)
-            }
-            s if s.starts_with('+') => format = s[1..].to_string(),
-            s if s.starts_with('-') => {
-                return ShellOutput::fail(
-                    format!(
-                        "date: Unknown option '{}' (see \"date --help\")\n",
-                        s.trim_start_matches('-')
-                    ),
-                    1,
-                )
-            }
-            _ => return ShellOutput::fail("date: cannot set date: Operation not permitted\n", 1),
-        }
-    }
-    // The clock runs in UTC; chrono has no zone for a naive time, so %Z/%z are substituted first.
-    let format = format.replace("%Z", "UTC").replace("%z", "+0000");
-    let items: Vec<Item> = StrftimeItems::new(&format).collect();
-    if items.iter().any(|i| matches!(i, Item::Error)) {
-        return ShellOutput::fail(format!("date: bad format '{format}'\n"), 1);
-    }
-    let text = now
-        .and_utc()
-        .format_with_items(items.into_iter())
-        .to_string();
-    ShellOutput::ok(format!("{text}\n"))
-}
-
-pub fn sleep(fw: &mut Framework, args: &[String]) -> ShellOutput {
-    let Some(arg) = args.first() else {
-        return ShellOutput::fail("sleep: Needs 1 argument (see \"sleep --help\")\n", 1);
-    };
-    let (num, mult) = match arg.chars().last() {
-        Some('s') => (&arg[..arg.len() - 1], 1.0),
-        Some('m') => (&arg[..arg.len() - 1], 60.0),
-        Some('h') => (&arg[..arg.len() - 1], 3600.0),
-        Some('d') => (&arg[..arg.len() - 1], 86400.0),
-        _ => (arg.as_str(), 1.0),
-    };
-    match num.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 => {
-            let ms = (s * mult * 1000.0).min(365.0 * 86_400_000.0);
-            fw.sys.clock.advance_ms(ms as i64);
-            ShellOutput::ok(Vec::new())
-        }
-        _ => ShellOutput::fail(format!("sleep: Not a number '{arg}'\n"), 1),
     }
 }
 

@@ -11,6 +11,7 @@ mod misc;
 pub mod parse;
 mod settings;
 mod text;
+mod time;
 
 use crate::device::ShellOutput;
 
@@ -157,6 +158,8 @@ pub fn run_command(fw: &mut Framework, argv: &[String], stdin: &[u8]) -> ShellOu
     let Some(first) = argv.first() else {
         return ShellOutput::ok(Vec::new());
     };
+    // Alarms that came due while the phone idled (real clock) or slept (virtual) fire first.
+    fw.run_due_alarms();
     let name = first.rsplit('/').next().unwrap_or(first);
     let known_dir = !first.contains('/')
         || ["/system/bin/", "/system/xbin/", "/bin/", "/vendor/bin/"]
@@ -235,8 +238,8 @@ fn dispatch(fw: &mut Framework, name: &str, args: &[String], stdin: &[u8]) -> Op
         "media" => settings::media(fw, args),
         "logcat" => logcat::run(fw, args),
         "getprop" => misc::getprop(fw, args),
-        "date" => misc::date(fw, args),
-        "sleep" => misc::sleep(fw, args),
+        "date" => time::date(fw, args),
+        "sleep" => time::sleep(fw, args),
         "id" => ShellOutput::ok("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0\n"),
         "whoami" => ShellOutput::ok("shell\n"),
         "pwd" => ShellOutput::ok("/\n"),

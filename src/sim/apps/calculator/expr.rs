@@ -228,6 +228,12 @@ impl Expr {
         })
     }
 
+    /// True when the last key completes an operand (a digit, `)`, a constant, `!` or `%`), so the
+    /// expression has a value as typed.
+    pub fn ends_with_operand(&self) -> bool {
+        self.keys.last().is_some_and(|k| k.ends_value())
+    }
+
     /// True when the expression is only a number (no operator to preview).
     pub fn is_plain_number(&self) -> bool {
         let body: &[Key] = match self.keys.first() {

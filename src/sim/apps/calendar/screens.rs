@@ -471,7 +471,7 @@ impl Calendar {
             return self.render_detail(m, e, widgets::uses_24h(sys));
         }
         let area = m.content;
-        let today = sys.clock.now.date();
+        let today = sys.clock.now().date();
         let mut rows = Rows::new(area);
         let toolbar = rows.take(m.dp(56.0));
         let body = rows.rest();

@@ -373,7 +373,21 @@ impl Clock {
                 }
             }
             Some(run) => {
-                rows.take(m.dp(48.0));
+                let label = rows.take(m.dp(48.0));
+                let expired = matches!(run, timers::TimerRun::Expired { .. });
+                if expired {
+                    views.push(
+                        View::new(class::TEXT_VIEW, label)
+                            .id(id("timer_label"))
+                            .text("Time's up")
+                            .style(Style {
+                                text_size_sp: Some(20.0),
+                                center_text: true,
+                                text_role: Some(Role::Accent),
+                                ..Style::default()
+                            }),
+                    );
+                }
                 let running = matches!(run, timers::TimerRun::Running { .. });
                 let text = self.timer.remaining_text(now);
                 views.push(
@@ -390,13 +404,13 @@ impl Clock {
                 rows.take(m.dp(16.0));
                 let cols = columns(rows.take(m.dp(48.0)), 2);
                 views.push(button(cols[0], "Delete", "timer_delete").id(id("delete_timer")));
-                views.push(Self::fab(
-                    m,
-                    area,
-                    if running { "Pause" } else { "Start" },
-                    if running { "pause" } else { "play" },
-                    "timer_fab",
-                ));
+                views.push(button(cols[1], "+1:00", "timer_add_minute").id(id("reset_add")));
+                let (desc, icon) = match (expired, running) {
+                    (true, _) => ("Stop", "stop"),
+                    (false, true) => ("Pause", "pause"),
+                    (false, false) => ("Start", "play"),
+                };
+                views.push(Self::fab(m, area, desc, icon, "timer_fab"));
             }
         }
         views
@@ -570,7 +584,7 @@ impl Clock {
         let nav_h = m.dp(80.0);
         let body = Bounds::new(area.left, rows.y, area.right, area.bottom - nav_h);
         let nav_b = Bounds::new(area.left, area.bottom - nav_h, area.right, area.bottom);
-        let now = sys.clock.now;
+        let now = sys.clock.now();
         let h24 = widgets::uses_24h(sys);
         let content = match self.tab {
             Tab::Alarm => self.render_alarm_tab(m, body, h24, now),

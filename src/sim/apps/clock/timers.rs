@@ -20,6 +20,8 @@ pub struct Timer {
 pub enum TimerRun {
     Running { ends_at: NaiveDateTime },
     Paused { remaining_ms: i64 },
+    /// Rang at `at` and rings until stopped; the display counts up from there.
+    Expired { at: NaiveDateTime },
 }
 
 impl Timer {
@@ -60,7 +62,7 @@ impl Timer {
     pub fn start(&mut self, now: NaiveDateTime) {
         let remaining = match self.run {
             Some(TimerRun::Paused { remaining_ms }) => remaining_ms,
-            Some(TimerRun::Running { .. }) => return,
+            Some(TimerRun::Running { .. }) | Some(TimerRun::Expired { .. }) => return,
             None => self.duration_ms(),
         };
         if remaining > 0 {
@@ -78,6 +80,47 @@ impl Timer {
         }
     }
 
+    /// When a running timer rings.
+    pub fn ends_at(&self) -> Option<NaiveDateTime> {
+        match self.run {
+            Some(TimerRun::Running { ends_at }) => Some(ends_at),
+            _ => None,
+        }
+    }
+
+    /// The countdown reached zero: the timer rings. False when it was not running or has time left.
+    pub fn expire(&mut self, now: NaiveDateTime) -> bool {
+        match self.run {
+            Some(TimerRun::Running { ends_at }) if ends_at <= now => {
+                self.run = Some(TimerRun::Expired { at: ends_at });
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn expired(&self) -> bool {
+        matches!(self.run, Some(TimerRun::Expired { .. }))
+    }
+
+    /// The "+1:00" button: a minute more on a running or paused timer; a ringing one restarts with
+    /// one minute left.
+    pub fn add_minute(&mut self, now: NaiveDateTime) {
+        let minute = chrono::Duration::minutes(1);
+        self.run = match self.run {
+            Some(TimerRun::Running { ends_at }) => Some(TimerRun::Running {
+                ends_at: ends_at + minute,
+            }),
+            Some(TimerRun::Paused { remaining_ms }) => Some(TimerRun::Paused {
+                remaining_ms: remaining_ms + 60_000,
+            }),
+            Some(TimerRun::Expired { .. }) => Some(TimerRun::Running {
+                ends_at: now + minute,
+            }),
+            None => None,
+        };
+    }
+
     /// Drops the running timer and its digits (the delete button).
     pub fn reset(&mut self) {
         *self = Timer::default();
@@ -87,18 +130,23 @@ impl Timer {
         match self.run {
             Some(TimerRun::Running { ends_at }) => ms_between(now, ends_at),
             Some(TimerRun::Paused { remaining_ms }) => remaining_ms,
+            Some(TimerRun::Expired { .. }) => 0,
             None => self.duration_ms(),
         }
     }
 
-    /// The countdown text: `4:59`, `1:00:00`, rounded up to whole seconds as the app shows it.
+    /// The countdown text: `4:59`, `1:00:00`, rounded up to whole seconds as the app shows it; a
+    /// ringing timer counts up from zero with a minus sign (`-0:05`).
     pub fn remaining_text(&self, now: NaiveDateTime) -> String {
-        let secs = (self.remaining_ms(now) + 999) / 1000;
+        let (sign, secs) = match self.run {
+            Some(TimerRun::Expired { at }) => ("-", ms_between(at, now) / 1000),
+            _ => ("", (self.remaining_ms(now) + 999) / 1000),
+        };
         let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
         if h > 0 {
-            format!("{h}:{m:02}:{s:02}")
+            format!("{sign}{h}:{m:02}:{s:02}")
         } else {
-            format!("{m}:{s:02}")
+            format!("{sign}{m}:{s:02}")
         }
     }
 }
@@ -195,6 +243,13 @@ mod tests {
         assert_eq!(t.remaining_text(after(60_000)), "0:06");
         t.start(after(60_000));
         assert_eq!(t.remaining_text(after(70_000)), "0:00");
+        assert_eq!(t.ends_at(), Some(after(66_000)));
+        assert!(!t.expire(after(65_999)));
+        assert!(t.expire(after(70_000)));
+        assert!(t.expired());
+        assert_eq!(t.remaining_text(after(75_400)), "-0:09");
+        t.add_minute(after(80_000));
+        assert_eq!(t.remaining_text(after(80_000)), "1:00");
     }
 
     #[test]
