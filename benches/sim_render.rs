@@ -18,9 +18,11 @@ fn system(width: i32, height: i32, density: f32, root: &std::path::Path) -> Syst
     System {
         settings: Settings::default(),
         logcat: Logcat::default(),
-        clock: SimClock::virtual_at(NaiveDate::from_ymd_opt(2026, 11, 23)
+        clock: SimClock::virtual_at(
+            NaiveDate::from_ymd_opt(2026, 11, 23)
                 .and_then(|d| d.and_hms_opt(9, 30, 0))
-                .expect("valid date")),
+                .expect("valid date"),
+        ),
         metrics: Metrics {
             width,
             height,

@@ -26,9 +26,11 @@ fn rig_with(seed: u64, m: Metrics) -> Rig {
     let mut sys = System {
         settings: Settings::default(),
         logcat: Logcat::default(),
-        clock: SimClock::virtual_at(NaiveDate::from_ymd_opt(2026, 11, 23)
+        clock: SimClock::virtual_at(
+            NaiveDate::from_ymd_opt(2026, 11, 23)
                 .and_then(|d| d.and_hms_opt(10, 0, 0))
-                .expect("valid date")),
+                .expect("valid date"),
+        ),
         metrics: m,
         locale: "en-US".into(),
         rng: ChaCha8Rng::seed_from_u64(seed),

@@ -211,9 +211,11 @@ mod apps {
             let mut sys = System {
                 settings: Settings::default(),
                 logcat: Logcat::default(),
-                clock: SimClock::virtual_at(NaiveDate::from_ymd_opt(2026, 11, 23)
+                clock: SimClock::virtual_at(
+                    NaiveDate::from_ymd_opt(2026, 11, 23)
                         .and_then(|d| d.and_hms_opt(9, 30, 0))
-                        .expect("valid date")),
+                        .expect("valid date"),
+                ),
                 metrics: metrics(),
                 locale: "en-US".into(),
                 rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),

@@ -106,30 +106,55 @@ fn the_shell_sets_the_clock_in_every_toybox_form() {
     let bad = phone.exec("cmd alarm set-time soon");
     assert_eq!(bad.exit_code, 255);
     assert!(bad.stderr_text().contains("NumberFormatException"));
-    assert!(sh(&phone, "logcat -d -s AlarmManager:I").contains("Setting time of day to sec=1795424703"));
+    assert!(
+        sh(&phone, "logcat -d -s AlarmManager:I").contains("Setting time of day to sec=1795424703")
+    );
     // The status bar and the launcher read the new time.
     let h = dump(&phone);
-    assert!(h.xml.contains("Mon, Nov 23"), "launcher date follows the clock");
+    assert!(
+        h.xml.contains("Mon, Nov 23"),
+        "launcher date follows the clock"
+    );
 }
 
 #[test]
 fn a_timer_rings_with_times_up_and_a_notification() {
     let phone = boot(0);
     start_timer(&phone, &[1, 0]);
-    assert_eq!(text_of(&phone, &format!("{CLOCK}:id/timer_time_text")), "0:10");
+    assert_eq!(
+        text_of(&phone, &format!("{CLOCK}:id/timer_time_text")),
+        "0:10"
+    );
     // Dumps while the timer runs do not eat into it.
     for _ in 0..20 {
         dump(&phone);
     }
-    assert_eq!(text_of(&phone, &format!("{CLOCK}:id/timer_time_text")), "0:10");
+    assert_eq!(
+        text_of(&phone, &format!("{CLOCK}:id/timer_time_text")),
+        "0:10"
+    );
     sh(&phone, "sleep 4");
-    assert_eq!(text_of(&phone, &format!("{CLOCK}:id/timer_time_text")), "0:06");
+    assert_eq!(
+        text_of(&phone, &format!("{CLOCK}:id/timer_time_text")),
+        "0:06"
+    );
     sh(&phone, "sleep 9");
     let h = dump(&phone);
-    assert_eq!(node(&h, &format!("{CLOCK}:id/timer_label")).unwrap().text, "Time's up");
-    assert_eq!(node(&h, &format!("{CLOCK}:id/timer_time_text")).unwrap().text, "-0:03");
+    assert_eq!(
+        node(&h, &format!("{CLOCK}:id/timer_label")).unwrap().text,
+        "Time's up"
+    );
+    assert_eq!(
+        node(&h, &format!("{CLOCK}:id/timer_time_text"))
+            .unwrap()
+            .text,
+        "-0:03"
+    );
     let log = sh(&phone, "logcat -d");
-    assert!(log.contains("Events: [Timer] [Expire] [DeskClock]"), "{log}");
+    assert!(
+        log.contains("Events: [Timer] [Expire] [DeskClock]"),
+        "{log}"
+    );
     assert!(log.contains(&format!("enqueueNotificationInternal: pkg={CLOCK}")));
     // The heads-up notification is its own window over the app, with Stop and +1:00.
     assert!(sh(&phone, "dumpsys window windows").contains("NotificationShade"));

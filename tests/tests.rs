@@ -37,3 +37,6 @@ mod sim_time;
 
 // Task files, golden replays, wrong trajectories, episodes.
 mod tasks;
+
+// Trajectory metrics by coordinates, element ids and text through the one action path.
+mod trajectory;

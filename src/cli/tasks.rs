@@ -150,8 +150,7 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
                     };
                     for solution in solutions {
                         count += 1;
-                        let (ok, line) =
-                            replay_one(global, task, seed, solution, &near).await?;
+                        let (ok, line) = replay_one(global, task, seed, solution, &near).await?;
                         if !ok {
                             failures += 1;
                         }
@@ -202,36 +201,38 @@ async fn replay_one(
         Solution::Empty => ("empty".to_string(), 0),
         Solution::Wrong => ("wrong".to_string(), 0),
     };
-    Ok(match run_instance(task, seed, shell, None, solution).await {
-        Ok(r) => {
-            let ok = match solution {
-                Solution::Golden => r.verdict.success && r.verdict.score >= 1.0,
-                // A near miss that stopped short is an aborted run, not a wrong one.
-                Solution::NearMiss(_) => !r.verdict.success && r.steps_used >= want_steps,
-                _ => !r.verdict.success,
-            };
-            let failed: Vec<String> = r
-                .verdict
-                .checks
-                .iter()
-                .filter(|c| !c.passed)
-                .map(|c| format!("{}: {}", c.id, c.reason.clone().unwrap_or_default()))
-                .collect();
-            let detail = if !ok && !failed.is_empty() {
-                format!("  [{}]", failed.join("; "))
-            } else {
-                String::new()
-            };
-            (
-                ok,
-                format!(
-                    "{what} score {:.2} steps {}/{}{detail}",
-                    r.verdict.score, r.steps_used, r.max_steps
-                ),
-            )
-        }
-        Err(e) => (false, format!("{what} error: {e}")),
-    })
+    Ok(
+        match run_instance(task, seed, shell, None, solution).await {
+            Ok(r) => {
+                let ok = match solution {
+                    Solution::Golden => r.verdict.success && r.verdict.score >= 1.0,
+                    // A near miss that stopped short is an aborted run, not a wrong one.
+                    Solution::NearMiss(_) => !r.verdict.success && r.steps_used >= want_steps,
+                    _ => !r.verdict.success,
+                };
+                let failed: Vec<String> = r
+                    .verdict
+                    .checks
+                    .iter()
+                    .filter(|c| !c.passed)
+                    .map(|c| format!("{}: {}", c.id, c.reason.clone().unwrap_or_default()))
+                    .collect();
+                let detail = if !ok && !failed.is_empty() {
+                    format!("  [{}]", failed.join("; "))
+                } else {
+                    String::new()
+                };
+                (
+                    ok,
+                    format!(
+                        "{what} score {:.2} steps {}/{}{detail}",
+                        r.verdict.score, r.steps_used, r.max_steps
+                    ),
+                )
+            }
+            Err(e) => (false, format!("{what} error: {e}")),
+        },
+    )
 }
 
 fn show(task: &Arc<Task>, seed: u64) -> anyhow::Result<()> {

@@ -718,26 +718,26 @@ impl Check {
                     None
                 };
                 (|| {
-                let before = before()?;
-                let (b, a) = read_pair(before, &after, table)?;
-                let d = sqlite::diff_rows(&b, &a, key, ignore);
-                let shown = format!(
-                    "{} added, {} removed, {} changed",
-                    d.added.len(),
-                    d.removed.len(),
-                    d.changed.len()
-                );
-                if !d.removed.is_empty() || !d.changed.is_empty() {
-                    return Err((shown, "rows other than the new ones changed".into()));
-                }
-                if *exact && d.added.len() != expect.len() {
-                    return Err((
-                        shown,
-                        format!("expected exactly {} new row(s)", expect.len()),
-                    ));
-                }
-                sqlite::match_all(expect, &d.added, now).map_err(|e| (shown.clone(), e))?;
-                Ok((shown, vec![]))
+                    let before = before()?;
+                    let (b, a) = read_pair(before, &after, table)?;
+                    let d = sqlite::diff_rows(&b, &a, key, ignore);
+                    let shown = format!(
+                        "{} added, {} removed, {} changed",
+                        d.added.len(),
+                        d.removed.len(),
+                        d.changed.len()
+                    );
+                    if !d.removed.is_empty() || !d.changed.is_empty() {
+                        return Err((shown, "rows other than the new ones changed".into()));
+                    }
+                    if *exact && d.added.len() != expect.len() {
+                        return Err((
+                            shown,
+                            format!("expected exactly {} new row(s)", expect.len()),
+                        ));
+                    }
+                    sqlite::match_all(expect, &d.added, now).map_err(|e| (shown.clone(), e))?;
+                    Ok((shown, vec![]))
                 })()
             }
             SqliteTest::RowsRemoved {

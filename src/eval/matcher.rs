@@ -56,7 +56,9 @@ pub enum Matcher {
     WithinMs(i64),
     /// A millisecond epoch on the device's current day (UTC, the clock checks and calendar rows
     /// use); with `at_ms`, exactly that many ms after the day's midnight.
-    Today { at_ms: Option<String> },
+    Today {
+        at_ms: Option<String>,
+    },
     /// The value is missing (`null`, NULL, or no such row/key).
     Null,
     /// Any value that is not missing.
@@ -180,13 +182,23 @@ impl Matcher {
                 };
                 match at_ms {
                     None if (midnight..midnight + DAY).contains(&t) => Ok(()),
-                    None => Err(format!("{} is not on the device's day {}", day(t), day(midnight))),
+                    None => Err(format!(
+                        "{} is not on the device's day {}",
+                        day(t),
+                        day(midnight)
+                    )),
                     Some(at) => {
-                        let at = parse_number(at).ok_or_else(|| format!("{at:?} is not a number"))? as i64;
+                        let at = parse_number(at)
+                            .ok_or_else(|| format!("{at:?} is not a number"))?
+                            as i64;
                         if t == midnight + at {
                             Ok(())
                         } else {
-                            Err(format!("{} is not {} (today on the device)", day(t), day(midnight + at)))
+                            Err(format!(
+                                "{} is not {} (today on the device)",
+                                day(t),
+                                day(midnight + at)
+                            ))
                         }
                     }
                 }
@@ -324,10 +336,15 @@ mod tests {
         assert!(today.check(Some("1717545600000"), now).is_ok(), "midnight");
         assert!(today.check(Some("1717631999999"), now).is_ok(), "last ms");
         assert!(today.check(Some("1717632000000"), now).is_err(), "tomorrow");
-        let at_ten = Matcher::Today { at_ms: Some("36000000".into()) };
+        let at_ten = Matcher::Today {
+            at_ms: Some("36000000".into()),
+        };
         assert!(at_ten.check(Some("1717581600000"), now).is_ok());
         let e = at_ten.check(Some("1717585200000"), now).unwrap_err();
-        assert!(e.contains("2024-06-05 11:00") && e.contains("2024-06-05 10:00"), "{e}");
+        assert!(
+            e.contains("2024-06-05 11:00") && e.contains("2024-06-05 10:00"),
+            "{e}"
+        );
         assert!(at_ten.check(Some("1717581600000"), None).is_err());
     }
 }

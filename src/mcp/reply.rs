@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::device::image::Screenshot;
 use crate::device::AppEntry;
-use crate::session::{ActOutcome, Changes, Observation, SessionError, Step};
+use crate::session::{ActOutcome, Changes, ElementRef, Observation, SessionError, Step};
 
 /// A failed call the model can act on: `isError: true` with the message.
 pub fn error(e: &SessionError, elapsed_ms: u64) -> CallToolResult {
@@ -39,29 +39,44 @@ pub fn bad_args(message: &str) -> CallToolResult {
 }
 
 pub fn action(outcome: &ActOutcome) -> CallToolResult {
-    let echo = clip(&outcome.action, MAX_ECHO_CHARS);
-    let mut text = format!(
-        "{}: ok in {} ms{}",
-        echo,
-        outcome.elapsed_ms,
-        if outcome.settled {
-            ""
-        } else {
-            " (the screen was still changing)"
-        }
-    );
+    let mut text = action_echo(outcome);
     if let Some(d) = &outcome.detail {
         text.push_str(&format!("\n{d}"));
     }
+    if let Some(hint) = &outcome.no_effect {
+        text.push_str(&format!("\nno effect: {hint}"));
+    }
     let mut blocks = vec![ContentBlock::text(text)];
+    let element = |e: &ElementRef| {
+        json!({
+            "id": e.id, "role": e.role, "label": e.label,
+            "point": [e.center.x, e.center.y], "checked": e.checked,
+        })
+    };
     let mut value = json!({
         "ok": true,
-        "action": echo,
+        "action": clip(&outcome.action, MAX_ECHO_CHARS),
         "elapsed_ms": outcome.elapsed_ms,
         "settled": outcome.settled,
+        "detail": outcome.detail,
+        "target": outcome.target.as_ref().map(element),
+        "point": outcome.point.map(|p| json!([p.x, p.y])),
+        "end": outcome.end.map(|p| json!([p.x, p.y])),
+        "resolved_from": outcome.resolved_from,
+        "after": outcome.after.as_ref().map(element),
+        "field_text": outcome.field_text,
+        "foreground": outcome.foreground,
+        "foreground_changed": outcome.foreground_changed,
+        "clamped": outcome.clamped.map(|c| json!({"requested_ms": c.requested_ms, "used_ms": c.used_ms})),
+        "no_effect": outcome.no_effect,
+        "steps": outcome.steps,
+        "episode": outcome.episode.as_ref().map(|r| json!({
+            "step": r.episode_step, "steps_left": r.steps_left, "stop": r.stop,
+        })),
     });
-    if let Some(d) = &outcome.detail {
-        value["detail"] = json!(d);
+    // Absent, not null: the output schema types each field, and null is no string.
+    if let Value::Object(fields) = &mut value {
+        fields.retain(|_, v| !v.is_null());
     }
     if let Some(obs) = &outcome.observation {
         blocks.extend(observation_blocks(obs));
@@ -70,6 +85,74 @@ pub fn action(outcome: &ActOutcome) -> CallToolResult {
     let mut r = CallToolResult::success(blocks);
     r.structured_content = Some(value);
     r
+}
+
+/// The one-line echo of an action: what it acted on and what resulted
+/// (`tap #12 btn "Wi-Fi" @540,1200: ok in 31 ms; now checked`).
+pub fn action_echo(o: &ActOutcome) -> String {
+    let mut line = clip(&o.action, MAX_ECHO_CHARS);
+    if let Some(t) = &o.target {
+        if !line.contains(&t.describe()) {
+            line.push_str(&format!(" → {}", t.describe()));
+        }
+    }
+    match (o.point, o.end) {
+        (Some(a), Some(b)) => line.push_str(&format!(" {a}→{b}")),
+        (Some(a), None) => line.push_str(&format!(" @{},{}", a.x, a.y)),
+        _ => {}
+    }
+    line.push_str(&format!(": ok in {} ms", o.elapsed_ms));
+    let mut facts = Vec::new();
+    if let Some(from) = o.resolved_from {
+        if let Some(t) = &o.target {
+            facts.push(format!("#{from} is now #{} on the changed screen", t.id));
+        }
+    }
+    if let Some(after) = &o.after {
+        if let Some(checked) = after.checked {
+            facts.push(
+                if checked {
+                    "now checked"
+                } else {
+                    "now unchecked"
+                }
+                .to_string(),
+            );
+        }
+    }
+    if let Some(text) = &o.field_text {
+        facts.push(format!("field now holds {text:?}"));
+    }
+    if o.foreground_changed {
+        facts.push(format!(
+            "foreground now {}",
+            o.foreground.as_deref().unwrap_or("unknown")
+        ));
+    }
+    if let Some(c) = o.clamped {
+        facts.push(format!(
+            "duration clamped from {} to {} ms",
+            c.requested_ms, c.used_ms
+        ));
+    }
+    if o.steps > 1 {
+        facts.push(format!("{} steps", o.steps));
+    }
+    if let Some(r) = &o.episode {
+        match (&r.stop, r.episode_step, r.steps_left) {
+            (Some(stop), _, _) => facts.push(stop.clone()),
+            (None, Some(n), Some(left)) => facts.push(format!("episode step {n}, {left} left")),
+            _ => {}
+        }
+    }
+    if !o.settled {
+        facts.push("the screen was still changing".into());
+    }
+    for f in facts {
+        line.push_str("; ");
+        line.push_str(&f);
+    }
+    line
 }
 
 pub fn observation(obs: &Observation, elapsed_ms: u64) -> CallToolResult {

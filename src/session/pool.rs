@@ -153,9 +153,12 @@ impl DevicePool {
         let slot = match existing {
             Some(slot) => slot,
             None => {
-                let shell =
-                    device::open_with_clock(Some(&spec), self.adb_server.as_deref(), self.sim_clock)
-                        .await?;
+                let shell = device::open_with_clock(
+                    Some(&spec),
+                    self.adb_server.as_deref(),
+                    self.sim_clock,
+                )
+                .await?;
                 let mut slots = self.slots();
                 // Another session may have opened it meanwhile; keep the first.
                 slots

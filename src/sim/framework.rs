@@ -365,10 +365,7 @@ impl Framework {
             pid::SYSTEM_SERVER,
             'I',
             "AlarmManager",
-            format!(
-                "Setting time of day to sec={}",
-                now.and_utc().timestamp()
-            ),
+            format!("Setting time of day to sec={}", now.and_utc().timestamp()),
         );
         self.run_due_alarms();
     }

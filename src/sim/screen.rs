@@ -391,14 +391,24 @@ fn heads_up(fw: &Framework) -> Option<View> {
     let line = m.dp(24.0);
     let card = Bounds::new(left, top, right, top + m.dp(128.0));
     let tag = |action: &str| format!("{NOTIFICATION_PREFIX}{}|{action}", n.package);
-    let row = |i: i32| Bounds::new(left + pad, top + pad / 2 + i * line, right - pad, top + pad / 2 + (i + 1) * line);
+    let row = |i: i32| {
+        Bounds::new(
+            left + pad,
+            top + pad / 2 + i * line,
+            right - pad,
+            top + pad / 2 + (i + 1) * line,
+        )
+    };
     let text = |b: Bounds, s: &str, name: &str, size: f32, bold: bool| {
-        View::new(class::TEXT_VIEW, b).id(id(name)).text(s).style(Style {
-            text_size_sp: Some(size),
-            bold,
-            text_role: Some(super::view::Role::Primary),
-            ..Style::default()
-        })
+        View::new(class::TEXT_VIEW, b)
+            .id(id(name))
+            .text(s)
+            .style(Style {
+                text_size_sp: Some(size),
+                bold,
+                text_role: Some(super::view::Role::Primary),
+                ..Style::default()
+            })
     };
     let mut body = View::new(class::FRAME_LAYOUT, card)
         .id(id("expanded"))

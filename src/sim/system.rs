@@ -306,7 +306,8 @@ impl System {
             Some(prefix) => a.action.starts_with(prefix),
             None => a.action == action,
         };
-        self.alarms.retain(|a| !(a.package == package && matches(a)));
+        self.alarms
+            .retain(|a| !(a.package == package && matches(a)));
     }
 
     /// Posts (or replaces, by package and id) a notification, logging NotificationService's line.

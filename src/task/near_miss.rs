@@ -47,9 +47,7 @@ impl TaskInstance {
         } else {
             task.params
                 .iter()
-                .filter(|(_, spec)| {
-                    !matches!(spec, ParamSpec::Literal(_) | ParamSpec::Add { .. })
-                })
+                .filter(|(_, spec)| !matches!(spec, ParamSpec::Literal(_) | ParamSpec::Add { .. }))
                 .map(|(name, _)| NearMissSpec::Redraw(name.clone()))
                 .collect()
         };
@@ -59,9 +57,7 @@ impl TaskInstance {
                 NearMissSpec::Redraw(name) => match self.redraw(name)? {
                     Some(v) => v,
                     None if declared => {
-                        return Err(format!(
-                            "near miss {name:?}: its spec draws no other value"
-                        ))
+                        return Err(format!("near miss {name:?}: its spec draws no other value"))
                     }
                     None => continue,
                 },
@@ -93,8 +89,11 @@ impl TaskInstance {
         let original = &self.params[name];
         let used = used_fields(&task.golden, name);
         // Seeded by the instance and the parameter, so a near miss is as repeatable as its instance.
-        let salt = name.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed.wrapping_mul(0x9E37_79B9).wrapping_add(salt));
+        let salt = name
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(self.seed.wrapping_mul(0x9E37_79B9).wrapping_add(salt));
         let mut fallback = None;
         for _ in 0..DRAWS {
             let candidate = spec.draw(&mut rng, &self.params)?;
@@ -129,7 +128,10 @@ impl TaskInstance {
                 .and_then(|other| self.params.get(other).cloned())
                 .map(Ok)
                 .unwrap_or_else(|| template::render(tmpl, &self.params).map(Value::plain))?;
-            label.push(format!("{name} = {} (not {})", value.text, self.params[name].text));
+            label.push(format!(
+                "{name} = {} (not {})",
+                value.text, self.params[name].text
+            ));
             values.insert(name.clone(), value);
         }
         rederive(&self.task, &mut values)?;

@@ -330,14 +330,16 @@ impl ParamSpec {
         match self {
             ParamSpec::Literal(v) if v.text == text => Ok(v.clone()),
             ParamSpec::Literal(v) => Err(format!("fixed to {:?}; {text:?} is not it", v.text)),
-            ParamSpec::Choices(options) => {
-                options.iter().find(|o| o.text == text).cloned().ok_or_else(|| {
+            ParamSpec::Choices(options) => options
+                .iter()
+                .find(|o| o.text == text)
+                .cloned()
+                .ok_or_else(|| {
                     format!(
                         "{text:?} is not one of {:?}",
                         options.iter().map(|o| o.text.as_str()).collect::<Vec<_>>()
                     )
-                })
-            }
+                }),
             ParamSpec::Range { lo, hi, step } => match text.trim().parse::<i64>() {
                 Ok(n) if (*lo..=*hi).contains(&n) && (n - lo) % step == 0 => {
                     Ok(Value::plain(n.to_string()))
@@ -375,7 +377,12 @@ impl Generator {
             list.iter()
                 .find(|w| **w == text)
                 .map(|w| Value::plain(*w))
-                .ok_or_else(|| format!("{text:?} is not a {what} this task knows ({})", list.join(", ")))
+                .ok_or_else(|| {
+                    format!(
+                        "{text:?} is not a {what} this task knows ({})",
+                        list.join(", ")
+                    )
+                })
         };
         match self {
             Generator::PhoneNumber => {
@@ -473,10 +480,7 @@ fn parse_time(text: &str, hours: (u32, u32), minutes: &[u32]) -> Result<Value, S
         .filter(|(_, m)| *m < 60)
         .ok_or_else(|| format!("{text:?} is not a time HH:MM"))?;
     if !(hours.0..=hours.1).contains(&h) {
-        return Err(format!(
-            "hour {h} is outside {}..={}",
-            hours.0, hours.1
-        ));
+        return Err(format!("hour {h} is outside {}..={}", hours.0, hours.1));
     }
     if !minutes.is_empty() && !minutes.contains(&m) {
         return Err(format!("minute {m} is not one of {minutes:?}"));
@@ -809,18 +813,33 @@ mod tests {
         let ok = |src: &str, text: &str| spec(src).unwrap().parse_override(text);
         let time = "{ gen = \"time\", hours = [5, 20], minutes = [0, 30] }";
         let t = ok(time, "13:30").unwrap();
-        assert_eq!((t.fields["hour12"].as_str(), t.fields["ampm"].as_str()), ("1", "PM"));
+        assert_eq!(
+            (t.fields["hour12"].as_str(), t.fields["ampm"].as_str()),
+            ("1", "PM")
+        );
         for (src, text, needle) in [
             (time, "23:00", "hour 23 is outside 5..=20"),
             (time, "13:15", "minute 15 is not one of [0, 30]"),
             (time, "noon", "not a time"),
             ("{ range = [1, 9] }", "seven", "not an integer in [1, 9]"),
             ("{ range = [0, 30], step = 5 }", "7", "steps of 5"),
-            ("{ range = [0.5, 2.5], decimals = 1 }", "0.25", "at most 1 decimals"),
-            ("{ gen = \"date\", from = \"2024-06-04\", to = \"2024-06-14\" }", "2024-07-01", "outside"),
+            (
+                "{ range = [0.5, 2.5], decimals = 1 }",
+                "0.25",
+                "at most 1 decimals",
+            ),
+            (
+                "{ gen = \"date\", from = \"2024-06-04\", to = \"2024-06-14\" }",
+                "2024-07-01",
+                "outside",
+            ),
             ("{ gen = \"phone_number\" }", "555-0100", "+1NXXXXXXXXX"),
             ("{ gen = \"digits\", len = 4 }", "12345", "4 digits"),
-            ("{ gen = \"person\" }", "Robert'); DROP TABLE x;--", "First Last"),
+            (
+                "{ gen = \"person\" }",
+                "Robert'); DROP TABLE x;--",
+                "First Last",
+            ),
             ("{ gen = \"word\" }", "zebra", "word this task knows"),
             ("\"fixed\"", "other", "fixed to"),
         ] {
@@ -829,7 +848,11 @@ mod tests {
         }
         let n = ok("{ gen = \"phone_number\" }", "+12025550143").unwrap();
         assert_eq!(n.fields["dashed"], "202-555-0143");
-        let d = ok("{ gen = \"date\", from = \"2024-06-04\", to = \"2024-06-14\" }", "2024-06-05").unwrap();
+        let d = ok(
+            "{ gen = \"date\", from = \"2024-06-04\", to = \"2024-06-14\" }",
+            "2024-06-05",
+        )
+        .unwrap();
         assert_eq!(d.fields["weekday"], "Wednesday");
         let p = ok("{ gen = \"person\" }", "Alice Smith").unwrap();
         assert_eq!(p.fields["last"], "Smith");

@@ -87,11 +87,9 @@ impl SetupStep {
                 sh_quote(key),
                 sh_quote(value)
             ))],
-            SetupStep::Sql { db, sql } => vec![exec(format!(
-                "sqlite3 {} {}",
-                sh_quote(db),
-                sh_quote(sql)
-            ))],
+            SetupStep::Sql { db, sql } => {
+                vec![exec(format!("sqlite3 {} {}", sh_quote(db), sh_quote(sql)))]
+            }
             SetupStep::InsertRows { .. } => {
                 return Err("insert_rows must be instantiated before it runs".into())
             }

@@ -152,9 +152,7 @@ pub fn check_typed(s: &str, context: Context) -> Result<(), String> {
 /// The one SQL quoter: a canonical integer stays a number (so `{d.epoch_ms:sql} + 3600000` is
 /// arithmetic), anything else becomes a single-quoted string with `'` doubled.
 pub fn sql_quote(text: &str) -> String {
-    let canonical_int = text
-        .parse::<i64>()
-        .is_ok_and(|n| n.to_string() == text);
+    let canonical_int = text.parse::<i64>().is_ok_and(|n| n.to_string() == text);
     if canonical_int {
         text.to_string()
     } else {
@@ -228,7 +226,10 @@ mod tests {
             render("WHERE n={name:sql} AND h={h:sql}", &v).unwrap(),
             "WHERE n='Ann O''Neil' AND h=7"
         );
-        assert_eq!(render("echo {name:sh}", &v).unwrap(), "echo 'Ann O'\\''Neil'");
+        assert_eq!(
+            render("echo {name:sh}", &v).unwrap(),
+            "echo 'Ann O'\\''Neil'"
+        );
         assert_eq!(render("^\\d{3}-{h}{{x}}", &v).unwrap(), "^\\d{3}-7{x}");
         assert_eq!(render("a.b{name:re}", &v).unwrap(), "a.bAnn O'Neil");
         assert_eq!(render("{\"id\": 1}", &v).unwrap(), "{\"id\": 1}");
@@ -247,9 +248,15 @@ mod tests {
     fn sql_and_shell_take_only_typed_placeholders() {
         assert!(check_typed("DELETE FROM t WHERE a = {h:sql}", Context::Sql).is_ok());
         let e = check_typed("WHERE a = '{name.first}'", Context::Sql).unwrap_err();
-        assert!(e.contains("{name.first} in SQL") && e.contains("{name.first:sql}"), "{e}");
+        assert!(
+            e.contains("{name.first} in SQL") && e.contains("{name.first:sql}"),
+            "{e}"
+        );
         let e = check_typed("echo {h:sql}", Context::Shell).unwrap_err();
-        assert!(e.contains("{h:sql} in a shell command") && e.contains("{h:sh}"), "{e}");
+        assert!(
+            e.contains("{h:sql} in a shell command") && e.contains("{h:sh}"),
+            "{e}"
+        );
         assert!(check_typed("grep -E 'x{3}' f {{h}}", Context::Shell).is_ok());
     }
 

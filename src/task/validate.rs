@@ -10,9 +10,9 @@ use toml::Spanned;
 
 use super::action::Action;
 use super::error::{line_of, LoadError};
+use super::near_miss::NearMissSpec;
 use super::params::{parse_spec, ParamSpec, Value};
 use super::raw::{RawCheck, RawStep, RawTask, TaskFile};
-use super::near_miss::NearMissSpec;
 use super::setup::SetupStep;
 use super::template::Context;
 use super::{template, Kind, Task};
@@ -555,7 +555,10 @@ fn validate_step(
                 .ok_or_else(|| err("columns", "insert_rows needs columns".into()))?;
             let table = need("table", &s.table)?;
             if !is_identifier(&table) {
-                return Err(err("table", format!("{table:?} is not a plain SQL table name")));
+                return Err(err(
+                    "table",
+                    format!("{table:?} is not a plain SQL table name"),
+                ));
             }
             let mut columns = Vec::new();
             for (name, v) in raw_columns {
@@ -840,7 +843,10 @@ fn validate_check(c: &RawCheck) -> Result<Check, FieldError> {
     };
     // SQL a provider or sqlite runs, and command lines: values only through typed placeholders.
     let typed_fields: &[(&str, &Option<String>, Context)] = match kind {
-        "sqlite" => &[("query", &c.query, Context::Sql), ("where", &c.selection, Context::Sql)],
+        "sqlite" => &[
+            ("query", &c.query, Context::Sql),
+            ("where", &c.selection, Context::Sql),
+        ],
         "content" => &[("where", &c.selection, Context::Sql)],
         "shell" => &[("cmd", &c.cmd, Context::Shell)],
         _ => &[],

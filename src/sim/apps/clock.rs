@@ -162,7 +162,12 @@ impl Clock {
         sys.cancel_alarm(PACKAGE, "alarm:*");
         let now = sys.clock.now();
         for a in self.alarms.iter().filter(|a| a.enabled) {
-            sys.set_alarm(PACKAGE, &format!("alarm:{}", a.id), store::next_fire(a, now), true);
+            sys.set_alarm(
+                PACKAGE,
+                &format!("alarm:{}", a.id),
+                store::next_fire(a, now),
+                true,
+            );
         }
     }
 

@@ -23,9 +23,7 @@ pub fn date(fw: &mut Framework, args: &[String]) -> ShellOutput {
             "-d" | "-s" | "-D" | "-r" | "-I" => {
                 let Some(value) = args.get(i) else {
                     return ShellOutput::fail(
-                        format!(
-                            "date: Missing argument to {a} (see \"date --help\")\n"
-                        ),
+                        format!("date: Missing argument to {a} (see \"date --help\")\n"),
                         1,
                     );
                 };
@@ -35,9 +33,7 @@ pub fn date(fw: &mut Framework, args: &[String]) -> ShellOutput {
                     "-s" => set_flag = Some(value.clone()),
                     "-I" => match iso_format(value) {
                         Some(f) => format = f.to_string(),
-                        None => {
-                            return ShellOutput::fail(format!("date: bad -I: {value}\n"), 1)
-                        }
+                        None => return ShellOutput::fail(format!("date: bad -I: {value}\n"), 1),
                     },
                     // -D (strptime input format) and -r FILE: not offered; say so as toybox would
                     // for an unusable argument.
@@ -48,7 +44,10 @@ pub fn date(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 Some(f) => format = f.to_string(),
                 None => return ShellOutput::fail(format!("date: bad -I: {}\n", &s[2..]), 1),
             },
-            s if s.starts_with('-') && s.len() > 1 && !s[1..].starts_with(|c: char| c.is_ascii_digit()) => {
+            s if s.starts_with('-')
+                && s.len() > 1
+                && !s[1..].starts_with(|c: char| c.is_ascii_digit()) =>
+            {
                 return ShellOutput::fail(
                     format!(
                         "date: Unknown option '{}' (see \"date --help\")\n",
@@ -141,9 +140,11 @@ pub fn parse_date(text: &str, now: NaiveDateTime) -> Option<NaiveDateTime> {
         let ms = (secs * 1000.0).round() as i64;
         return chrono::DateTime::from_timestamp_millis(ms).map(|t| t.naive_utc());
     }
-    if let Some((date, time)) = s.split_once([' ', 'T']).or(Some((s, ""))).filter(|(d, _)| {
-        d.len() == 10 && d.as_bytes()[4] == b'-' && d.as_bytes()[7] == b'-'
-    }) {
+    if let Some((date, time)) = s
+        .split_once([' ', 'T'])
+        .or(Some((s, "")))
+        .filter(|(d, _)| d.len() == 10 && d.as_bytes()[4] == b'-' && d.as_bytes()[7] == b'-')
+    {
         let date = NaiveDate::parse_from_str(date, "%Y-%m-%d").ok()?;
         let time = if time.trim().is_empty() {
             NaiveTime::MIN
@@ -301,17 +302,46 @@ mod tests {
     fn toybox_date_forms_parse() {
         let now = at(2024, 6, 3, 8, 0, 0);
         // What the task `set_time` op sends: MMDDhhmmCCYY.ss.
-        assert_eq!(parse_date("112309302026.15", now), Some(at(2026, 11, 23, 9, 30, 15)));
-        assert_eq!(parse_date("11230930", now), Some(at(2024, 11, 23, 9, 30, 0)));
+        assert_eq!(
+            parse_date("112309302026.15", now),
+            Some(at(2026, 11, 23, 9, 30, 15))
+        );
+        assert_eq!(
+            parse_date("11230930", now),
+            Some(at(2024, 11, 23, 9, 30, 0))
+        );
         // Two-digit years fall within 50 years of now.
-        assert_eq!(parse_date("1123093099", now), Some(at(1999, 11, 23, 9, 30, 0)));
-        assert_eq!(parse_date("1123093030", now), Some(at(2030, 11, 23, 9, 30, 0)));
-        assert_eq!(parse_date("2026-11-23 10:05:07", now), Some(at(2026, 11, 23, 10, 5, 7)));
-        assert_eq!(parse_date("2026-11-23T10:05", now), Some(at(2026, 11, 23, 10, 5, 0)));
-        assert_eq!(parse_date("2026-11-23", now), Some(at(2026, 11, 23, 0, 0, 0)));
+        assert_eq!(
+            parse_date("1123093099", now),
+            Some(at(1999, 11, 23, 9, 30, 0))
+        );
+        assert_eq!(
+            parse_date("1123093030", now),
+            Some(at(2030, 11, 23, 9, 30, 0))
+        );
+        assert_eq!(
+            parse_date("2026-11-23 10:05:07", now),
+            Some(at(2026, 11, 23, 10, 5, 7))
+        );
+        assert_eq!(
+            parse_date("2026-11-23T10:05", now),
+            Some(at(2026, 11, 23, 10, 5, 0))
+        );
+        assert_eq!(
+            parse_date("2026-11-23", now),
+            Some(at(2026, 11, 23, 0, 0, 0))
+        );
         assert_eq!(parse_date("13:45", now), Some(at(2024, 6, 3, 13, 45, 0)));
         assert_eq!(parse_date("@0", now), Some(at(1970, 1, 1, 0, 0, 0)));
-        for bad in ["", "tomorrow", "1399", "13320000", "2026-13-01", "25:00", "@x"] {
+        for bad in [
+            "",
+            "tomorrow",
+            "1399",
+            "13320000",
+            "2026-13-01",
+            "25:00",
+            "@x",
+        ] {
             assert_eq!(parse_date(bad, now), None, "{bad:?}");
         }
     }
@@ -319,9 +349,15 @@ mod tests {
     #[test]
     fn formats_substitute_the_utc_zone() {
         let t = at(2026, 11, 23, 9, 5, 3);
-        assert_eq!(strftime(t, "%a %b %e %H:%M:%S %Z %Y").unwrap(), "Mon Nov 23 09:05:03 UTC 2026");
+        assert_eq!(
+            strftime(t, "%a %b %e %H:%M:%S %Z %Y").unwrap(),
+            "Mon Nov 23 09:05:03 UTC 2026"
+        );
         assert_eq!(strftime(t, "%s").unwrap(), "1795424703");
-        assert_eq!(strftime(t, "%FT%T%:z").unwrap(), "2026-11-23T09:05:03+00:00");
+        assert_eq!(
+            strftime(t, "%FT%T%:z").unwrap(),
+            "2026-11-23T09:05:03+00:00"
+        );
         assert!(strftime(t, "%Q").is_none());
     }
 }

@@ -18,10 +18,16 @@ pub struct Timer {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum TimerRun {
-    Running { ends_at: NaiveDateTime },
-    Paused { remaining_ms: i64 },
+    Running {
+        ends_at: NaiveDateTime,
+    },
+    Paused {
+        remaining_ms: i64,
+    },
     /// Rang at `at` and rings until stopped; the display counts up from there.
-    Expired { at: NaiveDateTime },
+    Expired {
+        at: NaiveDateTime,
+    },
 }
 
 impl Timer {
