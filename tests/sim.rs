@@ -155,6 +155,25 @@ fn monkey_and_am_start_change_the_foreground_app() {
         .last(),
         Some("com.android.settings/.Settings")
     );
+    // The home app declares HOME, not LAUNCHER: it is no app to launch from a list of apps.
+    let launcher = "com.google.android.apps.nexuslauncher";
+    assert_eq!(
+        sh(
+            &phone,
+            &format!("cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {launcher}")
+        ),
+        "No activity found\n"
+    );
+    assert!(sh(
+        &phone,
+        "cmd package resolve-activity --brief -c android.intent.category.LAUNCHER com.google.android.deskclock"
+    )
+    .ends_with("com.google.android.deskclock/com.android.deskclock.DeskClock\n"));
+    assert!(sh(
+        &phone,
+        "cmd package resolve-activity --brief -a android.intent.action.MAIN -c android.intent.category.HOME"
+    )
+    .contains(launcher));
 }
 
 #[test]

@@ -70,6 +70,33 @@ fn cjk_and_hangul_draw_real_glyphs_not_notdef_boxes() {
 }
 
 #[test]
+fn emoji_draw_from_the_bundled_emoji_font_not_notdef_boxes() {
+    use droidmcp::sim::render::text::{resolve, Face};
+    for c in ['😀', '👍', '❤', '🎉', '☕', '🚀'] {
+        let (face, id) = resolve(c, false);
+        assert_eq!(face, Face::Emoji, "{c} comes from the emoji font");
+        assert_ne!(id.0, 0, "{c} has a glyph");
+    }
+    // Latin and CJK keep their own faces.
+    assert_eq!(resolve('A', false).0, Face::Regular);
+    assert_eq!(resolve('设', false).0, Face::Fallback);
+    let frame = |t: &str| {
+        let b = Bounds::new(40, 100, 1040, 200);
+        let root =
+            View::new(class::FRAME_LAYOUT, Bounds::new(0, 0, 1080, 400)).child(text_view(t, b));
+        render_scaled(&[root], W, 400, Theme { dark: false }, scale())
+    };
+    let tofu = frame("\u{E000}\u{E001}\u{E002}");
+    let img = frame("😀👍🎉");
+    save(&img, "emoji");
+    let bg = img.get_pixel(5, 5).0;
+    assert!(inked(&img, Bounds::new(40, 100, 1040, 200), bg) > 300);
+    assert_ne!(img, tofu, "emoji must not render as .notdef boxes");
+    // Each emoji draws its own shape.
+    assert_ne!(frame("😀"), frame("👍"));
+}
+
+#[test]
 fn switch_pixels_follow_checked() {
     let b = Bounds::new(40, 40, 1040, 200);
     let frame = |on: bool| {
@@ -223,6 +250,7 @@ mod apps {
                 requests: Vec::new(),
                 alarms: Vec::new(),
                 notifications: Vec::new(),
+                properties: Default::default(),
             };
             let app = create(&mut sys);
             Rig {
@@ -394,16 +422,17 @@ mod apps {
     fn sliders_write_volume_and_brightness() {
         let mut rig = settings_rig();
         rig.tap("Display");
+        let adaptive = rig.setting(Namespace::System, "screen_brightness_mode");
         rig.seek("Brightness level", 30);
         assert_eq!(
             rig.setting(Namespace::System, "screen_brightness")
                 .as_deref(),
             Some("30")
         );
+        // Dragging the slider leaves Adaptive brightness as the user set it.
         assert_eq!(
-            rig.setting(Namespace::System, "screen_brightness_mode")
-                .as_deref(),
-            Some("0")
+            rig.setting(Namespace::System, "screen_brightness_mode"),
+            adaptive
         );
         assert!(rig.log_matches(
             "DisplayPowerController",
@@ -486,7 +515,10 @@ mod apps {
         ));
 
         let mut rig = settings_rig();
-        for step in ["System", "Languages & input", "Languages", "Add a language"] {
+        // System sits below the homepage's fold; this rig does not scroll (tests/sim_settings.rs
+        // reaches it by scrolling on a phone), so its row is clicked by tag.
+        assert!(rig.send(UiEvent::Click("nav:system".into())));
+        for step in ["Languages & input", "Languages", "Add a language"] {
             rig.tap(step);
         }
         assert!(rig.log_matches("ActivityTaskManager", 'I', "^(.*?)LocalePicker"));

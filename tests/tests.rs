@@ -35,6 +35,9 @@ mod sim_render;
 // The embedded phone's clock: virtual and real time, timers and alarms.
 mod sim_time;
 
+// Settings as an agent meets it: the Android 14 homepage, About phone, search, Display.
+mod sim_settings;
+
 // Task files, golden replays, wrong trajectories, episodes.
 mod tasks;
 

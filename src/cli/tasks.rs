@@ -53,6 +53,10 @@ pub enum Command {
         /// Golden, empty and every near miss of each instance.
         #[arg(long)]
         suite: bool,
+        /// Replays at a time, each on its own phone (default: 1 with --device, else the number of
+        /// cores).
+        #[arg(long)]
+        jobs: Option<usize>,
         #[arg(long)]
         dir: Option<PathBuf>,
     },
@@ -106,6 +110,7 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             empty,
             near_miss,
             suite,
+            jobs,
             dir,
         } => {
             let (catalog, load_errors) = load(dir);
@@ -121,16 +126,21 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             };
             let mut failures = 0;
             let started = std::time::Instant::now();
-            let mut count = 0;
+            let jobs = jobs.unwrap_or_else(|| match global.device {
+                Some(_) => 1,
+                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            });
+            let limit = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
+            let mut running = tokio::task::JoinSet::new();
             for task in &tasks {
                 for seed in 0..seeds {
                     let instance = task.instantiate(seed, &Default::default())?;
                     let near = match instance.near_misses() {
-                        Ok(n) => n,
+                        Ok(n) => Arc::new(n),
                         Err(e) => {
                             failures += 1;
                             println!("FAIL {} seed={seed} near misses: {e}", task.id);
-                            Vec::new()
+                            Arc::default()
                         }
                     };
                     let near_runs = || (0..near.len()).map(Solution::NearMiss);
@@ -149,18 +159,25 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
                         vec![Solution::Golden]
                     };
                     for solution in solutions {
-                        count += 1;
-                        let (ok, line) = replay_one(global, task, seed, solution, &near).await?;
-                        if !ok {
-                            failures += 1;
-                        }
-                        println!(
-                            "{} {} seed={seed} {line}",
-                            if ok { "PASS" } else { "FAIL" },
-                            task.id
-                        );
+                        let (global, task, near, limit) =
+                            (global.clone(), task.clone(), near.clone(), limit.clone());
+                        running.spawn(async move {
+                            let _permit = limit.acquire_owned().await;
+                            let outcome = replay_one(&global, &task, seed, solution, &near).await;
+                            (task.id.clone(), seed, outcome)
+                        });
                     }
                 }
+            }
+            let mut count = 0;
+            while let Some(done) = running.join_next().await {
+                let (id, seed, outcome) = done?;
+                let (ok, line) = outcome?;
+                count += 1;
+                if !ok {
+                    failures += 1;
+                }
+                println!("{} {id} seed={seed} {line}", if ok { "PASS" } else { "FAIL" });
             }
             let secs = started.elapsed().as_secs_f64();
             println!(

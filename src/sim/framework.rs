@@ -136,6 +136,7 @@ impl Framework {
             requests: Vec::new(),
             alarms: Vec::new(),
             notifications: Vec::new(),
+            properties: super::defaults::properties(&config, &serial).into_iter().collect(),
         };
         let mut fw = Framework {
             sys,

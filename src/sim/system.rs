@@ -242,6 +242,9 @@ pub struct System {
     pub alarms: Vec<ScheduledAlarm>,
     /// Posted notifications, oldest first.
     pub notifications: Vec<Notification>,
+    /// The read-only system properties `getprop` reports (`ro.product.model`,
+    /// `ro.build.version.release`…), fixed at boot from [`super::defaults::properties`].
+    pub properties: BTreeMap<String, String>,
 }
 
 impl System {
@@ -283,6 +286,11 @@ impl System {
             self.logcat.entries.pop_front();
         }
         self.logcat.entries.push_back(entry);
+    }
+
+    /// A system property, empty when unset (as `getprop KEY` prints it).
+    pub fn property(&self, key: &str) -> &str {
+        self.properties.get(key).map(String::as_str).unwrap_or("")
     }
 
     pub fn request(&mut self, request: Request) {
@@ -501,13 +509,14 @@ impl System {
         );
     }
 
-    /// Sets the manual screen brightness (0..=255), as the brightness slider does.
+    /// Sets the screen brightness (1..=255), as the brightness slider does. Adaptive brightness
+    /// (`screen_brightness_mode`) stays as the user set it: with it on, Android 14 takes the drag
+    /// as a correction to the adaptive curve rather than switching it off.
     pub fn set_brightness(&mut self, level: i32) {
         let level = level.clamp(1, 255);
         let previous = self
             .settings
             .get_int(Namespace::System, "screen_brightness", 102);
-        self.put_setting(Namespace::System, "screen_brightness_mode", "0");
         self.put_setting(Namespace::System, "screen_brightness", level.to_string());
         self.log(
             pid::SYSTEM_SERVER,

@@ -14,6 +14,17 @@ pub mod messages;
 pub mod settings;
 pub mod widgets;
 
+/// The category an app's main activity declares beside `MAIN`: the home app's is `HOME`, so it is
+/// no launchable app (`resolve-activity -c LAUNCHER` and the app lists built on it skip it), while
+/// every other app's is `LAUNCHER`.
+pub fn main_category(package: &str) -> &'static str {
+    if package == launcher::PACKAGE {
+        "android.intent.category.HOME"
+    } else {
+        "android.intent.category.LAUNCHER"
+    }
+}
+
 /// Every installed app, in the order the package manager lists them.
 pub fn catalog() -> Vec<AppInfo> {
     vec![

@@ -1,5 +1,5 @@
-//! Text on the canvas: the bundled fonts (Roboto for Latin, Droid Sans Fallback for CJK and
-//! Hangul), line layout with word wrap and ellipsis, and a process-wide cache of rasterised glyphs.
+//! Text on the canvas: the bundled fonts (Roboto for Latin, monochrome Noto Emoji for emoji, Droid
+//! Sans Fallback for CJK and Hangul), line layout with word wrap and ellipsis, and a process-wide cache of rasterised glyphs.
 //!
 //! The fonts are compiled in (`include_bytes!`) so a fresh machine renders the same pixels with no
 //! fonts installed; their licences sit next to them in `assets/fonts/`.
@@ -15,18 +15,21 @@ use crate::geom::Bounds;
 static ROBOTO_REGULAR: &[u8] = include_bytes!("../../../assets/fonts/Roboto-Regular.ttf");
 static ROBOTO_MEDIUM: &[u8] = include_bytes!("../../../assets/fonts/Roboto-Medium.ttf");
 static DROID_FALLBACK: &[u8] = include_bytes!("../../../assets/fonts/DroidSansFallback.ttf");
+static NOTO_EMOJI: &[u8] = include_bytes!("../../../assets/fonts/NotoEmoji-Regular.ttf");
 
 /// Which bundled face a glyph comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Face {
     Regular,
     Medium,
+    Emoji,
     Fallback,
 }
 
 struct Fonts {
     regular: FontRef<'static>,
     medium: FontRef<'static>,
+    emoji: FontRef<'static>,
     fallback: FontRef<'static>,
 }
 
@@ -35,6 +38,7 @@ fn fonts() -> &'static Fonts {
     FONTS.get_or_init(|| Fonts {
         regular: FontRef::try_from_slice(ROBOTO_REGULAR).expect("bundled Roboto-Regular parses"),
         medium: FontRef::try_from_slice(ROBOTO_MEDIUM).expect("bundled Roboto-Medium parses"),
+        emoji: FontRef::try_from_slice(NOTO_EMOJI).expect("bundled NotoEmoji-Regular parses"),
         fallback: FontRef::try_from_slice(DROID_FALLBACK)
             .expect("bundled DroidSansFallback parses"),
     })
@@ -45,17 +49,23 @@ fn font(face: Face) -> &'static FontRef<'static> {
     match face {
         Face::Regular => &f.regular,
         Face::Medium => &f.medium,
+        Face::Emoji => &f.emoji,
         Face::Fallback => &f.fallback,
     }
 }
 
-/// The face and glyph that draw `c`: Roboto when it has the character, else the CJK/Hangul fallback
-/// (whose `.notdef` box is the last resort, as on Android).
+/// The face and glyph that draw `c`, in Android's fallback order: Roboto when it has the
+/// character, then the emoji font, then the CJK/Hangul fallback (whose `.notdef` box is the last
+/// resort, as on Android).
 pub fn resolve(c: char, bold: bool) -> (Face, GlyphId) {
     let face = if bold { Face::Medium } else { Face::Regular };
     let id = font(face).glyph_id(c);
     if id.0 != 0 {
         return (face, id);
+    }
+    let id = font(Face::Emoji).glyph_id(c);
+    if id.0 != 0 {
+        return (Face::Emoji, id);
     }
     (Face::Fallback, font(Face::Fallback).glyph_id(c))
 }

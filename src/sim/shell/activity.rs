@@ -650,7 +650,15 @@ fn resolve_activity(fw: &mut Framework, args: &[String]) -> ShellOutput {
         Some(p) => fw.app_info(&p),
         None => resolve_action(fw, &intent).and_then(|p| fw.app_info(p)),
     };
-    match info {
+    // The main activity matches only the categories it declares (the home app is no LAUNCHER app).
+    let declared = |p: &str| {
+        let main = crate::sim::apps::main_category(p);
+        intent
+            .categories
+            .iter()
+            .all(|c| c == main || c == "android.intent.category.DEFAULT")
+    };
+    match info.filter(|i| declared(i.package)) {
         Some(info) => {
             let comp = Framework::short_component(info.package, info.launch_activity);
             if brief {
