@@ -540,7 +540,7 @@ fn calling_from_a_contact_card_opens_the_dialer_in_call_with_the_name() {
     contacts_app.handle(&UiEvent::Click(call), sys);
     assert!(sys.requests.iter().any(|r| matches!(
         r,
-        droidmcp::sim::system::Request::Launch { package } if package == dialer::PACKAGE
+        droidmcp::sim::system::Request::Launch { package, .. } if package == dialer::PACKAGE
     )));
     assert!(logged(sys, "Telecom", "EventRecord added as Call"));
     let mut dialer_app = launch(dialer::info(), sys);

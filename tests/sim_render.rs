@@ -483,7 +483,7 @@ mod apps {
         let mut rig = settings_rig();
         assert_eq!(rig.app.activity(), "com.android.settings.Settings");
         rig.tap("Apps");
-        rig.tap("See all 8 apps");
+        rig.tap("See all 9 apps");
         assert!(rig.log_matches(
             "SettingsActivity",
             'D',
@@ -594,7 +594,7 @@ mod apps {
             .expect("path");
         std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
         std::fs::write(&file, vec![0u8; 4096]).expect("write");
-        for step in ["Apps", "See all 8 apps", "Clock", "Storage & cache"] {
+        for step in ["Apps", "See all 9 apps", "Clock", "Storage & cache"] {
             rig.tap(step);
         }
         assert!(find(&rig.frame(), &|v| v.text == "4.00 kB").is_some());
@@ -658,7 +658,8 @@ mod apps {
         assert_eq!(
             rig.sys.requests.pop(),
             Some(Request::Launch {
-                package: "com.android.settings".into()
+                package: "com.android.settings".into(),
+                intent: None,
             })
         );
         rig.tap("Apps list");
@@ -669,7 +670,8 @@ mod apps {
         let mut sorted = labels.clone();
         sorted.sort_by_key(|l| l.to_lowercase());
         assert_eq!(labels, sorted);
-        assert_eq!(labels.len(), 7);
+        // Every installed app but the launcher itself (seven apps and Chrome).
+        assert_eq!(labels.len(), 8);
         rig.png(true, "launcher-drawer-dark");
         rig.send(UiEvent::TextChanged {
             tag: "search_box".into(),
@@ -686,7 +688,8 @@ mod apps {
                 .iter()
                 .find(|r| matches!(r, Request::Launch { .. })),
             Some(&Request::Launch {
-                package: "com.google.android.calculator".into()
+                package: "com.google.android.calculator".into(),
+                intent: None,
             })
         );
         assert!(

@@ -15,6 +15,10 @@ pub struct Args {
     /// `adb tcpip`; then `adb connect` to it.
     #[arg(long, value_name = "HOST:PORT")]
     pub adb: Option<String>,
+    /// Allow --adb to listen on a non-loopback address. The phone's shell then is a root-capable
+    /// shell (files, databases, settings of the embedded phone) for anyone who can reach the port.
+    #[arg(long)]
+    pub allow_remote: bool,
     /// Seed of the phone (same seed, same phone).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -44,6 +48,16 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
     let Some(addr) = args.adb else {
         anyhow::bail!("nothing to serve: pass --adb HOST:PORT (e.g. --adb 127.0.0.1:5600)");
     };
+    let exposed = resolves_beyond_loopback(&addr)
+        .with_context(|| format!("--adb {addr}: not a HOST:PORT address"))?;
+    if exposed && !args.allow_remote {
+        anyhow::bail!(
+            "refusing to serve adb on {addr}: that address is reachable from other machines, and \
+             the embedded phone's adb gives whoever connects a shell that can read and change every \
+             file, database and setting of the phone with no authentication. Use 127.0.0.1:PORT, or \
+             pass --allow-remote if you mean to expose it"
+        );
+    }
     // A served phone keeps real time, as the phone on a desk that adb tools expect.
     let config = SimConfig {
         seed: args.seed,
@@ -59,6 +73,12 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let local = listener.local_addr()?;
+    if exposed {
+        eprintln!(
+            "warning: serving adb on {local} to the network (--allow-remote): anyone who can reach \
+             this port gets an unauthenticated shell on the embedded phone"
+        );
+    }
     println!(
         "embedded phone ({}, seed {}) is serving adb on {local}\n\
          connect with:  adb connect {local}\n\
@@ -73,4 +93,12 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
         .await
         .context("adbd stopped")?;
     Ok(0)
+}
+
+/// Whether a `HOST:PORT` resolves to any address other than loopback.
+fn resolves_beyond_loopback(addr: &str) -> anyhow::Result<bool> {
+    use std::net::ToSocketAddrs;
+    let addrs: Vec<std::net::SocketAddr> = addr.to_socket_addrs()?.collect();
+    anyhow::ensure!(!addrs.is_empty(), "no address");
+    Ok(addrs.iter().any(|a| !a.ip().is_loopback()))
 }

@@ -30,6 +30,27 @@ pub enum UiEvent {
     Alarm(String),
 }
 
+/// An intent the framework delivers to an app it starts or brings to front (`am start -a … -d …
+/// --es k v`, or another app's request): `onCreate`/`onNewIntent`'s argument.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Intent {
+    pub action: Option<String>,
+    pub categories: Vec<String>,
+    pub data: Option<String>,
+    pub mime: Option<String>,
+    /// `--es`/`--ei`/… extras as key and value text.
+    pub extras: Vec<(String, String)>,
+}
+
+impl Intent {
+    pub fn extra(&self, key: &str) -> Option<&str> {
+        self.extras
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
 /// One installed app as the launcher and package manager see it.
 pub struct AppInfo {
     pub package: &'static str,
@@ -70,6 +91,10 @@ pub trait App: Send {
     /// Reacts to an event; returns false when the app did not consume it (an unhandled
     /// [`UiEvent::Back`] finishes the app).
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool;
+
+    /// Receives the intent it was started with or brought to front by; apps that only have a
+    /// launcher activity ignore it.
+    fn new_intent(&mut self, _intent: &Intent, _sys: &mut System) {}
 }
 
 /// Tags of the [`UiEvent::Click`] the framework sends for a swipe that lands on no scrollable

@@ -283,6 +283,14 @@ impl Framework {
         Ok(())
     }
 
+    /// Hands an intent to a running package's app (after [`Framework::launch`] started or raised it).
+    pub fn deliver_intent(&mut self, package: &str, intent: &super::app::Intent) {
+        if let Some(task) = self.stack.iter_mut().find(|t| t.package == package) {
+            task.app.new_intent(intent, &mut self.sys);
+        }
+        self.process_requests();
+    }
+
     /// Starts `package`'s process and builds its app object, logging ActivityManager's line with
     /// why (`next-top-activity {…}`, `broadcast {…}`). The caller places the task.
     fn start_process(
@@ -423,8 +431,12 @@ impl Framework {
             let requests = std::mem::take(&mut self.sys.requests);
             for request in requests {
                 match request {
-                    Request::Launch { package } => {
-                        let _ = self.launch(&package, Launcher::Home);
+                    Request::Launch { package, intent } => {
+                        if self.launch(&package, Launcher::Home).is_ok() {
+                            if let Some(intent) = intent {
+                                self.deliver_intent(&package, &intent);
+                            }
+                        }
                     }
                     Request::Focus { tag } => {
                         let package = self.foreground_package().to_string();

@@ -215,8 +215,11 @@ pub struct Notification {
 /// Something an app asks of the framework, carried out after the event that raised it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
-    /// Start an app's launcher activity (or bring it to front).
-    Launch { package: String },
+    /// Start an app's launcher activity (or bring it to front), delivering `intent` if given.
+    Launch {
+        package: String,
+        intent: Option<crate::sim::app::Intent>,
+    },
     /// Move input focus (and the IME) to the editable view with this tag.
     Focus { tag: String },
     /// Hide the IME and clear focus.

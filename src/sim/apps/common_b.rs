@@ -92,6 +92,7 @@ pub fn send_intent(sys: &mut System, package: &str, intent: &Intent) {
     }
     sys.request(Request::Launch {
         package: package.to_string(),
+        intent: None,
     });
 }
 

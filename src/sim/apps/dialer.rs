@@ -314,6 +314,7 @@ impl App for Dialer {
                     // ACTION_INSERT with the number goes to Contacts; the number is not carried.
                     sys.request(Request::Launch {
                         package: common_b::CONTACTS_PACKAGE.to_string(),
+                        intent: None,
                     });
                 }
                 "send_message" => {

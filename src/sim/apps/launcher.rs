@@ -357,6 +357,7 @@ impl App for Screen {
                 Some(package) => {
                     sys.request(Request::Launch {
                         package: package.to_string(),
+                        intent: None,
                     });
                     if self.drawer_open {
                         self.close_drawer(sys);
@@ -380,6 +381,7 @@ impl App for Screen {
                 {
                     sys.request(Request::Launch {
                         package: first.package.to_string(),
+                        intent: None,
                     });
                     self.close_drawer(sys);
                 }

@@ -3,6 +3,7 @@
 
 use super::app::AppInfo;
 
+pub mod browser;
 pub mod calculator;
 pub mod calendar;
 pub mod clock;
@@ -36,5 +37,6 @@ pub fn catalog() -> Vec<AppInfo> {
         contacts::info(),
         messages::info(),
         calendar::info(),
+        browser::info(),
     ]
 }

@@ -235,7 +235,10 @@ impl Screen {
             _ => return false,
         };
         match action {
-            "open" => sys.request(Request::Launch { package }),
+            "open" => sys.request(Request::Launch {
+                package,
+                intent: None,
+            }),
             "force_stop" if CAN_FORCE_STOP => {
                 self.dialog = Some((
                     Dialog {

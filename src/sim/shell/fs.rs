@@ -313,3 +313,351 @@ pub fn touch(fw: &mut Framework, args: &[String]) -> ShellOutput {
     }
     out
 }
+
+/// `mkdir -p` for the shell's own bookkeeping files.
+pub fn mkdir_all(fw: &Framework, path: &str) -> std::io::Result<()> {
+    let host = resolve(fw, path).ok_or_else(|| std::io::Error::from(std::io::ErrorKind::PermissionDenied))?;
+    std::fs::create_dir_all(host)
+}
+
+/// Removes a file (missing is fine).
+pub fn remove(fw: &Framework, path: &str) -> std::io::Result<()> {
+    let host = resolve(fw, path).ok_or_else(|| std::io::Error::from(std::io::ErrorKind::PermissionDenied))?;
+    match std::fs::remove_file(host) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        r => r,
+    }
+}
+
+/// Splits toybox-style flags (`-rf`, `-a`) from operands; `--` ends flags.
+fn flags_and_operands(args: &[String], allowed: &str) -> Result<(String, Vec<String>), char> {
+    let mut flags = String::new();
+    let mut operands = Vec::new();
+    let mut done = false;
+    for a in args {
+        if !done && a == "--" {
+            done = true;
+        } else if !done && a.len() > 1 && a.starts_with('-') {
+            for c in a[1..].chars() {
+                if !allowed.contains(c) {
+                    return Err(c);
+                }
+                flags.push(c);
+            }
+        } else {
+            operands.push(a.clone());
+        }
+    }
+    Ok((flags, operands))
+}
+
+fn unknown_option(tool: &str, c: char) -> ShellOutput {
+    ShellOutput::fail(format!("{tool}: Unknown option '{c}' (see \"{tool} --help\")\n"), 1)
+}
+
+/// Where `src` lands for `cp`/`mv`: inside `dest` when it is a directory.
+fn destination(fw: &Framework, src: &str, dest: &str) -> Option<std::path::PathBuf> {
+    let dest_host = resolve(fw, dest)?;
+    if dest_host.is_dir() {
+        let name = normalize(src).rsplit('/').next().unwrap_or("").to_string();
+        Some(dest_host.join(name))
+    } else {
+        Some(dest_host)
+    }
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(from)?;
+    if meta.is_dir() {
+        std::fs::create_dir_all(to)?;
+        let mut entries: Vec<_> = std::fs::read_dir(from)?.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            copy_tree(&e.path(), &to.join(e.file_name()))?;
+        }
+        Ok(())
+    } else if meta.file_type().is_symlink() {
+        let target = std::fs::read_link(from)?;
+        let _ = std::fs::remove_file(to);
+        std::os::unix::fs::symlink(target, to)
+    } else {
+        std::fs::copy(from, to).map(|_| ())
+    }
+}
+
+/// `cp [-rRafpn] SRC… DEST` and `mv [-fin] SRC… DEST`, with toybox's messages.
+fn copy_or_move(fw: &mut Framework, args: &[String], tool: &str) -> ShellOutput {
+    let allowed = if tool == "mv" { "finTv" } else { "rRafpnPLdHvilsuT" };
+    let (flags, operands) = match flags_and_operands(args, allowed) {
+        Ok(x) => x,
+        Err(c) => return unknown_option(tool, c),
+    };
+    let recursive = tool == "mv" || flags.contains(['r', 'R', 'a']);
+    let no_clobber = flags.contains('n');
+    if operands.len() < 2 {
+        return ShellOutput::fail(format!("{tool}: Needs 2 arguments (see \"{tool} --help\")\n"), 1);
+    }
+    let (dest, sources) = operands.split_last().expect("two operands");
+    let dest_is_dir = resolve(fw, dest).is_some_and(|h| h.is_dir());
+    if sources.len() > 1 && !dest_is_dir {
+        return ShellOutput::fail(format!("{tool}: '{dest}' not directory\n"), 1);
+    }
+    let mut out = ShellOutput::default();
+    for src in sources {
+        let fail = |out: &mut ShellOutput, msg: String| {
+            out.stderr.extend_from_slice(format!("{tool}: {msg}\n").as_bytes());
+            out.exit_code = 1;
+        };
+        let (Some(from), Some(to)) = (resolve(fw, src), destination(fw, src, dest)) else {
+            fail(&mut out, format!("bad '{src}': Permission denied"));
+            continue;
+        };
+        let meta = match std::fs::symlink_metadata(&from) {
+            Ok(m) => m,
+            Err(e) => {
+                fail(&mut out, format!("bad '{src}': {}", reason(&e)));
+                continue;
+            }
+        };
+        if meta.is_dir() && !recursive {
+            fail(&mut out, format!("Skipped dir '{src}'"));
+            continue;
+        }
+        if to.starts_with(&from) && from != to {
+            fail(&mut out, format!("'{src}' is '{dest}'"));
+            continue;
+        }
+        if no_clobber && to.exists() {
+            continue;
+        }
+        let result = if tool == "mv" {
+            if to.is_dir() && !meta.is_dir() {
+                Err(std::io::Error::from_raw_os_error(21))
+            } else {
+                std::fs::rename(&from, &to)
+            }
+        } else {
+            copy_tree(&from, &to)
+        };
+        if let Err(e) = result {
+            fail(&mut out, format!("bad '{src}': {}", reason(&e)));
+        }
+    }
+    out
+}
+
+pub fn cp(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    copy_or_move(fw, args, "cp")
+}
+
+pub fn mv(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    copy_or_move(fw, args, "mv")
+}
+
+/// The Android path a host path inside the phone's root stands for.
+fn android_path(fw: &Framework, host: &std::path::Path) -> Option<String> {
+    let rel = host.strip_prefix(&fw.sys.root).ok()?;
+    Some(format!("/{}", rel.to_string_lossy()))
+}
+
+/// `ln [-sfn] TARGET [LINK]`. Symbolic links are made to point at the target's place inside the
+/// phone's root, so following one can never leave the phone's filesystem.
+pub fn ln(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    let (flags, operands) = match flags_and_operands(args, "sfnvLT") {
+        Ok(x) => x,
+        Err(c) => return unknown_option("ln", c),
+    };
+    let symbolic = flags.contains('s');
+    let force = flags.contains('f');
+    let (target, link) = match operands.as_slice() {
+        [t] => (t.clone(), normalize(t).rsplit('/').next().unwrap_or("").to_string()),
+        [t, l] => (t.clone(), l.clone()),
+        [] => return ShellOutput::fail("ln: Needs 1 argument (see \"ln --help\")\n", 1),
+        _ => return ShellOutput::fail(format!("ln: '{}' not a directory\n", operands[operands.len() - 1]), 1),
+    };
+    let link_path = match resolve(fw, &link) {
+        Some(h) if h.is_dir() && !flags.contains('n') => {
+            format!("{}/{}", normalize(&link), normalize(&target).rsplit('/').next().unwrap_or(""))
+        }
+        _ => normalize(&link),
+    };
+    let target_android = if target.starts_with('/') {
+        normalize(&target)
+    } else {
+        let dir = link_path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        normalize(&format!("{dir}/{target}"))
+    };
+    let (Some(link_host), Some(target_host)) = (resolve(fw, &link_path), resolve(fw, &target_android)) else {
+        return ShellOutput::fail(format!("ln: cannot create {} link from '{target}' to '{link}': Permission denied\n", if symbolic { "symbolic" } else { "hard" }), 1);
+    };
+    if force {
+        let _ = std::fs::remove_file(&link_host);
+    }
+    let result = if symbolic {
+        std::os::unix::fs::symlink(&target_host, &link_host)
+    } else {
+        std::fs::hard_link(&target_host, &link_host)
+    };
+    match result {
+        Ok(()) => ShellOutput::ok(Vec::new()),
+        Err(e) => ShellOutput::fail(
+            format!(
+                "ln: cannot create {} link from '{target}' to '{link}': {}\n",
+                if symbolic { "symbolic" } else { "hard" },
+                reason(&e)
+            ),
+            1,
+        ),
+    }
+}
+
+/// `readlink [-f|-e|-m] PATH`: a link's target (or with `-f` the canonical path), as Android paths.
+pub fn readlink(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    let (flags, operands) = match flags_and_operands(args, "femnqvz") {
+        Ok(x) => x,
+        Err(c) => return unknown_option("readlink", c),
+    };
+    let Some(path) = operands.first() else {
+        return ShellOutput::fail("readlink: Needs 1 argument (see \"readlink --help\")\n", 1);
+    };
+    let Some(host) = resolve(fw, path) else {
+        return ShellOutput { exit_code: 1, ..ShellOutput::default() };
+    };
+    let answer = if flags.contains(['f', 'e', 'm']) {
+        match std::fs::canonicalize(&host) {
+            Ok(c) => android_path(fw, &c),
+            Err(_) if flags.contains('f') || flags.contains('m') => Some(normalize(path)),
+            Err(_) => None,
+        }
+    } else {
+        std::fs::read_link(&host).ok().and_then(|t| android_path(fw, &t))
+    };
+    match answer {
+        Some(a) => ShellOutput::ok(format!("{a}\n")),
+        None => ShellOutput { exit_code: 1, ..ShellOutput::default() },
+    }
+}
+
+pub fn rmdir(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    let (_, operands) = match flags_and_operands(args, "p") {
+        Ok(x) => x,
+        Err(c) => return unknown_option("rmdir", c),
+    };
+    if operands.is_empty() {
+        return ShellOutput::fail("rmdir: Needs 1 argument (see \"rmdir --help\")\n", 1);
+    }
+    let mut out = ShellOutput::default();
+    for p in operands {
+        let result = match resolve(fw, &p) {
+            Some(h) if normalize(&p) != "/" => std::fs::remove_dir(h).map_err(|e| {
+                if e.raw_os_error() == Some(39) {
+                    "Directory not empty"
+                } else {
+                    reason(&e)
+                }
+            }),
+            _ => Err("Permission denied"),
+        };
+        if let Err(e) = result {
+            out.stderr.extend_from_slice(format!("rmdir: {p}: {e}\n").as_bytes());
+            out.exit_code = 1;
+        }
+    }
+    out
+}
+
+/// A `chmod` mode (octal, or `[ugoa]*[+-=][rwxXst]*` clauses) applied to an old mode.
+fn apply_mode(spec: &str, old: u32, is_dir: bool) -> Option<u32> {
+    if spec.chars().all(|c| c.is_digit(8)) && !spec.is_empty() && spec.len() <= 4 {
+        return u32::from_str_radix(spec, 8).ok();
+    }
+    let mut mode = old & 0o7777;
+    for clause in spec.split(',') {
+        let who_end = clause.find(['+', '-', '=']).unwrap_or(clause.len());
+        let (who, rest) = clause.split_at(who_end);
+        if rest.is_empty() || !who.chars().all(|c| "ugoa".contains(c)) {
+            return None;
+        }
+        let mask = if who.is_empty() || who.contains('a') {
+            0o777
+        } else {
+            who.chars().fold(0, |m, c| m | match c {
+                'u' => 0o700,
+                'g' => 0o070,
+                _ => 0o007,
+            })
+        };
+        let op = rest.chars().next()?;
+        let perms = &rest[1..];
+        let mut bits = 0;
+        for c in perms.chars() {
+            bits |= match c {
+                'r' => 0o444,
+                'w' => 0o222,
+                'x' => 0o111,
+                'X' if is_dir || old & 0o111 != 0 => 0o111,
+                'X' => 0,
+                's' | 't' => 0,
+                _ => return None,
+            };
+        }
+        let bits = bits & mask;
+        mode = match op {
+            '+' => mode | bits,
+            '-' => mode & !bits,
+            _ => (mode & !mask) | bits,
+        };
+    }
+    Some(mode)
+}
+
+/// `chmod [-R] MODE FILE…`. The mode is kept on the file; the phone's own access to it is not
+/// taken away (the framework still reads and writes app files whatever their mode).
+pub fn chmod(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    use std::os::unix::fs::PermissionsExt;
+    let recursive = args.first().is_some_and(|a| a == "-R");
+    let rest: Vec<&String> = args.iter().skip(recursive as usize).collect();
+    let (Some(spec), files) = (rest.first(), &rest[rest.len().min(1)..]) else {
+        return ShellOutput::fail("chmod: Needs 2 arguments (see \"chmod --help\")\n", 1);
+    };
+    if files.is_empty() {
+        return ShellOutput::fail("chmod: Needs 2 arguments (see \"chmod --help\")\n", 1);
+    }
+    if apply_mode(spec, 0o644, false).is_none() {
+        return ShellOutput::fail(format!("chmod: bad mode '{spec}'\n"), 1);
+    }
+    let mut out = ShellOutput::default();
+    for f in files {
+        let Some(host) = resolve(fw, f) else {
+            out.stderr.extend_from_slice(format!("chmod: {f}: Permission denied\n").as_bytes());
+            out.exit_code = 1;
+            continue;
+        };
+        let mut targets = vec![host.clone()];
+        if recursive && host.is_dir() {
+            let mut stack = vec![host];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    if e.path().is_dir() {
+                        stack.push(e.path());
+                    }
+                    targets.push(e.path());
+                }
+            }
+        }
+        for t in targets {
+            match std::fs::metadata(&t) {
+                Ok(meta) => {
+                    let floor = if meta.is_dir() { 0o700 } else { 0o600 };
+                    let mode = apply_mode(spec, meta.permissions().mode(), meta.is_dir()).unwrap_or(0o644);
+                    let _ = std::fs::set_permissions(&t, std::fs::Permissions::from_mode(mode | floor));
+                }
+                Err(e) => {
+                    out.stderr.extend_from_slice(format!("chmod: {f}: {}\n", reason(&e)).as_bytes());
+                    out.exit_code = 1;
+                }
+            }
+        }
+    }
+    out
+}

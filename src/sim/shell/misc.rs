@@ -5,7 +5,7 @@ use crate::device::ShellOutput;
 use crate::sim::defaults;
 use crate::sim::framework::Framework;
 
-use super::fs;
+use super::{fs, Vars};
 
 pub fn getprop(fw: &mut Framework, args: &[String]) -> ShellOutput {
     let mut props = defaults::properties(&fw.config, &fw.serial);
@@ -30,6 +30,26 @@ pub fn getprop(fw: &mut Framework, args: &[String]) -> ShellOutput {
             ShellOutput::ok(format!("{value}\n"))
         }
     }
+}
+
+/// `printenv [NAME…]` (and `env` without a command): the environment this command was given.
+pub fn printenv(tool: &str, args: &[String], vars: &Vars) -> ShellOutput {
+    let names: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    if tool == "printenv" && !names.is_empty() {
+        let mut out = ShellOutput::default();
+        for n in names {
+            match vars.get(n.as_str()) {
+                Some(v) => out.stdout.extend_from_slice(format!("{}\n", v.value).as_bytes()),
+                None => out.exit_code = 1,
+            }
+        }
+        return out;
+    }
+    let s: String = vars
+        .iter()
+        .map(|(k, v)| format!("{k}={}\n", v.value))
+        .collect();
+    ShellOutput::ok(s)
 }
 
 pub fn which(args: &[String]) -> ShellOutput {
@@ -145,6 +165,9 @@ pub fn sqlite3(fw: &mut Framework, args: &[String], stdin: &[u8]) -> ShellOutput
             )
         }
     };
+    // The phone's databases may only be read and written in place: no ATTACH (nor VACUUM INTO,
+    // which attaches its output) can reach another file, and extensions are never loaded.
+    conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_ATTACHED, 0);
     let mut out = ShellOutput::default();
     for stmt_sql in statements(&sql) {
         if stmt_sql.starts_with('.') {

@@ -1,0 +1,108 @@
+//! `dumpsys SERVICE [ARGS]`: the services tools read, each in Android 14's format.
+
+use crate::device::ShellOutput;
+use crate::sim::framework::Framework;
+use crate::sim::system::Namespace;
+
+use super::activity::GBOARD_IME;
+use super::window::hash;
+
+pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    let service = args.first().map(String::as_str).unwrap_or("");
+    let sub = args.get(1).map(String::as_str).unwrap_or("");
+    match service {
+        "window" => super::window::dumpsys_window(fw, sub),
+        "display" => super::window::dumpsys_display(fw),
+        "SurfaceFlinger" if sub == "--display-id" => super::window::surface_flinger_ids(fw),
+        "package" if !sub.is_empty() && !sub.starts_with('-') => {
+            ShellOutput::ok(super::package::dump_package(fw, sub))
+        }
+        "activity" => {
+            let seed = fw.config.seed;
+            let mut s = String::from("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\nDisplay #0 (activities from top to bottom):\n");
+            let mut top = String::new();
+            for (i, task) in fw.stack.iter().rev().enumerate() {
+                let activity = task.app.activity();
+                let short = Framework::short_component(task.package, &activity);
+                let record = format!("ActivityRecord{{{} u0 {short} t{}}}", hash(seed, task.id + 100), task.id);
+                if i == 0 {
+                    top = record.clone();
+                }
+                s.push_str(&format!(
+                    "  * Task{{{} #{} type=standard A={}:{} U=0 visible={} visibleRequested={} mode=fullscreen translucent=false sz=1}}\n{}    mLastPausedActivity: null\n    * Hist  #0: {record}\n      packageName={} processName={}\n      app=ProcessRecord{{{} {}:{}/u0a120}}\n",
+                    hash(seed, task.id + 200),
+                    task.id,
+                    10000 + task.id,
+                    task.package,
+                    i == 0,
+                    i == 0,
+                    if i == 0 { format!("    mResumedActivity: {record}\n") } else { String::new() },
+                    task.package,
+                    task.package,
+                    hash(seed, task.id + 300),
+                    task.pid,
+                    task.package
+                ));
+            }
+            s.push_str(&format!("\n  ResumedActivity: {top}\n\n  topResumedActivity={top}\n"));
+            if sub == "top" {
+                return ShellOutput::ok(activity_top(fw));
+            }
+            if sub == "recents" {
+                let mut r = String::from("ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)\n  Recent tasks:\n");
+                for (i, task) in fw.stack.iter().rev().enumerate() {
+                    r.push_str(&format!("  * Recent #{i}: Task{{{} #{} type=standard A={}:{} U=0 visible={} mode=fullscreen}}\n", hash(seed, task.id + 200), task.id, 10000 + task.id, task.package, i == 0));
+                }
+                return ShellOutput::ok(r);
+            }
+            ShellOutput::ok(s)
+        }
+        "power" => {
+            let on = fw.screen_on;
+            ShellOutput::ok(format!(
+                "POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mWakefulness={}\n  mWakefulnessChanging=false\n  mIsPowered=true\n  mPlugType=2\n  mBatteryLevel=100\n  mHoldingDisplaySuspendBlocker={on}\n  Display Power: state={}\n",
+                if on { "Awake" } else { "Asleep" },
+                if on { "ON" } else { "OFF" }
+            ))
+        }
+        "input_method" => {
+            let current = fw.sys.settings.get(Namespace::Secure, "default_input_method").unwrap_or(GBOARD_IME).to_string();
+            ShellOutput::ok(format!(
+                "Current Input Method Manager state:\n  mCurMethodId={current}\n  mInputShown={}\n  mServedInputConnection={}\n  isInputViewShown={}\n",
+                fw.ime_visible,
+                if fw.focus.is_some() { "true" } else { "false" },
+                fw.ime_visible
+            ))
+        }
+        "battery" => ShellOutput::ok("Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n  Max charging current: 500000\n  status: 5\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n  voltage: 4400\n  temperature: 250\n  technology: Li-ion\n"),
+        "" => ShellOutput::ok("Currently running services:
+  SurfaceFlinger
+  activity
+  battery
+  display
+  input_method
+  package
+  power
+  window
+"),
+        other => ShellOutput::ok(format!("Can't find service: {other}\n")),
+    }
+}
+
+/// `dumpsys activity top`: the top task's activity, as `ActivityManagerService.dumpActivity` heads it.
+fn activity_top(fw: &Framework) -> String {
+    let seed = fw.config.seed;
+    let Some(task) = fw.foreground() else {
+        return String::new();
+    };
+    let activity = task.app.activity();
+    format!(
+        "TASK {} id={} userId=0\n  ACTIVITY {} {} pid={}\n    Local Activity {} State:\n      mResumed=true mStopped=false mFinished=false\n",
+        task.package,
+        task.id,
+        Framework::short_component(task.package, &activity),
+        hash(seed, task.id + 400),
+        task.pid,
+        hash(seed, task.id + 500)
+    )
+}
