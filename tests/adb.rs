@@ -1078,3 +1078,30 @@ async fn real_adb_drives_the_embedded_phone() {
         Some(3)
     );
 }
+
+/// A hung command over real adb: the client's timeout closes the stream, adbd drops the command (the
+/// embedded phone interrupts it), and the phone answers again at once, over adb and in-process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_adb_a_hung_command_times_out_and_frees_the_phone() {
+    let Some(adb) = adb_binary() else { return };
+    let phone = sim_phone();
+    let rig = AdbRig::start(adb, sim_shell(phone.clone())).await;
+    let device = Device::with_limits(
+        Arc::new(rig.shell().await),
+        droidmcp::device::Limits {
+            timeout: Duration::from_secs(2),
+            ..Default::default()
+        },
+    );
+    let hang = "sqlite3 /data/local/tmp/hang.db 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c;'";
+    let err = device.shell(hang).await.expect_err("the hang must time out");
+    assert!(err.to_string().contains("did not finish within 2 s"), "{err}");
+    let direct = tokio::task::spawn_blocking(move || phone.exec("echo free"));
+    let direct = tokio::time::timeout(Duration::from_secs(15), direct)
+        .await
+        .expect("adbd must cancel the command when its stream closes")
+        .unwrap();
+    assert_eq!(direct.stdout_text(), "free\n");
+    let out = device.shell("echo over adb").await.unwrap();
+    assert_eq!(out.stdout_text(), "over adb\n");
+}

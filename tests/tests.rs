@@ -2,6 +2,9 @@
 
 mod util;
 
+// Device commands under a timeout, an output cap and cancellation; inconclusive checks.
+mod bounds;
+
 // ADB: the embedded adbd with scripted bytes, and real Debian adb + our client.
 mod adb;
 

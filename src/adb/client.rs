@@ -237,7 +237,16 @@ impl AdbShell {
         Ok(stream)
     }
 
-    async fn exec_v2(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
+    /// The command printed more than `cap` bytes: returning drops the stream, which ends it.
+    fn too_much(&self, command_line: &str, cap: usize) -> ShellError {
+        ShellError::TooMuchOutput {
+            serial: self.inner.serial.clone(),
+            what: command_line.chars().take(120).collect(),
+            limit: cap,
+        }
+    }
+
+    async fn exec_v2(&self, command_line: &str, cap: usize) -> Result<ShellOutput, ShellError> {
         let stream = self.open(&format!("shell,v2,raw:{command_line}")).await?;
         let mut reader = BufReader::new(stream);
         let mut output = ShellOutput::default();
@@ -252,6 +261,9 @@ impl AdbShell {
                     serial: self.inner.serial.clone(),
                     reason: format!("shell v2 packet of {len} bytes"),
                 });
+            }
+            if output.stdout.len() + output.stderr.len() + len > cap {
+                return Err(self.too_much(command_line, cap));
             }
             let mut data = vec![0u8; len];
             if let Err(e) = reader.read_exact(&mut data).await {
@@ -269,15 +281,21 @@ impl AdbShell {
         }
     }
 
-    async fn exec_v1(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
+    async fn exec_v1(&self, command_line: &str, cap: usize) -> Result<ShellOutput, ShellError> {
         // A subshell so `exit N` still reaches the marker; the newline ends a trailing `# comment`.
         let wrapped = format!("({command_line}\n); r=$?; echo; echo {EXIT_MARKER}$r");
-        let mut stream = self.open(&format!("shell:{wrapped}")).await?;
+        let stream = self.open(&format!("shell:{wrapped}")).await?;
         let mut out = Vec::new();
+        // Room for the exit marker line past the cap.
+        let room = cap.saturating_add(EXIT_MARKER.len() + 16);
         stream
+            .take(room as u64 + 1)
             .read_to_end(&mut out)
             .await
             .map_err(|e| self.lost(format!("reading shell output: {e}")))?;
+        if out.len() > room {
+            return Err(self.too_much(command_line, cap));
+        }
         split_exit_marker(&out).ok_or_else(|| self.lost("stream ended before the exit code".into()))
     }
 
@@ -392,10 +410,18 @@ impl Shell for AdbShell {
     }
 
     async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
+        self.exec_capped(command_line, usize::MAX).await
+    }
+
+    async fn exec_capped(
+        &self,
+        command_line: &str,
+        max_output: usize,
+    ) -> Result<ShellOutput, ShellError> {
         if self.features().await?.shell_v2 {
-            self.exec_v2(command_line).await
+            self.exec_v2(command_line, max_output).await
         } else {
-            self.exec_v1(command_line).await
+            self.exec_v1(command_line, max_output).await
         }
     }
 

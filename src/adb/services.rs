@@ -60,14 +60,20 @@ pub async fn run(service: Service, io: &mut StreamIo, shell: &dyn Shell) {
     // A closed stream just ends the service: the peer went away, nobody is left to tell.
     let _ = match service {
         Service::ShellV1(command) | Service::Exec(command) => {
-            let bytes = match shell.exec(&command).await {
+            let Some(result) = exec_until_closed(io, shell, &command).await else {
+                return;
+            };
+            let bytes = match result {
                 Ok(out) => [out.stdout, out.stderr].concat(),
                 Err(e) => format!("{e}\n").into_bytes(),
             };
             io.write(&bytes).await
         }
         Service::ShellV2(command) => {
-            let bytes = match shell.exec(&command).await {
+            let Some(result) = exec_until_closed(io, shell, &command).await else {
+                return;
+            };
+            let bytes = match result {
                 Ok(out) => shell_v2::encode_result(&out.stdout, &out.stderr, out.exit_code),
                 Err(e) => shell_v2::encode_result(b"", format!("{e}\n").as_bytes(), 255),
             };
@@ -76,6 +82,24 @@ pub async fn run(service: Service, io: &mut StreamIo, shell: &dyn Shell) {
         Service::Sync => serve_sync(io, shell).await,
         Service::Refused(_) => Ok(()),
     };
+}
+
+/// Runs a command until it finishes, or until the peer closes the stream (a client that timed out or
+/// was interrupted): the command's future is then dropped, which cancels it on the shell, as adbd
+/// kills the process of a closed shell stream. Commands take no stdin here, so what the peer writes
+/// meanwhile is discarded.
+async fn exec_until_closed(
+    io: &mut StreamIo,
+    shell: &dyn Shell,
+    command: &str,
+) -> Option<Result<crate::device::ShellOutput, ShellError>> {
+    let closed = async {
+        while io.read().await.is_some() {}
+    };
+    tokio::select! {
+        result = shell.exec(command) => Some(result),
+        () = closed => None,
+    }
 }
 
 /// Where a sync session is between requests.

@@ -332,6 +332,7 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
         for r in &rows {
             let line = serde_json::json!({"task": r.task, "episodes": r.episodes,
                 "rule_scored": r.rule_scored, "rule_success_rate": r.rule_success_rate,
+                "rule_inconclusive": r.rule_inconclusive, "aborted": r.aborted,
                 "judged": r.judged, "judge_success_rate": r.judge_success_rate,
                 "with_reference": r.with_reference, "task_reward": r.task_reward,
                 "completion_ratio": r.completion_ratio, "reversed_redundancy": r.reversed_redundancy,

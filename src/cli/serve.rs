@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Global;
 use crate::mcp::http::{self, Guard};
-use crate::mcp::{self, ServerState};
+use crate::mcp::{self, ServerState, Surface};
 use crate::session::{DevicePool, Hub};
 
 #[derive(Debug, clap::Args)]
@@ -25,16 +25,25 @@ pub struct Args {
     /// Extra host name accepted in Host/Origin headers (repeatable), e.g. a LAN name.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub allow_hosts: Vec<String>,
+    /// Give MCP clients the harness's task tools (start with seed/params/device, check with evidence,
+    /// end, export) instead of the agent's. Never point an agent at a harness-mode server: it would see
+    /// the answer key.
+    #[arg(long)]
+    pub harness: bool,
 }
 
-/// The shared state every front end of this process uses. A served embedded phone keeps real
-/// time: people and agents wait on it in real seconds.
+/// The shared state every front end of this process uses (MCP clients get the agent's task tools).
+/// A served embedded phone keeps real time: people and agents wait on it in real seconds.
 pub fn state(global: &Global) -> Arc<ServerState> {
+    state_for(global, Surface::Agent)
+}
+
+fn state_for(global: &Global, surface: Surface) -> Arc<ServerState> {
     let pool = Arc::new(
         DevicePool::new(global.device.clone(), global.adb_server.clone())
             .with_sim_clock(crate::sim::ClockMode::Real),
     );
-    ServerState::new(Hub::new(pool))
+    ServerState::with_surface(Hub::new(pool), surface)
 }
 
 pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
@@ -46,7 +55,12 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .try_init();
-    let state = state(global);
+    let surface = if args.harness {
+        Surface::Harness
+    } else {
+        Surface::Agent
+    };
+    let state = state_for(global, surface);
     let episodes = enable_tasks(&state);
     match args.http {
         None => {
@@ -92,6 +106,17 @@ pub fn enable_tasks(state: &Arc<ServerState>) -> Arc<crate::session::episode::Ep
             None
         }
     };
+    if let Some(store) = &store {
+        match store.abort_orphans() {
+            Ok(ids) if !ids.is_empty() => eprintln!(
+                "droidmcp: {} episode(s) left open by a process that ended are now aborted (steps kept): {}",
+                ids.len(),
+                ids.join(", ")
+            ),
+            Ok(_) => {}
+            Err(e) => eprintln!("droidmcp: cannot mark orphaned episodes aborted: {e}"),
+        }
+    }
     let devices = Arc::new(crate::session::episode::PoolDevices(
         state.hub.pool().clone(),
     ));

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 pub use apps::{AppEntry, AppMatch};
 pub use parse::{Foreground, ScreenSize};
-pub use shell::{Shell, ShellError, ShellOutput};
+pub use shell::{Bounded, Limits, Shell, ShellError, ShellOutput};
 
 use crate::geom::Point;
 use command::{sh_quote, TextRoute};
@@ -96,9 +96,17 @@ pub struct Device {
 }
 
 impl Device {
+    /// A device over `shell` with the default [`Limits`] on every command.
     pub fn new(shell: Arc<dyn Shell>) -> Device {
+        Device::with_limits(shell, Limits::default())
+    }
+
+    /// A device whose every command, pull and push runs under `limits` (timeout, output cap,
+    /// cancellation): the shell is wrapped in [`Bounded`], and [`Device::shell_handle`] hands out the
+    /// wrapped one, so episodes and checks on this device get the same bounds.
+    pub fn with_limits(shell: Arc<dyn Shell>, limits: Limits) -> Device {
         Device {
-            shell,
+            shell: Arc::new(Bounded::new(shell, limits)),
             cache: Arc::new(Mutex::new(Cache::default())),
             dump_policy: DumpPolicy::default(),
         }

@@ -185,6 +185,9 @@ pub struct Evidence {
 pub struct CheckResult {
     pub id: String,
     pub passed: bool,
+    /// Set when the check could not read the device (a command error or timeout, permission denied,
+    /// a failing read tool): the result says nothing about the agent's work. Never set on a pass.
+    pub inconclusive: Option<String>,
     /// What was read, for people (`"1"`, `"2+24÷3"`, `"3 rows"`).
     pub value: String,
     /// Values other checks can compare with (answer checks' `expected_from`).
@@ -221,6 +224,25 @@ pub struct DeviceLost {
 
 const EVIDENCE_LIMIT: usize = 8000;
 
+/// Why a probe reached no judgement of the agent's work.
+enum Unread {
+    /// The device is gone: the episode aborts.
+    Lost(DeviceLost),
+    /// The device could not be read; the check is inconclusive, with this reason.
+    Inconclusive(String),
+}
+
+impl From<DeviceLost> for Unread {
+    fn from(e: DeviceLost) -> Unread {
+        Unread::Lost(e)
+    }
+}
+
+/// Output that means the shell user may not read what the check asked for (a phone without root).
+fn permission_denied(text: &str) -> bool {
+    text.contains("Permission denied") || text.contains("permission denied")
+}
+
 struct Run<'a, 'c> {
     ctx: &'a Context<'c>,
     check: &'a str,
@@ -232,13 +254,23 @@ struct Run<'a, 'c> {
 type Judged = Result<(String, Vec<String>), (String, String)>;
 
 impl Run<'_, '_> {
-    async fn exec(&mut self, command: &str) -> Result<String, DeviceLost> {
-        Ok(self.exec_status(command).await?.0)
+    /// Runs a read tool (`settings`, `content`, `dumpsys`, `logcat`, `date`, `uiautomator`) that must
+    /// succeed: a non-zero exit means the state could not be read, so the check is inconclusive.
+    async fn exec(&mut self, command: &str) -> Result<String, Unread> {
+        let (text, code) = self.exec_status(command).await?;
+        if code != 0 {
+            let shown: String = text.trim().chars().take(200).collect();
+            return Err(Unread::Inconclusive(format!(
+                "`{command}` failed (exit {code}): {shown}"
+            )));
+        }
+        Ok(text)
     }
 
     /// Runs a command, keeping it as evidence; returns stdout (plus stderr when it failed) and the
-    /// exit code (-1 when it could not run at all).
-    async fn exec_status(&mut self, command: &str) -> Result<(String, i32), DeviceLost> {
+    /// exit code, which the caller interprets. A command that could not run (timeout, transport
+    /// error) or was refused for lack of permission makes the check inconclusive.
+    async fn exec_status(&mut self, command: &str) -> Result<(String, i32), Unread> {
         match self.ctx.shell.exec(command).await {
             Ok(out) => {
                 let mut text = out.stdout_text();
@@ -246,32 +278,44 @@ impl Run<'_, '_> {
                     text.push_str(&out.stderr_text());
                 }
                 self.note(command, &text, out.exit_code);
+                if !out.success() && permission_denied(&text) {
+                    return Err(Unread::Inconclusive(format!(
+                        "`{command}`: permission denied (the check needs root on this device)"
+                    )));
+                }
                 Ok((text, out.exit_code))
             }
-            Err(e) if e.is_device_lost() => Err(DeviceLost {
+            Err(e) if e.is_device_lost() => Err(Unread::Lost(DeviceLost {
                 check: self.check.to_string(),
                 source: e,
-            }),
+            })),
             Err(e) => {
                 self.note(command, &e.to_string(), -1);
-                Ok((String::new(), -1))
+                Err(Unread::Inconclusive(format!(
+                    "`{command}` could not run: {e}"
+                )))
             }
         }
     }
 
-    async fn pull(&mut self, path: &str) -> Result<Option<Vec<u8>>, DeviceLost> {
+    /// Pulls a file; `None` when it does not exist (a fact about the device a check may judge).
+    async fn pull(&mut self, path: &str) -> Result<Option<Vec<u8>>, Unread> {
         match self.ctx.shell.pull(path).await {
             Ok(data) => {
                 self.note(&format!("pull {path}"), &format!("{} bytes", data.len()), 0);
                 Ok(Some(data))
             }
-            Err(e) if e.is_device_lost() => Err(DeviceLost {
+            Err(e) if e.is_device_lost() => Err(Unread::Lost(DeviceLost {
                 check: self.check.to_string(),
                 source: e,
-            }),
-            Err(e) => {
+            })),
+            Err(e @ ShellError::NoSuchFile { .. }) => {
                 self.note(&format!("pull {path}"), &e.to_string(), 1);
                 Ok(None)
+            }
+            Err(e) => {
+                self.note(&format!("pull {path}"), &e.to_string(), 1);
+                Err(Unread::Inconclusive(format!("pull {path}: {e}")))
             }
         }
     }
@@ -295,7 +339,7 @@ impl Run<'_, '_> {
         });
     }
 
-    async fn now_ms(&mut self) -> Result<Option<i64>, DeviceLost> {
+    async fn now_ms(&mut self) -> Result<Option<i64>, Unread> {
         if let Some(n) = self.now_ms {
             return Ok(n);
         }
@@ -305,16 +349,25 @@ impl Run<'_, '_> {
         Ok(n)
     }
 
-    async fn db_error(&mut self, e: DbError) -> Result<Judged, DeviceLost> {
-        if e.is_device_lost() {
-            if let DbError::Shell { source, .. } = e {
-                return Err(DeviceLost {
+    /// A database that could not be pulled or opened: absent is a fact about the device (the check
+    /// fails); anything else means the check could not read it.
+    fn db_error(&mut self, e: DbError) -> Result<Judged, Unread> {
+        match e {
+            DbError::Shell { source, .. } if source.is_device_lost() => {
+                Err(Unread::Lost(DeviceLost {
                     check: self.check.to_string(),
                     source,
-                });
+                }))
+            }
+            DbError::Shell {
+                path,
+                source: ShellError::NoSuchFile { .. },
+            } => Ok(Err((String::new(), format!("{path} does not exist")))),
+            other => {
+                self.note("pull database", &other.to_string(), 1);
+                Err(Unread::Inconclusive(other.to_string()))
             }
         }
-        Ok(Err((String::new(), e.to_string())))
     }
 }
 
@@ -477,8 +530,9 @@ impl Check {
         )
     }
 
-    /// Runs the check. Only a lost device is an error; everything else is a failed result with its
-    /// reason and evidence.
+    /// Runs the check. Only a lost device is an error. A check that could not read the device is an
+    /// inconclusive result (never a failure of the agent); anything else is a pass or a failure with
+    /// its reason and evidence.
     pub async fn evaluate(&self, ctx: &Context<'_>) -> Result<CheckResult, DeviceLost> {
         let mut run = Run {
             ctx,
@@ -486,14 +540,22 @@ impl Check {
             evidence: Vec::new(),
             now_ms: None,
         };
-        let judged = self.judge(&mut run).await?;
-        let (passed, value, values, reason) = match judged {
-            Ok((value, values)) => (true, value, values, None),
-            Err((value, reason)) => (false, value, Vec::new(), Some(reason)),
+        let (passed, value, values, reason, inconclusive) = match self.judge(&mut run).await {
+            Ok(Ok((value, values))) => (true, value, values, None, None),
+            Ok(Err((value, reason))) => (false, value, Vec::new(), Some(reason), None),
+            Err(Unread::Inconclusive(why)) => (
+                false,
+                String::new(),
+                Vec::new(),
+                Some(format!("inconclusive: {why}")),
+                Some(why),
+            ),
+            Err(Unread::Lost(lost)) => return Err(lost),
         };
         Ok(CheckResult {
             id: self.id.clone(),
             passed,
+            inconclusive,
             value,
             values,
             reason,
@@ -501,7 +563,7 @@ impl Check {
         })
     }
 
-    async fn judge(&self, run: &mut Run<'_, '_>) -> Result<Judged, DeviceLost> {
+    async fn judge(&self, run: &mut Run<'_, '_>) -> Result<Judged, Unread> {
         let ctx = run.ctx;
         Ok(match &self.probe {
             Probe::Settings { ns, key, test } => {
@@ -516,7 +578,8 @@ impl Check {
                 judge_value(v.as_deref(), test, None)
             }
             Probe::Shell { command, test } => {
-                let out = run.exec(command).await?;
+                // Any exit code is the command's own answer; only not running at all is unread.
+                let (out, _) = run.exec_status(command).await?;
                 judge_value(Some(out.trim()), test, None)
             }
             Probe::Content {
@@ -546,7 +609,7 @@ impl Check {
             }
             Probe::Sqlite { db, test } => return self.judge_sqlite(run, db, test).await,
             Probe::Prefs { path, key, test } => match run.pull(path).await? {
-                None => Err((String::new(), format!("{path} could not be read"))),
+                None => Err((String::new(), format!("{path} does not exist"))),
                 Some(data) => match android::parse_shared_prefs(&String::from_utf8_lossy(&data)) {
                     Ok(map) => judge_value(map.get(key).map(String::as_str), test, None),
                     Err(e) => Err((String::new(), e)),
@@ -563,7 +626,7 @@ impl Check {
                     FileTest::Absent if !exists => Ok(("absent".into(), vec![])),
                     FileTest::Absent => Err(("exists".into(), format!("{path} exists"))),
                     FileTest::Content(m) => match run.pull(path).await? {
-                        None => Err(("absent".into(), format!("{path} could not be read"))),
+                        None => Err(("absent".into(), format!("{path} does not exist"))),
                         Some(data) => judge_value(Some(&String::from_utf8_lossy(&data)), m, None),
                     },
                 }
@@ -644,7 +707,14 @@ impl Check {
                     Expected::Literal(items) => items.clone(),
                     Expected::FromCheck(id) => match ctx.values.get(id) {
                         Some(v) if !v.is_empty() => v.clone(),
-                        _ => {
+                        // The episode leaves out the values of a check that could not read the
+                        // device: the answer cannot be judged either.
+                        None => {
+                            return Err(Unread::Inconclusive(format!(
+                                "check {id:?}, which gives the expected answer, could not read the device"
+                            )))
+                        }
+                        Some(_) => {
                             return Ok(Err((
                                 given.to_string(),
                                 format!("check {id:?} produced no values"),
@@ -670,13 +740,18 @@ impl Check {
         run: &mut Run<'_, '_>,
         db: &str,
         test: &SqliteTest,
-    ) -> Result<Judged, DeviceLost> {
+    ) -> Result<Judged, Unread> {
+        if test.needs_snapshot() && !run.ctx.before.contains_key(db) {
+            return Err(Unread::Inconclusive(format!(
+                "no before-snapshot of {db} was taken at setup"
+            )));
+        }
         let after = match DbSnapshot::pull(run.ctx.shell, db).await {
             Ok(s) => {
                 run.note(&format!("pull {db} (+ -wal, -shm)"), "ok", 0);
                 s
             }
-            Err(e) => return run.db_error(e).await,
+            Err(e) => return run.db_error(e),
         };
         let before = || {
             run.ctx.before.get(db).ok_or_else(|| {
@@ -702,7 +777,12 @@ impl Check {
                         );
                         judge_rows(&r, rows, now)
                     }
-                    Err(e) => Err((String::new(), e.to_string())),
+                    Err(e) => {
+                        run.note(&format!("sqlite {db}: {sql}"), &e.to_string(), 1);
+                        return Err(Unread::Inconclusive(format!(
+                            "the check's query on {db} failed: {e}"
+                        )));
+                    }
                 }
             }
             SqliteTest::RowsAdded {
@@ -835,7 +915,7 @@ impl Check {
         &self,
         run: &mut Run<'_, '_>,
         pred: &UiPredicate,
-    ) -> Result<Judged, DeviceLost> {
+    ) -> Result<Judged, Unread> {
         let screens = run.ctx.screens;
         let test_xml = |xml: &str| -> Result<String, String> {
             let nodes = ui::parse_nodes(xml)?;
@@ -851,10 +931,10 @@ impl Check {
                     }
                 }
                 let xml = current_screen(run).await?;
-                Ok(match xml.map(|x| test_xml(&x)) {
-                    Some(Ok(v)) => Ok((v.clone(), vec![v])),
-                    Some(Err(e)) => Err((String::new(), e)),
-                    None => Err((String::new(), last)),
+                Ok(match test_xml(&xml) {
+                    Ok(v) => Ok((v.clone(), vec![v])),
+                    Err(e) if screens.is_empty() => Err((String::new(), e)),
+                    Err(_) => Err((String::new(), last)),
                 })
             }
             When::LastGated(gate) => {
@@ -871,26 +951,26 @@ impl Check {
             }
             When::Final | When::Stream => {
                 let xml = current_screen(run).await?;
-                Ok(match xml {
-                    None => Err((String::new(), "the screen could not be dumped".into())),
-                    Some(xml) => match test_xml(&xml) {
-                        Ok(v) => Ok((v.clone(), vec![v])),
-                        Err(e) => Err((String::new(), e)),
-                    },
+                Ok(match test_xml(&xml) {
+                    Ok(v) => Ok((v.clone(), vec![v])),
+                    Err(e) => Err((String::new(), e)),
                 })
             }
         }
     }
 }
 
-/// The current screen via `uiautomator dump` to a file and a pull, as on any real phone.
-async fn current_screen(run: &mut Run<'_, '_>) -> Result<Option<String>, DeviceLost> {
+/// The current screen via `uiautomator dump` to a file and a pull, as on any real phone; a dump that
+/// fails leaves the check inconclusive.
+async fn current_screen(run: &mut Run<'_, '_>) -> Result<String, Unread> {
     const DUMP: &str = "/sdcard/window_dump.xml";
     run.exec(&format!("uiautomator dump {DUMP}")).await?;
-    Ok(run
-        .pull(DUMP)
-        .await?
-        .map(|d| String::from_utf8_lossy(&d).into_owned()))
+    match run.pull(DUMP).await? {
+        Some(d) => Ok(String::from_utf8_lossy(&d).into_owned()),
+        None => Err(Unread::Inconclusive(
+            "the screen could not be dumped".into(),
+        )),
+    }
 }
 
 fn read_pair(

@@ -52,6 +52,47 @@ impl Expr {
             Expr::KOfN(k, v) => v.iter().filter(|e| e.eval(passed)).count() >= *k,
         }
     }
+
+    /// Evaluates with checks that may be unknown (`None`: the check could not read the device), in
+    /// Kleene's three-valued logic: the answer is `None` only when the unknown checks could change it.
+    pub fn eval_known(&self, known: &dyn Fn(&str) -> Option<bool>) -> Option<bool> {
+        match self {
+            Expr::Check(n) => known(n),
+            Expr::All(v) => {
+                let r: Vec<Option<bool>> = v.iter().map(|e| e.eval_known(known)).collect();
+                if r.contains(&Some(false)) {
+                    Some(false)
+                } else if r.iter().all(|x| *x == Some(true)) {
+                    Some(true)
+                } else {
+                    None
+                }
+            }
+            Expr::Any(v) => {
+                let r: Vec<Option<bool>> = v.iter().map(|e| e.eval_known(known)).collect();
+                if r.contains(&Some(true)) {
+                    Some(true)
+                } else if r.iter().all(|x| *x == Some(false)) {
+                    Some(false)
+                } else {
+                    None
+                }
+            }
+            Expr::Not(e) => e.eval_known(known).map(|b| !b),
+            Expr::KOfN(k, v) => {
+                let r: Vec<Option<bool>> = v.iter().map(|e| e.eval_known(known)).collect();
+                let yes = r.iter().filter(|x| **x == Some(true)).count();
+                let unknown = r.iter().filter(|x| x.is_none()).count();
+                if yes >= *k {
+                    Some(true)
+                } else if yes + unknown < *k {
+                    Some(false)
+                } else {
+                    None
+                }
+            }
+        }
+    }
 }
 
 struct Parser<'a> {

@@ -34,6 +34,22 @@ pub struct Verdict {
     pub checks: Vec<CheckResult>,
     /// Why the episode cannot score, when the agent never declared it finished.
     pub gate: Option<String>,
+    /// Set when checks that could not read the device decide the outcome: the episode says nothing
+    /// about the agent (never `success`, score 0, counted apart by reports). Names those checks.
+    pub inconclusive: Option<String>,
+}
+
+impl Verdict {
+    /// `success`, `failure` or `inconclusive`.
+    pub fn kind(&self) -> &'static str {
+        if self.success {
+            "success"
+        } else if self.inconclusive.is_some() {
+            "inconclusive"
+        } else {
+            "failure"
+        }
+    }
 }
 
 /// Scores check results. `finished` is false when the task requires the agent to declare it
@@ -46,7 +62,13 @@ pub fn score(
     finished: bool,
 ) -> Verdict {
     let passed = |id: &str| results.iter().any(|r| r.id == id && r.passed);
-    let expr_ok = success.eval(&passed);
+    let known = |id: &str| match results.iter().find(|r| r.id == id) {
+        Some(r) if r.inconclusive.is_some() => None,
+        Some(r) => Some(r.passed),
+        None => Some(false),
+    };
+    let outcome = success.eval_known(&known);
+    let expr_ok = outcome == Some(true);
     let scored: Vec<&Check> = checks.iter().filter(|c| !c.info).collect();
     let total_weight: f64 = scored.iter().map(|c| c.weight).sum();
     let partial_score = if total_weight > 0.0 {
@@ -67,7 +89,17 @@ pub fn score(
     };
     let gate = (!finished).then(|| "the agent did not declare the task finished".to_string());
     let success_flag = expr_ok && finished;
+    // Not finishing is the agent's own failure, whatever the device said.
+    let inconclusive = (finished && outcome.is_none()).then(|| {
+        let unread: Vec<&str> = results
+            .iter()
+            .filter(|r| r.inconclusive.is_some())
+            .map(|r| r.id.as_str())
+            .collect();
+        format!("could not read the device for check(s) {}", unread.join(", "))
+    });
     let score = match (finished, success_flag, partial) {
+        _ if inconclusive.is_some() => 0.0,
         (false, _, _) => 0.0,
         (true, true, _) => 1.0,
         (true, false, true) => partial_score.max(0.0),
@@ -79,6 +111,7 @@ pub fn score(
         subgoal_rate,
         checks: results,
         gate,
+        inconclusive,
     }
 }
 
@@ -102,6 +135,7 @@ mod tests {
         CheckResult {
             id: id.into(),
             passed,
+            inconclusive: None,
             value: String::new(),
             values: vec![],
             reason: None,
@@ -135,6 +169,31 @@ mod tests {
             true,
         );
         assert_eq!(v.score, 0.0, "all-or-nothing task");
+    }
+
+    #[test]
+    fn unread_checks_make_the_verdict_inconclusive_only_when_they_decide_it() {
+        let checks = [check("a", 1.0, false, false), check("b", 1.0, false, false)];
+        let unread = CheckResult {
+            inconclusive: Some("`settings get` timed out".into()),
+            ..result("b", false)
+        };
+        let all = Expr::parse("all(a, b)").unwrap();
+        let v = score(&checks, vec![result("a", true), unread.clone()], &all, true, true);
+        assert_eq!(v.kind(), "inconclusive");
+        assert!(!v.success);
+        assert_eq!(v.score, 0.0);
+        assert!(v.inconclusive.as_deref().unwrap().contains('b'));
+        // A failure the unread check cannot rescue stays a failure.
+        let v = score(&checks, vec![result("a", false), unread.clone()], &all, true, true);
+        assert_eq!(v.kind(), "failure");
+        // A success it cannot spoil stays a success.
+        let any = Expr::parse("any(a, b)").unwrap();
+        let v = score(&checks, vec![result("a", true), unread.clone()], &any, true, true);
+        assert_eq!(v.kind(), "success");
+        // Not declaring the task finished is the agent's failure whatever the device said.
+        let v = score(&checks, vec![result("a", true), unread], &all, true, false);
+        assert_eq!(v.kind(), "failure");
     }
 
     #[test]

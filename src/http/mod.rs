@@ -12,6 +12,13 @@
 //! | `POST /v1/episodes/{id}/check` | – | `Report` |
 //! | `POST /v1/episodes/{id}/end` | – | `Summary` |
 //! | `GET /v1/episodes/{id}` | – | `Summary` |
+//! | `GET /v1/episodes/{id}/steps` | – | `Steps` |
+//! | `GET /v1/episodes/{id}/export` | – | the episode as `droidmcp episodes export` writes it |
+//!
+//! This is the harness's surface: it sees parameters, setup, checks and evidence. Agents get the MCP
+//! tools (`crate::mcp`), which show none of that before the episode ends. A check of a running
+//! episode answers `"provisional": true`. Episodes a previous server process left open are
+//! `aborted` (steps kept) and still answer here.
 //!
 //! Errors are `{"error": message, "kind": "not_found" | "bad_request" | "conflict" | "device_lost" |
 //! "internal"}` with 404, 400, 409, 502 or 500. The wire types are in [`wire`] (documented there);
@@ -42,6 +49,8 @@ pub fn router(episodes: Arc<Episodes>) -> Router {
         .route("/v1/episodes/{id}/finish", post(finish))
         .route("/v1/episodes/{id}/check", post(check))
         .route("/v1/episodes/{id}/end", post(end))
+        .route("/v1/episodes/{id}/steps", get(steps))
+        .route("/v1/episodes/{id}/export", get(export))
         .with_state(episodes)
 }
 
@@ -57,9 +66,9 @@ impl IntoResponse for ApiError {
 
 impl From<EpisodeError> for ApiError {
     fn from(e: EpisodeError) -> ApiError {
-        let (status, kind) = if e.is_not_found() {
+        let (status, kind) = if e.is_not_found() || matches!(e, EpisodeError::NotStored) {
             (StatusCode::NOT_FOUND, "not_found")
-        } else if matches!(e, EpisodeError::Closed { .. }) {
+        } else if e.is_conflict() {
             (StatusCode::CONFLICT, "conflict")
         } else if matches!(
             e,
@@ -146,4 +155,16 @@ async fn check(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::
 
 async fn end(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::Summary>, ApiError> {
     Ok(Json(wire::Summary::from(&eps.end(&id).await?)))
+}
+
+async fn steps(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::Steps>, ApiError> {
+    let rows = eps.steps(&id).await?;
+    Ok(Json(wire::Steps::new(&id, &rows)))
+}
+
+async fn export(
+    State(eps): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    Ok(Json(eps.export(&id)?))
 }

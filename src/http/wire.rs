@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::{CheckResult, Verdict};
+use crate::store::StepRow;
 use crate::session::episode::{
     Report as CoreReport, Started as CoreStarted, Summary as CoreSummary,
 };
@@ -59,6 +60,46 @@ pub struct TaskList {
     pub tasks: Vec<TaskInfo>,
 }
 
+/// A task as the agent may see it: no parameters, checks or solution.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct AgentTaskInfo {
+    pub id: String,
+    /// The goal template (placeholders unfilled).
+    pub goal: String,
+    pub apps: Vec<String>,
+    pub max_steps: u32,
+}
+
+impl AgentTaskInfo {
+    pub fn from_task(t: &Task) -> AgentTaskInfo {
+        AgentTaskInfo {
+            id: t.id.clone(),
+            goal: t.goal.clone(),
+            apps: t.apps.clone(),
+            max_steps: t.max_steps,
+        }
+    }
+}
+
+/// A started episode as the agent may see it: the goal and the step limit, nothing else.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct AgentStarted {
+    pub episode: String,
+    pub goal: String,
+    pub max_steps: u32,
+}
+
+impl From<&CoreStarted> for AgentStarted {
+    fn from(s: &CoreStarted) -> AgentStarted {
+        AgentStarted {
+            episode: s.episode.clone(),
+            goal: s.goal.clone(),
+            max_steps: s.max_steps,
+        }
+    }
+}
+
+/// A task as the harness sees it.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct TaskInfo {
     pub id: String,
@@ -132,6 +173,9 @@ pub struct Evidence {
 pub struct CheckOut {
     pub id: String,
     pub passed: bool,
+    /// Why the check could not read the device, when it could not (it then says nothing about the
+    /// agent).
+    pub inconclusive: Option<String>,
     pub value: String,
     pub reason: Option<String>,
     pub evidence: Vec<Evidence>,
@@ -142,6 +186,7 @@ impl From<&CheckResult> for CheckOut {
         CheckOut {
             id: r.id.clone(),
             passed: r.passed,
+            inconclusive: r.inconclusive.clone(),
             value: r.value.clone(),
             reason: r.reason.clone(),
             evidence: r
@@ -169,6 +214,12 @@ pub struct Report {
     pub episode: String,
     pub task: String,
     pub status: String,
+    /// `success`, `failure` or `inconclusive` (checks that could not read the device decide it).
+    pub verdict: String,
+    /// The episode was still running: the agent may still change the outcome.
+    pub provisional: bool,
+    /// Which checks could not read the device, when the verdict is inconclusive.
+    pub inconclusive: Option<String>,
     pub success: bool,
     pub score: f64,
     pub subgoal_rate: Option<f64>,
@@ -187,6 +238,9 @@ impl From<&CoreReport> for Report {
             episode: r.episode.clone(),
             task: r.task.clone(),
             status: r.status.as_str().into(),
+            verdict: v.kind().into(),
+            provisional: r.provisional,
+            inconclusive: v.inconclusive.clone(),
             success: v.success,
             score: v.score,
             subgoal_rate: v.subgoal_rate,
@@ -215,8 +269,14 @@ pub struct Summary {
     pub answer: Option<String>,
     pub finished: bool,
     pub device: String,
+    /// The last check's verdict: `success`, `failure` or `inconclusive`.
+    pub last_verdict: Option<String>,
     pub last_score: Option<f64>,
     pub last_success: Option<bool>,
+    /// The last check ran while the episode was running.
+    pub provisional: bool,
+    /// Why the episode was aborted (device lost, the server running it ended).
+    pub abort_reason: Option<String>,
 }
 
 impl From<&CoreSummary> for Summary {
@@ -231,8 +291,28 @@ impl From<&CoreSummary> for Summary {
             answer: s.answer.clone(),
             finished: s.finished,
             device: s.device.clone(),
-            last_score: s.last.as_ref().map(|v| v.score),
-            last_success: s.last.as_ref().map(|v| v.success),
+            last_verdict: s.last_verdict.clone(),
+            last_score: s.last_score,
+            last_success: s.last_verdict.as_ref().map(|v| v == "success"),
+            provisional: s.provisional,
+            abort_reason: s.abort_reason.clone(),
+        }
+    }
+}
+
+/// `GET /v1/episodes/{id}/steps`: the recorded steps (actions and recorded shell outputs; screens
+/// are left out).
+#[derive(Debug, Serialize)]
+pub struct Steps {
+    pub episode: String,
+    pub steps: Vec<serde_json::Value>,
+}
+
+impl Steps {
+    pub fn new(episode: &str, rows: &[StepRow]) -> Steps {
+        Steps {
+            episode: episode.to_string(),
+            steps: rows.iter().map(crate::store::step_json).collect(),
         }
     }
 }

@@ -127,7 +127,8 @@ impl Judge {
         }
     }
 
-    fn common_slots(evidence: &Evidence) -> Vec<(&'static str, String)> {
+    /// The slots every mode fills; evidence from the agent and the phone goes in fenced blocks.
+    fn common_slots(evidence: &Evidence, fence: &prompt::Fence) -> Vec<(&'static str, String)> {
         vec![
             ("goal", evidence.goal.clone()),
             (
@@ -140,10 +141,19 @@ impl Judge {
             ),
             (
                 "answer",
-                evidence.answer.clone().unwrap_or_else(|| "(none)".into()),
+                match &evidence.answer {
+                    Some(answer) => fence.wrap("agent_answer", answer),
+                    None => "(none)".into(),
+                },
             ),
-            ("foreground", evidence.final_foreground.clone()),
-            ("elements", evidence.final_elements.clone()),
+            (
+                "foreground",
+                fence.wrap("foreground", &evidence.final_foreground),
+            ),
+            (
+                "elements",
+                fence.wrap("final_screen", &evidence.final_elements),
+            ),
         ]
     }
 
@@ -179,20 +189,24 @@ impl Judge {
             Message::system(self.prompts.system.clone()),
             self.user_message(
                 &self.prompts.final_state,
-                &Self::common_slots(evidence),
+                &Self::common_slots(evidence, &prompt::Fence::new()),
                 images,
             ),
         ]
     }
 
     fn trajectory_messages(&self, evidence: &Evidence) -> Vec<Message> {
-        let mut slots = Self::common_slots(evidence);
+        let fence = prompt::Fence::new();
+        let mut slots = Self::common_slots(evidence, &fence);
         let fixed = prompt::estimate_tokens(&self.prompts.trajectory)
             + prompt::estimate_tokens(&evidence.final_elements);
         let budget = self.config().token_budget.saturating_sub(fixed).max(200);
         slots.push((
             "trajectory",
-            prompt::trajectory_text(&evidence.steps, budget),
+            fence.wrap(
+                "trajectory",
+                &prompt::trajectory_text(&evidence.steps, budget),
+            ),
         ));
         let frames = prompt::keyframes(evidence, self.config().max_keyframes);
         vec![
@@ -286,10 +300,17 @@ impl Judge {
                 let window: &[StepEvidence] =
                     &steps[start.min(steps.len())..(start + WINDOW).min(steps.len())];
                 let mut slots = vec![("goal", evidence.goal.clone()), ("state", state.clone())];
+                let fence = prompt::Fence::new();
                 let text = if window.is_empty() {
-                    format!("Final screen:\n{}", evidence.final_elements)
+                    format!(
+                        "Final screen:\n{}",
+                        fence.wrap("final_screen", &evidence.final_elements)
+                    )
                 } else {
-                    window.iter().map(prompt::describe_step).collect::<String>()
+                    fence.wrap(
+                        "steps",
+                        &window.iter().map(prompt::describe_step).collect::<String>(),
+                    )
                 };
                 slots.push(("window", text));
                 let messages = vec![

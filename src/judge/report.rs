@@ -17,9 +17,14 @@ use crate::task::{Catalog, Task};
 pub struct TaskFigures {
     pub task: String,
     pub episodes: usize,
-    /// Episodes with a rule-based result.
+    /// Episodes with a final rule-based result (success or failure).
     pub rule_scored: usize,
     pub rule_success_rate: Option<f64>,
+    /// Episodes whose checks could not read the device: neither success nor failure, and left out
+    /// of the success rate.
+    pub rule_inconclusive: usize,
+    /// Episodes that ended without a score (device lost, server killed).
+    pub aborted: usize,
     /// Episodes with a decided panel verdict.
     pub judged: usize,
     pub judge_success_rate: Option<f64>,
@@ -97,6 +102,8 @@ fn episode_ids(c: &Connection) -> rusqlite::Result<Vec<(String, String)>> {
 struct Acc {
     episodes: usize,
     rule: Vec<f64>,
+    inconclusive: usize,
+    aborted: usize,
     judged: Vec<f64>,
     tr: Vec<f64>,
     tcr: Vec<f64>,
@@ -111,6 +118,8 @@ impl Acc {
             episodes: self.episodes,
             rule_scored: self.rule.len(),
             rule_success_rate: mean(&self.rule),
+            rule_inconclusive: self.inconclusive,
+            aborted: self.aborted,
             judged: self.judged.len(),
             judge_success_rate: mean(&self.judged),
             with_reference: self.tr.len(),
@@ -138,7 +147,11 @@ pub fn report(store: &Store, catalog: &Catalog) -> Result<Vec<TaskFigures>, Stor
             f(&mut all);
         };
         add(&|a| a.episodes += 1);
-        if let Some(success) = row.success {
+        if row.status == "aborted" {
+            add(&|a| a.aborted += 1);
+        } else if row.verdict.as_deref() == Some("inconclusive") {
+            add(&|a| a.inconclusive += 1);
+        } else if let Some(success) = row.success {
             let v = if success { 1.0 } else { 0.0 };
             add(&|a| a.rule.push(v));
         }
@@ -189,15 +202,17 @@ fn reference_metrics(
 pub fn table(rows: &[TaskFigures]) -> String {
     let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
     let mut s = format!(
-        "{:<40} {:>5} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
-        "task", "eps", "SR rule", "SR judg", "TR", "TCR", "RRR", "repeat"
+        "{:<40} {:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
+        "task", "eps", "SR rule", "incon", "abort", "SR judg", "TR", "TCR", "RRR", "repeat"
     );
     for r in rows {
         s.push_str(&format!(
-            "{:<40} {:>5} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
+            "{:<40} {:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
             r.task,
             r.episodes,
             f(r.rule_success_rate),
+            r.rule_inconclusive,
+            r.aborted,
             f(r.judge_success_rate),
             f(r.task_reward),
             f(r.completion_ratio),
@@ -206,4 +221,55 @@ pub fn table(rows: &[TaskFigures]) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::EpisodeRow;
+
+    fn row(id: &str, status: &str, verdict: Option<&str>) -> EpisodeRow {
+        EpisodeRow {
+            id: id.into(),
+            task_id: "t.unknown".into(),
+            seed: 0,
+            params: vec![],
+            goal: "g".into(),
+            device: "sim-0".into(),
+            status: status.into(),
+            started_at: id.into(),
+            ended_at: None,
+            max_steps: 5,
+            answer: None,
+            finished: true,
+            success: verdict.map(|v| v == "success"),
+            score: verdict.map(|v| if v == "success" { 1.0 } else { 0.0 }),
+            subgoal_rate: None,
+            verdict: verdict.map(str::to_string),
+            provisional: false,
+            abort_reason: None,
+            setup_log: String::new(),
+        }
+    }
+
+    #[test]
+    fn inconclusive_and_aborted_episodes_are_counted_apart() {
+        let store = Store::in_memory().unwrap();
+        for r in [
+            row("1", "ended", Some("success")),
+            row("2", "ended", Some("failure")),
+            row("3", "ended", Some("inconclusive")),
+            row("4", "aborted", None),
+        ] {
+            store.insert_episode(&r).unwrap();
+        }
+        let figures = report(&store, &Catalog::default()).unwrap();
+        let all = figures.iter().find(|f| f.task == "ALL").unwrap();
+        assert_eq!(all.episodes, 4);
+        assert_eq!(all.rule_scored, 2);
+        assert_eq!(all.rule_success_rate, Some(0.5));
+        assert_eq!(all.rule_inconclusive, 1);
+        assert_eq!(all.aborted, 1);
+        assert!(table(&figures).contains("incon"));
+    }
 }

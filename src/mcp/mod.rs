@@ -43,11 +43,24 @@ use crate::session::{Action, Control, Hub, ObserveOptions, Session, SessionError
 /// The agent prompt shipped with the server.
 pub const AGENT_PROMPT: &str = include_str!("../../prompts/agent.md");
 
+/// Which task tools MCP clients get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Surface {
+    /// The agent's (default): `task_list`, `task_start`, `task_answer`, `task_finish`, showing the
+    /// goal and step limit and nothing of the answer key.
+    #[default]
+    Agent,
+    /// The harness's (`serve --harness`): start with seed, overrides and device; check with
+    /// evidence; end; status; export.
+    Harness,
+}
+
 /// State shared by every MCP connection (and the HTTP API) of one process.
 pub struct ServerState {
     pub hub: Hub,
     /// Task episodes, when the server was started with tasks enabled (`serve` enables them).
     pub tasks: std::sync::OnceLock<Arc<crate::session::episode::Episodes>>,
+    pub surface: Surface,
     /// MCP connections alive now (an HTTP session is one); the HTTP transport caps it.
     connections: Arc<std::sync::atomic::AtomicUsize>,
 }
@@ -70,11 +83,17 @@ impl Drop for Live {
 }
 
 impl ServerState {
+    /// A server for agents (the default surface).
     pub fn new(hub: Hub) -> Arc<ServerState> {
+        ServerState::with_surface(hub, Surface::Agent)
+    }
+
+    pub fn with_surface(hub: Hub, surface: Surface) -> Arc<ServerState> {
         Arc::new(ServerState {
             hub,
             tasks: std::sync::OnceLock::new(),
             connections: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+            surface,
         })
     }
 
@@ -83,6 +102,12 @@ impl ServerState {
         self.connections.load(std::sync::atomic::Ordering::SeqCst)
     }
 }
+
+/// The MCP server's `instructions` for agents.
+const AGENT_INSTRUCTIONS: &str = "Operate an Android phone. Call `screen` to see the element list, act with tap/type_text/scroll/press_key/open_app using element ids, pass observe: true to get the new screen in the same call. The `operate_phone` prompt explains the workflow.\n\nBenchmark tasks: `task_start` sets the phone up and gives you an episode id, the goal and the step limit. Work towards the goal with the phone tools (each action is a step). If the goal asks a question, reply with `task_answer` (only the first answer counts); otherwise call `task_finish` when the goal is achieved. The harness that gave you the task scores it afterwards.";
+
+/// The MCP server's `instructions` in harness mode: the protocol a harness follows.
+const HARNESS_INSTRUCTIONS: &str = "Harness mode: you run benchmark episodes on Android phones and score them; an agent does the work. Protocol: (1) `task_start` with task, seed, params and device: the phone is set up and you get the episode id, the goal, the step limit, the parameters and the setup log; (2) give the agent the goal and the step limit only (never the parameters, setup, checks or expected values); (3) the agent acts through the phone tools of a default (agent) droidmcp server on the same device, and ends with `task_answer` (questions, once) or `task_finish`, or runs out of steps; (4) `task_check` scores: verdict success, failure or inconclusive (the device could not be read, not the agent's fault), score, checks with evidence; a check while the episode runs is provisional; (5) `task_end` runs the teardown; `task_export` returns the stored episode. The same is available over REST at /v1 (see docs/tasks.md). The phone tools (screen, tap, type_text, …) are here too.";
 
 /// One MCP connection.
 #[derive(Clone)]
@@ -122,7 +147,11 @@ impl DroidMcp {
 
 impl DroidMcp {
     pub fn new(state: Arc<ServerState>) -> DroidMcp {
-        let mut tool_router = Self::action_tools() + Self::observe_tools() + Self::task_tools();
+        let tasks = match state.surface {
+            Surface::Agent => Self::agent_task_tools(),
+            Surface::Harness => Self::harness_task_tools(),
+        };
+        let mut tool_router = Self::action_tools() + Self::observe_tools() + tasks;
         schema::finish(&mut tool_router);
         DroidMcp {
             _live: Arc::new(Live::new(&state.connections)),
@@ -347,11 +376,10 @@ impl rmcp::ServerHandler for DroidMcp {
             env!("CARGO_PKG_NAME"),
             env!("CARGO_PKG_VERSION"),
         ))
-        .with_instructions(
-            "Operate an Android phone. Call `screen` to see the element list, act with tap/type_text/\
-             scroll/press_key/open_app using element ids, pass observe: true to get the new screen in \
-             the same call. The `operate_phone` prompt explains the workflow.",
-        )
+        .with_instructions(match self.state.surface {
+            Surface::Agent => AGENT_INSTRUCTIONS,
+            Surface::Harness => HARNESS_INSTRUCTIONS,
+        })
     }
 
     async fn call_tool(

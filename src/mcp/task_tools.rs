@@ -1,7 +1,16 @@
-//! The task tools: `task_list`, `task_start`, `task_answer`, `task_finish`, `task_check`, `task_end`.
-//! Each parses its arguments, calls one [`Episodes`](crate::session::episode::Episodes) method and
-//! returns the same JSON bodies as the HTTP API (`crate::http::wire`). Actions the agent takes through
-//! the phone tools while an episode is open on its device are recorded as the episode's steps.
+//! The task tools, in two sets over the same [`Episodes`](crate::session::episode::Episodes):
+//!
+//! - the **agent's** (the default server): `task_list` (id, goal template, apps, step limit),
+//!   `task_start` (episode id, the instance's goal and step limit, nothing else), `task_answer` (once)
+//!   and `task_finish`. Nothing here shows a parameter, a setup command, a check, an expected value or
+//!   a check's reason: not in results and not in errors.
+//! - the **harness's** (`serve --harness`): the same four with everything the harness needs (seed,
+//!   overrides, device, setup log), plus `task_check` (full evidence; provisional while the episode
+//!   runs), `task_end`, `task_status` and `task_export`.
+//!
+//! Each tool parses its arguments, calls one `Episodes` method and returns the JSON bodies of
+//! `crate::http::wire`. Actions the agent takes through the phone tools while an episode is open on
+//! its device are recorded as the episode's steps.
 
 use std::collections::BTreeMap;
 
@@ -13,7 +22,8 @@ use serde::Deserialize;
 
 use super::DroidMcp;
 use crate::http::wire;
-use crate::session::episode::EpisodeError;
+use crate::session::episode::{EpisodeError, Episodes};
+use crate::task::TaskError;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct TaskListArgs {
@@ -22,15 +32,25 @@ pub struct TaskListArgs {
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct TaskStartArgs {
+#[serde(deny_unknown_fields)]
+pub struct AgentStartArgs {
+    /// Task id from `task_list`.
+    pub task: String,
+    /// Seed of the task instance, when the run must be reproducible; random when omitted.
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HarnessStartArgs {
     /// Task id from `task_list`.
     pub task: String,
     /// Seed for the task's parameters; the same seed gives the same instance.
     pub seed: Option<u64>,
-    /// Parameter overrides by name.
+    /// Parameter overrides by name (each checked by its generator).
     #[serde(default)]
     pub params: BTreeMap<String, serde_json::Value>,
-    /// Device spec; defaults to the device this connection acts on.
+    /// Device spec (`sim`, `sim:7`, an adb serial); defaults to the device this connection acts on.
     pub device: Option<String>,
 }
 
@@ -44,7 +64,7 @@ pub struct EpisodeArgs {
 pub struct TaskAnswerArgs {
     /// Episode id returned by `task_start`.
     pub episode: String,
-    /// The answer to the task's question.
+    /// The answer to the task's question. Only the first answer counts.
     pub answer: String,
 }
 
@@ -54,20 +74,52 @@ fn ok_json(text: String, value: serde_json::Value) -> CallToolResult {
     r
 }
 
-fn episode_error(e: &EpisodeError) -> CallToolResult {
-    let kind = if e.is_not_found() {
+fn error_kind(e: &EpisodeError) -> &'static str {
+    if e.is_not_found() {
         "not_found"
     } else if matches!(e, EpisodeError::DeviceLost { .. }) {
         "device_lost"
+    } else if e.is_conflict() {
+        "conflict"
     } else if e.is_client_error() {
         "bad_request"
     } else {
         "error"
-    };
-    let mut r = CallToolResult::error(vec![ContentBlock::text(format!("error: {e}"))]);
-    r.structured_content =
-        Some(serde_json::json!({"ok": false, "error": e.to_string(), "kind": kind}));
+    }
+}
+
+fn error_result(message: String, kind: &str) -> CallToolResult {
+    let mut r = CallToolResult::error(vec![ContentBlock::text(format!("error: {message}"))]);
+    r.structured_content = Some(serde_json::json!({"ok": false, "error": message, "kind": kind}));
     r
+}
+
+/// An episode error as the harness reads it: everything.
+fn harness_error(e: &EpisodeError) -> CallToolResult {
+    error_result(e.to_string(), error_kind(e))
+}
+
+/// An episode error as the agent may read it. Setup failures and instantiation errors quote setup
+/// commands and parameter values, and a lost device's reason may quote a command: those details go
+/// to the server log (and the harness's store), the agent gets what happened in general terms.
+fn agent_error(e: &EpisodeError) -> CallToolResult {
+    let message = match e {
+        EpisodeError::Setup { task, index, .. } => {
+            tracing::warn!("{e}");
+            format!("task {task} could not be set up on the device (setup step {index} failed); the harness can read the details in the server log")
+        }
+        EpisodeError::Task(TaskError::UnknownTask { .. }) => e.to_string(),
+        EpisodeError::Task(_) => {
+            tracing::warn!("{e}");
+            "the task could not be instantiated; the harness can read why in the server log".into()
+        }
+        EpisodeError::DeviceLost { id, .. } => {
+            tracing::warn!("{e}");
+            format!("episode {id} aborted: the device was lost")
+        }
+        other => other.to_string(),
+    };
+    error_result(message, error_kind(e))
 }
 
 fn disabled() -> CallToolResult {
@@ -80,26 +132,162 @@ fn to_value<T: serde::Serialize>(v: &T) -> serde_json::Value {
     serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
 }
 
-#[tool_router(router = task_tools, vis = "pub(super)")]
+fn tagged<'a>(
+    eps: &'a Episodes,
+    tag: &'a Option<String>,
+) -> impl Iterator<Item = &'a std::sync::Arc<crate::task::Task>> {
+    eps.catalog().iter().filter(move |t| {
+        tag.as_ref()
+            .is_none_or(|tag| t.tags.iter().any(|x| x == tag))
+    })
+}
+
+impl DroidMcp {
+    fn episodes(&self) -> Option<&std::sync::Arc<Episodes>> {
+        self.state.tasks.get()
+    }
+
+    /// The device an episode starts on when the caller names none: the one this connection acts on.
+    async fn own_device(&self) -> Result<String, CallToolResult> {
+        match self.session().await {
+            Ok(s) => Ok(s.serial().await),
+            Err(e) => Err(super::reply::error(&e, 0)),
+        }
+    }
+
+    async fn answer(
+        &self,
+        a: TaskAnswerArgs,
+        on_error: fn(&EpisodeError) -> CallToolResult,
+    ) -> CallToolResult {
+        let Some(eps) = self.episodes() else {
+            return disabled();
+        };
+        match eps.answer(&a.episode, &a.answer).await {
+            Ok(()) => ok_json(
+                format!(
+                    "answer recorded for {}; the task is finished (only this first answer counts)",
+                    a.episode
+                ),
+                serde_json::json!({"ok": true}),
+            ),
+            Err(e) => on_error(&e),
+        }
+    }
+
+    async fn finish(
+        &self,
+        a: EpisodeArgs,
+        on_error: fn(&EpisodeError) -> CallToolResult,
+    ) -> CallToolResult {
+        let Some(eps) = self.episodes() else {
+            return disabled();
+        };
+        match eps.finish(&a.episode).await {
+            Ok(()) => ok_json(
+                format!("{} finished", a.episode),
+                serde_json::json!({"ok": true}),
+            ),
+            Err(e) => on_error(&e),
+        }
+    }
+}
+
+#[tool_router(router = agent_task_tools, vis = "pub(super)")]
 impl DroidMcp {
     #[tool(
-        description = "List the benchmark tasks (id, goal template, kind, apps, tags, step limit)."
+        name = "task_list",
+        description = "List the benchmark tasks: id, goal template, apps, step limit."
     )]
-    async fn task_list(
+    async fn agent_task_list(
         &self,
         Parameters(a): Parameters<TaskListArgs>,
     ) -> Result<CallToolResult, McpError> {
-        let Some(eps) = self.state.tasks.get() else {
+        let Some(eps) = self.episodes() else {
             return Ok(disabled());
         };
-        let tasks: Vec<wire::TaskInfo> = eps
-            .catalog()
+        let tasks: Vec<wire::AgentTaskInfo> = tagged(eps, &a.tag)
+            .map(|t| wire::AgentTaskInfo::from_task(t))
+            .collect();
+        let text = tasks
             .iter()
-            .filter(|t| {
-                a.tag
-                    .as_ref()
-                    .is_none_or(|tag| t.tags.iter().any(|x| x == tag))
-            })
+            .map(|t| format!("{} ({} steps): {}", t.id, t.max_steps, t.goal))
+            .collect::<Vec<_>>()
+            .join("\n");
+        Ok(ok_json(
+            text,
+            serde_json::json!({ "tasks": to_value(&tasks) }),
+        ))
+    }
+
+    #[tool(
+        name = "task_start",
+        description = "Start a task on this phone: sets the phone up and returns the episode id, the goal and the step limit. Then act with the phone tools. If the goal asks a question, reply with task_answer (once: only the first answer counts); otherwise call task_finish when the goal is achieved. The harness scores the episode afterwards."
+    )]
+    async fn agent_task_start(
+        &self,
+        Parameters(a): Parameters<AgentStartArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        let Some(eps) = self.episodes() else {
+            return Ok(disabled());
+        };
+        let device = match self.own_device().await {
+            Ok(d) => d,
+            Err(r) => return Ok(r),
+        };
+        match eps
+            .start(&a.task, a.seed, &BTreeMap::new(), Some(&device))
+            .await
+        {
+            Ok(s) => {
+                let w = wire::AgentStarted::from(&s);
+                let text = format!(
+                    "episode {}: {}\n(at most {} steps)",
+                    w.episode, w.goal, w.max_steps
+                );
+                Ok(ok_json(text, to_value(&w)))
+            }
+            Err(e) => Ok(agent_error(&e)),
+        }
+    }
+
+    #[tool(
+        name = "task_answer",
+        description = "Answer the question of a task (this also finishes it). Only the first answer counts: a second one is refused."
+    )]
+    async fn agent_task_answer(
+        &self,
+        Parameters(a): Parameters<TaskAnswerArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        Ok(self.answer(a, agent_error).await)
+    }
+
+    #[tool(
+        name = "task_finish",
+        description = "Declare the task done (an episode scores only after this or task_answer)."
+    )]
+    async fn agent_task_finish(
+        &self,
+        Parameters(a): Parameters<EpisodeArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        Ok(self.finish(a, agent_error).await)
+    }
+}
+
+#[tool_router(router = harness_task_tools, vis = "pub(super)")]
+impl DroidMcp {
+    #[tool(
+        name = "task_list",
+        description = "List the benchmark tasks (id, goal template, kind, apps, tags, parameters, checks, step limit)."
+    )]
+    async fn harness_task_list(
+        &self,
+        Parameters(a): Parameters<TaskListArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        let Some(eps) = self.episodes() else {
+            return Ok(disabled());
+        };
+        let tasks: Vec<wire::TaskInfo> = tagged(eps, &a.tag)
             .map(|t| wire::TaskInfo::from_task(t))
             .collect();
         let text = tasks
@@ -114,20 +302,21 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Start a task episode: sets the phone up and returns the episode id, the goal to achieve and the step limit. Then act with the phone tools; finish with task_answer (questions) or task_finish, and score with task_check."
+        name = "task_start",
+        description = "Harness: start an episode with a seed, parameter overrides and a device. Returns the episode id, the goal to give the agent, the step limit, the parameters and the setup log (keep these from the agent)."
     )]
-    async fn task_start(
+    async fn harness_task_start(
         &self,
-        Parameters(a): Parameters<TaskStartArgs>,
+        Parameters(a): Parameters<HarnessStartArgs>,
     ) -> Result<CallToolResult, McpError> {
-        let Some(eps) = self.state.tasks.get() else {
+        let Some(eps) = self.episodes() else {
             return Ok(disabled());
         };
         let device = match a.device {
-            Some(d) => Some(d),
-            None => match self.session().await {
-                Ok(s) => Some(s.serial().await),
-                Err(e) => return Ok(super::reply::error(&e, 0)),
+            Some(d) => d,
+            None => match self.own_device().await {
+                Ok(d) => d,
+                Err(r) => return Ok(r),
             },
         };
         let params = a
@@ -135,63 +324,49 @@ impl DroidMcp {
             .iter()
             .map(|(k, v)| (k.clone(), wire::param_text(v)))
             .collect();
-        match eps.start(&a.task, a.seed, &params, device.as_deref()).await {
+        match eps.start(&a.task, a.seed, &params, Some(&device)).await {
             Ok(s) => {
                 let w = wire::Started::from(&s);
                 let text = format!(
-                    "episode {}: {}\n(step limit {}, kind {})",
-                    w.episode, w.goal, w.max_steps, w.kind
+                    "episode {} (seed {}, device {}): {}\n(step limit {}, kind {}; params {:?})",
+                    w.episode, w.seed, w.device, w.goal, w.max_steps, w.kind, w.params
                 );
                 Ok(ok_json(text, to_value(&w)))
             }
-            Err(e) => Ok(episode_error(&e)),
+            Err(e) => Ok(harness_error(&e)),
         }
     }
 
-    #[tool(description = "Give the answer to a question task (also declares it finished).")]
-    async fn task_answer(
+    #[tool(
+        name = "task_answer",
+        description = "Record the agent's answer (once: a second answer is refused). Also finishes the episode."
+    )]
+    async fn harness_task_answer(
         &self,
         Parameters(a): Parameters<TaskAnswerArgs>,
     ) -> Result<CallToolResult, McpError> {
-        let Some(eps) = self.state.tasks.get() else {
-            return Ok(disabled());
-        };
-        match eps.answer(&a.episode, &a.answer).await {
-            Ok(()) => Ok(ok_json(
-                format!("answer recorded for {}", a.episode),
-                serde_json::json!({"ok": true}),
-            )),
-            Err(e) => Ok(episode_error(&e)),
-        }
+        Ok(self.answer(a, harness_error).await)
     }
 
     #[tool(
-        description = "Declare the task done (an episode scores only after this or task_answer)."
+        name = "task_finish",
+        description = "Declare the episode finished on the agent's behalf."
     )]
-    async fn task_finish(
+    async fn harness_task_finish(
         &self,
         Parameters(a): Parameters<EpisodeArgs>,
     ) -> Result<CallToolResult, McpError> {
-        let Some(eps) = self.state.tasks.get() else {
-            return Ok(disabled());
-        };
-        match eps.finish(&a.episode).await {
-            Ok(()) => Ok(ok_json(
-                format!("{} finished", a.episode),
-                serde_json::json!({"ok": true}),
-            )),
-            Err(e) => Ok(episode_error(&e)),
-        }
+        Ok(self.finish(a, harness_error).await)
     }
 
     #[tool(
-        description = "Score an episode now: success, score in [0,1], per-check results with evidence, sub-goal rate, steps used."
+        description = "Harness: score an episode: verdict (success, failure or inconclusive when the device could not be read), score in [0,1], per-check results with evidence, sub-goal rate, steps used. A check of a running episode is provisional."
     )]
     async fn task_check(
         &self,
         Parameters(a): Parameters<EpisodeArgs>,
     ) -> Result<CallToolResult, McpError> {
-        let Some(eps) = self.state.tasks.get() else {
+        let Some(eps) = self.episodes() else {
             return Ok(disabled());
         };
         match eps.check(&a.episode).await {
@@ -201,9 +376,13 @@ impl DroidMcp {
                     .checks
                     .iter()
                     .map(|c| {
+                        let mark = match (c.passed, &c.inconclusive) {
+                            (true, _) => "✓",
+                            (false, Some(_)) => "?",
+                            (false, None) => "✗",
+                        };
                         format!(
-                            "  {} {}: {}{}",
-                            if c.passed { "✓" } else { "✗" },
+                            "  {mark} {}: {}{}",
                             c.id,
                             c.value,
                             c.reason
@@ -214,9 +393,14 @@ impl DroidMcp {
                     })
                     .collect();
                 let text = format!(
-                    "{}: success={} score={:.2} steps {}/{}{}\n{}",
+                    "{}: {}{} score={:.2} steps {}/{}{}\n{}",
                     w.episode,
-                    w.success,
+                    w.verdict,
+                    if w.provisional {
+                        " (provisional: the episode is still running)"
+                    } else {
+                        ""
+                    },
                     w.score,
                     w.steps_used,
                     w.max_steps,
@@ -228,18 +412,18 @@ impl DroidMcp {
                 );
                 Ok(ok_json(text, to_value(&w)))
             }
-            Err(e) => Ok(episode_error(&e)),
+            Err(e) => Ok(harness_error(&e)),
         }
     }
 
     #[tool(
-        description = "End an episode: runs the task's teardown; no more steps or checks afterwards."
+        description = "Harness: end an episode: runs the task's teardown; no more steps or checks afterwards."
     )]
     async fn task_end(
         &self,
         Parameters(a): Parameters<EpisodeArgs>,
     ) -> Result<CallToolResult, McpError> {
-        let Some(eps) = self.state.tasks.get() else {
+        let Some(eps) = self.episodes() else {
             return Ok(disabled());
         };
         match eps.end(&a.episode).await {
@@ -250,7 +434,55 @@ impl DroidMcp {
                     to_value(&w),
                 ))
             }
-            Err(e) => Ok(episode_error(&e)),
+            Err(e) => Ok(harness_error(&e)),
+        }
+    }
+
+    #[tool(
+        description = "Harness: an episode's status, step count, answer and last verdict (also for episodes a previous server left aborted)."
+    )]
+    async fn task_status(
+        &self,
+        Parameters(a): Parameters<EpisodeArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        let Some(eps) = self.episodes() else {
+            return Ok(disabled());
+        };
+        match eps.summary(&a.episode).await {
+            Ok(s) => {
+                let w = wire::Summary::from(&s);
+                Ok(ok_json(
+                    format!(
+                        "{}: {} ({} of {} steps){}",
+                        w.episode,
+                        w.status,
+                        w.steps,
+                        w.max_steps,
+                        w.abort_reason
+                            .as_ref()
+                            .map(|r| format!("; {r}"))
+                            .unwrap_or_default()
+                    ),
+                    to_value(&w),
+                ))
+            }
+            Err(e) => Ok(harness_error(&e)),
+        }
+    }
+
+    #[tool(
+        description = "Harness: an episode as stored (fields, parameters, setup log, steps, last check results), as `droidmcp episodes export` writes it."
+    )]
+    async fn task_export(
+        &self,
+        Parameters(a): Parameters<EpisodeArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        let Some(eps) = self.episodes() else {
+            return Ok(disabled());
+        };
+        match eps.export(&a.episode) {
+            Ok(v) => Ok(ok_json(v.to_string(), v)),
+            Err(e) => Ok(harness_error(&e)),
         }
     }
 }

@@ -51,6 +51,19 @@ impl Status {
         }
     }
 
+    /// The status a store row holds (`None` for text no version wrote).
+    pub fn parse(s: &str) -> Option<Status> {
+        [
+            Status::Running,
+            Status::Finished,
+            Status::Failed,
+            Status::Ended,
+            Status::Aborted,
+        ]
+        .into_iter()
+        .find(|st| st.as_str() == s)
+    }
+
     /// Whether the episode still accepts steps, answers and checks.
     pub fn is_open(self) -> bool {
         matches!(self, Status::Running | Status::Finished | Status::Failed)
@@ -77,6 +90,8 @@ pub enum EpisodeError {
     },
     #[error("task {task} is an operation task: it takes no answer (finish it with task_finish)")]
     NotAQuery { task: String },
+    #[error("episode {id} already has an answer; only the first answer counts")]
+    AlreadyAnswered { id: String },
     #[error("unknown episode {0:?}")]
     UnknownEpisode(String),
     #[error("episode {id} aborted: device lost: {reason}")]
@@ -85,6 +100,8 @@ pub enum EpisodeError {
     NoDevice(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("episodes are not stored on this server, so there is nothing to export")]
+    NotStored,
 }
 
 impl EpisodeError {
@@ -95,7 +112,16 @@ impl EpisodeError {
             EpisodeError::Task(_)
                 | EpisodeError::Closed { .. }
                 | EpisodeError::NotAQuery { .. }
+                | EpisodeError::AlreadyAnswered { .. }
                 | EpisodeError::UnknownEpisode(_)
+        )
+    }
+
+    /// True when the request conflicts with the episode's state (closed, already answered).
+    pub fn is_conflict(&self) -> bool {
+        matches!(
+            self,
+            EpisodeError::Closed { .. } | EpisodeError::AlreadyAnswered { .. }
         )
     }
 
@@ -121,6 +147,8 @@ pub struct Report {
     pub episode: String,
     pub task: String,
     pub status: Status,
+    /// The episode was still running when checked: the agent may still change the outcome.
+    pub provisional: bool,
     pub verdict: Verdict,
     pub steps_used: u32,
     pub max_steps: u32,
@@ -145,7 +173,10 @@ pub struct Episode {
     setup_log: Vec<String>,
     started_at: String,
     ended_at: Option<String>,
+    abort_reason: Option<String>,
     last: Option<Verdict>,
+    /// The last check ran while the episode was running.
+    provisional: bool,
 }
 
 fn now() -> String {
@@ -183,7 +214,9 @@ impl Episode {
             setup_log: Vec::new(),
             started_at: now(),
             ended_at: None,
+            abort_reason: None,
             last: None,
+            provisional: false,
         };
         let setup = ep.instance.setup.clone();
         ep.run_steps(&setup, true).await?;
@@ -314,6 +347,7 @@ impl Episode {
     pub fn abort(&mut self, reason: &str) -> EpisodeError {
         self.status = Status::Aborted;
         self.ended_at = Some(now());
+        self.abort_reason = Some(format!("device lost: {reason}"));
         self.persist();
         EpisodeError::DeviceLost {
             id: self.id.clone(),
@@ -448,6 +482,12 @@ impl Episode {
                 task: self.instance.task.id.clone(),
             });
         }
+        // One answer per episode: retrying until it matches would make every question task a guess.
+        if self.answer.is_some() {
+            return Err(EpisodeError::AlreadyAnswered {
+                id: self.id.clone(),
+            });
+        }
         self.answer = Some(text.to_string());
         self.mark_finished();
         Ok(())
@@ -491,7 +531,10 @@ impl Episode {
                     result.value = format!("{} (at an earlier step)", result.value);
                 }
             }
-            values.insert(result.id.clone(), result.values.clone());
+            // An unread check supplies no values, so checks built on it are inconclusive too.
+            if result.inconclusive.is_none() {
+                values.insert(result.id.clone(), result.values.clone());
+            }
             results.push(result);
         }
         let task = &self.instance.task;
@@ -506,6 +549,7 @@ impl Episode {
         if self.status == Status::Failed {
             verdict.success = false;
             verdict.score = 0.0;
+            verdict.inconclusive = None;
             verdict.gate = Some(format!(
                 "the agent went past the step limit of {}",
                 task.max_steps
@@ -518,11 +562,13 @@ impl Episode {
         let metrics = (!reference.is_empty())
             .then(|| metrics::trajectory(&reference, &actions, verdict.success));
         self.last = Some(verdict.clone());
+        self.provisional = self.status == Status::Running;
         self.persist();
         Ok(Report {
             episode: self.id.clone(),
             task: task.id.clone(),
             status: self.status,
+            provisional: self.provisional,
             verdict,
             steps_used: self.steps.len() as u32,
             max_steps: task.max_steps,
@@ -600,6 +646,9 @@ impl Episode {
             success: last.map(|v| v.success),
             score: last.map(|v| v.score),
             subgoal_rate: last.and_then(|v| v.subgoal_rate),
+            verdict: last.map(|v| v.kind().to_string()),
+            provisional: self.provisional,
+            abort_reason: self.abort_reason.clone(),
             setup_log: self.setup_log.join("\n"),
         }
     }
@@ -683,7 +732,8 @@ pub struct Started {
     pub setup: Vec<String>,
 }
 
-/// A read-only view of an episode for `GET /v1/episodes/{id}`.
+/// A read-only view of an episode for `GET /v1/episodes/{id}`, from the live episode or, for one
+/// no longer in memory (ended by a previous process), from the store.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
     pub episode: String,
@@ -694,8 +744,12 @@ pub struct Summary {
     pub max_steps: u32,
     pub answer: Option<String>,
     pub finished: bool,
-    pub last: Option<Verdict>,
     pub device: String,
+    /// The last check: `success`, `failure` or `inconclusive`, and its score.
+    pub last_verdict: Option<String>,
+    pub last_score: Option<f64>,
+    pub provisional: bool,
+    pub abort_reason: Option<String>,
 }
 
 impl Episodes {
@@ -760,12 +814,69 @@ impl Episodes {
         Ok(started)
     }
 
+    /// A live episode. One that only the store knows (its process ended) is closed: acting on it
+    /// says so instead of calling it unknown.
     pub fn get(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<Episode>>, EpisodeError> {
-        self.live
+        let live = self
+            .live
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .get(id)
-            .cloned()
+            .cloned();
+        if let Some(ep) = live {
+            return Ok(ep);
+        }
+        match self.stored(id)? {
+            Some(row) => Err(EpisodeError::Closed {
+                id: id.to_string(),
+                status: Status::parse(&row.status)
+                    .unwrap_or(Status::Aborted)
+                    .as_str(),
+                what: "acting on it from this process",
+            }),
+            None => Err(EpisodeError::UnknownEpisode(id.to_string())),
+        }
+    }
+
+    fn stored(&self, id: &str) -> Result<Option<EpisodeRow>, EpisodeError> {
+        match &self.store {
+            Some(store) => Ok(store.episode(id)?),
+            None => Ok(None),
+        }
+    }
+
+    /// Marks `aborted` the episodes a dead process left open in the store (steps kept); returns
+    /// their ids. Run once when a server starts.
+    pub fn abort_orphans(&self) -> Result<Vec<String>, EpisodeError> {
+        match &self.store {
+            Some(store) => Ok(store.abort_orphans()?),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// The recorded steps of a live or stored episode, oldest first.
+    pub async fn steps(&self, id: &str) -> Result<Vec<StepRow>, EpisodeError> {
+        if let Some(store) = &self.store {
+            if store.episode(id)?.is_some() {
+                return Ok(store.steps(id)?);
+            }
+        }
+        let ep = self.get(id)?;
+        let guard = ep.lock().await;
+        Ok(guard
+            .steps
+            .iter()
+            .map(|s| step_row(s, &s.started_at.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()))
+            .collect())
+    }
+
+    /// An episode as the store exports it (fields, steps, last check results).
+    pub fn export(&self, id: &str) -> Result<serde_json::Value, EpisodeError> {
+        let Some(store) = &self.store else {
+            return Err(EpisodeError::NotStored);
+        };
+        store
+            .episode_json(id)?
             .ok_or_else(|| EpisodeError::UnknownEpisode(id.to_string()))
     }
 
@@ -808,7 +919,31 @@ impl Episodes {
     }
 
     pub async fn summary(&self, id: &str) -> Result<Summary, EpisodeError> {
-        Ok(summary(&*self.get(id)?.lock().await))
+        match self.get(id) {
+            Ok(ep) => Ok(summary(&*ep.lock().await)),
+            Err(EpisodeError::Closed { .. }) => {
+                let (Some(store), Some(row)) = (&self.store, self.stored(id)?) else {
+                    return Err(EpisodeError::UnknownEpisode(id.to_string()));
+                };
+                let steps = store.steps(id)?.len() as u32;
+                Ok(Summary {
+                    episode: row.id,
+                    task: row.task_id,
+                    goal: row.goal,
+                    status: Status::parse(&row.status).unwrap_or(Status::Aborted),
+                    steps,
+                    max_steps: row.max_steps,
+                    answer: row.answer,
+                    finished: row.finished,
+                    device: row.device,
+                    last_verdict: row.verdict,
+                    last_score: row.score,
+                    provisional: row.provisional,
+                    abort_reason: row.abort_reason,
+                })
+            }
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -822,8 +957,11 @@ fn summary(ep: &Episode) -> Summary {
         max_steps: ep.instance.task.max_steps,
         answer: ep.answer.clone(),
         finished: ep.finished,
-        last: ep.last.clone(),
         device: ep.device().to_string(),
+        last_verdict: ep.last.as_ref().map(|v| v.kind().to_string()),
+        last_score: ep.last.as_ref().map(|v| v.score),
+        provisional: ep.provisional,
+        abort_reason: ep.abort_reason.clone(),
     }
 }
 

@@ -89,6 +89,9 @@ pub mod keycode {
 /// The framework state of one phone.
 pub struct Framework {
     pub sys: System,
+    /// Raised when the shell command being run is cancelled (its caller timed out or went away);
+    /// long-running tools stop on it.
+    pub interrupt: super::system::Interrupt,
     pub config: SimConfig,
     pub catalog: Vec<AppInfo>,
     /// Running tasks bottom to top; the last one is in the foreground. The launcher is always present.
@@ -140,6 +143,7 @@ impl Framework {
         };
         let mut fw = Framework {
             sys,
+            interrupt: Default::default(),
             config,
             catalog: apps::catalog(),
             stack: Vec::new(),
@@ -381,7 +385,7 @@ impl Framework {
 
     /// `sleep`: phone time passes (virtual: at once; real: waited for), then due alarms fire.
     pub fn sleep_ms(&mut self, ms: i64) {
-        self.sys.clock.sleep_ms(ms);
+        self.sys.clock.sleep_ms(ms, &self.interrupt);
         self.run_due_alarms();
     }
 

@@ -141,11 +141,30 @@ impl Phone {
 
     /// Runs one command line as `/system/bin/sh -c` would on the phone.
     pub fn exec(&self, command_line: &str) -> ShellOutput {
+        self.exec_interruptible(command_line, system::Interrupt::default())
+    }
+
+    /// Runs a command line that `interrupt` can cancel: before it starts (it then does not run) or
+    /// while it runs (long-running tools stop, like a process killed by SIGINT, exit 130).
+    pub fn exec_interruptible(
+        &self,
+        command_line: &str,
+        interrupt: system::Interrupt,
+    ) -> ShellOutput {
         let mut state = self.lock();
+        if interrupt.is_raised() {
+            return ShellOutput::fail("interrupted\n", 130);
+        }
         let fw = &mut state.framework;
+        fw.interrupt = interrupt;
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             shell::exec(fw, command_line)
         }));
+        let interrupted = fw.interrupt.is_raised();
+        fw.interrupt = system::Interrupt::default();
+        if interrupted {
+            return ShellOutput::fail("interrupted\n", 130);
+        }
         match result {
             Ok(out) => out,
             Err(_) => {
@@ -206,12 +225,18 @@ impl Shell for Phone {
     async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
         let phone = self.clone();
         let line = command_line.to_string();
-        tokio::task::spawn_blocking(move || phone.exec(&line))
+        let interrupt = system::Interrupt::default();
+        // Dropping this future (a timeout, a cancelled request) raises the interrupt, so the blocking
+        // command stops and releases the phone instead of running on unseen.
+        let mut armed = RaiseOnDrop(Some(interrupt.clone()));
+        let result = tokio::task::spawn_blocking(move || phone.exec_interruptible(&line, interrupt))
             .await
             .map_err(|e| ShellError::Disconnected {
                 serial: self.serial.to_string(),
                 reason: e.to_string(),
-            })
+            });
+        armed.0 = None;
+        result
     }
 
     async fn pull(&self, path: &str) -> Result<Vec<u8>, ShellError> {
@@ -221,6 +246,17 @@ impl Shell for Phone {
     async fn push(&self, path: &str, data: &[u8], mode: u32) -> Result<(), ShellError> {
         self.write_file(path, data, mode)
             .map_err(|e| file_error(path, e))
+    }
+}
+
+/// Raises an interrupt when dropped while still armed.
+struct RaiseOnDrop(Option<system::Interrupt>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        if let Some(interrupt) = self.0.take() {
+            interrupt.raise();
+        }
     }
 }
 

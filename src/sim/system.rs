@@ -172,13 +172,12 @@ impl SimClock {
         self.anchor = std::time::Instant::now();
     }
 
-    /// Waits `ms` of phone time (`sleep`): a virtual clock jumps, a real one is waited for.
-    pub fn sleep_ms(&mut self, ms: i64) {
+    /// Waits `ms` of phone time (`sleep`): a virtual clock jumps, a real one is waited for, until
+    /// `interrupt` is raised (the command was cancelled: it must not keep holding the phone).
+    pub fn sleep_ms(&mut self, ms: i64, interrupt: &Interrupt) {
         match self.mode {
             ClockMode::Virtual => self.advance_ms(ms),
-            ClockMode::Real => {
-                std::thread::sleep(std::time::Duration::from_millis(ms.max(0) as u64))
-            }
+            ClockMode::Real => interrupt.sleep(std::time::Duration::from_millis(ms.max(0) as u64)),
         }
     }
 }
@@ -248,6 +247,67 @@ pub struct System {
     /// The read-only system properties `getprop` reports (`ro.product.model`,
     /// `ro.build.version.release`…), fixed at boot from [`super::defaults::properties`].
     pub properties: BTreeMap<String, String>,
+}
+
+/// The cancellation of one shell command: a flag, plus the SQLite statement (if any) to interrupt
+/// at once. Cloned handles share it.
+#[derive(Clone, Default)]
+pub struct Interrupt(std::sync::Arc<InterruptState>);
+
+#[derive(Default)]
+pub struct InterruptState {
+    raised: std::sync::atomic::AtomicBool,
+    sqlite: std::sync::Mutex<Option<rusqlite::InterruptHandle>>,
+    /// Wakes a real-time `sleep` when the interrupt is raised.
+    wake: std::sync::Condvar,
+    sleeping: std::sync::Mutex<()>,
+}
+
+impl Interrupt {
+    pub fn raise(&self) {
+        {
+            let _guard = self.0.sleeping.lock().unwrap_or_else(|e| e.into_inner());
+            self.0
+                .raised
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            self.0.wake.notify_all();
+        }
+        if let Some(handle) = self.sqlite_slot().as_ref() {
+            handle.interrupt();
+        }
+    }
+
+    /// Waits `d`, or less when the interrupt is raised meanwhile.
+    pub fn sleep(&self, d: std::time::Duration) {
+        let deadline = std::time::Instant::now() + d;
+        let mut guard = self.0.sleeping.lock().unwrap_or_else(|e| e.into_inner());
+        while !self.is_raised() {
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                return;
+            }
+            guard = match self.0.wake.wait_timeout(guard, deadline - now) {
+                Ok((g, _)) => g,
+                Err(e) => e.into_inner().0,
+            };
+        }
+    }
+
+    pub fn is_raised(&self) -> bool {
+        self.0.raised.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Makes [`Interrupt::raise`] interrupt `conn`'s running statement (until the next watch).
+    pub fn watch(&self, conn: &rusqlite::Connection) {
+        *self.sqlite_slot() = Some(conn.get_interrupt_handle());
+        if self.is_raised() {
+            conn.get_interrupt_handle().interrupt();
+        }
+    }
+
+    fn sqlite_slot(&self) -> std::sync::MutexGuard<'_, Option<rusqlite::InterruptHandle>> {
+        self.0.sqlite.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl System {

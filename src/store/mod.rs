@@ -2,10 +2,17 @@
 //! each committed as it happens so a crash loses nothing already done; `export_jsonl` writes them
 //! out one episode per line.
 //!
-//! Tables: `episodes` (task, seed, parameters, goal, device, status, answer, score…), `steps`
-//! (episode, index, time, action JSON, screen XML, recorded shell outputs JSON), `check_results`
-//! (episode, run number, check id, pass, value, reason, evidence JSON). JSON columns are written
-//! with `serde_json::json!` from plain values; no core type derives `Serialize`.
+//! Tables: `episodes` (task, seed, parameters, goal, device, status, answer, score, verdict…),
+//! `steps` (episode, index, time, action JSON, screen XML, recorded shell outputs JSON),
+//! `check_results` (episode, run number, check id, pass, inconclusive reason, value, reason, evidence
+//! JSON). JSON columns are written with `serde_json::json!` from plain values; no core type derives
+//! `Serialize`.
+//!
+//! **Who owns an open episode.** Every process that opens a file store takes an exclusive lock on a
+//! file of its own under `<store>.owners/` and writes its token into the episodes it starts. A process
+//! that dies (killed, crashed, power cut) loses its lock with it, so [`Store::abort_orphans`] can tell
+//! an episode whose process is gone from one another live process is still running, and marks only the
+//! former `aborted`, steps kept. Several servers and CLI runs can share one store.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -38,6 +45,50 @@ pub enum StoreError {
 pub struct Store {
     conn: Arc<Mutex<Connection>>,
     path: String,
+    owner: Arc<Owner>,
+}
+
+/// This process's claim on the episodes it starts: a token, and (for file stores) the locked file that
+/// proves the process is alive. Dropping the last handle releases the lock and removes the file.
+struct Owner {
+    token: String,
+    lock: Option<(PathBuf, std::fs::File)>,
+}
+
+impl Drop for Owner {
+    fn drop(&mut self) {
+        if let Some((path, file)) = self.lock.take() {
+            drop(file);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Where the owner lock files of the store at `path` live.
+fn owners_dir(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".owners");
+    path.with_file_name(name)
+}
+
+/// Whether the process that wrote `token` still holds its lock. A missing file or a lock we can take
+/// means it is gone (the lock dies with its process); we then remove the stale file.
+fn owner_alive(dir: &Path, token: &str) -> bool {
+    if token.is_empty() || token.contains(['/', '\\']) || token.starts_with('.') {
+        return false;
+    }
+    let path = dir.join(token);
+    let Ok(file) = std::fs::OpenOptions::new().write(true).open(&path) else {
+        return false;
+    };
+    match file.try_lock() {
+        Ok(()) => {
+            drop(file);
+            let _ = std::fs::remove_file(&path);
+            false
+        }
+        Err(_) => true,
+    }
 }
 
 /// One episode as stored.
@@ -59,6 +110,12 @@ pub struct EpisodeRow {
     pub success: Option<bool>,
     pub score: Option<f64>,
     pub subgoal_rate: Option<f64>,
+    /// `success`, `failure` or `inconclusive` from the last check, when there was one.
+    pub verdict: Option<String>,
+    /// The last check ran while the episode was still running.
+    pub provisional: bool,
+    /// Why the episode was aborted (device lost, the process running it ended).
+    pub abort_reason: Option<String>,
     /// Commands run by setup, one per line.
     pub setup_log: String,
 }
@@ -92,6 +149,34 @@ CREATE TABLE IF NOT EXISTS check_results(
 CREATE INDEX IF NOT EXISTS check_results_episode ON check_results(episode_id, run);
 ";
 
+/// Columns added after the first release, added to older stores on open.
+const ADDED_COLUMNS: [(&str, &str, &str); 5] = [
+    ("episodes", "owner", "TEXT"),
+    ("episodes", "verdict", "TEXT"),
+    ("episodes", "provisional", "INTEGER NOT NULL DEFAULT 0"),
+    ("episodes", "abort_reason", "TEXT"),
+    ("check_results", "inconclusive", "TEXT"),
+];
+
+/// Statuses of episodes some process may still act on (see `session::episode::Status::is_open`).
+const OPEN_STATUSES: &str = "('running', 'finished', 'failed')";
+
+const EPISODE_COLUMNS: &str = "id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason";
+
+fn migrate(c: &Connection) -> rusqlite::Result<()> {
+    for (table, column, decl) in ADDED_COLUMNS {
+        let present: bool = c.query_row(
+            &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
+            [column],
+            |r| r.get(0),
+        )?;
+        if !present {
+            c.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl}"))?;
+        }
+    }
+    Ok(())
+}
+
 impl Store {
     /// Opens (creating) the store at `path`.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
@@ -105,7 +190,21 @@ impl Store {
             path: path.display().to_string(),
             source,
         })?;
-        Store::init(conn, path.display().to_string())
+        let io = |source| StoreError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let token = new_token();
+        let dir = owners_dir(path);
+        std::fs::create_dir_all(&dir).map_err(io)?;
+        let lock_path = dir.join(&token);
+        let file = std::fs::File::create(&lock_path).map_err(io)?;
+        file.lock().map_err(io)?;
+        let owner = Owner {
+            token,
+            lock: Some((lock_path, file)),
+        };
+        Store::init(conn, path.display().to_string(), owner)
     }
 
     /// A private in-memory store (tests, one-shot CLI runs).
@@ -114,12 +213,17 @@ impl Store {
             path: ":memory:".into(),
             source,
         })?;
-        Store::init(conn, ":memory:".into())
+        let owner = Owner {
+            token: new_token(),
+            lock: None,
+        };
+        Store::init(conn, ":memory:".into(), owner)
     }
 
-    fn init(conn: Connection, path: String) -> Result<Store, StoreError> {
+    fn init(conn: Connection, path: String, owner: Owner) -> Result<Store, StoreError> {
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .and_then(|_| conn.execute_batch(SCHEMA))
+            .and_then(|_| migrate(&conn))
             .map_err(|source| StoreError::Sql {
                 path: path.clone(),
                 source,
@@ -127,7 +231,63 @@ impl Store {
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             path,
+            owner: Arc::new(owner),
         })
+    }
+
+    /// Marks `aborted` every open episode whose process is gone (see the module docs), keeping its
+    /// steps and answer; returns their ids. Episodes of live processes, this one included, are left
+    /// alone. Call it once at start-up.
+    pub fn abort_orphans(&self) -> Result<Vec<String>, StoreError> {
+        let dir = (self.path != ":memory:").then(|| owners_dir(Path::new(&self.path)));
+        let owners: Vec<Option<String>> = self.with(|c| {
+            let mut stmt = c.prepare(&format!(
+                "SELECT DISTINCT owner FROM episodes WHERE status IN {OPEN_STATUSES}"
+            ))?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            rows.collect()
+        })?;
+        let mut aborted = Vec::new();
+        let at = chrono::Utc::now()
+            .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+            .to_string();
+        for owner in owners {
+            let token = owner.clone().unwrap_or_default();
+            if token == self.owner.token {
+                continue;
+            }
+            if let Some(dir) = &dir {
+                if owner_alive(dir, &token) {
+                    continue;
+                }
+            } else {
+                continue;
+            }
+            let ids: Vec<String> = self.with(|c| {
+                let tx = c.unchecked_transaction()?;
+                let ids = {
+                    let mut stmt = tx.prepare(&format!(
+                        "SELECT id FROM episodes WHERE owner IS ?1 AND status IN {OPEN_STATUSES} ORDER BY started_at"
+                    ))?;
+                    let rows = stmt.query_map([&owner], |r| r.get(0))?;
+                    rows.collect::<rusqlite::Result<Vec<String>>>()?
+                };
+                tx.execute(
+                    &format!(
+                        "UPDATE episodes SET status='aborted', ended_at=?2, abort_reason=?3 WHERE owner IS ?1 AND status IN {OPEN_STATUSES}"
+                    ),
+                    params![
+                        owner,
+                        at,
+                        "the process running the episode ended before it did (server killed or restarted)"
+                    ],
+                )?;
+                tx.commit()?;
+                Ok(ids)
+            })?;
+            aborted.extend(ids);
+        }
+        Ok(aborted)
     }
 
     /// Where the store lives by default: `DROIDMCP_STORE`, else `$XDG_DATA_HOME/droidmcp/episodes.db`,
@@ -163,11 +323,12 @@ impl Store {
         .to_string();
         self.with(|c| {
             c.execute(
-                "INSERT INTO episodes(id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                "INSERT INTO episodes(id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, owner)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
                 params![
                     e.id, e.task_id, e.seed as i64, params, e.goal, e.device, e.status, e.started_at, e.ended_at,
-                    e.max_steps, e.answer, e.finished, e.success, e.score, e.subgoal_rate, e.setup_log
+                    e.max_steps, e.answer, e.finished, e.success, e.score, e.subgoal_rate, e.setup_log,
+                    e.verdict, e.provisional, e.abort_reason, self.owner.token
                 ],
             )
             .map(|_| ())
@@ -178,8 +339,8 @@ impl Store {
     pub fn update_episode(&self, e: &EpisodeRow) -> Result<(), StoreError> {
         self.with(|c| {
             c.execute(
-                "UPDATE episodes SET status=?2, ended_at=?3, answer=?4, finished=?5, success=?6, score=?7, subgoal_rate=?8 WHERE id=?1",
-                params![e.id, e.status, e.ended_at, e.answer, e.finished, e.success, e.score, e.subgoal_rate],
+                "UPDATE episodes SET status=?2, ended_at=?3, answer=?4, finished=?5, success=?6, score=?7, subgoal_rate=?8, verdict=?9, provisional=?10, abort_reason=?11 WHERE id=?1",
+                params![e.id, e.status, e.ended_at, e.answer, e.finished, e.success, e.score, e.subgoal_rate, e.verdict, e.provisional, e.abort_reason],
             )
             .map(|_| ())
         })
@@ -213,8 +374,8 @@ impl Store {
                     .collect::<Vec<_>>())
                 .to_string();
                 tx.execute(
-                    "INSERT INTO check_results(episode_id, run, check_id, passed, value, reason, evidence, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![episode, run, r.id, r.passed, r.value, r.reason, evidence, at],
+                    "INSERT INTO check_results(episode_id, run, check_id, passed, value, reason, evidence, at, inconclusive) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    params![episode, run, r.id, r.passed, r.value, r.reason, evidence, at, r.inconclusive],
                 )?;
             }
             tx.commit()
@@ -224,7 +385,7 @@ impl Store {
     pub fn episode(&self, id: &str) -> Result<Option<EpisodeRow>, StoreError> {
         self.with(|c| {
             c.query_row(
-                "SELECT id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log FROM episodes WHERE id=?1",
+                &format!("SELECT {EPISODE_COLUMNS} FROM episodes WHERE id=?1"),
                 [id],
                 episode_from_row,
             )
@@ -242,8 +403,8 @@ impl Store {
         })
     }
 
-    /// Writes every episode as one JSON line (episode fields, its steps without screens, and the check
-    /// results of its last evaluation run). Returns how many were written.
+    /// Writes every episode as one JSON line (see [`Store::episode_json`]). Returns how many were
+    /// written.
     pub fn export_jsonl(&self, out: &mut dyn std::io::Write) -> Result<usize, StoreError> {
         let ids: Vec<String> = self.with(|c| {
             let mut stmt = c.prepare("SELECT id FROM episodes ORDER BY started_at, id")?;
@@ -254,52 +415,64 @@ impl Store {
             path: self.path.clone(),
             source,
         };
+        let mut written = 0;
         for id in &ids {
-            let Some(e) = self.episode(id)? else { continue };
-            let steps = self.steps(id)?;
-            let checks: Vec<serde_json::Value> = self.with(|c| {
-                let mut stmt = c.prepare(
-                    "SELECT check_id, passed, value, reason, evidence FROM check_results WHERE episode_id=?1 AND run=(SELECT MAX(run) FROM check_results WHERE episode_id=?1) ORDER BY rowid",
-                )?;
-                let rows = stmt.query_map([id], |r| {
-                    let evidence: String = r.get(4)?;
-                    Ok(json!({
-                        "id": r.get::<_, String>(0)?,
-                        "passed": r.get::<_, bool>(1)?,
-                        "value": r.get::<_, String>(2)?,
-                        "reason": r.get::<_, Option<String>>(3)?,
-                        "evidence": serde_json::from_str::<serde_json::Value>(&evidence).unwrap_or(serde_json::Value::Null),
-                    }))
-                })?;
-                rows.collect()
-            })?;
-            let line = json!({
-                "id": e.id,
-                "task": e.task_id,
-                "seed": e.seed,
-                "params": e.params.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
-                "goal": e.goal,
-                "device": e.device,
-                "status": e.status,
-                "started_at": e.started_at,
-                "ended_at": e.ended_at,
-                "max_steps": e.max_steps,
-                "answer": e.answer,
-                "finished": e.finished,
-                "success": e.success,
-                "score": e.score,
-                "subgoal_rate": e.subgoal_rate,
-                "steps": steps.iter().map(|s| json!({
-                    "index": s.index,
-                    "at": s.at,
-                    "action": serde_json::from_str::<serde_json::Value>(&s.action).unwrap_or_else(|_| json!(s.action)),
-                    "recorded": serde_json::from_str::<serde_json::Value>(&s.recorded).unwrap_or(serde_json::Value::Null),
-                })).collect::<Vec<_>>(),
-                "checks": checks,
-            });
+            let Some(line) = self.episode_json(id)? else {
+                continue;
+            };
             writeln!(out, "{line}").map_err(io)?;
+            written += 1;
         }
-        Ok(ids.len())
+        Ok(written)
+    }
+
+    /// One episode as exported: its fields, its steps without screens, and the check results of its
+    /// last evaluation run. `None` for an unknown id.
+    pub fn episode_json(&self, id: &str) -> Result<Option<serde_json::Value>, StoreError> {
+        let Some(e) = self.episode(id)? else {
+            return Ok(None);
+        };
+        let steps = self.steps(id)?;
+        let checks: Vec<serde_json::Value> = self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT check_id, passed, value, reason, evidence, inconclusive FROM check_results WHERE episode_id=?1 AND run=(SELECT MAX(run) FROM check_results WHERE episode_id=?1) ORDER BY rowid",
+            )?;
+            let rows = stmt.query_map([id], |r| {
+                let evidence: String = r.get(4)?;
+                Ok(json!({
+                    "id": r.get::<_, String>(0)?,
+                    "passed": r.get::<_, bool>(1)?,
+                    "inconclusive": r.get::<_, Option<String>>(5)?,
+                    "value": r.get::<_, String>(2)?,
+                    "reason": r.get::<_, Option<String>>(3)?,
+                    "evidence": serde_json::from_str::<serde_json::Value>(&evidence).unwrap_or(serde_json::Value::Null),
+                }))
+            })?;
+            rows.collect()
+        })?;
+        Ok(Some(json!({
+            "id": e.id,
+            "task": e.task_id,
+            "seed": e.seed,
+            "params": e.params.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+            "goal": e.goal,
+            "device": e.device,
+            "status": e.status,
+            "abort_reason": e.abort_reason,
+            "started_at": e.started_at,
+            "ended_at": e.ended_at,
+            "max_steps": e.max_steps,
+            "answer": e.answer,
+            "finished": e.finished,
+            "verdict": e.verdict,
+            "provisional": e.provisional,
+            "success": e.success,
+            "score": e.score,
+            "subgoal_rate": e.subgoal_rate,
+            "setup": e.setup_log.lines().collect::<Vec<_>>(),
+            "steps": steps.iter().map(step_json).collect::<Vec<_>>(),
+            "checks": checks,
+        })))
     }
 
     /// Runs `f` on the store's connection, for modules that keep their own tables beside the
@@ -345,7 +518,26 @@ fn episode_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EpisodeRow> {
         score: r.get(13)?,
         subgoal_rate: r.get(14)?,
         setup_log: r.get(15)?,
+        verdict: r.get(16)?,
+        provisional: r.get(17)?,
+        abort_reason: r.get(18)?,
     })
+}
+
+/// A stored step as JSON (no screen: screens are large and kept for checks and judges).
+pub fn step_json(s: &StepRow) -> serde_json::Value {
+    json!({
+        "index": s.index,
+        "at": s.at,
+        "action": serde_json::from_str::<serde_json::Value>(&s.action).unwrap_or_else(|_| json!(s.action)),
+        "recorded": serde_json::from_str::<serde_json::Value>(&s.recorded).unwrap_or(serde_json::Value::Null),
+    })
+}
+
+/// A token naming this process's claim on its episodes (pid for people reading the store, random
+/// for uniqueness across hosts and pid reuse).
+fn new_token() -> String {
+    format!("{}-{:016x}", std::process::id(), rand::random::<u64>())
 }
 
 #[cfg(test)]
@@ -370,6 +562,9 @@ mod tests {
             success: None,
             score: None,
             subgoal_rate: None,
+            verdict: None,
+            provisional: false,
+            abort_reason: None,
             setup_log: "am force-stop x".into(),
         }
     }
@@ -395,6 +590,7 @@ mod tests {
         let result = CheckResult {
             id: "db".into(),
             passed: true,
+            inconclusive: None,
             value: "1".into(),
             values: vec![],
             reason: None,
@@ -423,5 +619,65 @@ mod tests {
             .with(|c| c.query_row("PRAGMA journal_mode", [], |r| r.get(0)))
             .unwrap();
         assert_eq!(mode, "wal");
+    }
+
+    #[test]
+    fn only_episodes_of_dead_processes_are_aborted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("episodes.db");
+        let first = Store::open(&path).unwrap();
+        first.insert_episode(&row("open")).unwrap();
+        first
+            .insert_step(
+                "open",
+                &StepRow {
+                    index: 1,
+                    at: "t".into(),
+                    action: "{}".into(),
+                    screen: None,
+                    recorded: "{}".into(),
+                },
+            )
+            .unwrap();
+        let mut ended = row("ended");
+        ended.status = "ended".into();
+        first.insert_episode(&ended).unwrap();
+        // A second process while the first lives: nothing to abort, its own episodes included.
+        let second = Store::open(&path).unwrap();
+        assert_eq!(second.abort_orphans().unwrap(), Vec::<String>::new());
+        assert_eq!(first.abort_orphans().unwrap(), Vec::<String>::new());
+        assert_eq!(second.episode("open").unwrap().unwrap().status, "running");
+        // The first process goes away: its open episode is aborted, with its steps, once.
+        drop(first);
+        assert_eq!(second.abort_orphans().unwrap(), vec!["open".to_string()]);
+        let e = second.episode("open").unwrap().unwrap();
+        assert_eq!(e.status, "aborted");
+        assert!(e.abort_reason.unwrap().contains("process"));
+        assert!(e.ended_at.is_some());
+        assert_eq!(second.steps("open").unwrap().len(), 1);
+        assert_eq!(second.episode("ended").unwrap().unwrap().status, "ended");
+        assert!(second.abort_orphans().unwrap().is_empty());
+    }
+
+    #[test]
+    fn older_stores_gain_the_new_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let c = Connection::open(&path).unwrap();
+            c.execute_batch(
+                "CREATE TABLE episodes(id TEXT PRIMARY KEY, task_id TEXT NOT NULL, seed INTEGER NOT NULL, params TEXT NOT NULL, goal TEXT NOT NULL,
+                  device TEXT NOT NULL, status TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT, max_steps INTEGER NOT NULL,
+                  answer TEXT, finished INTEGER NOT NULL DEFAULT 0, success INTEGER, score REAL, subgoal_rate REAL,
+                  setup_log TEXT NOT NULL DEFAULT '');
+                 INSERT INTO episodes(id, task_id, seed, params, goal, device, status, started_at, max_steps)
+                   VALUES ('old', 't', 1, '{}', 'g', 'sim-0', 'running', 'x', 5);",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        // Written before owners existed: no live process claims it.
+        assert_eq!(store.abort_orphans().unwrap(), vec!["old".to_string()]);
+        assert_eq!(store.episode("old").unwrap().unwrap().status, "aborted");
     }
 }

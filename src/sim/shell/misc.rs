@@ -165,6 +165,9 @@ pub fn sqlite3(fw: &mut Framework, args: &[String], stdin: &[u8]) -> ShellOutput
             )
         }
     };
+    // A cancelled command (timeout, caller gone) interrupts a runaway query instead of holding the
+    // phone.
+    fw.interrupt.watch(&conn);
     // The phone's databases may only be read and written in place: no ATTACH (nor VACUUM INTO,
     // which attaches its output) can reach another file, and extensions are never loaded.
     conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_ATTACHED, 0);
