@@ -289,7 +289,7 @@ impl AdbShell {
         // Room for the exit marker line past the cap.
         let room = cap.saturating_add(EXIT_MARKER.len() + 16);
         stream
-            .take(room as u64 + 1)
+            .take((room as u64).saturating_add(1))
             .read_to_end(&mut out)
             .await
             .map_err(|e| self.lost(format!("reading shell output: {e}")))?;

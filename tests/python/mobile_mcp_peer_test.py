@@ -118,7 +118,7 @@ async def ours(binary, serial):
         for _ in range(7):
             r, ms = await call(c, "hierarchy", {})
             times.append(ms)
-            check(not r.is_error and text_of(r) != "", f"droidmcp hierarchy ({ms:.0f} ms)")
+            check(not r.is_error and text_of(r) != "", f"droidmcp hierarchy ({ms:.0f} ms): {text_of(r)[:200]}")
         print(f"droidmcp hierarchy p50 ms: {statistics.median(times):.0f}", flush=True)
 
 
