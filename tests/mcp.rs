@@ -433,6 +433,55 @@ async fn malformed_json_rpc_gets_the_error_codes_the_spec_gives_and_never_hangs(
     assert!(ping.get("result").is_some());
 }
 
+/// The text of a tool result's first block.
+fn text_of(result: &Value) -> String {
+    result["content"][0]["text"].as_str().unwrap_or_default().to_string()
+}
+
+/// The id of the first element line whose strings contain `needle`, read from a compact list.
+fn id_of(list: &str, needle: &str) -> u32 {
+    let line = list
+        .lines()
+        .find(|l| l.contains(needle) && l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .unwrap_or_else(|| panic!("no element line with {needle:?} in:\n{list}"));
+    line.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn ids_are_read_against_the_screen_whose_digest_the_agent_passes() {
+    let mut c = Client::start(None).await;
+    c.call("press_key", json!({"key": "home"})).await;
+    let home = c.call("screen", json!({})).await;
+    let digest = home["structuredContent"]["digest"].as_str().unwrap().to_string();
+    let home_text = text_of(&home);
+    assert!(
+        home_text.contains(&format!("digest {digest}")),
+        "the text reply names the digest an agent passes back:\n{home_text}"
+    );
+    let clock = id_of(&home_text, "Clock");
+
+    // The home screen is gone after opening another app: an id aimed at it is refused, saying
+    // what the agent saw and what holds that id now, instead of tapping whatever moved there.
+    c.call("open_app", json!({"app": "Settings"})).await;
+    let gone = c.call("tap", json!({"element": clock, "digest": digest})).await;
+    assert_eq!(gone["isError"], true, "{gone}");
+    let why = text_of(&gone);
+    assert!(why.contains("no longer on screen") && why.contains("Clock"), "{why}");
+    let fg = c.call("screen", json!({})).await;
+    assert!(text_of(&fg).contains("com.android.settings"), "nothing was tapped: {fg}");
+
+    // A digest the session never handed out is refused as such.
+    let unknown = c.call("tap", json!({"element": 1, "digest": "0123456789abcdef"})).await;
+    assert_eq!(unknown["isError"], true, "{unknown}");
+    assert!(text_of(&unknown).contains("unknown observation"), "{unknown}");
+
+    // Back on the same home screen the element is still there: the old digest still aims right.
+    c.call("press_key", json!({"key": "home"})).await;
+    let ok = c.call("tap", json!({"element": clock, "digest": digest, "observe": true})).await;
+    assert_ne!(ok["isError"], true, "{ok}");
+    assert!(text_of(&ok).contains("com.google.android.deskclock"), "{}", text_of(&ok));
+}
+
 #[tokio::test]
 async fn a_subscribed_screen_resource_reports_updates_after_actions() {
     let mut c = Client::start(None).await;

@@ -23,7 +23,7 @@ impl DroidMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         match a.target.target() {
-            Ok(t) => self.act(Action::Tap(t), a.observe.options(), ctx).await,
+            Ok(t) => self.act(Action::Tap(t), &a.observe, ctx).await,
             Err(e) => Ok(reply::bad_args(&e)),
         }
     }
@@ -39,7 +39,7 @@ impl DroidMcp {
     ) -> Result<CallToolResult, McpError> {
         match a.target.target() {
             Ok(t) => {
-                self.act(Action::DoubleTap(t), a.observe.options(), ctx)
+                self.act(Action::DoubleTap(t), &a.observe, ctx)
                     .await
             }
             Err(e) => Ok(reply::bad_args(&e)),
@@ -62,7 +62,7 @@ impl DroidMcp {
                     target,
                     duration_ms: a.duration_ms.unwrap_or(800),
                 };
-                self.act(action, a.observe.options(), ctx).await
+                self.act(action, &a.observe, ctx).await
             }
             Err(e) => Ok(reply::bad_args(&e)),
         }
@@ -100,7 +100,7 @@ impl DroidMcp {
                 ))
             }
         };
-        self.act(action, a.observe.options(), ctx).await
+        self.act(action, &a.observe, ctx).await
     }
 
     #[tool(
@@ -126,7 +126,7 @@ impl DroidMcp {
                 .map(Target::Text),
             max_swipes: a.max_swipes.unwrap_or(10),
         };
-        self.act(action, a.observe.options(), ctx).await
+        self.act(action, &a.observe, ctx).await
     }
 
     #[tool(
@@ -145,7 +145,7 @@ impl DroidMcp {
             clear: a.clear,
             submit: a.submit,
         };
-        self.act(action, a.observe.options(), ctx).await
+        self.act(action, &a.observe, ctx).await
     }
 
     #[tool(
@@ -158,7 +158,7 @@ impl DroidMcp {
         Parameters(a): Parameters<PressKeyArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
-        self.act(Action::PressKey { key: a.key }, a.observe.options(), ctx)
+        self.act(Action::PressKey { key: a.key }, &a.observe, ctx)
             .await
     }
 
@@ -172,7 +172,7 @@ impl DroidMcp {
         Parameters(a): Parameters<OpenAppArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
-        self.act(Action::OpenApp { app: a.app }, a.observe.options(), ctx)
+        self.act(Action::OpenApp { app: a.app }, &a.observe, ctx)
             .await
     }
 
@@ -186,7 +186,7 @@ impl DroidMcp {
         Parameters(a): Parameters<WaitArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
-        self.act(Action::Wait { ms: a.ms }, a.observe.options(), ctx)
+        self.act(Action::Wait { ms: a.ms }, &a.observe, ctx)
             .await
     }
 }

@@ -39,6 +39,7 @@ use tokio::sync::OnceCell;
 use tokio::task::JoinHandle;
 
 use crate::session::{Action, Control, Hub, ObserveOptions, Session, SessionError};
+use params::ObserveArgs;
 
 /// The agent prompt shipped with the server.
 pub const AGENT_PROMPT: &str = include_str!("../../prompts/agent.md");
@@ -195,9 +196,10 @@ impl DroidMcp {
     async fn act(
         &self,
         action: Action,
-        observe: Option<ObserveOptions>,
+        args: &ObserveArgs,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
+        let observe = args.options();
         let started = Instant::now();
         let session = match self.session().await {
             Ok(s) => s,
@@ -205,7 +207,9 @@ impl DroidMcp {
         };
         let (ctl, progress) = self.control(&ctx);
         // Steps reach an open task episode on this device through the pool's step sink.
-        let result = session.act(action, observe.as_ref(), &ctl).await;
+        let result = session
+            .act_seen(action, args.seen(), observe.as_ref(), &ctl)
+            .await;
         progress.finish().await;
         let (level, line) = match &result {
             Ok(o) => (

@@ -60,7 +60,7 @@ impl TargetArgs {
     }
 }
 
-/// Whether to return the screen after the action.
+/// Which screen the action's element ids come from, and whether to return the screen after it.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ObserveArgs {
     /// Return the settled screen (element list and what changed) after the action.
@@ -69,9 +69,19 @@ pub struct ObserveArgs {
     /// With `observe`: also return a screenshot.
     #[serde(default)]
     pub screenshot: bool,
+    /// The `digest` of the screen the element ids come from (from `screen` or an earlier reply).
+    /// An element that moved is followed to its new id; one that is gone is refused. Without it,
+    /// ids are read against this session's last screen.
+    #[serde(default)]
+    pub digest: Option<String>,
 }
 
 impl ObserveArgs {
+    /// The digest ids are aimed at, when given (blank counts as not given).
+    pub fn seen(&self) -> Option<&str> {
+        self.digest.as_deref().map(str::trim).filter(|d| !d.is_empty())
+    }
+
     pub fn options(&self) -> Option<ObserveOptions> {
         (self.observe || self.screenshot).then(|| ObserveOptions {
             screenshot: self.screenshot,

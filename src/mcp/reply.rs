@@ -177,9 +177,10 @@ fn observation_blocks(obs: &Observation) -> Vec<ContentBlock> {
         )),
         None => head.push_str("foreground: unknown\n"),
     }
+    // The digest is what an agent passes back so its ids are read against this very screen.
     head.push_str(&format!(
-        "screen: {}x{} px\n",
-        obs.size.width, obs.size.height
+        "screen: {}x{} px, digest {}\n",
+        obs.size.width, obs.size.height, obs.digest
     ));
     if let Some(shot) = &obs.screenshot {
         head.push_str(&format!(
