@@ -995,6 +995,9 @@ phone_test!(screenshots_are_pngs_of_the_screen, |device| {
     let png = device.screencap_png().await.unwrap();
     let image = image::load_from_memory_with_format(&png, image::ImageFormat::Png).unwrap();
     assert_eq!((image.width(), image.height()), (1080, 2400));
+    // The raw-frame path (taken on this host) reads the very pixels the PNG holds.
+    let pixels = device.screen_pixels().await.unwrap();
+    assert!(pixels == image.to_rgba8(), "raw frame and PNG differ");
 });
 
 phone_test!(a_launched_app_is_in_front_and_in_the_dump, |device| {

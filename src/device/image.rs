@@ -1,4 +1,4 @@
-//! Screenshots made fit for a model: decoded from `screencap -p`, scaled so the long edge stays within
+//! Screenshots made fit for a model: read from `screencap`'s raw frame or decoded from `screencap -p`, scaled so the long edge stays within
 //! a limit, and encoded as PNG or JPEG, with the scale factor that maps image pixels back to the screen.
 
 use std::io::Cursor;
@@ -46,6 +46,29 @@ pub fn decode_png(png: &[u8]) -> Result<RgbaImage, ImageError> {
     image::load_from_memory_with_format(png, ImageFormat::Png)
         .map(|i| i.to_rgba8())
         .map_err(|e| ImageError::Decode(e.to_string()))
+}
+
+/// A frame as `screencap` without `-p` writes it: width, height and pixel format as little-endian
+/// u32s, on Android 8+ a fourth u32 (the data space), then the pixels. Reads RGBA_8888 (1),
+/// RGBX_8888 (2) and BGRA_8888 (5), the formats phones and emulators use; `None` for anything else
+/// (so the caller asks for a PNG instead).
+pub fn raw_frame(bytes: &[u8]) -> Option<RgbaImage> {
+    let word = |i: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(bytes.get(i * 4..i * 4 + 4)?.try_into().ok()?))
+    };
+    let (width, height, format) = (word(0)?, word(1)?, word(2)?);
+    let len = (width as usize).checked_mul(height as usize)?.checked_mul(4)?;
+    let header = [16, 12]
+        .into_iter()
+        .find(|h| bytes.len() == h + len)?;
+    let mut pixels = bytes[header..header + len].to_vec();
+    match format {
+        1 => {}
+        2 => pixels.chunks_exact_mut(4).for_each(|p| p[3] = 255),
+        5 => pixels.chunks_exact_mut(4).for_each(|p| p.swap(0, 2)),
+        _ => return None,
+    }
+    RgbaImage::from_raw(width, height, pixels)
 }
 
 /// The factor (≥1) that brings the long edge of a `width`×`height` image within `max_edge`.
@@ -111,5 +134,33 @@ mod tests {
         let shot = finish(&small, Encoding::Png, f).unwrap();
         assert!(decode_png(&shot.bytes).is_ok());
         assert!(decode_png(b"not a png").is_err());
+    }
+
+    fn frame(header: &[u32], pixels: &[u8]) -> Vec<u8> {
+        let mut out: Vec<u8> = header.iter().flat_map(|w| w.to_le_bytes()).collect();
+        out.extend_from_slice(pixels);
+        out
+    }
+
+    #[test]
+    fn raw_frames_are_read_in_the_formats_phones_write_and_refused_otherwise() {
+        let px = [1, 2, 3, 4, 5, 6, 7, 8];
+        // Android 8+ (four header words) and older (three), RGBA_8888.
+        for header in [&[2, 1, 1, 1][..], &[2, 1, 1][..]] {
+            let img = raw_frame(&frame(header, &px)).unwrap();
+            assert_eq!((img.width(), img.height()), (2, 1));
+            assert_eq!(img.as_raw(), &px);
+        }
+        // RGBX_8888: the fourth byte is padding, so the pixel is opaque.
+        let img = raw_frame(&frame(&[2, 1, 2, 1], &px)).unwrap();
+        assert_eq!(img.as_raw(), &[1, 2, 3, 255, 5, 6, 7, 255]);
+        // BGRA_8888: red and blue swap.
+        let img = raw_frame(&frame(&[2, 1, 5, 1], &px)).unwrap();
+        assert_eq!(img.as_raw(), &[3, 2, 1, 4, 7, 6, 5, 8]);
+        // RGB_565 (4), a short frame, a PNG and garbage are not raw frames we read.
+        assert!(raw_frame(&frame(&[2, 1, 4, 1], &px)).is_none());
+        assert!(raw_frame(&frame(&[2, 1, 1, 1], &px[..7])).is_none());
+        assert!(raw_frame(b"\x89PNG\r\n\x1a\n").is_none());
+        assert!(raw_frame(&frame(&[u32::MAX, u32::MAX, 1, 1], &px)).is_none());
     }
 }

@@ -11,6 +11,7 @@
 use std::fmt;
 
 use super::node::{Hierarchy, Node, NodeId};
+use super::scroll::{self, More};
 use crate::geom::{Bounds, Point};
 
 /// An element's number in one [`ElementList`]: 1-based, document order. Shown to the LLM and
@@ -168,11 +169,15 @@ pub struct State {
     pub focused: bool,
     pub disabled: bool,
     pub password: bool,
+    /// A text field with nothing typed in it (dumps then show the hint as its text).
+    pub empty: bool,
+    /// For scrollable containers: the edges beyond which an item is visibly cut.
+    pub more: More,
 }
 
 impl State {
     /// State words in a fixed order: `checked`/`unchecked`, `selected`, `focused`, `disabled`,
-    /// `password`.
+    /// `password`, `empty`, then `more-up`/`more-down`/`more-left`/`more-right`.
     pub fn words(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         match self.checked {
@@ -185,11 +190,13 @@ impl State {
             (self.focused, "focused"),
             (self.disabled, "disabled"),
             (self.password, "password"),
+            (self.empty, "empty"),
         ] {
             if on {
                 out.push(word);
             }
         }
+        out.extend(self.more.words());
         out
     }
 
@@ -200,6 +207,10 @@ impl State {
             focused: node.focused,
             disabled: !node.enabled,
             password: node.password,
+            // An empty field's text is its hint in dumps (TextView reads the hint out when empty).
+            empty: node.is_editable()
+                && (node.text.trim().is_empty() || node.text.trim() == node.hint.trim()),
+            more: More::default(),
         }
     }
 
@@ -209,6 +220,7 @@ impl State {
         self.focused |= other.focused;
         self.disabled |= other.disabled;
         self.password |= other.password;
+        self.empty |= other.empty;
     }
 }
 
@@ -390,10 +402,21 @@ impl ElementList {
             let (host, around) = builder.visit(id, node, host, around);
             stack.extend(node.children.iter().rev().map(|c| (*c, host, around)));
         }
+        let mut elements = builder.elements;
+        for e in &mut elements {
+            let container = e
+                .nodes
+                .iter()
+                .copied()
+                .find(|&n| h.node(n).is_some_and(|n| n.scrollable));
+            if let Some(container) = container {
+                e.state.more = scroll::more(h, container, e.bounds);
+            }
+        }
         ElementList {
             screen,
             package: h.top_package().map(str::to_string),
-            elements: builder.elements,
+            elements,
         }
     }
 
@@ -489,7 +512,13 @@ impl Builder<'_> {
     }
 
     fn push(&mut self, id: NodeId, node: &Node, bounds: Bounds) -> usize {
-        let text = node.text.trim().to_string();
+        let state = State::of(node);
+        // An empty field shows its hint as `hint: …`, never as if it were typed text.
+        let text = if state.empty {
+            String::new()
+        } else {
+            node.text.trim().to_string()
+        };
         let distinct = |s: &str| {
             if s == text {
                 String::new()
@@ -506,7 +535,7 @@ impl Builder<'_> {
             text,
             folded: Vec::new(),
             resource_id: node.resource_id.trim().to_string(),
-            state: State::of(node),
+            state,
             actions: Actions::of(node),
             bounds,
             center: bounds.center(),
@@ -524,12 +553,13 @@ impl Builder<'_> {
             element.role = role;
             element.class = node.short_class().to_string();
         }
-        element.state.merge(State::of(node));
+        let state = State::of(node);
+        element.state.merge(state);
         element.actions.merge(Actions::of(node));
         if element.resource_id.is_empty() {
             element.resource_id = node.resource_id.trim().to_string();
         }
-        let text = node.text.trim();
+        let text = if state.empty { "" } else { node.text.trim() };
         if element.text.is_empty() && !element.strings().any(|own| own == text) {
             element.text = text.to_string();
         } else {

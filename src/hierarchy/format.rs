@@ -18,8 +18,8 @@ use super::wire;
 /// 1 btn @72,136: Navigate up
 /// 2 text @540,330: Network & internet
 /// 3 switch @540,470 checked: Wi‑Fi | MyHomeNet
-/// 4 list #recycler_view @540,1500
-/// 5 input @540,700 focused: hint: Search settings
+/// 4 list #recycler_view @540,1500 more-down
+/// 5 input @540,700 focused empty: hint: Search settings
 /// ```
 ///
 /// `id role[ #resource-id-tail] @x,y[ action words][ state words][: strings]`
@@ -36,7 +36,9 @@ use super::wire;
 /// - action words beyond the implied one: `tap`, `long` (long-press), `type`, `scroll`, `toggle`;
 ///   `-tap` (or `-toggle`, …) when the role's usual action is missing.
 /// - state words, only when true: `checked`/`unchecked` (checkable elements), `selected`,
-///   `focused`, `disabled`, `password`.
+///   `focused`, `disabled`, `password`, `empty` (a text field with nothing typed: its hint shows as
+///   `hint: …`, never as its text), then for scrollable elements `more-up`, `more-down`,
+///   `more-left`, `more-right` where an item is cut at that edge (see `hierarchy::scroll`).
 /// - `: strings`: everything the element shows or announces, joined by ` | `: its text, its
 ///   content description, text folded in from non-actionable nodes inside it, and last its hint
 ///   as `hint: …`. The strings run to the end of the line; newlines, tabs, `\` and `"` inside them

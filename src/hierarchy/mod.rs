@@ -29,6 +29,7 @@ pub mod format;
 pub mod marks;
 mod node;
 mod parse;
+mod scroll;
 mod selector;
 mod wire;
 

@@ -17,12 +17,12 @@ use crate::session::ObserveOptions;
 /// notation is in prompts/agent.md and docs/hierarchy.md; `hierarchy::format::Format` is the reference.
 const SCREEN_DESCRIPTION: &str = "The current screen, settled: foreground app, screen size, what changed since your last look, and the element list; optionally a screenshot (`annotate` draws the ids on it).
 
-Each element is one line: `ID ROLE @X,Y [actions] [state] [: strings]`, e.g. `12 switch @972,640 checked: Wi-Fi` or `5 input @540,700 focused empty | hint: Search`.
+Each element is one line: `ID ROLE @X,Y [actions] [state] [: strings]`, e.g. `12 switch @972,640 checked: Wi-Fi`, `5 input @540,700 focused empty: hint: Search`, `3 list @540,1394 more-down`.
 - ID: pass it as `element` to tap/type_text/scroll. Ids belong to this screen: after the screen changes, use the new list.
 - ROLE: btn, input, checkbox, switch, radio, tab, slider, progress, select, list, web, image, text, view. btn/tab tap, input takes text, checkbox/switch/radio toggle, list scrolls.
 - @X,Y: the centre in screen pixels, where a tap lands.
 - action words beyond the role's own: tap, long (long-press), type, scroll, toggle; `-tap` means the element does NOT take taps.
-- state words: checked/unchecked, selected, focused, disabled, password, empty (a field with no text); sliders `value V of MIN-MAX` when the phone reports it; lists `more: up down` when they can scroll further that way.
+- state words: checked/unchecked, selected, focused, disabled, password, empty (a field with no text), and on scrollable elements more-up/more-down/more-left/more-right when an item is cut at that edge (there is more that way; no word does not prove the end). A slider's value shows only when the app writes it into the slider's text or description.
 - `: strings`: text, description and text inside the element, joined by ` | `; `hint: …` is a field's placeholder, not its content.";
 
 #[tool_router(router = observe_tools, vis = "pub(super)")]

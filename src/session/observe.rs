@@ -52,18 +52,32 @@ pub struct Observation {
 }
 
 /// How long to wait for the UI to stop changing after an action.
+///
+/// The pause between dumps follows the device: it is as long as the last dump took, kept within
+/// `min_poll..=max_poll`. A phone that dumps in a millisecond (the embedded one) has already drawn
+/// the result of the input it just took, so waiting 40 ms there only slows every action; a real
+/// phone whose dump takes a second gets the full `max_poll` between dumps for the app to react.
 #[derive(Debug, Clone, Copy)]
 pub struct SettlePolicy {
     pub timeout: Duration,
-    pub poll: Duration,
+    pub min_poll: Duration,
+    pub max_poll: Duration,
 }
 
 impl Default for SettlePolicy {
     fn default() -> Self {
         SettlePolicy {
             timeout: Duration::from_secs(3),
-            poll: Duration::from_millis(40),
+            min_poll: Duration::from_millis(2),
+            max_poll: Duration::from_millis(40),
         }
+    }
+}
+
+impl SettlePolicy {
+    /// The pause before the next dump, given how long the last one took.
+    pub fn pause_after(&self, dump_took: Duration) -> Duration {
+        dump_took.clamp(self.min_poll, self.max_poll.max(self.min_poll))
     }
 }
 
@@ -151,6 +165,7 @@ impl Session {
         ctl: &Control,
     ) -> Result<bool, SessionError> {
         let deadline = Instant::now() + self.settle.timeout;
+        let mut dumped = Instant::now();
         let mut previous = dump(device).await?;
         let generation = state.lease.slot().generation();
         loop {
@@ -159,7 +174,8 @@ impl Session {
                 state.screen = Some((previous, generation));
                 return Ok(false);
             }
-            ctl.sleep(self.settle.poll).await?;
+            ctl.sleep(self.settle.pause_after(dumped.elapsed())).await?;
+            dumped = Instant::now();
             let next = dump(device).await?;
             if next.same_as(&previous) {
                 state.screen = Some((next, generation));
@@ -183,8 +199,7 @@ impl Session {
         let screen = self.current_screen(state, slot, ctl).await?.clone();
         let screenshot = if opts.screenshot {
             ctl.check()?;
-            let png = device.screencap_png().await.map_err(lost)?;
-            let img = shot::decode_png(&png)?;
+            let img = device.screen_pixels().await.map_err(lost)?;
             let factor = shot::downscale_factor(img.width(), img.height(), opts.max_edge);
             let scaled = shot::scale(&img, factor);
             let scaled = if opts.annotate {

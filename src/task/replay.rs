@@ -4,11 +4,10 @@
 //! `finish` go to the episode directly. A replay is an agent that reads its moves from a task file.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::device::Shell;
 use crate::session::episode::{Episode, EpisodeError, Report, Status};
-use crate::session::{self, Control, DevicePool, Session, SessionError, SettlePolicy, Target};
+use crate::session::{self, Control, DevicePool, Session, SessionError, Target};
 
 use super::Action;
 
@@ -137,19 +136,13 @@ pub async fn attach(
     let pool = Arc::new(DevicePool::new(None, None));
     let spec = format!("replay:{}", shell.serial());
     pool.insert(&spec, shell);
-    let mut session = Session::open(pool, "replay", Some(&spec))
+    let session = Session::open(pool, "replay", Some(&spec))
         .await
         .map_err(|source| ReplayError::Act {
             step: 0,
             action: "open a session".into(),
             source,
         })?;
-    // A replay has no animations to wait out beyond what two equal dumps show; polling fast keeps
-    // golden replays as quick as the device allows.
-    session.settle = SettlePolicy {
-        poll: Duration::from_millis(2),
-        ..SettlePolicy::default()
-    };
     session.set_step_sink(episode.clone());
     Ok(session)
 }
