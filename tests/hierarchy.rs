@@ -216,11 +216,53 @@ fn states_inputs_and_escapes() {
            <node class="android.widget.TextView" text="say &quot;hi&quot;&#10;twice" enabled="false" bounds="[0,300][1080,400]" />
            <node class="android.widget.ImageButton" content-desc="Back" clickable="true" selected="true" bounds="[0,400][100,500]" />
            <node class="android.widget.TabView" text="Alarms" selected="true" bounds="[0,500][1080,600]" />"#,
-        r#"1 input @540,250 focused password: hint: Password
+        r#"1 input @540,250 focused password empty: hint: Password
            2 text @540,350 disabled: say \"hi\"\ntwice
            3 btn @50,450 selected: Back
            4 tab @540,550 -tap selected: Alarms"#,
     );
+}
+
+#[test]
+fn an_empty_field_shows_its_hint_as_a_hint_not_as_typed_text() {
+    // Android reads an empty field's hint out as its text: a dump shows text == hint.
+    check(
+        r#"<node class="android.widget.EditText" text="Search" hint="Search" clickable="true" bounds="[0,200][1080,300]" />
+           <node class="android.widget.EditText" text="Zoë" hint="Name" clickable="true" bounds="[0,300][1080,400]" />"#,
+        r#"1 input @540,250 empty: hint: Search
+           2 input @540,350: Zoë | hint: Name"#,
+    );
+}
+
+/// A vertical list of `rows` rows of `height` px from `top`, clipped to [400, 1000) as dumps clip.
+fn list_with_rows(top: i32, rows: i32, height: i32) -> String {
+    let mut body = String::from(
+        r#"<node class="androidx.recyclerview.widget.RecyclerView" resource-id="a:id/list" scrollable="true" bounds="[0,400][1080,1000]">"#,
+    );
+    for i in 0..rows {
+        let (t, b) = ((top + i * height).max(400), (top + (i + 1) * height).min(1000));
+        if t < b {
+            body.push_str(&format!(
+                r#"<node class="android.widget.TextView" text="Row {i}" clickable="true" bounds="[0,{t}][1080,{b}]" />"#
+            ));
+        }
+    }
+    body.push_str("</node>");
+    body
+}
+
+#[test]
+fn lists_say_which_way_an_item_is_cut() {
+    let first = |body: &str| compact_of(&screen(body)).lines().nth(1).unwrap().to_string();
+    // Rows at 400..1000 fit exactly: nothing is cut, so no hint (silence is not a promise).
+    assert_eq!(first(&list_with_rows(400, 3, 200)), "1 list #list @540,700");
+    // A third row cut at the bottom edge: more below.
+    assert_eq!(first(&list_with_rows(400, 5, 250)), "1 list #list @540,700 more-down");
+    // Scrolled half a row: cut at both edges.
+    assert_eq!(first(&list_with_rows(300, 5, 200)), "1 list #list @540,700 more-up more-down");
+    // A horizontal strip whose last card is cut at the right edge.
+    let strip = r#"<node class="android.widget.HorizontalScrollView" resource-id="a:id/strip" scrollable="true" bounds="[0,400][1080,600]"><node class="android.widget.LinearLayout" bounds="[0,400][1080,600]"><node class="android.widget.Button" text="A" clickable="true" bounds="[0,400][400,600]" /><node class="android.widget.Button" text="B" clickable="true" bounds="[400,400][800,600]" /><node class="android.widget.Button" text="C" clickable="true" bounds="[800,400][1080,600]" /></node></node>"#;
+    assert_eq!(first(strip), "1 list #strip @540,500 more-right");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::elements::{Element, ElementList, Role};
+use super::elements::{Element, ElementList, Role, State};
 use crate::geom::Bounds;
 
 /// Which part of a matched element differs.
@@ -117,7 +117,12 @@ fn differences(old: &Element, new: &Element) -> Vec<Field> {
     if old.desc != new.desc {
         fields.push(Field::Desc);
     }
-    if old.state != new.state {
+    // `empty` follows the text, already reported as a text change.
+    let comparable = |e: &Element| State {
+        empty: false,
+        ..e.state
+    };
+    if comparable(old) != comparable(new) {
         fields.push(Field::State);
     }
     if old.actions != new.actions {

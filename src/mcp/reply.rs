@@ -335,11 +335,18 @@ pub fn steps_json(steps: &[Step]) -> Value {
 /// The most of a step's action or error a history line repeats.
 const MAX_ECHO_CHARS: usize = 300;
 
+/// The `limit` items of `items` from `offset`, and the offset of the next page while more remain.
+pub fn page<T>(items: &[T], offset: usize, limit: usize) -> (&[T], Option<usize>) {
+    let total = items.len();
+    let start = offset.min(total);
+    let page = &items[start..offset.saturating_add(limit).min(total)];
+    (page, (start + page.len() < total).then_some(start + page.len()))
+}
+
 /// One page of the step list: `limit` steps from `offset`, one line each, oldest first.
 pub fn history(steps: &[Step], offset: usize, limit: usize) -> CallToolResult {
     let total = steps.len();
-    let page = steps.get(offset.min(total)..(offset + limit).min(total)).unwrap_or_default();
-    let next = (offset + page.len() < total).then_some(offset + page.len());
+    let (page, next) = page(steps, offset, limit);
     let mut text = if total == 0 {
         "no steps yet in this session".to_string()
     } else if page.is_empty() {

@@ -20,15 +20,45 @@ use rmcp::{tool, tool_router, ErrorData as McpError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::DroidMcp;
+use super::{reply, DroidMcp};
 use crate::http::wire;
 use crate::session::episode::{EpisodeError, Episodes};
 use crate::task::TaskError;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct TaskListArgs {
-    /// Only tasks with this tag (`b-moca`, `android-world`, `clock`, `query`, …).
+    /// Only tasks with this tag (`b-moca`, `android-world`, `clock`, `query`, `cross-app`, …).
     pub tag: Option<String>,
+    /// Skip this many tasks (default 0); the reply gives `next_offset` while more remain.
+    #[schemars(range(min = 0))]
+    pub offset: Option<u32>,
+    /// At most this many tasks (1–200; default 40).
+    #[schemars(range(min = 1, max = 200))]
+    pub limit: Option<u32>,
+}
+
+impl TaskListArgs {
+    /// The page of `items` these arguments ask for, its text header and its structured frame.
+    fn page<'a, T: serde::Serialize>(
+        &self,
+        items: &'a [T],
+    ) -> (&'a [T], String, serde_json::Value) {
+        let offset = self.offset.unwrap_or(0) as usize;
+        let limit = self.limit.unwrap_or(40).clamp(1, 200) as usize;
+        let (page, next) = reply::page(items, offset, limit);
+        let mut head = match (items.len(), page.len()) {
+            (0, _) => "no tasks match".to_string(),
+            (total, 0) => format!("{total} tasks; none from offset {offset}"),
+            (total, n) => format!("tasks {}-{} of {total}", offset + 1, offset + n),
+        };
+        let mut value = serde_json::json!({"total": items.len(), "offset": offset});
+        if let Some(n) = next {
+            head.push_str(&format!(" (more: offset {n}; narrow with `tag`)"));
+            value["next_offset"] = serde_json::json!(n);
+        }
+        value["tasks"] = to_value(&page);
+        (page, head, value)
+    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -197,7 +227,7 @@ impl DroidMcp {
 impl DroidMcp {
     #[tool(
         name = "task_list",
-        description = "List the benchmark tasks: id, goal template, apps, step limit."
+        description = "List the benchmark tasks, 40 per page: id, step limit and goal template (apps in the structured result). Pass `offset` (the reply's `next_offset`) for more, `tag` to narrow (an app name, `cross-app`, `query`, …)."
     )]
     async fn agent_task_list(
         &self,
@@ -209,15 +239,11 @@ impl DroidMcp {
         let tasks: Vec<wire::AgentTaskInfo> = tagged(eps, &a.tag)
             .map(|t| wire::AgentTaskInfo::from_task(t))
             .collect();
-        let text = tasks
-            .iter()
-            .map(|t| format!("{} ({} steps): {}", t.id, t.max_steps, t.goal))
-            .collect::<Vec<_>>()
-            .join("\n");
-        Ok(ok_json(
-            text,
-            serde_json::json!({ "tasks": to_value(&tasks) }),
-        ))
+        let (page, mut text, value) = a.page(&tasks);
+        for t in page {
+            text.push_str(&format!("\n{} ({} steps): {}", t.id, t.max_steps, t.goal));
+        }
+        Ok(ok_json(text, value))
     }
 
     #[tool(
@@ -278,7 +304,7 @@ impl DroidMcp {
 impl DroidMcp {
     #[tool(
         name = "task_list",
-        description = "List the benchmark tasks (id, goal template, kind, apps, tags, parameters, checks, step limit)."
+        description = "List the benchmark tasks, 40 per page (id, goal template, kind, apps, tags, parameters, checks, step limit). Pass `offset` (the reply's `next_offset`) for more, `tag` to narrow."
     )]
     async fn harness_task_list(
         &self,
@@ -290,14 +316,13 @@ impl DroidMcp {
         let tasks: Vec<wire::TaskInfo> = tagged(eps, &a.tag)
             .map(|t| wire::TaskInfo::from_task(t))
             .collect();
-        let text = tasks
-            .iter()
-            .map(|t| format!("{} [{}] {}", t.id, t.kind, t.goal))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let (page, mut text, value) = a.page(&tasks);
+        for t in page {
+            text.push_str(&format!("\n{} [{}] {}", t.id, t.kind, t.goal));
+        }
         Ok(ok_json(
             text,
-            serde_json::json!({ "tasks": to_value(&tasks) }),
+            value,
         ))
     }
 

@@ -146,8 +146,15 @@ async def sealed_answer_key(server):
             assert tool not in names, f"{tool} is an agent tool"
         assert "task_answer" in (c.instructions or ""), c.instructions
 
-        listed = (await agent.call("task_list", {})).structured_content["tasks"]
-        assert len(listed) >= 100, len(listed)
+        # The catalog comes in pages; walking them by next_offset lists every task once.
+        listed, offset = [], 0
+        while offset is not None:
+            page = (await agent.call("task_list", {"offset": offset})).structured_content
+            assert len(page["tasks"]) <= 40, len(page["tasks"])
+            listed += page["tasks"]
+            offset = page.get("next_offset")
+        assert len(listed) == page["total"] >= 100, (len(listed), page["total"])
+        assert len({t["id"] for t in listed}) == len(listed)
         assert all(set(t) == {"id", "goal", "apps", "max_steps"} for t in listed), listed[0]
 
         # Overrides and devices are the harness's: refused, without echoing the values back.
