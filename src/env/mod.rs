@@ -5,12 +5,14 @@
 //!
 //! - [`catalog`] holds B-MoCA's 45 by id (`environments/bmoca.tsv`, compiled in and validated);
 //! - [`random`] draws unlimited others over the same axes from a seed (`random:SEED`);
-//! - [`Environment::sim_config`] boots the embedded phone in one.
+//! - [`Environment::sim_config`] boots the embedded phone in one;
+//! - [`report`] breaks stored episodes' success down by environment and by factor.
 //!
 //! An environment is named by a string everywhere a phone starts: `105`, `random:7`, `default`.
 
 pub mod catalog;
 pub mod random;
+pub mod report;
 
 use crate::sim::apps::launcher::home::{Favorite, HomeScreen, Place};
 use crate::sim::render::Wallpaper;
