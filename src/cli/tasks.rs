@@ -258,13 +258,55 @@ async fn replay_one(
         .device
         .clone()
         .unwrap_or_else(|| format!("sim:{seed}"));
+    let on_sim = device.starts_with("sim");
     let spec = match env {
-        Some(env) => crate::env::with_env(&device, env),
-        None => device,
+        Some(env) if on_sim => crate::env::with_env(&device, env),
+        _ => device,
     };
-    let shell = crate::device::open(Some(&spec), global.adb_server.as_deref())
+    let mut shell = crate::device::open(Some(&spec), global.adb_server.as_deref())
         .await
         .with_context(|| format!("opening device {spec}"))?;
+    // A real device is put into the environment over its shell, and restored afterwards.
+    let mut applied = None;
+    if let (Some(name), false) = (env, on_sim) {
+        let environment = crate::env::Environment::resolve(name)?;
+        let done = crate::env::apply::apply(shell.as_ref(), &environment)
+            .await
+            .with_context(|| format!("applying environment {name} to {spec}"))?;
+        let raw = shell.clone();
+        shell = Arc::new(crate::env::apply::InEnvironment::new(raw.clone(), &done));
+        applied = Some((raw, done));
+    }
+    let outcome = replay_scored(task, seed, shell, store, solution, near).await;
+    let Some((raw, done)) = applied else {
+        return outcome;
+    };
+    crate::env::apply::restore(raw.as_ref(), &done)
+        .await
+        .with_context(|| format!("restoring {spec} after environment {}", done.env))?;
+    let missing: Vec<String> = done
+        .not_applied()
+        .into_iter()
+        .map(|(factor, why)| format!("{factor} ({why})"))
+        .collect();
+    outcome.map(|(ok, line)| {
+        if missing.is_empty() {
+            (ok, line)
+        } else {
+            (ok, format!("{line}  [env not applied: {}]", missing.join("; ")))
+        }
+    })
+}
+
+/// Runs one replay and says whether it scored as it must.
+async fn replay_scored(
+    task: &Arc<Task>,
+    seed: u64,
+    shell: Arc<dyn crate::device::Shell>,
+    store: Option<crate::store::Store>,
+    solution: Solution,
+    near: &[crate::task::NearMiss],
+) -> anyhow::Result<(bool, String)> {
     let (what, want_steps) = match solution {
         Solution::NearMiss(i) => (
             format!("near miss {}", near[i].label),

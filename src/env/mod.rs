@@ -5,11 +5,13 @@
 //!
 //! - [`catalog`] holds B-MoCA's 45 by id (`environments/bmoca.tsv`, compiled in and validated);
 //! - [`random`] draws unlimited others over the same axes from a seed (`random:SEED`);
-//! - [`Environment::sim_config`] boots the embedded phone in one;
+//! - [`Environment::sim_config`] boots the embedded phone in one; [`apply`] sets one on a running
+//!   phone over its shell (what adb can change), restores it and reports what it could not set;
 //! - [`report`] breaks stored episodes' success down by environment and by factor.
 //!
 //! An environment is named by a string everywhere a phone starts: `105`, `random:7`, `default`.
 
+pub mod apply;
 pub mod catalog;
 pub mod random;
 pub mod report;
