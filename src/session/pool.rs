@@ -20,15 +20,36 @@ pub struct DeviceSlot {
     leases: AtomicUsize,
     /// Bumped by every action on the device, so a session knows its last dump may be stale.
     generation: AtomicU64,
+    /// The change feed: carries the generation to watchers (the live page) after each bump.
+    changes: tokio::sync::watch::Sender<u64>,
 }
 
 impl DeviceSlot {
+    fn new(spec: &str, shell: Arc<dyn Shell>) -> DeviceSlot {
+        DeviceSlot {
+            spec: spec.to_string(),
+            device: Device::new(shell),
+            turn: tokio::sync::Mutex::new(()),
+            leases: AtomicUsize::new(0),
+            generation: AtomicU64::new(0),
+            changes: tokio::sync::watch::channel(0).0,
+        }
+    }
+
     pub fn generation(&self) -> u64 {
         self.generation.load(Ordering::SeqCst)
     }
 
     pub(crate) fn bump_generation(&self) {
-        self.generation.fetch_add(1, Ordering::SeqCst);
+        let g = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        self.changes.send_replace(g);
+    }
+
+    /// A receiver that wakes whenever any session acts on this device (a person, an agent, a
+    /// replay): every action bumps the generation under the device's turn lock, so an observation
+    /// requested on wake-up sees the settled screen after that action.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changes.subscribe()
     }
 
     pub fn serial(&self) -> &str {
@@ -120,13 +141,7 @@ impl DevicePool {
 
     /// Adds an already open shell under `spec` (tests, or a phone the caller built itself).
     pub fn insert(&self, spec: &str, shell: Arc<dyn Shell>) -> Arc<DeviceSlot> {
-        let slot = Arc::new(DeviceSlot {
-            spec: spec.to_string(),
-            device: Device::new(shell),
-            turn: tokio::sync::Mutex::new(()),
-            leases: AtomicUsize::new(0),
-            generation: AtomicU64::new(0),
-        });
+        let slot = Arc::new(DeviceSlot::new(spec, shell));
         self.slots().insert(canonical(spec), slot.clone());
         slot
     }
@@ -153,15 +168,7 @@ impl DevicePool {
                 // Another session may have opened it meanwhile; keep the first.
                 slots
                     .entry(key)
-                    .or_insert_with(|| {
-                        Arc::new(DeviceSlot {
-                            spec: spec.clone(),
-                            device: Device::new(shell),
-                            turn: tokio::sync::Mutex::new(()),
-                            leases: AtomicUsize::new(0),
-                            generation: AtomicU64::new(0),
-                        })
-                    })
+                    .or_insert_with(|| Arc::new(DeviceSlot::new(&spec, shell)))
                     .clone()
             }
         };
