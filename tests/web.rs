@@ -28,6 +28,8 @@ fn state() -> (Arc<ServerState>, Arc<Episodes>) {
         Some(Store::in_memory().unwrap()),
         Arc::new(PoolDevices(state.hub.pool().clone())),
     ));
+    // As `serve` does: steps of any session on the pool's devices reach their open episode.
+    state.hub.pool().set_step_sink(eps.clone());
     (state, eps)
 }
 
@@ -85,7 +87,7 @@ async fn the_change_feed_wakes_watchers_whoever_acts() {
         .expect("the watcher woke")
         .unwrap();
     assert!(*rx.borrow() > start);
-    // A failed action may have changed the screen too, so it also wakes watchers.
+    // A refused action never reached the device: watchers are not woken for nothing.
     let before = *rx.borrow_and_update();
     let err = agent
         .act(
@@ -95,8 +97,8 @@ async fn the_change_feed_wakes_watchers_whoever_acts() {
         )
         .await;
     assert!(err.is_err());
-    assert!(rx.has_changed().unwrap());
-    assert!(*rx.borrow_and_update() > before);
+    assert!(!rx.has_changed().unwrap());
+    assert_eq!(*rx.borrow_and_update(), before);
 }
 
 #[tokio::test]
@@ -147,7 +149,14 @@ async fn rest_acts_through_the_session_and_reads_the_screen_back() {
     let body = json!({"action": {"kind": "tap", "at": {"element": clock["id"]}}}).to_string();
     let (status, done) = call(&app, "POST", "/v1/actions", &body).await;
     assert_eq!(status, StatusCode::OK, "{done}");
-    assert!(done["action"].as_str().unwrap().starts_with("tap #"));
+    // The reply says what was hit and what resulted, as the MCP tools do.
+    assert_eq!(done["action"], format!("tap #{}", clock["id"]));
+    let echo = done["echo"].as_str().unwrap();
+    assert!(echo.starts_with(&format!("tap #{}", clock["id"])), "{echo}");
+    assert!(echo.contains("\"Clock\"") && echo.contains("foreground now com.google.android.deskclock"), "{echo}");
+    assert_eq!(done["target"]["label"], "Clock");
+    assert_eq!(done["foreground"], "com.google.android.deskclock");
+    assert_eq!(done["foreground_changed"], true);
     let (_, after) = call(&app, "GET", "/v1/screen?screenshot=true&max_edge=256", "").await;
     assert_eq!(after["foreground"]["package"], "com.google.android.deskclock");
     assert!(after["generation"].as_u64().unwrap() > screen["generation"].as_u64().unwrap());
@@ -303,6 +312,10 @@ async fn a_demonstration_writes_one_dataset_row_per_action_and_finishes_checked(
     assert_eq!(status, StatusCode::OK, "{done}");
     assert_eq!(done["status"], "finished");
     assert_eq!(done["steps"], 2);
+    // The episode is stored like an agent's, with the two actions as its steps.
+    let (_, episode) = call(&app, "GET", &format!("/v1/episodes/{id}"), "").await;
+    assert_eq!(episode["steps"], 2, "{episode}");
+    assert_eq!(episode["finished"], true, "{episode}");
     let rows: Vec<Value> =
         std::fs::read_to_string(dir.path().join("datasets").join(&id).join("steps.jsonl"))
             .unwrap()

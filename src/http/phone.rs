@@ -338,13 +338,7 @@ pub async fn act(
         demo.lock().await.write_step(&before, &req.action, outcome)?;
     }
     let outcome = result.map_err(|e| session_error(&e))?;
-    Ok(Json(ActResult {
-        ok: true,
-        action: outcome.action,
-        detail: outcome.detail,
-        elapsed_ms: outcome.elapsed_ms,
-        settled: outcome.settled,
-    }))
+    Ok(Json(ActResult::from(&outcome)))
 }
 
 #[utoipa::path(get, path = "/v1/apps", tag = "phone", params(DeviceQuery),

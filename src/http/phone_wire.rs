@@ -6,7 +6,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::geom::Point;
 use crate::hierarchy::{format, Element, ElementList, Hierarchy};
-use crate::session::{Action, Direction, Target, LONG_PRESS_MS};
+use crate::session::{ActOutcome, Action, Direction, ElementRef, Target, LONG_PRESS_MS};
 
 /// Which device a request is about.
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -334,17 +334,83 @@ pub struct ActRequest {
     pub action: ActionIn,
 }
 
-/// What an action did. The screen after it arrives through `/v1/events` and `GET /v1/screen`.
+/// An element an action touched, as it was on the screen aimed at (or on the settled screen after).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TouchedOut {
+    pub id: u32,
+    /// Role short name (`btn`, `input`, `switch`, …).
+    pub role: String,
+    /// What it is called by: its text, else its description, folded text or hint.
+    pub label: String,
+    /// Where the touch lands (`[x, y]`, screen pixels).
+    pub point: [i32; 2],
+    /// For checkable elements: whether it is checked.
+    pub checked: Option<bool>,
+}
+
+impl From<&ElementRef> for TouchedOut {
+    fn from(e: &ElementRef) -> TouchedOut {
+        TouchedOut {
+            id: e.id,
+            role: e.role.into(),
+            label: e.label.clone(),
+            point: [e.center.x, e.center.y],
+            checked: e.checked,
+        }
+    }
+}
+
+/// What an action did: what it hit and what resulted. The screen after it arrives through
+/// `/v1/events` and `GET /v1/screen`.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ActResult {
     pub ok: bool,
-    /// The action as a one-line description (`tap (540,1200)`).
+    /// The action as asked (`tap #12`, `swipe (540,1800) -> (540,600)`).
     pub action: String,
+    /// The one-line reply the MCP tools give: what was hit and what resulted
+    /// (`tap #12 btn "Wi-Fi" @540,1200: ok in 31 ms; now checked`).
+    pub echo: String,
     /// Extra facts (`opened Clock (com.google.android.deskclock)`, `typed via IME broadcast`).
     pub detail: Option<String>,
+    /// The element acted on, as it was on the screen aimed at.
+    pub target: Option<TouchedOut>,
+    /// Where the touch landed (a swipe's start).
+    pub point: Option<[i32; 2]>,
+    /// A swipe's end.
+    pub end: Option<[i32; 2]>,
+    /// The acted-on element on the settled screen afterwards; absent when it is gone.
+    pub after: Option<TouchedOut>,
+    /// The text now in the field typed into.
+    pub field_text: Option<String>,
+    /// The foreground package after the action, and whether the action changed it.
+    pub foreground: Option<String>,
+    pub foreground_changed: bool,
+    /// Set when the action visibly changed nothing: what that means and what to try instead.
+    pub no_effect: Option<String>,
     pub elapsed_ms: u64,
     /// Whether the UI settled within the time bound.
     pub settled: bool,
+}
+
+impl From<&ActOutcome> for ActResult {
+    fn from(o: &ActOutcome) -> ActResult {
+        ActResult {
+            ok: true,
+            action: o.action.clone(),
+            echo: crate::mcp::reply::action_echo(o),
+            detail: o.detail.clone(),
+            target: o.target.as_ref().map(TouchedOut::from),
+            point: o.point.map(|p| [p.x, p.y]),
+            end: o.end.map(|p| [p.x, p.y]),
+            after: o.after.as_ref().map(TouchedOut::from),
+            field_text: o.field_text.clone(),
+            foreground: o.foreground.clone(),
+            foreground_changed: o.foreground_changed,
+            no_effect: o.no_effect.clone(),
+            elapsed_ms: o.elapsed_ms,
+            settled: o.settled,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

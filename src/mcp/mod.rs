@@ -17,7 +17,7 @@ mod actions;
 pub mod http;
 mod observe;
 mod params;
-mod reply;
+pub(crate) mod reply;
 mod task_tools;
 
 use std::sync::Arc;

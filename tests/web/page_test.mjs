@@ -103,7 +103,8 @@ step('clicking the Clock icon on the image opens Clock, on the page and in GET /
   assert.equal(r.status, 200);
   assert.equal(r.json.foreground.package, CLOCK);
   const status = await page.textContent('#status');
-  assert.match(status, /^tap \(\d+,\d+\)/, `the status line says what happened: ${status}`);
+  assert.match(status, /^tap \(\d+,\d+\) → #\d+ \S+ "Clock" @\d+,\d+: ok in \d+ ms/, `the status line says what was hit: ${status}`);
+  assert.match(status, /foreground now com\.google\.android\.deskclock/, `and what resulted: ${status}`);
   await shot('clock');
 });
 
@@ -219,6 +220,7 @@ step('record a two-step demonstration by hand and export it as a dataset', async
   assert.equal(ep.status, 200);
   assert.equal(ep.json.finished, true);
   assert.equal(ep.json.last_success, true);
+  assert.equal(ep.json.steps, 2, 'the episode recorded the two actions as its steps');
   // The dataset: one JSONL row per step with its screenshot, elements and both action forms.
   const links = await page.$$eval('#demo-files a', (as) => as.map((a) => a.getAttribute('href')));
   assert.equal(links.length, 3, links.join(' '));

@@ -182,7 +182,8 @@ async function act(action) {
   try {
     const r = await api('POST', '/v1/actions', { device: state.device || undefined, action });
     clearError();
-    status(`${r.action}${r.detail ? ' — ' + r.detail : ''} · ${r.elapsed_ms} ms${r.settled ? '' : ' (not settled)'}`);
+    // The same one-line reply an MCP agent reads: what was hit and what resulted.
+    status(`${r.echo}${r.detail ? ' — ' + r.detail : ''}${r.no_effect ? ' — no effect: ' + r.no_effect : ''}`);
     return r;
   } catch (e) {
     showError(e);
