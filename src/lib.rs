@@ -17,3 +17,4 @@ pub mod session;
 pub mod sim;
 pub mod store;
 pub mod task;
+pub mod web;
