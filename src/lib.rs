@@ -6,6 +6,7 @@
 pub mod adb;
 pub mod cli;
 pub mod device;
+pub mod env;
 pub mod eval;
 pub mod geom;
 pub mod hierarchy;
@@ -16,3 +17,4 @@ pub mod session;
 pub mod sim;
 pub mod store;
 pub mod task;
+pub mod web;

@@ -8,6 +8,9 @@ mod bounds;
 // ADB: the embedded adbd with scripted bytes, and real Debian adb + our client.
 mod adb;
 
+// Device environments: B-MoCA's 45 and random ones, goldens across them, the report by factor.
+mod envs;
+
 // The device layer over the embedded phone: actions, typing, observation.
 mod device;
 
@@ -46,3 +49,6 @@ mod tasks;
 
 // Trajectory metrics by coordinates, element ids and text through the one action path.
 mod trajectory;
+
+// The live page's server side: change feed, phone REST routes, OpenAPI, guard.
+mod web;
