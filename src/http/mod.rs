@@ -28,6 +28,7 @@ pub mod demo;
 pub mod openapi;
 pub mod phone;
 pub mod phone_wire;
+pub mod review;
 pub mod wire;
 
 use std::collections::BTreeMap;
