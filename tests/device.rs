@@ -231,7 +231,7 @@ async fn observations_carry_elements_a_scaled_screenshot_and_changes() {
     let shot = first.screenshot.unwrap();
     assert_eq!(shot.height, 1024);
     assert!((shot.scale - 2400.0 / 1024.0).abs() < 0.01);
-    assert!(shot.bytes.starts_with(b"\x89PNG"));
+    assert!(shot.bytes.starts_with(&[0xFF, 0xD8]), "JPEG by default");
     assert!(first.elements.unwrap().contains("Clock"));
     let out = s
         .act(
@@ -247,7 +247,12 @@ async fn observations_carry_elements_a_scaled_screenshot_and_changes() {
         obs.foreground.unwrap().package,
         "com.google.android.deskclock"
     );
-    assert!(obs.changes.unwrap().contains('+'));
+    let changes = obs.changes.unwrap();
+    assert_eq!(changes.kind, droidmcp::session::ChangeKind::AppSwitch);
+    assert_eq!(
+        changes.text,
+        "switched to Clock (com.google.android.deskclock)"
+    );
     let step = s.steps().pop().unwrap();
     assert_eq!(
         step.observation_digest.as_deref(),

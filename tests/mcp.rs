@@ -84,6 +84,28 @@ impl Client {
         }
     }
 
+    async fn response_matching(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let line = tokio::time::timeout(Duration::from_secs(60), self.lines.next_line())
+                .await
+                .expect("server answered within 60 s")
+                .unwrap()
+                .expect("server kept the stream open");
+            let msg: Value = serde_json::from_str(&line).unwrap();
+            if pred(&msg) {
+                return msg;
+            }
+            self.notifications.push(msg);
+        }
+    }
+
+    async fn notification_matching(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.notifications.iter().position(&pred) {
+            return self.notifications.remove(i);
+        }
+        self.response_matching(pred).await
+    }
+
     async fn call(&mut self, tool: &str, args: Value) -> Value {
         let r = self
             .request("tools/call", json!({"name": tool, "arguments": args}))
@@ -354,5 +376,126 @@ async fn http_with_a_token_refuses_requests_without_it() {
             .status(),
         200
     );
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn every_tool_has_annotations_an_output_schema_and_a_portable_input_schema() {
+    let mut c = Client::start(None).await;
+    let list = c.request("tools/list", json!({})).await;
+    let tools = list["result"]["tools"].as_array().unwrap();
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        assert!(tool["annotations"].is_object(), "{name} has no annotations");
+        assert_eq!(tool["outputSchema"]["type"], "object", "{name}");
+        let text = tool["inputSchema"].to_string();
+        for unportable in ["\"$ref\"", "uint32", "uint8", "int32", "int64", "\"null\""] {
+            assert!(!text.contains(unportable), "{name}: {unportable} in {text}");
+        }
+    }
+    let tool = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap().clone();
+    for read_only in ["screen", "screenshot", "hierarchy", "list_apps", "devices", "history"] {
+        assert_eq!(tool(read_only)["annotations"]["readOnlyHint"], true, "{read_only}");
+    }
+    assert_eq!(tool("tap")["annotations"]["destructiveHint"], true);
+    assert_eq!(
+        tool("scroll")["inputSchema"]["properties"]["direction"]["enum"],
+        json!(["up", "down", "left", "right"])
+    );
+    assert_eq!(tool("screenshot")["inputSchema"]["properties"]["max_edge"]["maximum"], 4096);
+}
+
+#[tokio::test]
+async fn malformed_json_rpc_gets_the_error_codes_the_spec_gives_and_never_hangs() {
+    let mut c = Client::start(None).await;
+    // A lone surrogate: the request's own id comes back with -32700.
+    c.write
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":900,\"method\":\"tools/call\",\"params\":{\"name\":\"type_text\",\"arguments\":{\"text\":\"\\ud800\"}}}\n")
+        .await
+        .unwrap();
+    let r = c.response(900).await;
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    // Bytes that are not JSON at all: -32700 with a null id.
+    c.write.write_all(b"\xff\xfe{garbage\n").await.unwrap();
+    let r = c.response_matching(|m| m["id"].is_null() && m.get("error").is_some()).await;
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    // Arguments that are not an object: -32602.
+    let r = c
+        .request("tools/call", json!({"name": "tap", "arguments": "tap the OK button"}))
+        .await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    // A huge input is not echoed back whole.
+    let big = "x".repeat(1_000_000);
+    let r = c.call("open_app", json!({"app": big})).await;
+    assert_eq!(r["isError"], true);
+    assert!(r.to_string().len() < 5_000, "{} bytes", r.to_string().len());
+    let ping = c.request("ping", json!({})).await;
+    assert!(ping.get("result").is_some());
+}
+
+#[tokio::test]
+async fn a_subscribed_screen_resource_reports_updates_after_actions() {
+    let mut c = Client::start(None).await;
+    let init_caps = c.request("resources/list", json!({})).await;
+    assert!(init_caps["result"]["resources"].is_array());
+    let r = c
+        .request("resources/subscribe", json!({"uri": "android://screen/elements"}))
+        .await;
+    assert!(r.get("result").is_some(), "{r}");
+    let bad = c
+        .request("resources/subscribe", json!({"uri": "android://nothing"}))
+        .await;
+    assert!(bad.get("error").is_some(), "{bad}");
+    c.call("press_key", json!({"key": "home"})).await;
+    let n = c
+        .notification_matching(|m| m["method"] == "notifications/resources/updated")
+        .await;
+    assert_eq!(n["params"]["uri"], "android://screen/elements");
+    let r = c
+        .request("resources/unsubscribe", json!({"uri": "android://screen/elements"}))
+        .await;
+    assert!(r.get("result").is_some(), "{r}");
+    let r = c
+        .request(
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "operate_phone"},
+                   "argument": {"name": "goal", "value": "alarm"}}),
+        )
+        .await;
+    assert!(r["result"]["completion"]["values"][0]
+        .as_str()
+        .unwrap()
+        .contains("alarm"));
+}
+
+#[tokio::test]
+async fn http_caps_sessions_with_a_503_that_says_why() {
+    let (url, shutdown) = http_server(None).await;
+    let mut ids = Vec::new();
+    for _ in 0..http::MAX_SESSIONS {
+        let r = post(&url, &[]).await;
+        assert_eq!(r.status(), 200);
+        ids.push(r.headers()["mcp-session-id"].to_str().unwrap().to_string());
+    }
+    let full = post(&url, &[]).await;
+    assert_eq!(full.status(), 503);
+    assert!(full.text().await.unwrap().contains("sessions are open"));
+    // Closing one frees its place.
+    let closed = reqwest::Client::new()
+        .delete(&url)
+        .header("mcp-session-id", &ids[0])
+        .send()
+        .await
+        .unwrap();
+    assert!(closed.status().is_success(), "{}", closed.status());
+    let mut freed = false;
+    for _ in 0..50 {
+        if post(&url, &[]).await.status() == 200 {
+            freed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(freed, "a closed session's place was never freed");
     shutdown.cancel();
 }

@@ -13,7 +13,9 @@ use crate::session::{Action, Target};
 #[tool_router(router = action_tools, vis = "pub(super)")]
 impl DroidMcp {
     #[tool(
-        description = "Tap an element (by id from `screen`, or by visible text) or a point. Set `observe` to get the settled screen back."
+        description = "Tap an element (by id from `screen`, or by visible text) or a point. Set `observe` to get the settled screen back.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
+        output_schema = super::schema::action()
     )]
     async fn tap(
         &self,
@@ -26,7 +28,10 @@ impl DroidMcp {
         }
     }
 
-    #[tool(description = "Double-tap an element or a point (e.g. to zoom maps or select a word).")]
+    #[tool(description = "Double-tap an element or a point (e.g. to zoom maps or select a word).",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
+        output_schema = super::schema::action()
+    )]
     async fn double_tap(
         &self,
         Parameters(a): Parameters<TapArgs>,
@@ -42,7 +47,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Long-press an element or a point (context menus, selection, drag handles)."
+        description = "Long-press an element or a point (context menus, selection, drag handles).",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
+        output_schema = super::schema::action()
     )]
     async fn long_press(
         &self,
@@ -62,7 +69,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Swipe the finger in a direction (`up` shows what is below; optionally from an element, over `distance` px) or from (x1,y1) to (x2,y2). To move through lists prefer `scroll`."
+        description = "Swipe the finger in a direction (`up` shows what is below; optionally from an element, over `distance` px) or from (x1,y1) to (x2,y2). To move through lists prefer `scroll`.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
+        output_schema = super::schema::action()
     )]
     async fn swipe(
         &self,
@@ -95,7 +104,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Scroll a list: `direction: down` reveals what is further down. Scrolls the given container element or the largest scrollable. With `until_text`, keeps scrolling until that text is on screen (reports its element id) or the list stops moving."
+        description = "Scroll a list: `direction: down` reveals what is further down. Scrolls the given container element or the largest scrollable. With `until_text`, keeps scrolling until that text is on screen (reports its element id) or the list stops moving.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
+        output_schema = super::schema::action()
     )]
     async fn scroll(
         &self,
@@ -119,7 +130,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Type text into the focused field, or into `element` (tapped first). Any Unicode text arrives exactly as given. `clear` empties the field first; `submit` presses ENTER after."
+        description = "Type text into the focused field, or into `element` (tapped first). Any Unicode text arrives exactly as given. `clear` empties the field first; `submit` presses ENTER after.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
+        output_schema = super::schema::action()
     )]
     async fn type_text(
         &self,
@@ -136,7 +149,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Press a key: back, home, recents, enter, delete, volume_up, volume_down, power, tab, search, … or any Android keycode."
+        description = "Press a key: back, home, recents, enter, delete, volume_up, volume_down, power, tab, search, … or any Android keycode.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
+        output_schema = super::schema::action()
     )]
     async fn press_key(
         &self,
@@ -148,7 +163,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Open an app by its name in any language (\"clock\", \"Uhr\", \"Settings\") or by package. Unknown names get the closest matches back."
+        description = "Open an app by its name in any language (\"clock\", \"Uhr\", \"Settings\") or by package. Unknown names get the closest matches back.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
+        output_schema = super::schema::action()
     )]
     async fn open_app(
         &self,
@@ -160,7 +177,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Wait for `ms` milliseconds (e.g. for a download or animation), then let the UI settle. Reports progress each second; cancellable."
+        description = "Wait for `ms` milliseconds (e.g. for a download or animation), then let the UI settle. Reports progress each second; cancellable.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = super::schema::action()
     )]
     async fn wait(
         &self,

@@ -16,7 +16,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
-use super::{DroidMcp, ServerState};
+use super::{inbound, DroidMcp, ServerState};
 
 /// Who may talk to the HTTP server.
 #[derive(Debug, Clone)]
@@ -32,6 +32,8 @@ pub struct Guard {
 pub enum BindError {
     #[error("binding {0} exposes the phone beyond this machine; set a bearer token (--token or DROIDMCP_TOKEN)")]
     TokenRequired(SocketAddr),
+    #[error("the bearer token must be printable characters without spaces; got an empty or blank one")]
+    BlankToken,
 }
 
 impl Guard {
@@ -42,7 +44,11 @@ impl Guard {
         token: Option<String>,
         extra_hosts: &[String],
     ) -> Result<Guard, BindError> {
-        let token = token.filter(|t| !t.is_empty());
+        if let Some(t) = &token {
+            if t.is_empty() || t.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(BindError::BlankToken);
+            }
+        }
         let loopback = bind.ip().is_loopback();
         if !loopback && token.is_none() {
             return Err(BindError::TokenRequired(bind));
@@ -61,8 +67,11 @@ impl Guard {
         })
     }
 
-    fn host_allowed(&self, host: &str) -> bool {
-        let name = host_name(host);
+    /// Whether `authority` (`host[:port]`, nothing else) names an allowed host.
+    fn host_allowed(&self, authority: &str) -> bool {
+        let Some(name) = host_name(authority) else {
+            return false;
+        };
         self.allowed_hosts
             .iter()
             .any(|h| h.eq_ignore_ascii_case(&name))
@@ -84,14 +93,15 @@ impl Guard {
             let origin = origin
                 .to_str()
                 .map_err(|_| (StatusCode::FORBIDDEN, "forbidden: invalid Origin header"))?;
-            let authority = origin
+            let lower = origin.to_ascii_lowercase();
+            let authority = lower
                 .strip_prefix("http://")
-                .or_else(|| origin.strip_prefix("https://"))
+                .or_else(|| lower.strip_prefix("https://"))
                 .ok_or((
                     StatusCode::FORBIDDEN,
                     "forbidden: Origin header is not allowed",
                 ))?;
-            if !self.host_allowed(authority.trim_end_matches('/')) {
+            if !self.host_allowed(authority) {
                 return Err((
                     StatusCode::FORBIDDEN,
                     "forbidden: Origin header is not allowed",
@@ -102,8 +112,7 @@ impl Guard {
             let presented = headers
                 .get(header::AUTHORIZATION)
                 .and_then(|h| h.to_str().ok())
-                .and_then(|h| h.strip_prefix("Bearer "))
-                .map(str::trim);
+                .and_then(bearer_credentials);
             if !presented.is_some_and(|p| constant_time_eq(p.as_bytes(), token.as_bytes())) {
                 return Err((
                     StatusCode::UNAUTHORIZED,
@@ -136,24 +145,54 @@ async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Respons
     }
 }
 
-/// `example.com:8080` → `example.com`; `[::1]:80` → `::1`.
-fn host_name(authority: &str) -> String {
+/// The host of an authority that is exactly `host[:port]` (RFC 9110 `Host`; an `Origin`'s part after
+/// the scheme): `example.com:8080` → `example.com`, `[::1]:80` → `::1`. `None` for anything else,
+/// such as user info (`127.0.0.1:80@evil.com`), a path, or an empty or non-numeric port.
+fn host_name(authority: &str) -> Option<String> {
     let a = authority.trim();
+    let port_ok = |p: &str| p.is_empty() || (p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok());
     if let Some(rest) = a.strip_prefix('[') {
-        return rest.split(']').next().unwrap_or("").to_ascii_lowercase();
+        let (ip, tail) = rest.split_once(']')?;
+        ip.parse::<std::net::Ipv6Addr>().ok()?;
+        let port = match tail {
+            "" => "",
+            t => t.strip_prefix(':').filter(|p| !p.is_empty())?,
+        };
+        return port_ok(port).then(|| ip.to_ascii_lowercase());
     }
-    if a.parse::<IpAddr>().is_ok() {
-        return a.to_ascii_lowercase();
+    let (host, port) = match a.split_once(':') {
+        Some((h, p)) => (h, Some(p)),
+        None => (a, None),
+    };
+    if port.is_some_and(|p| p.is_empty() || !port_ok(p)) {
+        return None;
     }
-    a.rsplit_once(':')
-        .map(|(h, _)| h)
-        .unwrap_or(a)
-        .to_ascii_lowercase()
+    let reg_name = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+    (reg_name || host.parse::<IpAddr>().is_ok()).then(|| host.to_ascii_lowercase())
+}
+
+/// The credentials of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110), the
+/// token one run of non-space characters.
+fn bearer_credentials(value: &str) -> Option<&str> {
+    let (scheme, rest) = value.trim().split_once(' ')?;
+    let token = rest.trim_start_matches(' ');
+    (scheme.eq_ignore_ascii_case("bearer")
+        && !token.is_empty()
+        && !token.chars().any(char::is_whitespace))
+    .then_some(token)
 }
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
+
+/// How many MCP sessions the HTTP transport keeps at once; an `initialize` beyond it gets 503. Idle
+/// sessions end after [`SESSION_IDLE`], so a client that forgets to close frees its place.
+pub const MAX_SESSIONS: usize = 64;
+pub const SESSION_IDLE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// The MCP endpoint as an axum router (`/mcp`), unguarded; `shutdown` ends its sessions.
 pub fn mcp_routes(state: Arc<ServerState>, shutdown: CancellationToken) -> axum::Router {
@@ -161,12 +200,54 @@ pub fn mcp_routes(state: Arc<ServerState>, shutdown: CancellationToken) -> axum:
         .with_cancellation_token(shutdown)
         // The Guard checks Host/Origin for every route, with the bind-aware allow list.
         .disable_allowed_hosts();
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(SESSION_IDLE);
+    let factory_state = state.clone();
     let service = StreamableHttpService::new(
-        move || Ok(DroidMcp::new(state.clone())),
-        LocalSessionManager::default().into(),
+        move || Ok(DroidMcp::new(factory_state.clone())),
+        sessions.into(),
         config,
     );
-    axum::Router::new().nest_service("/mcp", service)
+    axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(state, screen_request))
+}
+
+/// Before rmcp sees a POST: refuses a new session when [`MAX_SESSIONS`] are open (503), and answers
+/// a body that is not a usable JSON-RPC message with the error [`inbound::check`] gives.
+async fn screen_request(State(state): State<Arc<ServerState>>, req: Request, next: Next) -> Response {
+    if req.method() != axum::http::Method::POST {
+        return next.run(req).await;
+    }
+    let new_session = !req.headers().contains_key("mcp-session-id");
+    let (parts, body) = req.into_parts();
+    let bytes = match axum::body::to_bytes(body, inbound::MAX_MESSAGE_BYTES).await {
+        Ok(b) => b,
+        Err(_) => {
+            let e = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700,
+                "message": format!("parse error: body longer than {} bytes", inbound::MAX_MESSAGE_BYTES)}});
+            return (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(e)).into_response();
+        }
+    };
+    if let Err(reply) = inbound::check(&bytes) {
+        let status = if reply["error"]["code"] == -32700 {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::OK
+        };
+        return (status, axum::Json(reply)).into_response();
+    }
+    if new_session && state.connections() >= MAX_SESSIONS {
+        let e = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000,
+            "message": format!("server busy: {MAX_SESSIONS} MCP sessions are open, the most this server keeps; \
+                close one (HTTP DELETE /mcp with its Mcp-Session-Id) or retry after idle ones expire ({} s)",
+                SESSION_IDLE.as_secs())}});
+        let mut resp = (StatusCode::SERVICE_UNAVAILABLE, axum::Json(e)).into_response();
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("30"));
+        return resp;
+    }
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes))).await
 }
 
 /// The whole HTTP app: `/mcp` plus `extra` routes (e.g. the REST API), all behind `guard`.
@@ -250,5 +331,33 @@ mod tests {
         assert_eq!(g.check(&wrong).unwrap_err().0, StatusCode::UNAUTHORIZED);
         let none = headers(&[("host", "phone.lan:8765")]);
         assert_eq!(g.check(&none).unwrap_err().0, StatusCode::UNAUTHORIZED);
+    }
+
+    #[test]
+    fn host_origin_and_authorization_are_parsed_strictly() {
+        let g = Guard::for_bind("127.0.0.1:8765".parse().unwrap(), Some("t0k".into()), &[]).unwrap();
+        let auth = ("authorization", "Bearer t0k");
+        for host in ["127.0.0.1:8765@evil.com", "127.0.0.1:", "127.0.0.1:80x", "127.0.0.1/x", "", "[::1", "evil.com#127.0.0.1"] {
+            assert_eq!(g.check(&headers(&[("host", host), auth])).unwrap_err().0, StatusCode::FORBIDDEN, "{host}");
+        }
+        assert!(g.check(&headers(&[("host", "LOCALHOST:8765"), auth])).is_ok());
+        for origin in ["http://localhost:1@evil.com", "http://localhost/", "ftp://localhost", "null"] {
+            let h = headers(&[("host", "localhost"), ("origin", origin), auth]);
+            assert_eq!(g.check(&h).unwrap_err().0, StatusCode::FORBIDDEN, "{origin}");
+        }
+        assert!(g.check(&headers(&[("host", "localhost"), ("origin", "HTTP://Localhost:3000"), auth])).is_ok());
+        for value in ["bearer t0k", "BEARER t0k", "Bearer   t0k"] {
+            assert!(g.check(&headers(&[("host", "localhost"), ("authorization", value)])).is_ok(), "{value}");
+        }
+        for value in ["Bearer", "Bearer ", "Basic t0k", "Bearer t0k extra", "Bearert0k"] {
+            let h = headers(&[("host", "localhost"), ("authorization", value)]);
+            assert_eq!(g.check(&h).unwrap_err().0, StatusCode::UNAUTHORIZED, "{value}");
+        }
+        for blank in ["", "   ", "a b"] {
+            assert!(matches!(
+                Guard::for_bind("127.0.0.1:1".parse().unwrap(), Some(blank.into()), &[]),
+                Err(BindError::BlankToken)
+            ));
+        }
     }
 }

@@ -18,6 +18,8 @@ pub mod http;
 mod observe;
 mod params;
 mod reply;
+pub mod schema;
+pub mod inbound;
 mod task_tools;
 
 use std::sync::Arc;
@@ -32,6 +34,7 @@ use rmcp::{
     prompt, prompt_handler, prompt_router, tool_handler, ErrorData as McpError, RoleServer,
     ServiceExt,
 };
+use serde_json::Value;
 use tokio::sync::OnceCell;
 use tokio::task::JoinHandle;
 
@@ -58,6 +61,25 @@ pub struct ServerState {
     /// Task episodes, when the server was started with tasks enabled (`serve` enables them).
     pub tasks: std::sync::OnceLock<Arc<crate::session::episode::Episodes>>,
     pub surface: Surface,
+    /// MCP connections alive now (an HTTP session is one); the HTTP transport caps it.
+    connections: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Counts one live connection in [`ServerState`] until dropped (rmcp drops the handler when its
+/// session ends: closed, idle past its keep-alive, or never initialized).
+struct Live(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Live {
+    fn new(counter: &Arc<std::sync::atomic::AtomicUsize>) -> Live {
+        counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Live(counter.clone())
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 impl ServerState {
@@ -70,8 +92,14 @@ impl ServerState {
         Arc::new(ServerState {
             hub,
             tasks: std::sync::OnceLock::new(),
+            connections: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             surface,
         })
+    }
+
+    /// How many MCP connections are alive.
+    pub fn connections(&self) -> usize {
+        self.connections.load(std::sync::atomic::Ordering::SeqCst)
     }
 }
 
@@ -88,6 +116,9 @@ pub struct DroidMcp {
     session: Arc<OnceCell<Arc<Session>>>,
     /// The client's `logging/setLevel`; `None` until it asks for log messages.
     log_level: Arc<std::sync::Mutex<Option<LoggingLevel>>>,
+    /// Resource URIs the client subscribed to, and the task that watches the screen for them.
+    subscriptions: Arc<std::sync::Mutex<Subscriptions>>,
+    _live: Arc<Live>,
     tool_router: ToolRouter<DroidMcp>,
     prompt_router: PromptRouter<DroidMcp>,
 }
@@ -120,13 +151,23 @@ impl DroidMcp {
             Surface::Agent => Self::agent_task_tools(),
             Surface::Harness => Self::harness_task_tools(),
         };
+        let mut tool_router = Self::action_tools() + Self::observe_tools() + tasks;
+        schema::finish(&mut tool_router);
         DroidMcp {
+            _live: Arc::new(Live::new(&state.connections)),
             state,
             session: Arc::new(OnceCell::new()),
             log_level: Arc::new(std::sync::Mutex::new(None)),
-            tool_router: Self::action_tools() + Self::observe_tools() + tasks,
+            subscriptions: Arc::new(std::sync::Mutex::new(Subscriptions::default())),
+            tool_router,
             prompt_router: Self::prompt_router(),
         }
+    }
+
+    fn subscriptions(&self) -> std::sync::MutexGuard<'_, Subscriptions> {
+        self.subscriptions
+            .lock()
+            .expect("subscription lock is never poisoned: no panics while held")
     }
 
     /// This connection's session, opened on first use on the default device.
@@ -270,6 +311,53 @@ const RES_XML: &str = "android://screen/hierarchy.xml";
 const RES_SCREENSHOT: &str = "android://screen/screenshot.png";
 const RES_STEPS: &str = "android://session/steps";
 
+/// The client's resource subscriptions on one connection.
+#[derive(Default)]
+struct Subscriptions {
+    uris: std::collections::BTreeSet<String>,
+    watcher: Option<JoinHandle<()>>,
+}
+
+impl Drop for Subscriptions {
+    fn drop(&mut self) {
+        if let Some(w) = self.watcher.take() {
+            w.abort();
+        }
+    }
+}
+
+/// Goals the `operate_phone` prompt's `goal` argument completes to (`completion/complete`).
+const GOAL_EXAMPLES: &[&str] = &[
+    "Set an alarm for 7:00 AM labelled Gym, repeating on weekdays",
+    "Turn on dark theme and set brightness to half",
+    "Add a contact and send them a text message",
+    "Work out 12.5 * 4 - 3 in Calculator",
+    "Create a calendar event tomorrow at 10:00",
+    "Start a 5 minute timer and tell me the time remaining",
+    "Find the Android version in About phone",
+];
+
+/// Clips long text in a failed call's reply: an error must never echo a megabyte of input back.
+fn clip_error(mut result: CallToolResult) -> CallToolResult {
+    if result.is_error != Some(true) {
+        return result;
+    }
+    for block in &mut result.content {
+        if let ContentBlock::Text(t) = block {
+            t.text = crate::session::clip(&t.text, MAX_ERROR_CHARS);
+        }
+    }
+    if let Some(Value::Object(obj)) = &mut result.structured_content {
+        if let Some(Value::String(e)) = obj.get_mut("error") {
+            *e = crate::session::clip(e, MAX_ERROR_CHARS);
+        }
+    }
+    result
+}
+
+/// The longest error text a reply carries.
+const MAX_ERROR_CHARS: usize = 600;
+
 #[tool_handler(router = self.tool_router)]
 #[prompt_handler(router = self.prompt_router)]
 impl rmcp::ServerHandler for DroidMcp {
@@ -279,7 +367,9 @@ impl rmcp::ServerHandler for DroidMcp {
                 .enable_tools()
                 .enable_prompts()
                 .enable_resources()
+                .enable_resources_subscribe()
                 .enable_logging()
+                .enable_completions()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -290,6 +380,91 @@ impl rmcp::ServerHandler for DroidMcp {
             Surface::Agent => AGENT_INSTRUCTIONS,
             Surface::Harness => HARNESS_INSTRUCTIONS,
         })
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        match self.tool_router.call(tcc).await {
+            Ok(CallToolResponse::Complete(r)) => Ok(CallToolResponse::Complete(clip_error(r))),
+            Ok(other) => Ok(other),
+            Err(mut e) => {
+                e.message = crate::session::clip(&e.message, MAX_ERROR_CHARS).into();
+                Err(e)
+            }
+        }
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let known = matches!(&request.r#ref, Reference::Prompt(p) if p.name == "operate_phone")
+            && request.argument.name == "goal";
+        if !known {
+            return Err(McpError::invalid_params(
+                "completions exist only for the `goal` argument of the `operate_phone` prompt",
+                None,
+            ));
+        }
+        let typed = request.argument.value.to_lowercase();
+        let values: Vec<String> = GOAL_EXAMPLES
+            .iter()
+            .filter(|g| g.to_lowercase().contains(typed.trim()))
+            .map(|g| g.to_string())
+            .collect();
+        let mut info = CompletionInfo::default();
+        info.total = Some(values.len() as u32);
+        info.has_more = Some(false);
+        info.values = values;
+        Ok(CompleteResult::new(info))
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let uri = request.uri.as_str();
+        if ![RES_ELEMENTS, RES_XML, RES_SCREENSHOT, RES_STEPS].contains(&uri) {
+            return Err(McpError::resource_not_found(
+                format!("no resource {}", crate::session::clip(uri, 200)),
+                None,
+            ));
+        }
+        let session = self
+            .session()
+            .await
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        let mut subs = self.subscriptions();
+        subs.uris.insert(uri.to_string());
+        if subs.watcher.as_ref().is_none_or(|w| w.is_finished()) {
+            subs.watcher = Some(tokio::spawn(watch_screen(
+                session,
+                ctx.peer.clone(),
+                self.subscriptions.clone(),
+            )));
+        }
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let mut subs = self.subscriptions();
+        subs.uris.remove(request.uri.as_str());
+        if subs.uris.is_empty() {
+            if let Some(w) = subs.watcher.take() {
+                w.abort();
+            }
+        }
+        Ok(())
     }
 
     async fn set_level(
@@ -318,7 +493,7 @@ impl rmcp::ServerHandler for DroidMcp {
                     .with_description("The current screen's uiautomator XML")
                     .with_mime_type("application/xml"),
                 Resource::new(RES_SCREENSHOT, "screen-screenshot")
-                    .with_description("A screenshot of the current screen (long edge 1024 px)")
+                    .with_description("A PNG screenshot of the current screen (long edge 1024 px)")
                     .with_mime_type("image/png"),
                 Resource::new(RES_STEPS, "session-steps")
                     .with_description("The steps this session has taken")
@@ -344,6 +519,7 @@ impl rmcp::ServerHandler for DroidMcp {
             RES_SCREENSHOT => ObserveOptions {
                 elements: false,
                 screenshot: true,
+                encoding: crate::device::image::Encoding::Png,
                 ..ObserveOptions::default()
             },
             RES_STEPS => ObserveOptions::default(),
@@ -392,10 +568,35 @@ impl rmcp::ServerHandler for DroidMcp {
     }
 }
 
+/// Sends `notifications/resources/updated` for the subscribed resources each time the session's device
+/// changes (any session acted on it), once that action has settled. Ends when the client goes away.
+async fn watch_screen(
+    session: Arc<Session>,
+    peer: rmcp::Peer<RoleServer>,
+    subs: Arc<std::sync::Mutex<Subscriptions>>,
+) {
+    loop {
+        session.screen_changed().await;
+        let uris: Vec<String> = subs
+            .lock()
+            .expect("subscription lock is never poisoned: no panics while held")
+            .uris
+            .iter()
+            .cloned()
+            .collect();
+        for uri in uris {
+            let param = ResourceUpdatedNotificationParam::new(uri);
+            if peer.notify_resource_updated(param).await.is_err() || peer.is_transport_closed() {
+                return;
+            }
+        }
+    }
+}
+
 /// Serves one MCP connection over stdin/stdout until the client closes it.
 pub async fn serve_stdio(state: Arc<ServerState>) -> Result<(), TransportError> {
     let running = DroidMcp::new(state)
-        .serve(rmcp::transport::stdio())
+        .serve(inbound::screened(tokio::io::stdin(), tokio::io::stdout()))
         .await
         .map_err(|e| TransportError(e.to_string()))?;
     running
@@ -416,7 +617,7 @@ where
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
     let running = DroidMcp::new(state)
-        .serve((read, write))
+        .serve(inbound::screened(read, write))
         .await
         .map_err(|e| TransportError(e.to_string()))?;
     running

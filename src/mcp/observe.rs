@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::model::CallToolResult;
 use rmcp::service::RequestContext;
 use rmcp::{tool, tool_router, ErrorData as McpError, RoleServer};
 use serde_json::json;
@@ -13,10 +13,24 @@ use super::params::*;
 use super::{reply, DroidMcp};
 use crate::session::ObserveOptions;
 
+/// The `screen` tool's description: what it returns and how to read an element line. The same
+/// notation is in prompts/agent.md and docs/hierarchy.md; `hierarchy::format::Format` is the reference.
+const SCREEN_DESCRIPTION: &str = "The current screen, settled: foreground app, screen size, what changed since your last look, and the element list; optionally a screenshot (`annotate` draws the ids on it).
+
+Each element is one line: `ID ROLE @X,Y [actions] [state] [: strings]`, e.g. `12 switch @972,640 checked: Wi-Fi` or `5 input @540,700 focused empty | hint: Search`.
+- ID: pass it as `element` to tap/type_text/scroll. Ids belong to this screen: after the screen changes, use the new list.
+- ROLE: btn, input, checkbox, switch, radio, tab, slider, progress, select, list, web, image, text, view. btn/tab tap, input takes text, checkbox/switch/radio toggle, list scrolls.
+- @X,Y: the centre in screen pixels, where a tap lands.
+- action words beyond the role's own: tap, long (long-press), type, scroll, toggle; `-tap` means the element does NOT take taps.
+- state words: checked/unchecked, selected, focused, disabled, password, empty (a field with no text); sliders `value V of MIN-MAX` when the phone reports it; lists `more: up down` when they can scroll further that way.
+- `: strings`: text, description and text inside the element, joined by ` | `; `hint: …` is a field's placeholder, not its content.";
+
 #[tool_router(router = observe_tools, vis = "pub(super)")]
 impl DroidMcp {
     #[tool(
-        description = "The current screen, settled: foreground app, screen size, and the compressed element list (ids usable by tap/type_text/scroll); optionally a screenshot (annotate draws the ids on it)."
+        description = SCREEN_DESCRIPTION,
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = super::schema::observation()
     )]
     async fn screen(
         &self,
@@ -38,7 +52,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "A screenshot as an image, its long edge scaled to `max_edge` (default 1024); the reply gives the scale factor to map image pixels to screen pixels."
+        description = "A screenshot as an image, its long edge scaled to `max_edge` (default 1024); the reply gives the scale factor to map image pixels to screen pixels.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = super::schema::screenshot()
     )]
     async fn screenshot(
         &self,
@@ -78,7 +94,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "The UI hierarchy: the compressed element list, or uiautomator's raw XML with `raw: true`."
+        description = "The UI hierarchy: the compressed element list, or uiautomator's raw XML with `raw: true`.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = super::schema::observation()
     )]
     async fn hierarchy(
         &self,
@@ -93,7 +111,10 @@ impl DroidMcp {
         self.observe(opts, ctx).await
     }
 
-    #[tool(description = "Launchable apps on the device: label and package.")]
+    #[tool(description = "Launchable apps on the device: label and package.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = super::schema::apps()
+    )]
     async fn list_apps(&self) -> Result<CallToolResult, McpError> {
         let started = Instant::now();
         let session = match self.session().await {
@@ -108,7 +129,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Devices this server has open and the one this session uses. `sim` (the embedded phone) is always available."
+        description = "Devices this server has open and the one this session uses. `sim` (the embedded phone) is always available.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = super::schema::devices()
     )]
     async fn devices(&self) -> Result<CallToolResult, McpError> {
         let current = match self.session().await {
@@ -135,7 +158,9 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Switch this session to another device: `sim`, `sim:SEED`, or an adb serial."
+        description = "Switch this session to another device: `sim`, `sim:SEED`, or an adb serial.",
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false),
+        output_schema = super::schema::selected()
     )]
     async fn select_device(
         &self,
@@ -154,35 +179,20 @@ impl DroidMcp {
         })
     }
 
-    #[tool(description = "The steps this session has taken so far (action, time, outcome).")]
-    async fn history(&self) -> Result<CallToolResult, McpError> {
+    #[tool(description = "The steps this session has taken so far (action, time, outcome), oldest first, 20 per page: pass `offset` (the reply's `next_offset`) for more.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = super::schema::history()
+    )]
+    async fn history(
+        &self,
+        Parameters(a): Parameters<HistoryArgs>,
+    ) -> Result<CallToolResult, McpError> {
         let session = match self.session().await {
             Ok(s) => s,
             Err(e) => return Ok(reply::error(&e, 0)),
         };
-        let steps = session.steps();
-        let text = steps
-            .iter()
-            .map(|s| {
-                format!(
-                    "{}. {} ({} ms){}",
-                    s.index,
-                    s.action,
-                    s.elapsed_ms,
-                    s.error
-                        .as_ref()
-                        .map(|e| format!(" error: {e}"))
-                        .unwrap_or_default()
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
-        let mut r = CallToolResult::success(vec![ContentBlock::text(if text.is_empty() {
-            "no steps yet".to_string()
-        } else {
-            text
-        })]);
-        r.structured_content = Some(json!({"ok": true, "steps": reply::steps_json(&steps)}));
-        Ok(r)
+        let limit = a.limit.unwrap_or(20).clamp(1, 100) as usize;
+        let offset = a.offset.unwrap_or(0) as usize;
+        Ok(reply::history(&session.steps(), offset, limit))
     }
 }

@@ -16,7 +16,8 @@ pub struct TargetArgs {
     pub x: Option<i32>,
     /// Y coordinate in screen pixels (give `x` too).
     pub y: Option<i32>,
-    /// Element id from the latest `screen` element list (the number in `[12]`).
+    /// Element id from the latest `screen` element list (the number that starts its line: `12 btn …`).
+    #[schemars(range(min = 1))]
     pub element: Option<u32>,
     /// Visible text or content description of the element to act on (first match).
     pub text: Option<String>,
@@ -92,6 +93,7 @@ pub struct LongPressArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
     /// How long to hold, in ms (600–10000; default 800).
+    #[schemars(range(min = 600, max = 10000))]
     pub duration_ms: Option<u32>,
     #[serde(flatten)]
     pub observe: ObserveArgs,
@@ -101,6 +103,7 @@ pub struct LongPressArgs {
 pub struct SwipeArgs {
     /// Finger direction: `up`, `down`, `left`, `right` (`up` moves content up, showing what is below).
     /// Either this or `x1,y1,x2,y2`.
+    #[schemars(extend("enum" = ["up", "down", "left", "right"]))]
     pub direction: Option<String>,
     /// Start X of a point-to-point swipe.
     pub x1: Option<i32>,
@@ -111,10 +114,13 @@ pub struct SwipeArgs {
     /// End Y of a point-to-point swipe.
     pub y2: Option<i32>,
     /// With `direction`: start on this element id instead of the screen centre.
+    #[schemars(range(min = 1))]
     pub element: Option<u32>,
     /// With `direction`: distance in pixels (default a third of the screen).
+    #[schemars(range(min = 1))]
     pub distance: Option<i32>,
     /// Duration in ms (50–10000; default 300).
+    #[schemars(range(min = 50, max = 10000))]
     pub duration_ms: Option<u32>,
     #[serde(flatten)]
     pub observe: ObserveArgs,
@@ -124,12 +130,15 @@ pub struct SwipeArgs {
 pub struct ScrollArgs {
     /// Where the content should move to reveal: `down` shows what is further down the list, `up`
     /// what is above, `left`/`right` likewise.
+    #[schemars(extend("enum" = ["up", "down", "left", "right"]))]
     pub direction: String,
     /// Scrollable container's element id (default: the largest scrollable on screen).
+    #[schemars(range(min = 1))]
     pub element: Option<u32>,
     /// Keep scrolling until an element shows this text; fails if it never appears.
     pub until_text: Option<String>,
     /// With `until_text`: give up after this many swipes (1–50; default 10).
+    #[schemars(range(min = 1, max = 50))]
     pub max_swipes: Option<u32>,
     #[serde(flatten)]
     pub observe: ObserveArgs,
@@ -140,6 +149,7 @@ pub struct TypeTextArgs {
     /// The text to type, any Unicode; `\n` is typed as a newline, not as ENTER.
     pub text: String,
     /// Element id of the field to type into (tapped first); default: the focused field.
+    #[schemars(range(min = 1))]
     pub element: Option<u32>,
     /// Delete the field's current text first.
     #[serde(default)]
@@ -172,6 +182,7 @@ pub struct OpenAppArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct WaitArgs {
     /// How long to wait, in ms (0–60000); then the UI is allowed to settle.
+    #[schemars(range(max = 60000))]
     pub ms: u64,
     #[serde(flatten)]
     pub observe: ObserveArgs,
@@ -188,8 +199,10 @@ pub struct ScreenArgs {
     #[serde(default)]
     pub annotate: bool,
     /// Screenshot long-edge limit in pixels (64–4096; default 1024).
+    #[schemars(range(min = 64, max = 4096))]
     pub max_edge: Option<u32>,
-    /// Screenshot format: `png` (default) or `jpeg`.
+    /// Screenshot format: `jpeg` (default, smaller) or `png` (lossless).
+    #[schemars(extend("enum" = ["jpeg", "png"]))]
     pub format: Option<String>,
 }
 
@@ -199,10 +212,13 @@ pub struct ScreenshotArgs {
     #[serde(default)]
     pub annotate: bool,
     /// Long-edge limit in pixels (64–4096; default 1024). The reply states the scale factor.
+    #[schemars(range(min = 64, max = 4096))]
     pub max_edge: Option<u32>,
-    /// `png` (default) or `jpeg`.
+    /// `jpeg` (default, smaller) or `png` (lossless).
+    #[schemars(extend("enum" = ["jpeg", "png"]))]
     pub format: Option<String>,
     /// JPEG quality 1–100 (default 80).
+    #[schemars(range(min = 1, max = 100))]
     pub quality: Option<u8>,
 }
 
@@ -211,6 +227,16 @@ pub struct HierarchyArgs {
     /// Return uiautomator's raw XML instead of the compressed element list.
     #[serde(default)]
     pub raw: bool,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct HistoryArgs {
+    /// Skip this many steps (default 0); the reply gives `next_offset` while more remain.
+    #[schemars(range(min = 0))]
+    pub offset: Option<u32>,
+    /// At most this many steps (1–100; default 20).
+    #[schemars(range(min = 1, max = 100))]
+    pub limit: Option<u32>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -226,8 +252,10 @@ pub fn direction(s: &str) -> Result<Direction, String> {
 
 pub fn encoding(format: Option<&str>, quality: Option<u8>) -> Result<Encoding, String> {
     match format.map(|f| f.trim().to_ascii_lowercase()).as_deref() {
-        None | Some("png") => Ok(Encoding::Png),
-        Some("jpeg") | Some("jpg") => Ok(Encoding::Jpeg(quality.unwrap_or(80).clamp(1, 100))),
+        Some("png") => Ok(Encoding::Png),
+        None | Some("jpeg") | Some("jpg") => {
+            Ok(Encoding::Jpeg(quality.unwrap_or(80).clamp(1, 100)))
+        }
         Some(other) => Err(format!("format must be png or jpeg, not {other:?}")),
     }
 }

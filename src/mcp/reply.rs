@@ -2,12 +2,14 @@
 //! `structuredContent` for programs, and screenshots as image content (never base64 inside text).
 
 use base64::Engine;
+
+use crate::session::clip;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Value};
 
 use crate::device::image::Screenshot;
 use crate::device::AppEntry;
-use crate::session::{ActOutcome, ElementRef, Observation, SessionError, Step};
+use crate::session::{ActOutcome, Changes, ElementRef, Observation, SessionError, Step};
 
 /// A failed call the model can act on: `isError: true` with the message.
 pub fn error(e: &SessionError, elapsed_ms: u64) -> CallToolResult {
@@ -53,7 +55,7 @@ pub fn action(outcome: &ActOutcome) -> CallToolResult {
     };
     let mut value = json!({
         "ok": true,
-        "action": outcome.action,
+        "action": clip(&outcome.action, MAX_ECHO_CHARS),
         "elapsed_ms": outcome.elapsed_ms,
         "settled": outcome.settled,
         "detail": outcome.detail,
@@ -72,6 +74,10 @@ pub fn action(outcome: &ActOutcome) -> CallToolResult {
             "step": r.episode_step, "steps_left": r.steps_left, "stop": r.stop,
         })),
     });
+    // Absent, not null: the output schema types each field, and null is no string.
+    if let Value::Object(fields) = &mut value {
+        fields.retain(|_, v| !v.is_null());
+    }
     if let Some(obs) = &outcome.observation {
         blocks.extend(observation_blocks(obs));
         value["observation"] = observation_json(obs);
@@ -84,7 +90,7 @@ pub fn action(outcome: &ActOutcome) -> CallToolResult {
 /// The one-line echo of an action: what it acted on and what resulted
 /// (`tap #12 btn "Wi-Fi" @540,1200: ok in 31 ms; now checked`).
 pub fn action_echo(o: &ActOutcome) -> String {
-    let mut line = o.action.clone();
+    let mut line = clip(&o.action, MAX_ECHO_CHARS);
     if let Some(t) = &o.target {
         if !line.contains(&t.describe()) {
             line.push_str(&format!(" → {}", t.describe()));
@@ -185,7 +191,11 @@ fn observation_blocks(obs: &Observation) -> Vec<ContentBlock> {
         ));
     }
     if let Some(changes) = &obs.changes {
-        head.push_str(&format!("changes: {changes}\n"));
+        if changes.text.contains('\n') {
+            head.push_str(&format!("changes:\n{}\n", changes.text));
+        } else {
+            head.push_str(&format!("changes: {}\n", changes.text));
+        }
     }
     if let Some(elements) = &obs.elements {
         head.push_str(&format!("elements ({}):\n{elements}", obs.element_count));
@@ -200,20 +210,46 @@ fn observation_blocks(obs: &Observation) -> Vec<ContentBlock> {
     blocks
 }
 
+/// The observation's facts for programs. The element list, the XML and the image are in the text
+/// and image blocks only: structured content never repeats a large payload.
 fn observation_json(obs: &Observation) -> Value {
-    json!({
+    let mut v = json!({
         "serial": obs.serial,
-        "foreground": obs.foreground.as_ref().map(|f| json!({"package": f.package, "activity": f.activity})),
         "width": obs.size.width,
         "height": obs.size.height,
-        "elements": obs.elements,
         "element_count": obs.element_count,
-        "changes": obs.changes,
         "digest": obs.digest,
-        "screenshot": obs.screenshot.as_ref().map(|s| json!({
-            "mime_type": s.encoding.mime(), "width": s.width, "height": s.height, "scale": s.scale
-        })),
-    })
+    });
+    if let Some(f) = &obs.foreground {
+        v["foreground"] = match &f.activity {
+            Some(a) => json!({"package": f.package, "activity": a}),
+            None => json!({"package": f.package}),
+        };
+    }
+    if let Some(c) = &obs.changes {
+        v["changes"] = changes_json(c);
+    }
+    if let Some(s) = &obs.screenshot {
+        v["screenshot"] = json!({
+            "mime_type": s.encoding.mime(), "width": s.width, "height": s.height,
+            "scale": s.scale, "bytes": s.bytes.len(),
+        });
+    }
+    v
+}
+
+fn changes_json(c: &Changes) -> Value {
+    let mut v = json!({
+        "kind": c.kind.as_str(), "summary": c.text,
+        "added": c.added, "removed": c.removed, "changed": c.changed,
+    });
+    if let Some(p) = &c.packages.0 {
+        v["from_package"] = json!(p);
+    }
+    if let Some(p) = &c.packages.1 {
+        v["to_package"] = json!(p);
+    }
+    v
 }
 
 pub fn image(shot: &Screenshot) -> ContentBlock {
@@ -237,7 +273,8 @@ pub fn screenshot(shot: &Screenshot, elapsed_ms: u64) -> CallToolResult {
     ]);
     r.structured_content = Some(json!({
         "ok": true, "mime_type": shot.encoding.mime(), "width": shot.width,
-        "height": shot.height, "scale": shot.scale, "elapsed_ms": elapsed_ms
+        "height": shot.height, "scale": shot.scale, "bytes": shot.bytes.len(),
+        "elapsed_ms": elapsed_ms
     }));
     r
 }
@@ -252,7 +289,13 @@ pub fn apps(apps: &[AppEntry], elapsed_ms: u64) -> CallToolResult {
     r.structured_content = Some(json!({
         "ok": true,
         "elapsed_ms": elapsed_ms,
-        "apps": apps.iter().map(|a| json!({"label": a.label(), "package": a.package, "activity": a.activity})).collect::<Vec<_>>(),
+        "apps": apps.iter().map(|a| {
+            let mut v = json!({"label": a.label(), "package": a.package});
+            if let Some(activity) = &a.activity {
+                v["activity"] = json!(activity);
+            }
+            v
+        }).collect::<Vec<_>>(),
     }));
     r
 }
@@ -268,13 +311,61 @@ pub fn steps_json(steps: &[Step]) -> Value {
         steps
             .iter()
             .map(|s| {
-                json!({
-                    "index": s.index, "action": s.action, "kind": s.kind,
+                let mut v = json!({
+                    "index": s.index, "action": clip(&s.action, MAX_ECHO_CHARS), "kind": s.kind,
                     "started_at": s.started_at.to_rfc3339(), "elapsed_ms": s.elapsed_ms,
-                    "error": s.error, "observation_digest": s.observation_digest,
-                    "foreground": s.foreground, "serial": s.serial,
-                })
+                    "serial": s.serial,
+                });
+                for (key, value) in [
+                    ("error", &s.error),
+                    ("observation_digest", &s.observation_digest),
+                    ("foreground", &s.foreground),
+                ] {
+                    if let Some(value) = value {
+                        v[key] = json!(clip(value, MAX_ECHO_CHARS));
+                    }
+                }
+                v
             })
             .collect(),
     )
+}
+
+/// The most of a step's action or error a history line repeats.
+const MAX_ECHO_CHARS: usize = 300;
+
+/// One page of the step list: `limit` steps from `offset`, one line each, oldest first.
+pub fn history(steps: &[Step], offset: usize, limit: usize) -> CallToolResult {
+    let total = steps.len();
+    let page = steps.get(offset.min(total)..(offset + limit).min(total)).unwrap_or_default();
+    let next = (offset + page.len() < total).then_some(offset + page.len());
+    let mut text = if total == 0 {
+        "no steps yet in this session".to_string()
+    } else if page.is_empty() {
+        format!("{total} steps; none from offset {offset}")
+    } else {
+        format!("steps {}-{} of {total}", offset + 1, offset + page.len())
+    };
+    for s in page {
+        text.push_str(&format!(
+            "\n{}. {} ({} ms){}",
+            s.index,
+            clip(&s.action, MAX_ECHO_CHARS),
+            s.elapsed_ms,
+            s.error
+                .as_ref()
+                .map(|e| format!(" error: {}", clip(e, MAX_ECHO_CHARS)))
+                .unwrap_or_default()
+        ));
+    }
+    if let Some(n) = next {
+        text.push_str(&format!("\nmore: call history with offset {n}"));
+    }
+    let mut value = json!({"ok": true, "total": total, "offset": offset, "steps": steps_json(page)});
+    if let Some(n) = next {
+        value["next_offset"] = json!(n);
+    }
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+    r.structured_content = Some(value);
+    r
 }

@@ -17,6 +17,7 @@
 //! convert them to their own wire types, so renaming a field here never breaks a client.
 
 mod act;
+mod clip;
 mod action;
 mod control;
 pub mod episode;
@@ -38,11 +39,12 @@ pub use action::{
 };
 pub use control::{Control, Progress};
 pub use error::SessionError;
+pub use clip::clip;
 pub use hub::Hub;
 pub use observe::{Observation, ObserveOptions, SettlePolicy};
 pub use pool::{DevicePool, DeviceSlot, DeviceSummary, Lease};
 pub use record::{Gesture, Recorded, Step, StepSink};
-pub use screen::{ElementRef, Screen, ScreenError};
+pub use screen::{ChangeKind, Changes, ElementRef, Screen, ScreenError};
 
 use crate::device::{apps, command};
 use record::Recorder;

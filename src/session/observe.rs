@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::device::image::{self as shot, Encoding, Screenshot};
 use crate::device::{AppEntry, Device, Foreground, ScreenSize};
 
-use super::{Control, DeviceSlot, Screen, Session, SessionError, State};
+use super::{ChangeKind, Changes, Control, DeviceSlot, Screen, Session, SessionError, State};
 
 /// What to include in an observation.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +29,7 @@ impl Default for ObserveOptions {
             screenshot: false,
             annotate: false,
             max_edge: 1024,
-            encoding: Encoding::Png,
+            encoding: Encoding::Jpeg(80),
             xml: false,
         }
     }
@@ -48,7 +48,7 @@ pub struct Observation {
     pub screenshot: Option<Screenshot>,
     pub digest: String,
     /// What changed since this session's previous observation.
-    pub changes: Option<String>,
+    pub changes: Option<Changes>,
 }
 
 /// How long to wait for the UI to stop changing after an action.
@@ -81,6 +81,12 @@ impl Session {
             self.fresh_screen(&mut state, &slot, ctl).await?;
         }
         self.observe_locked(&mut state, &slot, opts, ctl).await
+    }
+
+    /// Resolves once this session's device changed (any session acted on it) and the action is over.
+    pub async fn screen_changed(&self) {
+        let slot = self.state.lock().await.lease.slot().clone();
+        slot.changed().await
     }
 
     /// Launchable apps with their names.
@@ -190,7 +196,10 @@ impl Session {
         } else {
             None
         };
-        let changes = state.observed.as_ref().map(|old| screen.changes_since(old));
+        let mut changes = state.observed.as_ref().map(|old| screen.changes_since(old));
+        if let Some(c) = changes.as_mut().filter(|c| c.kind == ChangeKind::AppSwitch) {
+            c.text = switched_to(device, c.packages.1.as_deref().unwrap_or_default()).await;
+        }
         state.observed = Some(screen.clone());
         if state
             .seen
@@ -213,6 +222,21 @@ impl Session {
             digest: screen.digest(),
             changes,
         })
+    }
+}
+
+/// "switched to Clock (com.google.android.deskclock)"; the bare package when it has no launcher label.
+async fn switched_to(device: &Device, package: &str) -> String {
+    let label = match device.apps().await {
+        Ok(apps) => apps
+            .into_iter()
+            .find(|a| a.package == package)
+            .map(|a| a.label().to_string()),
+        Err(_) => None,
+    };
+    match label {
+        Some(l) if l != package => format!("switched to {l} ({package})"),
+        _ => format!("switched to {package}"),
     }
 }
 

@@ -5,7 +5,7 @@
 //! instead of interleaving taps and dumps.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::StepSink;
@@ -18,17 +18,27 @@ pub struct DeviceSlot {
     /// tokio's mutex: held across the awaits of one act-and-settle.
     pub(crate) turn: tokio::sync::Mutex<()>,
     leases: AtomicUsize,
-    /// Bumped by every action on the device, so a session knows its last dump may be stale.
-    generation: AtomicU64,
+    /// Bumped by every action on the device, so a session knows its last dump may be stale; a watch
+    /// channel so resource subscribers can wait for it.
+    generation: tokio::sync::watch::Sender<u64>,
 }
 
 impl DeviceSlot {
     pub fn generation(&self) -> u64 {
-        self.generation.load(Ordering::SeqCst)
+        *self.generation.borrow()
     }
 
     pub(crate) fn bump_generation(&self) {
-        self.generation.fetch_add(1, Ordering::SeqCst);
+        self.generation.send_modify(|g| *g += 1);
+    }
+
+    /// Resolves once the device has changed (some session acted on it) and that action is over.
+    pub async fn changed(&self) {
+        let mut rx = self.generation.subscribe();
+        if rx.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+        drop(self.turn.lock().await);
     }
 
     pub fn serial(&self) -> &str {
@@ -125,7 +135,7 @@ impl DevicePool {
             device: Device::new(shell),
             turn: tokio::sync::Mutex::new(()),
             leases: AtomicUsize::new(0),
-            generation: AtomicU64::new(0),
+            generation: tokio::sync::watch::channel(0).0,
         });
         self.slots().insert(canonical(spec), slot.clone());
         slot
@@ -159,7 +169,7 @@ impl DevicePool {
                             device: Device::new(shell),
                             turn: tokio::sync::Mutex::new(()),
                             leases: AtomicUsize::new(0),
-                            generation: AtomicU64::new(0),
+                            generation: tokio::sync::watch::channel(0).0,
                         })
                     })
                     .clone()

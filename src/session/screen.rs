@@ -55,6 +55,46 @@ struct Parsed {
     compact: String,
 }
 
+/// How a screen differs from the one observed before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChangeKind {
+    #[default]
+    Unchanged,
+    /// Another app is in front.
+    AppSwitch,
+    /// The same app shows a different screen (most elements replaced).
+    NewScreen,
+    /// Some elements were added, removed or changed.
+    Updated,
+}
+
+impl ChangeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Unchanged => "none",
+            ChangeKind::AppSwitch => "app_switch",
+            ChangeKind::NewScreen => "new_screen",
+            ChangeKind::Updated => "updated",
+        }
+    }
+}
+
+/// What changed between two observations.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Changes {
+    pub kind: ChangeKind,
+    /// The foreground package before and after.
+    pub packages: (Option<String>, Option<String>),
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+    /// One line, or the compact diff.
+    pub text: String,
+}
+
+/// The longest diff a reply carries; the element list after it has the rest.
+pub const MAX_DIFF_LINES: usize = 20;
+
 /// Why a dump could not become a screen.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{0}")]
@@ -222,14 +262,58 @@ impl Screen {
         self.inner.compact.clone()
     }
 
-    /// What changed from `old` to `self`, compact (`+` added, `-` removed, `~` changed).
-    pub fn changes_since(&self, old: &Screen) -> String {
-        let d = hierarchy::diff(&old.inner.list, &self.inner.list);
-        if d.is_empty() {
-            "no change".into()
-        } else {
-            hierarchy::format::compact_diff(&d, false)
+    /// The foreground package the dump names.
+    pub fn package(&self) -> Option<&str> {
+        self.inner.list.package.as_deref()
+    }
+
+    /// What changed from `old` to `self`. Another app, or a screen that shares little with the old
+    /// one, is said in one line (the element list that follows shows it); otherwise the compact diff
+    /// (`+` added, `-` removed, `~` changed), at most [`MAX_DIFF_LINES`] lines.
+    pub fn changes_since(&self, old: &Screen) -> Changes {
+        let (from, to) = (old.package(), self.package());
+        let packages = (from.map(str::to_string), to.map(str::to_string));
+        if from.is_some() && to.is_some() && from != to {
+            return Changes {
+                kind: ChangeKind::AppSwitch,
+                packages,
+                text: format!("switched to {}", to.unwrap_or_default()),
+                ..Changes::default()
+            };
         }
+        let d = hierarchy::diff(&old.inner.list, &self.inner.list);
+        let counts = (d.added.len(), d.removed.len(), d.changed.len());
+        let mut changes = Changes {
+            packages,
+            added: counts.0,
+            removed: counts.1,
+            changed: counts.2,
+            ..Changes::default()
+        };
+        let kept = self.element_count().saturating_sub(counts.0);
+        if d.is_empty() {
+            changes.text = "no change".into();
+        } else if counts.0 + counts.1 > 6 && kept * 3 < self.element_count() {
+            changes.kind = ChangeKind::NewScreen;
+            changes.text = format!(
+                "new screen: {} elements gone, {} new, {kept} kept",
+                counts.1, counts.0
+            );
+        } else {
+            changes.kind = ChangeKind::Updated;
+            let full = hierarchy::format::compact_diff(&d, false);
+            let lines: Vec<&str> = full.lines().collect();
+            changes.text = if lines.len() > MAX_DIFF_LINES {
+                format!(
+                    "{}\n… and {} more changes",
+                    lines[..MAX_DIFF_LINES].join("\n"),
+                    lines.len() - MAX_DIFF_LINES
+                )
+            } else {
+                lines.join("\n")
+            };
+        }
+        changes
     }
 
     /// Draws numbered marks (labels = element ids) on a screenshot that is `scale` times smaller

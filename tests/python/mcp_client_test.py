@@ -75,14 +75,17 @@ async def run(server):
         assert isinstance(r.structured_content["elapsed_ms"], int)
         print("episode: alarm 7:00 AM created and read back from the alarm list")
 
-        # An image block.
+        # Image blocks: JPEG by default, PNG on request.
         r = await call(c, "screenshot", {})
         images = [b for b in r.content if b.type == "image"]
         assert len(images) == 1, r.content
-        png = base64.b64decode(images[0].data)
-        assert images[0].mime_type == "image/png" and png[:8] == b"\x89PNG\r\n\x1a\n"
+        jpeg = base64.b64decode(images[0].data)
+        assert images[0].mime_type == "image/jpeg" and jpeg[:2] == b"\xff\xd8"
         assert "scale" in text_of(r)
-        print(f"image: {images[0].mime_type} {len(png)} bytes")
+        r = await call(c, "screenshot", {"format": "png"})
+        png = base64.b64decode([b for b in r.content if b.type == "image"][0].data)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        print(f"image: jpeg {len(jpeg)} bytes, png {len(png)} bytes")
 
         # Errors the model can act on.
         r = await call(c, "tap", {"element": 99999}, expect_error=True)
