@@ -22,7 +22,7 @@ use crate::eval::check::{Expected, FileTest, Probe, RowsTest, SqliteTest, When};
 use crate::eval::matcher::{Matcher, NumOp};
 use crate::eval::sqlite::RowMatch;
 use crate::eval::ui::UiPredicate;
-use crate::eval::{Check, Expr};
+use crate::eval::{Check, Constraint, Expr};
 use crate::hierarchy::Selector;
 
 /// The schema tag files may declare.
@@ -237,18 +237,8 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
         }
         // Render with sample values: unknown placeholders and regexes broken by substitution show up
         // here, at load, rather than mid-episode.
-        let mut rendered = check.clone();
-        let mut bad = None;
-        rendered.map_strings(&mut |s| match template::render(s, &sample) {
-            Ok(r) => r,
-            Err(e) => {
-                bad.get_or_insert(e);
-                s.to_string()
-            }
-        });
-        if let Some(e) = bad {
-            return Err(cx.err(span, &field, e));
-        }
+        let rendered = render_sample(&check, Check::map_strings, &sample)
+            .map_err(|e| cx.err(span.clone(), &field, e))?;
         if let Some(e) = regex_problem(&rendered) {
             return Err(cx.err(span, &format!("{field}: regex"), e));
         }
@@ -284,7 +274,7 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
         if checks.iter().any(|k| k.id == constraint.id)
             || constraints
                 .iter()
-                .any(|k: &crate::eval::Constraint| k.id == constraint.id)
+                .any(|k: &Constraint| k.id == constraint.id)
         {
             return Err(cx.err(
                 c.id.span(),
@@ -292,18 +282,8 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
                 "duplicate id (constraints and checks share one namespace)",
             ));
         }
-        let mut rendered = constraint.clone();
-        let mut bad = None;
-        rendered.map_strings(&mut |s| match template::render(s, &sample) {
-            Ok(r) => r,
-            Err(e) => {
-                bad.get_or_insert(e);
-                s.to_string()
-            }
-        });
-        if let Some(e) = bad {
-            return Err(cx.err(span, &field, e));
-        }
+        let rendered = render_sample(&constraint, Constraint::map_strings, &sample)
+            .map_err(|e| cx.err(span.clone(), &field, e))?;
         if let Some(e) = constraint_regex_problem(&rendered) {
             return Err(cx.err(span, &format!("{field}: regex"), e));
         }
@@ -337,20 +317,12 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
                 .enumerate()
                 .map(|(i, a)| {
                     let action = Action::parse(a.get_ref())
+                        .and_then(|action| {
+                            render_sample(&action, Action::map_strings, &sample)?;
+                            Ok(action)
+                        })
                         .map_err(|e| cx.err(a.span(), &format!("{what}[{i}]"), e))?;
-                    let mut probe = action.clone();
-                    let mut bad = None;
-                    probe.map_strings(&mut |s| match template::render(s, &sample) {
-                        Ok(r) => r,
-                        Err(e) => {
-                            bad.get_or_insert(e);
-                            s.to_string()
-                        }
-                    });
-                    match bad {
-                        Some(e) => Err(cx.err(a.span(), &format!("{what}[{i}]"), e)),
-                        None => Ok(action),
-                    }
+                    Ok(action)
                 })
                 .collect()
         };
@@ -480,25 +452,28 @@ fn parse_detour(
         .ok_or_else(|| "a detour needs actions (the solution that breaks the constraint)".to_string())?;
     let mut actions = Vec::new();
     for (i, a) in list.iter().enumerate() {
-        let action = Action::parse(a).map_err(|e| format!("actions[{i}]: {e}"))?;
-        let mut probe = action.clone();
-        let mut bad = None;
-        probe.map_strings(&mut |s| match template::render(s, sample) {
-            Ok(r) => r,
-            Err(e) => {
-                bad.get_or_insert(e);
-                s.to_string()
-            }
-        });
-        if let Some(e) = bad {
-            return Err(format!("actions[{i}]: {e}"));
-        }
+        let action = Action::parse(a)
+            .and_then(|action| {
+                render_sample(&action, Action::map_strings, sample)?;
+                Ok(action)
+            })
+            .map_err(|e| format!("actions[{i}]: {e}"))?;
         actions.push(action);
     }
     Ok(NearMissSpec::Breaks {
         constraint,
         actions,
     })
+}
+
+/// `item` with every string rendered with the sample values: unknown placeholders and values that
+/// break what they are put into show up at load, rather than mid-episode.
+fn render_sample<T: Clone>(
+    item: &T,
+    map: fn(&mut T, &mut dyn FnMut(&str) -> String),
+    sample: &BTreeMap<String, Value>,
+) -> Result<T, String> {
+    Ok(super::render_all(std::slice::from_ref(item), sample, map)?.remove(0))
 }
 
 fn constraint_regex_problem(c: &crate::eval::Constraint) -> Option<String> {
