@@ -437,6 +437,11 @@ fn bad_files_fail_with_file_line_and_field() {
          "near_miss: n: unknown parameter \"zz\""),
         ("[[task]]\nid = \"x\"\ngoal = \"g\"\nsetup = [{ op = \"insert_rows\", db = \"/d.db\", table = \"t; DROP TABLE u\", count = 1, columns = { a = 1 } }]\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
          "setup[0]: table: \"t; DROP TABLE u\" is not a plain SQL table name"),
+        // A day relative to a moment the device's clock is never set to means nothing.
+        ("[[task]]\nid = \"x\"\ngoal = \"g {d.phrase}\"\nparams = { now = { gen = \"date\", from = \"2024-06-03\", to = \"2024-06-09\" }, d = { date = \"tomorrow\", of = \"now\" } }\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
+         "params.d: relative to \"now\", but no set_time step puts {now…} on the device's clock"),
+        ("[[task]]\nid = \"x\"\ngoal = \"g\"\nparams = { d = { date = \"someday\", of = \"now\" } }\ncheck = [{ id = \"a\", kind = \"foreground\", package = \"p\" }]\ngolden = [{ finish = true }]\n",
+         "\"someday\" is not a relative day"),
     ];
     for (src, want) in cases {
         let errors = load_errors(src);

@@ -223,11 +223,11 @@ impl Task {
                         // Derived columns (`add`) are drawn after the columns they build on.
                         let ordered = columns
                             .iter()
-                            .filter(|(_, spec, _)| !matches!(spec, ParamSpec::Add { .. }))
+                            .filter(|(_, spec, _)| !spec.is_derived())
                             .chain(
                                 columns
                                     .iter()
-                                    .filter(|(_, spec, _)| matches!(spec, ParamSpec::Add { .. })),
+                                    .filter(|(_, spec, _)| spec.is_derived()),
                             );
                         for (column, spec, is_template) in ordered {
                             let cell = if *is_template {

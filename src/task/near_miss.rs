@@ -54,7 +54,7 @@ impl TaskInstance {
         } else {
             task.params
                 .iter()
-                .filter(|(_, spec)| !matches!(spec, ParamSpec::Literal(_) | ParamSpec::Add { .. }))
+                .filter(|(_, spec)| !matches!(spec, ParamSpec::Literal(_)) && !spec.is_derived())
                 .map(|(name, _)| NearMissSpec::Redraw(name.clone()))
                 .collect()
         };
@@ -144,7 +144,7 @@ impl TaskInstance {
         let label = format!("{name} = {} (not {})", value.text, original.text);
         let mut values = self.params.clone();
         values.insert(name.to_string(), value);
-        rederive(task, &mut values)?;
+        rederive(task, &mut values, &[name])?;
         Ok(Some((label, values)))
     }
 
@@ -162,19 +162,45 @@ impl TaskInstance {
             ));
             values.insert(name.clone(), value);
         }
-        rederive(&self.task, &mut values)?;
+        // A relative day set to another day (today instead of tomorrow) stays set; what builds on
+        // it (the event's end) follows.
+        let set: Vec<&str> = pairs.iter().map(|(n, _)| n.as_str()).collect();
+        rederive(&self.task, &mut values, &set)?;
         Ok((label.join(", "), values))
     }
 }
 
-/// Recomputes the derived (`add`) parameters from the values they build on.
-fn rederive(task: &super::Task, values: &mut BTreeMap<String, Value>) -> Result<(), String> {
+/// Recomputes the derived parameters (but those in `keep`) from the values they build on; a relative
+/// date keeps the phrase it was drawn with.
+fn rederive(
+    task: &super::Task,
+    values: &mut BTreeMap<String, Value>,
+    keep: &[&str],
+) -> Result<(), String> {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     for (name, spec) in &task.params {
-        if matches!(spec, ParamSpec::Add { .. }) {
-            let v = spec.draw(&mut rng, values)?;
-            values.insert(name.clone(), v);
+        if keep.contains(&name.as_str()) {
+            continue;
         }
+        let v = match spec {
+            ParamSpec::Relative {
+                anchor,
+                phrases,
+                at,
+            } => {
+                let kept = values[name].fields.get("phrase");
+                let phrase = phrases.iter().find(|p| Some(&p.phrase) == kept);
+                let one = ParamSpec::Relative {
+                    anchor: anchor.clone(),
+                    phrases: phrase.into_iter().cloned().collect(),
+                    at: at.clone(),
+                };
+                if phrase.is_some() { one } else { spec.clone() }.draw(&mut rng, values)?
+            }
+            spec if spec.is_derived() => spec.draw(&mut rng, values)?,
+            _ => continue,
+        };
+        values.insert(name.clone(), v);
     }
     Ok(())
 }

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{Datelike, Duration, NaiveDate};
+use chrono::{Datelike, Duration, NaiveDate, Timelike};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -52,7 +52,173 @@ pub enum ParamSpec {
         base: String,
         delta: i64,
     },
+    /// A day relative to another parameter's date (`{ date = "tomorrow", of = "now" }`), the moment a
+    /// `set_time` step puts on the device's clock; one of `phrases` is drawn. Evaluated after the
+    /// others, like [`ParamSpec::Add`].
+    Relative {
+        anchor: String,
+        phrases: Vec<RelativeDay>,
+        /// A time parameter: the value is then that moment of the day (as `gen = "datetime"` gives).
+        at: Option<String>,
+    },
+    /// A moment or time of day plus a parameter's minutes (`{ plus_minutes = "dur", of = "start" }`):
+    /// an event's end from its start and drawn length.
+    PlusMinutes {
+        base: String,
+        minutes: String,
+    },
     Gen(Generator),
+}
+
+impl ParamSpec {
+    /// Whether this parameter is computed from others (drawn after them, recomputed when they move).
+    pub fn is_derived(&self) -> bool {
+        !self.bases().is_empty()
+    }
+
+    /// The parameters this one is computed from.
+    pub fn bases(&self) -> Vec<&str> {
+        match self {
+            ParamSpec::Add { base, .. } => vec![base],
+            ParamSpec::Relative { anchor, at, .. } => {
+                std::iter::once(anchor.as_str()).chain(at.as_deref()).collect()
+            }
+            ParamSpec::PlusMinutes { base, minutes } => vec![base, minutes],
+            _ => vec![],
+        }
+    }
+}
+
+/// A day named relative to today, as people say it: `today`, `tomorrow`, `yesterday`, `today+N`,
+/// `today-N`, `in N days`, `in two weeks`, `N days ago`, `this friday` (the next Friday, today
+/// included), `next friday` (the first Friday after today). `phrase` is how a goal says it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelativeDay {
+    pub phrase: String,
+    rule: DayRule,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum DayRule {
+    Offset(i64),
+    /// The first day with this weekday on or after today (`this`), or strictly after (`next`).
+    Weekday { day: chrono::Weekday, strictly_after: bool },
+}
+
+const NUMBER_WORDS: &[&str] = &[
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+];
+
+impl RelativeDay {
+    pub fn parse(text: &str) -> Result<RelativeDay, String> {
+        let lower = text.trim().to_ascii_lowercase();
+        let words: Vec<&str> = lower.split_whitespace().collect();
+        let count = |w: &str| -> Option<i64> {
+            w.parse::<i64>()
+                .ok()
+                .or_else(|| NUMBER_WORDS.iter().position(|n| *n == w).map(|n| n as i64))
+        };
+        let unit = |w: &str| -> Option<i64> {
+            match w.trim_end_matches('s') {
+                "day" => Some(1),
+                "week" => Some(7),
+                _ => None,
+            }
+        };
+        let weekday = |w: &str| -> Option<chrono::Weekday> {
+            let d = w.parse::<chrono::Weekday>().ok()?;
+            // chrono also takes "mon"; a goal should say the whole name.
+            (w.len() > 3).then_some(d)
+        };
+        let rule = match words.as_slice() {
+            ["today"] => DayRule::Offset(0),
+            ["tomorrow"] => DayRule::Offset(1),
+            ["yesterday"] => DayRule::Offset(-1),
+            [w] if w.starts_with("today") => {
+                let rest = &w["today".len()..];
+                let (sign, n) = rest.split_at(1.min(rest.len()));
+                match (sign, n.parse::<i64>()) {
+                    ("+", Ok(n)) => DayRule::Offset(n),
+                    ("-", Ok(n)) => DayRule::Offset(-n),
+                    _ => return Err(format!("{text:?}: today+N or today-N")),
+                }
+            }
+            ["in", n, u] => match (count(n), unit(u)) {
+                (Some(n), Some(u)) => DayRule::Offset(n * u),
+                _ => return Err(format!("{text:?}: in N days|weeks")),
+            },
+            [n, u, "ago"] => match (count(n), unit(u)) {
+                (Some(n), Some(u)) => DayRule::Offset(-n * u),
+                _ => return Err(format!("{text:?}: N days|weeks ago")),
+            },
+            [which @ ("this" | "next"), w] => match weekday(w) {
+                Some(day) => DayRule::Weekday {
+                    day,
+                    strictly_after: *which == "next",
+                },
+                None => return Err(format!("{text:?}: {which} <weekday name>")),
+            },
+            _ => {
+                return Err(format!(
+                    "{text:?} is not a relative day (today, tomorrow, yesterday, today+N, in N days, \
+                     in N weeks, N days ago, this <weekday>, next <weekday>)"
+                ))
+            }
+        };
+        // The goal's wording: weekday names capitalised, the rest as written.
+        let phrase = text
+            .split_whitespace()
+            .map(|w| match weekday(&w.to_ascii_lowercase()) {
+                Some(_) => {
+                    let mut c = w.chars();
+                    c.next()
+                        .map(|f| f.to_uppercase().chain(c.flat_map(char::to_lowercase)).collect())
+                        .unwrap_or_default()
+                }
+                None => w.to_string(),
+            })
+            .collect::<Vec<String>>()
+            .join(" ");
+        Ok(RelativeDay { phrase, rule })
+    }
+
+    /// The day this names when today is `today`.
+    pub fn resolve(&self, today: NaiveDate) -> NaiveDate {
+        match self.rule {
+            DayRule::Offset(n) => today + Duration::days(n),
+            DayRule::Weekday {
+                day,
+                strictly_after,
+            } => {
+                let ahead = (7 + day.num_days_from_monday() as i64
+                    - today.weekday().num_days_from_monday() as i64)
+                    % 7;
+                let ahead = if ahead == 0 && strictly_after { 7 } else { ahead };
+                today + Duration::days(ahead)
+            }
+        }
+    }
+
+    /// The value of this day from the anchor's value (a date, or a moment with a `date` field), at
+    /// the time of day `at` if given.
+    fn value(
+        &self,
+        anchor_name: &str,
+        anchor: &Value,
+        at: Option<&Value>,
+    ) -> Result<Value, String> {
+        let text = anchor.fields.get("date").unwrap_or(&anchor.text);
+        let today = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+            format!("relative date: {anchor_name:?} = {text:?} is not a date or moment")
+        })?;
+        let day = date_value(self.resolve(today));
+        let v = match at {
+            None => day,
+            Some(t) if t.fields.contains_key("ms_of_day") => datetime_value(day, t.clone()),
+            Some(t) => return Err(format!("relative date: at = {:?} is not a time", t.text)),
+        };
+        Ok(v.with("phrase", &self.phrase))
+    }
 }
 
 /// A built-in generator.
@@ -318,6 +484,30 @@ impl ParamSpec {
                 })?;
                 Value::plain((n + delta).to_string())
             }
+            ParamSpec::Relative {
+                anchor,
+                phrases,
+                at,
+            } => {
+                let get = |name: &String| {
+                    known
+                        .get(name)
+                        .ok_or_else(|| format!("relative date: unknown parameter {name:?}"))
+                };
+                let at = at.as_ref().map(get).transpose()?;
+                phrases[rng.gen_range(0..phrases.len())].value(anchor, get(anchor)?, at)?
+            }
+            ParamSpec::PlusMinutes { base, minutes } => {
+                let get = |name: &String| {
+                    known
+                        .get(name)
+                        .ok_or_else(|| format!("plus_minutes: unknown parameter {name:?}"))
+                };
+                let n: i64 = get(minutes)?.text.trim().parse().map_err(|_| {
+                    format!("plus_minutes: {minutes:?} = {:?} is not a number of minutes", get(minutes).map(|v| v.text.clone()).unwrap_or_default())
+                })?;
+                plus_minutes(base, get(base)?, n)?
+            }
             ParamSpec::Gen(g) => g.draw(rng),
         })
     }
@@ -361,8 +551,11 @@ impl ParamSpec {
                     )),
                 }
             }
-            ParamSpec::Add { base, .. } => {
-                Err(format!("derived from {base:?}; override that instead"))
+            ParamSpec::Add { .. } | ParamSpec::Relative { .. } | ParamSpec::PlusMinutes { .. } => {
+                Err(format!(
+                    "derived from {}; override that instead",
+                    self.bases().join(" and ")
+                ))
             }
             ParamSpec::Gen(g) => g.parse(text),
         }
@@ -496,6 +689,32 @@ fn phone_value(national: &str) -> Value {
         .with("dashed", dashed)
 }
 
+/// `base` (a moment from `datetime_value`, or a time of day) plus `n` minutes; a time of day wraps
+/// at midnight.
+fn plus_minutes(name: &str, base: &Value, n: i64) -> Result<Value, String> {
+    if base.fields.contains_key("date") {
+        let ms: i64 = base
+            .text
+            .parse()
+            .map_err(|_| format!("plus_minutes: {name:?} = {:?} is not a moment", base.text))?;
+        let t = chrono::DateTime::from_timestamp_millis(ms + n * 60_000)
+            .ok_or_else(|| format!("plus_minutes: {name:?} is out of range"))?
+            .naive_utc();
+        Ok(datetime_value(
+            date_value(t.date()),
+            time_value(t.hour(), t.minute()),
+        ))
+    } else {
+        let ms: i64 = base
+            .fields
+            .get("ms_of_day")
+            .and_then(|m| m.parse().ok())
+            .ok_or_else(|| format!("plus_minutes: {name:?} is not a time or moment"))?;
+        let minute = (ms / 60_000 + n).rem_euclid(24 * 60);
+        Ok(time_value((minute / 60) as u32, (minute % 60) as u32))
+    }
+}
+
 /// A date and a time of day as one moment: the text is epoch milliseconds (UTC), the fields are the
 /// date's (prefixed `date_`) and the time's.
 fn datetime_value(d: Value, t: Value) -> Value {
@@ -609,10 +828,54 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
             delta,
         });
     }
+    if let Some(m) = t.get("plus_minutes") {
+        allowed(&["plus_minutes", "of"])?;
+        let name = |v: Option<&T>, what: &str| {
+            v.and_then(T::as_str)
+                .map(str::to_string)
+                .ok_or(format!("plus_minutes: {what} must be a parameter name"))
+        };
+        return Ok(ParamSpec::PlusMinutes {
+            minutes: name(Some(m), "plus_minutes")?,
+            base: name(t.get("of"), "of")?,
+        });
+    }
+    if let Some(d) = t.get("date") {
+        allowed(&["date", "of", "at"])?;
+        let anchor = t
+            .get("of")
+            .and_then(T::as_str)
+            .ok_or("a relative date needs of = \"<the parameter set_time puts on the clock>\"")?;
+        let phrases = match d {
+            T::String(s) => vec![RelativeDay::parse(s)?],
+            T::Array(a) if !a.is_empty() => a
+                .iter()
+                .map(|p| {
+                    p.as_str()
+                        .ok_or_else(|| "date: phrases are strings".to_string())
+                        .and_then(RelativeDay::parse)
+                })
+                .collect::<Result<_, _>>()?,
+            _ => return Err("date must be a phrase or a non-empty list of phrases".into()),
+        };
+        let at = match t.get("at") {
+            Some(a) => Some(
+                a.as_str()
+                    .ok_or("at must be the name of a time parameter")?
+                    .to_string(),
+            ),
+            None => None,
+        };
+        return Ok(ParamSpec::Relative {
+            anchor: anchor.to_string(),
+            phrases,
+            at,
+        });
+    }
     let gen = t
         .get("gen")
         .and_then(T::as_str)
-        .ok_or("a parameter table needs one of choices, range, add, gen")?;
+        .ok_or("a parameter table needs one of choices, range, add, date, gen")?;
     let date = |key: &str| -> Result<NaiveDate, String> {
         let s = t
             .get(key)
@@ -856,6 +1119,61 @@ mod tests {
         assert_eq!(d.fields["weekday"], "Wednesday");
         let p = ok("{ gen = \"person\" }", "Alice Smith").unwrap();
         assert_eq!(p.fields["last"], "Smith");
+    }
+
+    #[test]
+    fn relative_days_follow_the_anchor() {
+        // 2024-06-05 is a Wednesday.
+        let today = NaiveDate::from_ymd_opt(2024, 6, 5).unwrap();
+        for (phrase, want, shown) in [
+            ("today", "2024-06-05", "today"),
+            ("tomorrow", "2024-06-06", "tomorrow"),
+            ("yesterday", "2024-06-04", "yesterday"),
+            ("today+3", "2024-06-08", "today+3"),
+            ("today-2", "2024-06-03", "today-2"),
+            ("in two weeks", "2024-06-19", "in two weeks"),
+            ("in 3 days", "2024-06-08", "in 3 days"),
+            ("2 weeks ago", "2024-05-22", "2 weeks ago"),
+            ("this friday", "2024-06-07", "this Friday"),
+            ("this wednesday", "2024-06-05", "this Wednesday"),
+            ("next wednesday", "2024-06-12", "next Wednesday"),
+            ("next Monday", "2024-06-10", "next Monday"),
+        ] {
+            let r = RelativeDay::parse(phrase).unwrap();
+            assert_eq!(r.resolve(today).to_string(), want, "{phrase}");
+            assert_eq!(r.phrase, shown);
+        }
+        for bad in ["someday", "this fri", "in two fortnights", "today+x", "next"] {
+            assert!(RelativeDay::parse(bad).is_err(), "{bad}");
+        }
+        // From a drawn moment, at a drawn time; the end follows the start across midnight.
+        let mut known = BTreeMap::new();
+        known.insert(
+            "now".to_string(),
+            datetime_value(date_value(today), time_value(15, 34)),
+        );
+        known.insert("t".to_string(), time_value(23, 30));
+        known.insert("dur".to_string(), Value::plain("45"));
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let start = spec("{ date = \"tomorrow\", of = \"now\", at = \"t\" }")
+            .unwrap()
+            .draw(&mut rng, &known)
+            .unwrap();
+        assert_eq!(start.fields["date"], "2024-06-06");
+        assert_eq!(start.fields["phrase"], "tomorrow");
+        assert_eq!(start.text, "1717716600000");
+        known.insert("start".to_string(), start);
+        let end = spec("{ plus_minutes = \"dur\", of = \"start\" }")
+            .unwrap()
+            .draw(&mut rng, &known)
+            .unwrap();
+        assert_eq!((end.fields["date"].as_str(), end.fields["time"].as_str()), ("2024-06-07", "00:15"));
+        let wrapped = spec("{ plus_minutes = \"dur\", of = \"t\" }")
+            .unwrap()
+            .draw(&mut rng, &known)
+            .unwrap();
+        assert_eq!(wrapped.text, "00:15");
+        assert!(spec("{ date = \"tomorrow\" }").unwrap_err().contains("of ="));
     }
 
     #[test]

@@ -171,12 +171,12 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
                 "parameter names use letters, digits and '_'",
             ));
         }
-        if let ParamSpec::Add { base, .. } = &spec {
-            if !raw.params.contains_key(base) {
+        if !spec.bases().is_empty() {
+            if let Some(base) = spec.bases().into_iter().find(|b| !raw.params.contains_key(*b)) {
                 return Err(cx.err(
                     value.span(),
                     &format!("params.{name}"),
-                    format!("add: unknown parameter {base:?}"),
+                    format!("unknown parameter {base:?}"),
                 ));
             }
             derived.push((name.clone(), spec));
@@ -184,7 +184,24 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
             params.push((name.clone(), spec));
         }
     }
-    params.extend(derived);
+    // Derived parameters after what they build on (a relative day before the end computed from it).
+    while !derived.is_empty() {
+        let ready = derived.iter().position(|(_, spec): &(String, ParamSpec)| {
+            spec.bases()
+                .iter()
+                .all(|b| params.iter().any(|(n, _)| n == b))
+        });
+        match ready {
+            Some(i) => params.push(derived.remove(i)),
+            None => {
+                return Err(cx.err(
+                    task_span.clone(),
+                    &format!("params.{}", derived[0].0),
+                    "derived parameters build on each other in a cycle",
+                ))
+            }
+        }
+    }
     // Sample values (seed 0) to validate every template against.
     let sample = sample_values(&params).map_err(|e| cx.err(task_span.clone(), "params", e))?;
     let render =
@@ -199,6 +216,33 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
         .enumerate()
         .map(|(i, s)| validate_step(&cx, s, &format!("setup[{i}]"), &sample))
         .collect::<Result<Vec<_>, _>>()?;
+    // A relative date means "relative to the device's clock", so its anchor must be what setup puts
+    // on that clock.
+    for (name, spec) in &params {
+        if let ParamSpec::Relative { anchor, .. } = spec {
+            // Relative to another relative day: that one is checked against the clock.
+            if params
+                .iter()
+                .any(|(n, s)| n == anchor && matches!(s, ParamSpec::Relative { .. }))
+            {
+                continue;
+            }
+            let sets_clock = setup.iter().any(|step| match step {
+                SetupStep::SetTime { time } => template::placeholders(time)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|h| &h.name == anchor),
+                _ => false,
+            });
+            if !sets_clock {
+                return Err(cx.err(
+                    task_span.clone(),
+                    &format!("params.{name}"),
+                    format!("relative to {anchor:?}, but no set_time step puts {{{anchor}…}} on the device's clock"),
+                ));
+            }
+        }
+    }
     let teardown = raw
         .teardown
         .iter()
@@ -392,7 +436,11 @@ fn parse_near_misses(
     for item in list {
         out.push(match item {
             toml::Value::String(name) => match param(name)? {
-                ParamSpec::Literal(_) | ParamSpec::Add { .. } => {
+                // A relative day drawn from several phrases is redrawn as another phrase.
+                ParamSpec::Relative { phrases, .. } if phrases.len() > 1 => {
+                    NearMissSpec::Redraw(name.clone())
+                }
+                spec if matches!(spec, ParamSpec::Literal(_)) || spec.is_derived() => {
                     return Err(format!(
                         "{name:?} is fixed or derived; vary a drawn parameter instead"
                     ))
