@@ -683,6 +683,7 @@ impl Episode {
             provisional: self.provisional,
             abort_reason: self.abort_reason.clone(),
             setup_log: self.setup_log.join("\n"),
+            env: self.shell.environment(),
         }
     }
 }

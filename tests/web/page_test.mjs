@@ -161,8 +161,11 @@ step('the overlay draws the same ids as the MCP screen tool', async () => {
   const pageIds = await page.$$eval('#overlay .box', (boxes) => boxes.map((b) => Number(b.dataset.id)));
   const result = await mcp.callTool({ name: 'screen', arguments: {} });
   assert.ok(!result.isError, JSON.stringify(result));
-  const ids = mcpIds(result.structuredContent.elements);
-  assert.ok(ids.length >= 2, result.structuredContent.elements);
+  // The element list is the tool's text (its structured content carries the digest and counts).
+  const listing = result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  const ids = mcpIds(listing);
+  assert.ok(ids.length >= 2, listing);
+  assert.equal(ids.length, result.structuredContent.element_count, listing);
   assert.deepEqual(pageIds, ids);
   assert.equal(result.structuredContent.digest, await page.getAttribute('#phone', 'data-digest'));
   // Clicking an element in the side panel shows its attributes and a selector that finds it.
