@@ -16,3 +16,4 @@ pub mod session;
 pub mod sim;
 pub mod store;
 pub mod task;
+pub mod web;

@@ -46,3 +46,6 @@ mod tasks;
 
 // Trajectory metrics by coordinates, element ids and text through the one action path.
 mod trajectory;
+
+// The live page's server side: change feed, phone REST routes, OpenAPI, guard.
+mod web;

@@ -70,17 +70,18 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         Some(bind) => {
             let guard = Guard::for_bind(bind, args.token, &args.allow_hosts)?;
             let shutdown = CancellationToken::new();
-            let app = http::router(
-                state,
-                guard,
-                Some(crate::http::router(episodes)),
-                shutdown.clone(),
-            );
+            let datasets = crate::store::Store::default_path()
+                .parent()
+                .map(|d| d.join("datasets"))
+                .unwrap_or_else(|| "datasets".into());
+            let extra = crate::web::routes(state.clone(), episodes, datasets);
+            let app = http::router(state, guard, Some(extra), shutdown.clone());
             let listener = tokio::net::TcpListener::bind(bind)
                 .await
                 .with_context(|| format!("cannot listen on {bind}"))?;
             let local = listener.local_addr()?;
             eprintln!("droidmcp: MCP over streamable HTTP at http://{local}/mcp");
+            eprintln!("droidmcp: live page at http://{local}/ (REST API under /v1, /openapi.json)");
             let stop = shutdown.clone();
             tokio::spawn(async move {
                 let _ = tokio::signal::ctrl_c().await;

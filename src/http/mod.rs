@@ -24,6 +24,10 @@
 //! "internal"}` with 404, 400, 409, 502 or 500. The wire types are in [`wire`] (documented there);
 //! nothing outside this module derives `Serialize` for them.
 
+pub mod demo;
+pub mod openapi;
+pub mod phone;
+pub mod phone_wire;
 pub mod wire;
 
 use std::collections::BTreeMap;
@@ -56,7 +60,20 @@ pub fn router(episodes: Arc<Episodes>) -> Router {
 
 type Shared = State<Arc<Episodes>>;
 
-struct ApiError(StatusCode, ErrorBody);
+/// An error answer: the status and the one JSON error shape of the API.
+pub struct ApiError(StatusCode, ErrorBody);
+
+impl ApiError {
+    pub fn new(status: StatusCode, kind: &str, message: impl Into<String>) -> ApiError {
+        ApiError(
+            status,
+            ErrorBody {
+                error: message.into(),
+                kind: kind.into(),
+            },
+        )
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {

@@ -49,7 +49,8 @@ pub fn param_text(v: &serde_json::Value) -> String {
     }
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+/// The one error shape of the REST API.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub error: String,
     pub kind: String,

@@ -17,7 +17,7 @@ mod actions;
 pub mod http;
 mod observe;
 mod params;
-mod reply;
+pub(crate) mod reply;
 pub mod schema;
 pub mod inbound;
 mod task_tools;

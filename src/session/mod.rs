@@ -110,6 +110,11 @@ impl Session {
         self.state.lock().await.lease.slot().serial().to_string()
     }
 
+    /// The change feed of the device this session holds (see [`DeviceSlot::subscribe`]).
+    pub async fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.state.lock().await.lease.slot().subscribe()
+    }
+
     /// Moves the session to another device; its recorded steps stay.
     pub async fn select_device(&self, spec: &str) -> Result<String, SessionError> {
         let lease = self

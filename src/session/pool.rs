@@ -24,12 +24,29 @@ pub struct DeviceSlot {
 }
 
 impl DeviceSlot {
+    fn new(spec: &str, shell: Arc<dyn Shell>) -> DeviceSlot {
+        DeviceSlot {
+            spec: spec.to_string(),
+            device: Device::new(shell),
+            turn: tokio::sync::Mutex::new(()),
+            leases: AtomicUsize::new(0),
+            generation: tokio::sync::watch::channel(0).0,
+        }
+    }
+
     pub fn generation(&self) -> u64 {
         *self.generation.borrow()
     }
 
     pub(crate) fn bump_generation(&self) {
         self.generation.send_modify(|g| *g += 1);
+    }
+
+    /// A receiver that wakes whenever any session acts on this device (a person, an agent, a
+    /// replay): every action bumps the generation under the device's turn lock, so an observation
+    /// requested on wake-up sees the settled screen after that action.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.generation.subscribe()
     }
 
     /// Resolves once the device has changed (some session acted on it) and that action is over.
@@ -130,13 +147,7 @@ impl DevicePool {
 
     /// Adds an already open shell under `spec` (tests, or a phone the caller built itself).
     pub fn insert(&self, spec: &str, shell: Arc<dyn Shell>) -> Arc<DeviceSlot> {
-        let slot = Arc::new(DeviceSlot {
-            spec: spec.to_string(),
-            device: Device::new(shell),
-            turn: tokio::sync::Mutex::new(()),
-            leases: AtomicUsize::new(0),
-            generation: tokio::sync::watch::channel(0).0,
-        });
+        let slot = Arc::new(DeviceSlot::new(spec, shell));
         self.slots().insert(canonical(spec), slot.clone());
         slot
     }
@@ -163,15 +174,7 @@ impl DevicePool {
                 // Another session may have opened it meanwhile; keep the first.
                 slots
                     .entry(key)
-                    .or_insert_with(|| {
-                        Arc::new(DeviceSlot {
-                            spec: spec.clone(),
-                            device: Device::new(shell),
-                            turn: tokio::sync::Mutex::new(()),
-                            leases: AtomicUsize::new(0),
-                            generation: tokio::sync::watch::channel(0).0,
-                        })
-                    })
+                    .or_insert_with(|| Arc::new(DeviceSlot::new(&spec, shell)))
                     .clone()
             }
         };

@@ -322,6 +322,12 @@ impl Screen {
         hierarchy::annotate(img, &self.inner.list.elements, (1.0 / scale) as f32)
     }
 
+    /// The element list itself, for front ends that draw or describe elements (same ids as
+    /// [`Screen::compact`]).
+    pub fn list(&self) -> &ElementList {
+        &self.inner.list
+    }
+
     /// The parsed dump, for callers that need more than the element list.
     pub fn hierarchy(&self) -> &Arc<Hierarchy> {
         &self.inner.hierarchy

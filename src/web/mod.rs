@@ -1,0 +1,68 @@
+//! The live page at `/`: plain HTML, CSS and JavaScript compiled into the binary (no build step),
+//! a front end over the REST API (`/v1/…`) and its change feed (`/v1/events`). It holds no logic
+//! of its own beyond drawing and turning pointer gestures into `POST /v1/actions` calls; see
+//! `docs/web.md`.
+
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+
+const INDEX: &str = include_str!("assets/index.html");
+const SCRIPT: &str = include_str!("assets/app.js");
+const STYLE: &str = include_str!("assets/app.css");
+
+fn asset(mime: &'static str, body: &'static str) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, mime),
+            // The page is tiny and changes with the binary; never serve a stale copy.
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+}
+
+/// `/`, `/web/app.js`, `/web/app.css`.
+pub fn router() -> Router {
+    Router::new()
+        .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX) }))
+        .route(
+            "/web/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", SCRIPT) }),
+        )
+        .route(
+            "/web/app.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE) }),
+        )
+        .route("/web/fallback.ttf", get(fallback_font))
+}
+
+/// The embedded phone's CJK fallback font, so the element panel shows what the phone shows even on
+/// a host without CJK fonts.
+async fn fallback_font() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "font/ttf"),
+            (header::CACHE_CONTROL, "max-age=86400"),
+        ],
+        crate::sim::render::text::DROID_FALLBACK,
+    )
+}
+
+/// Everything served beside `/mcp`: the task routes, the phone routes, `/openapi.json` and this
+/// page. The caller wraps the result (with `/mcp`) in the one HTTP guard.
+/// Demonstration datasets go to `datasets/` beside the episode store.
+pub fn routes(
+    state: std::sync::Arc<crate::mcp::ServerState>,
+    episodes: std::sync::Arc<crate::session::episode::Episodes>,
+    datasets: std::path::PathBuf,
+) -> Router {
+    let episodes_for_phones = episodes.clone();
+    crate::http::router(episodes)
+        .merge(crate::http::phone::router(crate::http::phone::Phones::new(
+            state, episodes_for_phones, datasets,
+        )))
+        .merge(crate::http::openapi::router())
+        .merge(router())
+}

@@ -1,0 +1,340 @@
+//! The live page's server side: the change feed, the phone REST routes with their one error shape,
+//! `/openapi.json`, and the guard around all of it. The page itself runs in Chromium in
+//! `scripts/suites/web`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use futures::StreamExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use droidmcp::mcp::http::Guard;
+use droidmcp::mcp::ServerState;
+use droidmcp::session::episode::{Episodes, PoolDevices};
+use droidmcp::session::{Action, Control, DevicePool, Hub, Target};
+use droidmcp::store::Store;
+use droidmcp::task::Catalog;
+
+fn state() -> (Arc<ServerState>, Arc<Episodes>) {
+    let state = ServerState::new(Hub::new(Arc::new(DevicePool::new(None, None))));
+    let (catalog, _) =
+        Catalog::load_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let eps = Arc::new(Episodes::new(
+        Arc::new(catalog),
+        Some(Store::in_memory().unwrap()),
+        Arc::new(PoolDevices(state.hub.pool().clone())),
+    ));
+    // As `serve` does: steps of any session on the pool's devices reach their open episode.
+    state.hub.pool().set_step_sink(eps.clone());
+    (state, eps)
+}
+
+/// The routes `serve` mounts beside `/mcp`; datasets go to a temporary directory that lives as
+/// long as the returned guard.
+fn routes(state: Arc<ServerState>, eps: Arc<Episodes>) -> (axum::Router, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let app = droidmcp::web::routes(state, eps, dir.path().join("datasets"));
+    (app, dir)
+}
+
+fn app() -> (axum::Router, tempfile::TempDir) {
+    let (state, eps) = state();
+    routes(state, eps)
+}
+
+fn request(method: &str, uri: &str, body: &str) -> Request<Body> {
+    Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("host", "127.0.0.1")
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+async fn call(app: &axum::Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
+    let res = app.clone().oneshot(request(method, uri, body)).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| json!({"raw": String::from_utf8_lossy(&bytes)}));
+    (status, value)
+}
+
+#[tokio::test]
+async fn the_change_feed_wakes_watchers_whoever_acts() {
+    let hub = Hub::new(Arc::new(DevicePool::new(None, None)));
+    let watcher = hub.open("web", None).await.unwrap();
+    let agent = hub.open("mcp", None).await.unwrap();
+    let mut rx = watcher.changes().await;
+    let start = *rx.borrow_and_update();
+    agent
+        .act(
+            Action::PressKey { key: "home".into() },
+            None,
+            &Control::default(),
+        )
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(5), rx.changed())
+        .await
+        .expect("the watcher woke")
+        .unwrap();
+    assert!(*rx.borrow() > start);
+    // A refused action never reached the device: watchers are not woken for nothing.
+    let before = *rx.borrow_and_update();
+    let err = agent
+        .act(
+            Action::Tap(Target::Element(9999)),
+            None,
+            &Control::default(),
+        )
+        .await;
+    assert!(err.is_err());
+    assert!(!rx.has_changed().unwrap());
+    assert_eq!(*rx.borrow_and_update(), before);
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    let (app, _dir) = app();
+    let res = app.clone().oneshot(request("GET", "/", "")).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    let html = axum::body::to_bytes(res.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let html = String::from_utf8_lossy(&html);
+    assert!(html.contains("/web/app.js") && html.contains("/web/app.css"));
+    for (path, mime) in [
+        ("/web/app.js", "text/javascript"),
+        ("/web/app.css", "text/css"),
+        ("/web/fallback.ttf", "font/ttf"),
+    ] {
+        let res = app.clone().oneshot(request("GET", path, "")).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert!(res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with(mime));
+    }
+}
+
+#[tokio::test]
+async fn rest_acts_through_the_session_and_reads_the_screen_back() {
+    let (app, _dir) = app();
+    let (status, screen) = call(&app, "GET", "/v1/screen?screenshot=false", "").await;
+    assert_eq!(status, StatusCode::OK, "{screen}");
+    let clock = screen["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["text"] == "Clock")
+        .expect("the launcher shows Clock")
+        .clone();
+    assert!(clock["selector"].as_str().unwrap().contains("Clock"));
+    assert!(screen["compact"]
+        .as_str()
+        .unwrap()
+        .contains(clock["line"].as_str().unwrap()));
+    let body = json!({"action": {"kind": "tap", "at": {"element": clock["id"]}}}).to_string();
+    let (status, done) = call(&app, "POST", "/v1/actions", &body).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    // The reply says what was hit and what resulted, as the MCP tools do.
+    assert_eq!(done["action"], format!("tap #{}", clock["id"]));
+    let echo = done["echo"].as_str().unwrap();
+    assert!(echo.starts_with(&format!("tap #{}", clock["id"])), "{echo}");
+    assert!(echo.contains("\"Clock\"") && echo.contains("foreground now com.google.android.deskclock"), "{echo}");
+    assert_eq!(done["target"]["label"], "Clock");
+    assert_eq!(done["foreground"], "com.google.android.deskclock");
+    assert_eq!(done["foreground_changed"], true);
+    let (_, after) = call(&app, "GET", "/v1/screen?screenshot=true&max_edge=256", "").await;
+    assert_eq!(after["foreground"]["package"], "com.google.android.deskclock");
+    assert!(after["generation"].as_u64().unwrap() > screen["generation"].as_u64().unwrap());
+    assert!(after["screenshot"]["width"].as_u64().unwrap() <= 256);
+    let (_, devices) = call(&app, "GET", "/v1/devices", "").await;
+    assert_eq!(devices["default"], "sim");
+    assert_eq!(devices["devices"][0]["open"], true);
+    let (_, apps) = call(&app, "GET", "/v1/apps", "").await;
+    assert!(apps["apps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a["package"] == "com.android.settings"));
+}
+
+#[tokio::test]
+async fn bad_input_answers_in_the_one_error_shape() {
+    let (app, _dir) = app();
+    let cases: &[(&str, &str, &str, StatusCode, &str)] = &[
+        ("POST", "/v1/actions", "{\"action\": ", StatusCode::BAD_REQUEST, "malformed request body"),
+        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"fly\"}}", StatusCode::BAD_REQUEST, "fly"),
+        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"tap\"}}", StatusCode::BAD_REQUEST, "say where"),
+        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"tap\", \"at\": {\"x\": 5}}}", StatusCode::BAD_REQUEST, "both `x` and `y`"),
+        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"press_key\", \"key\": \"warp\"}}", StatusCode::BAD_REQUEST, "unknown key"),
+        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"tap\", \"at\": {\"element\": 4242}}}", StatusCode::BAD_REQUEST, "not on the current screen"),
+        ("POST", "/v1/actions", "{\"device\": \"sim:x\", \"action\": {\"kind\": \"press_key\", \"key\": \"home\"}}", StatusCode::NOT_FOUND, "unknown device"),
+        ("GET", "/v1/screen?device=sim:zz", "", StatusCode::NOT_FOUND, "unknown device"),
+        ("GET", "/v1/screen?max_edge=5", "", StatusCode::BAD_REQUEST, "max_edge"),
+        ("GET", "/v1/screen?bogus=1", "", StatusCode::BAD_REQUEST, "bad query string"),
+    ];
+    for (method, uri, body, status, needle) in cases {
+        let (got, value) = call(&app, method, uri, body).await;
+        assert_eq!(got, *status, "{method} {uri} {body}: {value}");
+        let error = value["error"].as_str().unwrap_or_default();
+        assert!(error.contains(needle), "{uri} {body}: {value}");
+        assert!(value["kind"].is_string(), "{value}");
+    }
+}
+
+#[tokio::test]
+async fn the_event_stream_announces_the_current_generation_then_each_change() {
+    let (state, eps) = state();
+    let (app, _dir) = routes(state.clone(), eps);
+    let res = app
+        .clone()
+        .oneshot(request("GET", "/v1/events", ""))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
+    let mut stream = res.into_body().into_data_stream();
+    let mut next = async || {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("an event in time")
+            .unwrap()
+            .unwrap();
+        String::from_utf8(chunk.to_vec()).unwrap()
+    };
+    let first = next().await;
+    assert!(first.starts_with("event: screen\n"), "{first}");
+    // An MCP-side session acting on the same phone produces the next event.
+    let agent = state.hub.open("mcp", None).await.unwrap();
+    agent
+        .act(
+            Action::PressKey { key: "home".into() },
+            None,
+            &Control::default(),
+        )
+        .await
+        .unwrap();
+    let second = next().await;
+    assert!(second.contains("\"generation\":"), "{second}");
+    assert_ne!(first, second);
+}
+
+#[tokio::test]
+async fn the_openapi_document_covers_the_routes_and_the_error_shape() {
+    let doc = serde_json::to_value(droidmcp::http::openapi::document()).unwrap();
+    for path in ["/v1/devices", "/v1/screen", "/v1/actions", "/v1/apps", "/v1/events"] {
+        assert!(doc["paths"][path].is_object(), "{path} missing");
+    }
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(schemas["ErrorBody"]["required"], json!(["error", "kind"]));
+    assert!(schemas["ActionIn"].is_object());
+    let (app, _dir) = app();
+    let (status, served) = call(&app, "GET", "/openapi.json", "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(served, doc);
+}
+
+#[tokio::test]
+async fn the_guard_wraps_the_page_and_the_rest_routes() {
+    let (state, eps) = state();
+    let guard = Guard::for_bind("127.0.0.1:8765".parse().unwrap(), None, &[]).unwrap();
+    let (extra, _dir) = routes(state.clone(), eps);
+    let app = droidmcp::mcp::http::router(
+        state.clone(),
+        guard,
+        Some(extra),
+        tokio_util::sync::CancellationToken::new(),
+    );
+    for uri in ["/", "/v1/screen", "/openapi.json"] {
+        let evil = Request::builder()
+            .uri(uri)
+            .header("host", "attacker.example")
+            .body(Body::empty())
+            .unwrap();
+        assert_eq!(
+            app.clone().oneshot(evil).await.unwrap().status(),
+            StatusCode::FORBIDDEN,
+            "{uri}"
+        );
+    }
+    let (status, _) = call(&app, "GET", "/", "").await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_demonstration_writes_one_dataset_row_per_action_and_finishes_checked() {
+    let (state, eps) = state();
+    let (app, dir) = routes(state, eps);
+    let (status, demo) = call(
+        &app,
+        "POST",
+        "/v1/demos",
+        r#"{"task": "bmoca.calculator.open", "seed": 1}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{demo}");
+    let id = demo["episode"].as_str().unwrap().to_string();
+    assert_eq!(demo["status"], "recording");
+    // A second demonstration on the same phone is refused while this one records.
+    let (status, busy) = call(&app, "POST", "/v1/demos", r#"{"task": "bmoca.clock.open"}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{busy}");
+    let (_, screen) = call(&app, "GET", "/v1/screen?screenshot=false", "").await;
+    let icon = screen["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["text"] == "Calculator")
+        .unwrap()
+        .clone();
+    let tap = json!({"action": {"kind": "tap", "at": {"x": icon["center"][0], "y": icon["center"][1]}}});
+    let (status, _) = call(&app, "POST", "/v1/actions", &tap.to_string()).await;
+    assert_eq!(status, StatusCode::OK);
+    let back = r#"{"action": {"kind": "press_key", "key": "back"}}"#;
+    assert_eq!(call(&app, "POST", "/v1/actions", back).await.0, StatusCode::OK);
+    let (status, done) = call(&app, "POST", &format!("/v1/demos/{id}/finish"), "").await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!(done["status"], "finished");
+    assert_eq!(done["steps"], 2);
+    // The episode is stored like an agent's, with the two actions as its steps.
+    let (_, episode) = call(&app, "GET", &format!("/v1/episodes/{id}"), "").await;
+    assert_eq!(episode["steps"], 2, "{episode}");
+    assert_eq!(episode["finished"], true, "{episode}");
+    let rows: Vec<Value> =
+        std::fs::read_to_string(dir.path().join("datasets").join(&id).join("steps.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["action"]["kind"], "tap");
+    assert_eq!(rows[1]["dual_gesture"], json!([0.95, 0.22, 0.95, 0.22]));
+    assert_eq!(rows[1]["foreground"], "com.google.android.calculator");
+    let res = app
+        .clone()
+        .oneshot(request("GET", &format!("/v1/demos/{id}/files/step-000.png"), ""))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let png = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let (status, err) = call(&app, "GET", &format!("/v1/demos/{id}/files/..%2Fx"), "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
+    assert_eq!(call(&app, "POST", &format!("/v1/demos/{id}/finish"), "").await.0, StatusCode::CONFLICT);
+}
