@@ -6,6 +6,7 @@
 pub mod adb;
 pub mod cli;
 pub mod device;
+pub mod env;
 pub mod eval;
 pub mod geom;
 pub mod hierarchy;

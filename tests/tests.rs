@@ -8,6 +8,9 @@ mod bounds;
 // ADB: the embedded adbd with scripted bytes, and real Debian adb + our client.
 mod adb;
 
+// Device environments: B-MoCA's 45 and random ones, goldens across them, the report by factor.
+mod envs;
+
 // The device layer over the embedded phone: actions, typing, observation.
 mod device;
 

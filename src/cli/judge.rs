@@ -342,6 +342,19 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
     } else {
         print!("{}", crate::judge::report::table(&rows));
     }
+    // Episodes that ran in named device environments: success by environment and by factor.
+    let by_env = crate::env::report::breakdown(&store)?;
+    if args.json {
+        for r in &by_env {
+            let line = serde_json::json!({"factor": r.factor, "value": r.value,
+                "episodes": r.episodes, "rule_scored": r.scored,
+                "rule_success_rate": r.success_rate()});
+            println!("{line}");
+        }
+    } else if !by_env.is_empty() {
+        println!("\nby environment and factor:");
+        print!("{}", crate::env::report::table(&by_env));
+    }
     Ok(0)
 }
 

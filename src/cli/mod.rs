@@ -32,6 +32,31 @@ pub struct Global {
     /// adb server address (host:port); default from ADB_SERVER_SOCKET, else 127.0.0.1:5037.
     #[arg(long, global = true)]
     pub adb_server: Option<String>,
+    /// Device environment the embedded phone starts in: a B-MoCA id (000-034 train, 100-109 test),
+    /// `random:SEED`, or `default`; `tasks replay` also sweeps `train`, `test`, `all` or a list
+    /// (`000,105`).
+    #[arg(long, global = true, env = "DROIDMCP_ENV", value_parser = parse_env)]
+    pub env: Option<String>,
+}
+
+/// Checks an `--env` value names environments (one or a sweep).
+fn parse_env(s: &str) -> Result<String, String> {
+    crate::env::Environment::resolve_many(s)
+        .map(|_| s.trim().to_string())
+        .map_err(|e| e.to_string())
+}
+
+impl Global {
+    /// The device new sessions get: `--device` (default `sim`) with `--env` attached.
+    pub fn device_spec(&self) -> Option<String> {
+        match &self.env {
+            Some(env) => Some(crate::env::with_env(
+                self.device.as_deref().unwrap_or("sim"),
+                env,
+            )),
+            None => self.device.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -40,7 +40,7 @@ pub fn state(global: &Global) -> Arc<ServerState> {
 
 fn state_for(global: &Global, surface: Surface) -> Arc<ServerState> {
     let pool = Arc::new(
-        DevicePool::new(global.device.clone(), global.adb_server.clone())
+        DevicePool::new(global.device_spec(), global.adb_server.clone())
             .with_sim_clock(crate::sim::ClockMode::Real),
     );
     ServerState::with_surface(Hub::new(pool), surface)

@@ -10,18 +10,19 @@ use super::Global;
 /// Run one shell command line (joined with spaces, as `adb shell` does).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Device profile of the embedded phone: pixel3, pixel6, tablet.
-    #[arg(long, default_value = "pixel6")]
-    pub profile: String,
-    /// Locale of the embedded phone (e.g. en-US, ko-KR).
-    #[arg(long, default_value = "en-US")]
-    pub locale: String,
+    /// Device profile of the embedded phone (overrides --env's): pixel3, pixel4, pixel5, pixel6,
+    /// tablet, wxga-tablet.
+    #[arg(long)]
+    pub profile: Option<String>,
+    /// Locale of the embedded phone (e.g. en-US, ko-KR; overrides --env's).
+    #[arg(long)]
+    pub locale: Option<String>,
     /// Boot the embedded phone in dark mode.
     #[arg(long)]
     pub dark: bool,
-    /// Font scale of the embedded phone.
-    #[arg(long, default_value_t = 1.0)]
-    pub font_scale: f32,
+    /// Font scale of the embedded phone (overrides --env's).
+    #[arg(long)]
+    pub font_scale: Option<f32>,
     /// The command line.
     #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<String>,
@@ -55,20 +56,25 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
             "device {serial}: only the embedded phone (`sim` or `sim:SEED`) is supported by `droidmcp shell` so far"
         ),
     };
-    let profile = crate::sim::Profile::by_name(&args.profile).with_context(|| {
-        format!(
-            "--profile {}: unknown profile (pixel3, pixel6, tablet)",
-            args.profile
-        )
-    })?;
-    let config = crate::sim::SimConfig {
-        seed,
-        profile,
-        locale: args.locale.clone(),
-        font_scale: args.font_scale,
-        dark_mode: args.dark,
-        clock: crate::sim::ClockMode::Virtual,
+    let env = match &global.env {
+        Some(name) => crate::env::Environment::resolve(name)?,
+        None => crate::env::Environment::default(),
     };
+    let mut config = env.sim_config(seed, crate::sim::ClockMode::Virtual);
+    if let Some(name) = &args.profile {
+        let names: Vec<&str> = crate::sim::Profile::ALL.iter().map(|p| p.name).collect();
+        config.profile = crate::sim::Profile::by_name(name).with_context(|| {
+            format!("--profile {name}: unknown profile ({})", names.join(", "))
+        })?;
+        config.density = None;
+    }
+    if let Some(locale) = &args.locale {
+        config.locale = locale.clone();
+    }
+    if let Some(scale) = args.font_scale {
+        config.font_scale = scale;
+    }
+    config.dark_mode |= args.dark;
     let phone = crate::sim::Phone::new(config).context("cannot boot the embedded phone")?;
     let line = args.command.join(" ");
     let out = tokio::task::spawn_blocking(move || phone.exec(&line))

@@ -7,7 +7,7 @@ use anyhow::Context;
 use super::Global;
 use crate::adb::{self, Identity};
 use crate::device::Shell;
-use crate::sim::{ClockMode, Phone, Profile, SimConfig};
+use crate::sim::{ClockMode, Phone, Profile};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -22,29 +22,38 @@ pub struct Args {
     /// Seed of the phone (same seed, same phone).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Device profile: pixel3, pixel6, tablet.
-    #[arg(long, default_value = "pixel6")]
-    pub profile: String,
+    /// Device profile (overrides --env's): pixel3, pixel4, pixel5, pixel6, tablet, wxga-tablet.
+    #[arg(long)]
+    pub profile: Option<String>,
 }
 
 /// The codename real phones of a profile report as `ro.product.name`/`ro.product.device`.
 fn codename(profile: &Profile) -> &'static str {
     match profile.name {
         "pixel3" => "blueline",
+        "pixel4" => "flame",
+        "pixel5" => "redfin",
         "tablet" => "tangorpro",
+        "wxga-tablet" => "emulator64_x86_64",
         _ => "oriole",
     }
 }
 
-pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
-    let profile = Profile::by_name(&args.profile).with_context(|| {
-        let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name).collect();
-        format!(
-            "unknown profile {:?}; choose one of {}",
-            args.profile,
-            names.join(", ")
-        )
-    })?;
+pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
+    let env = match &global.env {
+        Some(name) => crate::env::Environment::resolve(name)?,
+        None => crate::env::Environment::default(),
+    };
+    // A served phone keeps real time, as the phone on a desk that adb tools expect.
+    let mut config = env.sim_config(args.seed, ClockMode::Real);
+    if let Some(name) = &args.profile {
+        config.profile = Profile::by_name(name).with_context(|| {
+            let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name).collect();
+            format!("unknown profile {name:?}; choose one of {}", names.join(", "))
+        })?;
+        config.density = None;
+    }
+    let profile = config.profile;
     let Some(addr) = args.adb else {
         anyhow::bail!("nothing to serve: pass --adb HOST:PORT (e.g. --adb 127.0.0.1:5600)");
     };
@@ -58,13 +67,6 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
              pass --allow-remote if you mean to expose it"
         );
     }
-    // A served phone keeps real time, as the phone on a desk that adb tools expect.
-    let config = SimConfig {
-        seed: args.seed,
-        profile,
-        clock: ClockMode::Real,
-        ..SimConfig::default()
-    };
     let phone = Phone::new(config).context("booting the embedded phone")?;
     let shell: Arc<dyn Shell> = Arc::new(phone);
     let fallback = Identity::new(codename(&profile), profile.model, codename(&profile));
@@ -80,11 +82,13 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
         );
     }
     println!(
-        "embedded phone ({}, seed {}) is serving adb on {local}\n\
+        "embedded phone ({}, seed {}, {}) is serving adb on {local}\n\
          connect with:  adb connect {local}\n\
          then e.g.:     adb -s {local} shell uiautomator dump /dev/tty\n\
          Ctrl-C stops it.",
-        identity.model, args.seed
+        identity.model,
+        args.seed,
+        env.describe()
     );
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;

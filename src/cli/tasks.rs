@@ -57,6 +57,10 @@ pub enum Command {
         /// cores).
         #[arg(long)]
         jobs: Option<usize>,
+        /// Record every replayed episode in this store, for `droidmcp report` (success by
+        /// environment and by factor after an `--env` sweep).
+        #[arg(long)]
+        store: Option<PathBuf>,
         #[arg(long)]
         dir: Option<PathBuf>,
     },
@@ -111,9 +115,25 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             near_miss,
             suite,
             jobs,
+            store,
             dir,
         } => {
             let (catalog, load_errors) = load(dir);
+            // `--env` on a replay sweeps: every instance runs once per environment named.
+            let envs: Vec<Option<String>> = match &global.env {
+                Some(spec) => crate::env::Environment::resolve_many(spec)?
+                    .into_iter()
+                    .map(|e| Some(e.name))
+                    .collect(),
+                None => vec![None],
+            };
+            let store = match store {
+                Some(path) => Some(
+                    crate::store::Store::open(&path)
+                        .with_context(|| format!("opening the episode store {}", path.display()))?,
+                ),
+                None => None,
+            };
             let tasks: Vec<Arc<Task>> = if all || ids.is_empty() {
                 if !all {
                     anyhow::bail!("name task ids or pass --all");
@@ -159,25 +179,55 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
                         vec![Solution::Golden]
                     };
                     for solution in solutions {
-                        let (global, task, near, limit) =
-                            (global.clone(), task.clone(), near.clone(), limit.clone());
-                        running.spawn(async move {
-                            let _permit = limit.acquire_owned().await;
-                            let outcome = replay_one(&global, &task, seed, solution, &near).await;
-                            (task.id.clone(), seed, outcome)
-                        });
+                        for env in &envs {
+                            let (global, task, near, limit, env, store) = (
+                                global.clone(),
+                                task.clone(),
+                                near.clone(),
+                                limit.clone(),
+                                env.clone(),
+                                store.clone(),
+                            );
+                            running.spawn(async move {
+                                let _permit = limit.acquire_owned().await;
+                                let outcome = replay_one(
+                                    &global,
+                                    &task,
+                                    seed,
+                                    env.as_deref(),
+                                    store,
+                                    solution,
+                                    &near,
+                                )
+                                .await;
+                                (task.id.clone(), seed, env, outcome)
+                            });
+                        }
                     }
                 }
             }
             let mut count = 0;
+            let mut by_env: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
             while let Some(done) = running.join_next().await {
-                let (id, seed, outcome) = done?;
+                let (id, seed, env, outcome) = done?;
                 let (ok, line) = outcome?;
                 count += 1;
                 if !ok {
                     failures += 1;
                 }
-                println!("{} {id} seed={seed} {line}", if ok { "PASS" } else { "FAIL" });
+                let env_text = env.as_ref().map_or(String::new(), |e| format!(" env={e}"));
+                if let Some(env) = env {
+                    let tally = by_env.entry(env).or_default();
+                    tally.0 += 1;
+                    tally.1 += usize::from(ok);
+                }
+                println!(
+                    "{} {id} seed={seed}{env_text} {line}",
+                    if ok { "PASS" } else { "FAIL" }
+                );
+            }
+            for (env, (runs, passed)) in &by_env {
+                println!("env {env}: {passed}/{runs} as expected");
             }
             let secs = started.elapsed().as_secs_f64();
             println!(
@@ -199,16 +249,64 @@ async fn replay_one(
     global: &Global,
     task: &Arc<Task>,
     seed: u64,
+    env: Option<&str>,
+    store: Option<crate::store::Store>,
     solution: Solution,
     near: &[crate::task::NearMiss],
 ) -> anyhow::Result<(bool, String)> {
-    let spec = global
+    let device = global
         .device
         .clone()
         .unwrap_or_else(|| format!("sim:{seed}"));
-    let shell = crate::device::open(Some(&spec), global.adb_server.as_deref())
+    let on_sim = device.starts_with("sim");
+    let spec = match env {
+        Some(env) if on_sim => crate::env::with_env(&device, env),
+        _ => device,
+    };
+    let mut shell = crate::device::open(Some(&spec), global.adb_server.as_deref())
         .await
         .with_context(|| format!("opening device {spec}"))?;
+    // A real device is put into the environment over its shell, and restored afterwards.
+    let mut applied = None;
+    if let (Some(name), false) = (env, on_sim) {
+        let environment = crate::env::Environment::resolve(name)?;
+        let done = crate::env::apply::apply(shell.as_ref(), &environment)
+            .await
+            .with_context(|| format!("applying environment {name} to {spec}"))?;
+        let raw = shell.clone();
+        shell = Arc::new(crate::env::apply::InEnvironment::new(raw.clone(), &done));
+        applied = Some((raw, done));
+    }
+    let outcome = replay_scored(task, seed, shell, store, solution, near).await;
+    let Some((raw, done)) = applied else {
+        return outcome;
+    };
+    crate::env::apply::restore(raw.as_ref(), &done)
+        .await
+        .with_context(|| format!("restoring {spec} after environment {}", done.env))?;
+    let missing: Vec<String> = done
+        .not_applied()
+        .into_iter()
+        .map(|(factor, why)| format!("{factor} ({why})"))
+        .collect();
+    outcome.map(|(ok, line)| {
+        if missing.is_empty() {
+            (ok, line)
+        } else {
+            (ok, format!("{line}  [env not applied: {}]", missing.join("; ")))
+        }
+    })
+}
+
+/// Runs one replay and says whether it scored as it must.
+async fn replay_scored(
+    task: &Arc<Task>,
+    seed: u64,
+    shell: Arc<dyn crate::device::Shell>,
+    store: Option<crate::store::Store>,
+    solution: Solution,
+    near: &[crate::task::NearMiss],
+) -> anyhow::Result<(bool, String)> {
     let (what, want_steps) = match solution {
         Solution::NearMiss(i) => (
             format!("near miss {}", near[i].label),
@@ -219,7 +317,7 @@ async fn replay_one(
         Solution::Wrong => ("wrong".to_string(), 0),
     };
     Ok(
-        match run_instance(task, seed, shell, None, solution).await {
+        match run_instance(task, seed, shell, store, solution).await {
             Ok(r) => {
                 let ok = match solution {
                     Solution::Golden => r.verdict.success && r.verdict.score >= 1.0,

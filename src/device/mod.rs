@@ -416,14 +416,21 @@ pub async fn open_with_clock(
         spec: spec.to_string(),
         reason,
     };
-    if let Some(seed) = sim_seed(spec) {
-        let config = crate::sim::SimConfig {
-            seed: seed.map_err(unknown)?,
-            clock,
-            ..Default::default()
+    // `sim:SEED@ENV` boots the embedded phone in a device environment (`sim@105`, `sim:3@random:7`).
+    let (device_part, env) = crate::env::split_spec(spec);
+    if let Some(seed) = sim_seed(device_part) {
+        let env = match env {
+            Some(name) => crate::env::Environment::resolve(name).map_err(|e| unknown(e.to_string()))?,
+            None => crate::env::Environment::default(),
         };
+        let config = env.sim_config(seed.map_err(unknown)?, clock);
         let phone = crate::sim::Phone::new(config).map_err(|e| unknown(e.to_string()))?;
         return Ok(std::sync::Arc::new(phone));
+    }
+    if env.is_some() {
+        return Err(unknown(
+            "an environment (`@ENV`) can only be given to the embedded phone (`sim@ENV`)".into(),
+        ));
     }
     let server =
         crate::adb::host::server_address(adb_server).map_err(|e| unknown(e.to_string()))?;

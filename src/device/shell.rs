@@ -127,6 +127,12 @@ pub trait Shell: Send + Sync {
     /// The device's serial (`emulator-5554`, `127.0.0.1:5555`, `sim-<seed>`).
     fn serial(&self) -> &str;
 
+    /// The device environment the phone was started in or set to (`105`, `random:7`), when one
+    /// was; episodes record it.
+    fn environment(&self) -> Option<String> {
+        None
+    }
+
     /// Runs one command line through `/system/bin/sh -c`, returning its output and exit code.
     async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError>;
 
@@ -203,6 +209,10 @@ impl Bounded {
 impl Shell for Bounded {
     fn serial(&self) -> &str {
         self.inner.serial()
+    }
+
+    fn environment(&self) -> Option<String> {
+        self.inner.environment()
     }
 
     async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {

@@ -249,6 +249,7 @@ mod tests {
             provisional: false,
             abort_reason: None,
             setup_log: String::new(),
+            env: None,
         }
     }
 

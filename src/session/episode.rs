@@ -650,6 +650,7 @@ impl Episode {
             provisional: self.provisional,
             abort_reason: self.abort_reason.clone(),
             setup_log: self.setup_log.join("\n"),
+            env: self.shell.environment(),
         }
     }
 }

@@ -194,9 +194,18 @@ impl DevicePool {
     }
 }
 
-/// `sim`, `sim:0` and `sim-0` name the same phone.
+/// `sim`, `sim:0` and `sim-0` name the same phone (and `sim@105`, `sim:0@105` the same phone in
+/// environment 105).
 fn canonical(spec: &str) -> String {
-    let s = spec.trim();
+    let (device, env) = crate::env::split_spec(spec.trim());
+    let device = canonical_device(device);
+    match env {
+        Some(env) => format!("{device}@{}", env.trim()),
+        None => device,
+    }
+}
+
+fn canonical_device(s: &str) -> String {
     match s {
         "sim" | "sim:0" | "sim-0" => "sim:0".to_string(),
         _ => match s.strip_prefix("sim-") {

@@ -123,7 +123,7 @@ impl Framework {
         let display = Display {
             profile: config.profile,
             size_override: None,
-            density_override: None,
+            density_override: config.density.filter(|d| *d != config.profile.density),
         };
         let sys = System {
             settings: super::defaults::settings(&config),
@@ -171,6 +171,7 @@ impl Framework {
             (fw.catalog[i].install)(&mut fw.sys);
         }
         fw.sys.requests.clear();
+        fw.apply_home_config();
         fw.sys.log(
             pid::SYSTEM_SERVER,
             'I',
@@ -184,6 +185,22 @@ impl Framework {
         fw.sys
             .log(pid::SYSTEM_SERVER, 'I', "ActivityManager", "Boot completed");
         fw
+    }
+
+    /// Writes the boot configuration's home-screen layout and wallpaper where the launcher and the
+    /// wallpaper service keep them, as restoring a backup onto a fresh phone would.
+    fn apply_home_config(&mut self) {
+        use apps::launcher::home;
+        if let Some(layout) = &self.config.home {
+            if let Err(e) = home::write(&self.sys, layout) {
+                self.sys.log(pid::SYSTEM_SERVER, 'E', "Launcher", format!("cannot write launcher.db: {e}"));
+            }
+        }
+        if self.config.wallpaper != super::render::Wallpaper::Plain {
+            if let Err(e) = home::write_wallpaper(&self.sys, self.config.wallpaper) {
+                self.sys.log(pid::SYSTEM_SERVER, 'E', "WallpaperManagerService", format!("cannot write wallpaper_info.xml: {e}"));
+            }
+        }
     }
 
     /// Recomputes screen metrics from the display and the font-scale setting (call after either changes).

@@ -14,6 +14,7 @@ pub mod defaults;
 pub mod dump;
 pub mod framework;
 pub mod keyboard;
+pub mod locale;
 pub mod phone;
 pub mod providers;
 pub mod render;

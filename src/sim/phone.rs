@@ -4,7 +4,9 @@ use std::sync::{Arc, Mutex};
 
 use crate::device::{Shell, ShellError, ShellOutput};
 
+use super::apps::launcher::home::HomeScreen;
 use super::framework::Framework;
+use super::render::Wallpaper;
 use super::system::ClockMode;
 use super::{shell, system};
 
@@ -26,6 +28,20 @@ impl Profile {
         height: 2160,
         density: 440,
     };
+    pub const PIXEL_4: Profile = Profile {
+        name: "pixel4",
+        model: "Pixel 4",
+        width: 1080,
+        height: 2280,
+        density: 440,
+    };
+    pub const PIXEL_5: Profile = Profile {
+        name: "pixel5",
+        model: "Pixel 5",
+        width: 1080,
+        height: 2340,
+        density: 440,
+    };
     pub const PIXEL_6: Profile = Profile {
         name: "pixel6",
         model: "Pixel 6",
@@ -41,7 +57,23 @@ impl Profile {
         density: 320,
     };
 
-    pub const ALL: [Profile; 3] = [Profile::PIXEL_3, Profile::PIXEL_6, Profile::TABLET];
+    /// The Android emulator's WXGA tablet, as B-MoCA configures it (landscape, mdpi).
+    pub const WXGA_TABLET: Profile = Profile {
+        name: "wxga-tablet",
+        model: "WXGA Tablet",
+        width: 1200,
+        height: 800,
+        density: 160,
+    };
+
+    pub const ALL: [Profile; 6] = [
+        Profile::PIXEL_3,
+        Profile::PIXEL_4,
+        Profile::PIXEL_5,
+        Profile::PIXEL_6,
+        Profile::TABLET,
+        Profile::WXGA_TABLET,
+    ];
 
     pub fn by_name(name: &str) -> Option<Profile> {
         Profile::ALL
@@ -58,8 +90,17 @@ pub struct SimConfig {
     pub locale: String,
     pub font_scale: f32,
     pub dark_mode: bool,
+    /// A density other than the profile's physical one (what `wm density N` sets).
+    pub density: Option<i32>,
+    /// The home-screen wallpaper.
+    pub wallpaper: Wallpaper,
+    /// The home-screen layout written to the launcher's database at boot; `None` leaves the
+    /// launcher's default workspace.
+    pub home: Option<HomeScreen>,
     /// Virtual (deterministic, the default) or real time; see [`ClockMode`].
     pub clock: ClockMode,
+    /// The name of the device environment this configuration came from, if any.
+    pub environment: Option<String>,
 }
 
 impl Default for SimConfig {
@@ -70,7 +111,11 @@ impl Default for SimConfig {
             locale: "en-US".into(),
             font_scale: 1.0,
             dark_mode: false,
+            density: None,
+            wallpaper: Wallpaper::Plain,
+            home: None,
             clock: ClockMode::Virtual,
+            environment: None,
         }
     }
 }
@@ -220,6 +265,10 @@ impl Phone {
 impl Shell for Phone {
     fn serial(&self) -> &str {
         &self.serial
+    }
+
+    fn environment(&self) -> Option<String> {
+        self.lock().framework.config.environment.clone()
     }
 
     async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {

@@ -71,6 +71,10 @@ pub struct Style {
     pub background_role: Option<Role>,
     /// Draw the text in the medium (bold-ish) weight, as Android titles and buttons do.
     pub bold: bool,
+    /// Paint this wallpaper over the view's bounds (the launcher's background).
+    pub wallpaper: Option<crate::sim::render::Wallpaper>,
+    /// A launcher icon's size in px, when the home-screen grid sets it; `None` fits the cell.
+    pub icon_px: Option<i32>,
 }
 
 /// Colours the renderer resolves against the light or dark theme, so apps need not know the theme.

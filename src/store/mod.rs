@@ -118,6 +118,8 @@ pub struct EpisodeRow {
     pub abort_reason: Option<String>,
     /// Commands run by setup, one per line.
     pub setup_log: String,
+    /// The device environment the episode ran in (`105`, `random:7`), when the phone had one.
+    pub env: Option<String>,
 }
 
 /// One step as stored.
@@ -150,18 +152,19 @@ CREATE INDEX IF NOT EXISTS check_results_episode ON check_results(episode_id, ru
 ";
 
 /// Columns added after the first release, added to older stores on open.
-const ADDED_COLUMNS: [(&str, &str, &str); 5] = [
+const ADDED_COLUMNS: [(&str, &str, &str); 6] = [
     ("episodes", "owner", "TEXT"),
     ("episodes", "verdict", "TEXT"),
     ("episodes", "provisional", "INTEGER NOT NULL DEFAULT 0"),
     ("episodes", "abort_reason", "TEXT"),
     ("check_results", "inconclusive", "TEXT"),
+    ("episodes", "env", "TEXT"),
 ];
 
 /// Statuses of episodes some process may still act on (see `session::episode::Status::is_open`).
 const OPEN_STATUSES: &str = "('running', 'finished', 'failed')";
 
-const EPISODE_COLUMNS: &str = "id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason";
+const EPISODE_COLUMNS: &str = "id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, env";
 
 fn migrate(c: &Connection) -> rusqlite::Result<()> {
     for (table, column, decl) in ADDED_COLUMNS {
@@ -323,12 +326,12 @@ impl Store {
         .to_string();
         self.with(|c| {
             c.execute(
-                "INSERT INTO episodes(id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, owner)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+                "INSERT INTO episodes(id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, owner, env)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
                 params![
                     e.id, e.task_id, e.seed as i64, params, e.goal, e.device, e.status, e.started_at, e.ended_at,
                     e.max_steps, e.answer, e.finished, e.success, e.score, e.subgoal_rate, e.setup_log,
-                    e.verdict, e.provisional, e.abort_reason, self.owner.token
+                    e.verdict, e.provisional, e.abort_reason, self.owner.token, e.env
                 ],
             )
             .map(|_| ())
@@ -457,6 +460,7 @@ impl Store {
             "params": e.params.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
             "goal": e.goal,
             "device": e.device,
+            "env": e.env,
             "status": e.status,
             "abort_reason": e.abort_reason,
             "started_at": e.started_at,
@@ -521,6 +525,7 @@ fn episode_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EpisodeRow> {
         verdict: r.get(16)?,
         provisional: r.get(17)?,
         abort_reason: r.get(18)?,
+        env: r.get(19)?,
     })
 }
 
@@ -566,6 +571,7 @@ mod tests {
             provisional: false,
             abort_reason: None,
             setup_log: "am force-stop x".into(),
+            env: None,
         }
     }
 

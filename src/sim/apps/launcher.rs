@@ -11,15 +11,17 @@ use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::widgets;
 use crate::sim::system::{Request, System};
+use crate::sim::locale;
+use crate::sim::render::text;
 use crate::sim::view::{class, Metrics, Role, Style, View};
 
 pub const PACKAGE: &str = "com.google.android.apps.nexuslauncher";
 const ACTIVITY: &str = "com.google.android.apps.nexuslauncher.NexusLauncherActivity";
 const ID: &str = "com.google.android.apps.nexuslauncher:id/";
 
-/// The wallpaper behind the home screen (a dark blue, so white labels read in both themes).
-const WALLPAPER: [u8; 4] = [0x23, 0x3A, 0x5E, 0xFF];
 const WHITE: [u8; 4] = [0xFF, 0xFF, 0xFF, 0xFF];
+
+pub mod home;
 
 pub fn info() -> AppInfo {
     AppInfo {
@@ -59,10 +61,10 @@ struct Entry {
     label: &'static str,
 }
 
-fn entries(sys: &System, home_only: bool) -> Vec<Entry> {
+fn entries(sys: &System) -> Vec<Entry> {
     super::catalog()
         .into_iter()
-        .filter(|a| a.package != PACKAGE && (!home_only || a.on_home_screen))
+        .filter(|a| a.package != PACKAGE)
         .map(|a| Entry {
             package: a.package,
             label: a.label(&sys.locale),
@@ -71,7 +73,7 @@ fn entries(sys: &System, home_only: bool) -> Vec<Entry> {
 }
 
 /// One app icon (BubbleTextView): the icon over the label, text and content-desc both the label.
-fn icon_view(m: &Metrics, e: &Entry, cell: Bounds, id: Option<&str>, on_wallpaper: bool) -> View {
+fn icon_view(e: &Entry, cell: Bounds, id: Option<&str>, on_wallpaper: bool, icon_px: i32) -> View {
     let mut v = View::new(class::TEXT_VIEW, cell)
         .text(e.label)
         .desc(e.label)
@@ -79,6 +81,7 @@ fn icon_view(m: &Metrics, e: &Entry, cell: Bounds, id: Option<&str>, on_wallpape
         .long_clickable()
         .style(Style {
             icon: Some(icon_for(e.package)),
+            icon_px: Some(icon_px),
             text_size_sp: Some(12.0),
             text_color: on_wallpaper.then_some(WHITE),
             text_role: Some(Role::Primary),
@@ -88,42 +91,36 @@ fn icon_view(m: &Metrics, e: &Entry, cell: Bounds, id: Option<&str>, on_wallpape
     if let Some(id) = id {
         v = v.id(format!("{ID}{id}"));
     }
-    let _ = m;
     v
 }
 
-/// Lays `items` out in a grid of `columns` starting at `top`; returns the views and the bottom.
-fn grid(
-    m: &Metrics,
-    items: &[Entry],
+/// A grid of `columns` × `rows` cells over `area`; cell (col, row) counted from the reading
+/// direction's start, so right-to-left locales mirror it.
+struct Grid {
     area: Bounds,
-    top: i32,
     columns: i32,
-    id: Option<&str>,
-    wallpaper: bool,
-) -> (Vec<View>, i32) {
-    let cell_w = area.width() / columns.max(1);
-    let cell_h = m.dp(104.0);
-    let mut bottom = top;
-    let views = items
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let col = i as i32 % columns;
-            let row = i as i32 / columns;
-            let left = area.left + col * cell_w;
-            let y = top + row * cell_h;
-            bottom = bottom.max(y + cell_h);
-            icon_view(
-                m,
-                e,
-                Bounds::new(left, y, left + cell_w, y + cell_h),
-                id,
-                wallpaper,
-            )
-        })
-        .collect();
-    (views, bottom)
+    cell_h: i32,
+    rtl: bool,
+}
+
+impl Grid {
+    fn cell(&self, col: i32, row: i32) -> Bounds {
+        let cell_w = self.area.width() / self.columns.max(1);
+        let col = if self.rtl {
+            self.columns - 1 - col
+        } else {
+            col
+        };
+        let left = self.area.left + col * cell_w;
+        let top = self.area.top + row * self.cell_h;
+        Bounds::new(left, top, left + cell_w, top + self.cell_h)
+    }
+
+    /// Launcher3 sizes icons to the cell: a little over half its smaller side, at most 60dp.
+    fn icon_px(&self, m: &Metrics) -> i32 {
+        let cell_w = self.area.width() / self.columns.max(1);
+        (cell_w.min(self.cell_h) * 11 / 20).min(m.dp(60.0))
+    }
 }
 
 fn columns(m: &Metrics) -> i32 {
@@ -138,50 +135,88 @@ impl Screen {
         let m = &sys.metrics;
         let c = m.content;
         let pad = m.dp(16.0);
-        let date = sys.clock.now().format("%a, %b %-d").to_string();
-        let date_h = m.dp(72.0);
+        let rtl = locale::is_rtl(&sys.locale);
+        let layout = home::load(sys, &super::catalog(), columns(m));
+        let date = locale::format_date_short(sys.clock.now().date(), &sys.locale);
         let mut root = View::new(class::FRAME_LAYOUT, c)
             .id(format!("{ID}drag_layer"))
             .style(Style {
-                background: Some(WALLPAPER),
+                wallpaper: Some(home::wallpaper(sys)),
                 ..Style::default()
             });
         let inner = Bounds::new(c.left + pad, c.top, c.right - pad, c.bottom);
-        let hotseat_h = m.dp(96.0);
+        let pill_h = m.dp(72.0);
+        let dock_h = if layout.hotseat > 0 { m.dp(88.0) } else { 0 };
+        let hotseat_h = pill_h + dock_h;
         let workspace = Bounds::new(c.left, c.top, c.right, c.bottom - hotseat_h);
-        let (icons, _) = grid(
-            m,
-            &entries(sys, true),
-            inner,
-            c.top + date_h + m.dp(24.0),
-            columns(m),
-            None,
-            true,
-        );
+        let handle = m.dp(48.0);
+        let grid = Grid {
+            area: Bounds::new(inner.left, workspace.top, inner.right, workspace.bottom - handle),
+            columns: layout.columns,
+            cell_h: (workspace.height() - handle) / layout.rows.max(1),
+            rtl,
+        };
+        let dock = Grid {
+            area: Bounds::new(inner.left, workspace.bottom, inner.right, workspace.bottom + dock_h),
+            columns: layout.hotseat.max(1),
+            cell_h: dock_h,
+            rtl,
+        };
+        let apps = entries(sys);
+        let entry = |package: &str| apps.iter().find(|e| e.package == package);
+        let mut icons = Vec::new();
+        let mut docked = Vec::new();
+        for f in &layout.favorites {
+            let Some(e) = entry(&f.package) else { continue };
+            match f.place {
+                home::Place::Workspace { col, row }
+                    if (0..layout.columns).contains(&col) && (1..layout.rows).contains(&row) =>
+                {
+                    icons.push(icon_view(e, grid.cell(col, row), None, true, grid.icon_px(m)));
+                }
+                home::Place::Hotseat { slot } if (0..layout.hotseat).contains(&slot) => {
+                    docked.push(icon_view(e, dock.cell(slot, 0), None, true, dock.icon_px(m)));
+                }
+                // A shortcut off the grid (a row-0 cell under the date, a slot past the dock)
+                // is not shown, as Launcher3 skips items that do not fit.
+                _ => {}
+            }
+        }
+        // The date ("At a glance") spans the top row, from the reading direction's start.
+        let date_row = grid.cell(0, 0);
+        let date_bounds = if rtl {
+            Bounds::new(inner.left, date_row.top + m.dp(16.0), inner.right - m.dp(8.0), date_row.top + m.dp(72.0))
+        } else {
+            Bounds::new(inner.left + m.dp(8.0), date_row.top + m.dp(16.0), inner.right, date_row.top + m.dp(72.0))
+        };
+        let date_style = text::TextStyle {
+            size_px: m.sp(22.0) as f32,
+            color: WHITE,
+            bold: false,
+            center: false,
+        };
+        let date_w = (text::measure(&date, &date_style).ceil() as i32 + m.dp(8.0)).min(date_bounds.width());
+        let date_bounds = if rtl {
+            Bounds::new(date_bounds.right - date_w, date_bounds.top, date_bounds.right, date_bounds.bottom)
+        } else {
+            Bounds::new(date_bounds.left, date_bounds.top, date_bounds.left + date_w, date_bounds.bottom)
+        };
         root = root.child(
             View::new(class::FRAME_LAYOUT, workspace)
                 .id(format!("{ID}workspace"))
                 .child(
-                    View::new(
-                        class::TEXT_VIEW,
-                        Bounds::new(
-                            inner.left + m.dp(8.0),
-                            c.top + m.dp(16.0),
-                            inner.right,
-                            c.top + date_h,
-                        ),
-                    )
-                    .text(date.clone())
-                    .desc(date)
-                    .style(Style {
-                        text_size_sp: Some(22.0),
-                        text_color: Some(WHITE),
-                        ..Style::default()
-                    }),
+                    View::new(class::TEXT_VIEW, date_bounds)
+                        .id(format!("{ID}date"))
+                        .text(date.clone())
+                        .desc(date)
+                        .style(Style {
+                            text_size_sp: Some(22.0),
+                            text_color: Some(WHITE),
+                            ..Style::default()
+                        }),
                 )
                 .child(View::new(class::VIEW_GROUP, workspace).children(icons)),
         );
-        let handle = m.dp(48.0);
         let hy = workspace.bottom - handle;
         let cx = (c.left + c.right) / 2;
         root = root.child(
@@ -190,7 +225,7 @@ impl Screen {
                 Bounds::new(cx - handle / 2, hy, cx + handle / 2, hy + handle),
             )
             .id(format!("{ID}all_apps_handle"))
-            .desc("Apps list")
+            .desc(locale::text(&sys.locale, "apps_list"))
             .on_click("all_apps")
             .style(Style {
                 icon: Some("collapse"),
@@ -201,19 +236,25 @@ impl Screen {
         let hotseat = Bounds::new(c.left, workspace.bottom, c.right, c.bottom);
         let pill = Bounds::new(
             hotseat.left + m.dp(24.0),
-            hotseat.top + m.dp(20.0),
+            hotseat.bottom - pill_h + m.dp(12.0),
             hotseat.right - m.dp(24.0),
-            hotseat.bottom - m.dp(20.0),
+            hotseat.bottom - m.dp(12.0),
         );
         let icon = m.dp(24.0);
         let it = pill.top + (pill.height() - icon) / 2;
+        let icon_left = if rtl {
+            pill.right - m.dp(16.0) - icon
+        } else {
+            pill.left + m.dp(16.0)
+        };
         root.child(
             View::new(class::FRAME_LAYOUT, hotseat)
                 .id(format!("{ID}hotseat"))
+                .children(docked)
                 .child(
                     View::new(class::FRAME_LAYOUT, pill)
                         .id(format!("{ID}search_container_hotseat"))
-                        .desc("Search")
+                        .desc(locale::text(&sys.locale, "search"))
                         .on_click("search")
                         .style(Style {
                             background: Some([0xFF, 0xFF, 0xFF, 0xE6]),
@@ -223,12 +264,7 @@ impl Screen {
                         .child(
                             View::new(
                                 class::IMAGE_VIEW,
-                                Bounds::new(
-                                    pill.left + m.dp(16.0),
-                                    it,
-                                    pill.left + m.dp(16.0) + icon,
-                                    it + icon,
-                                ),
+                                Bounds::new(icon_left, it, icon_left + icon, it + icon),
                             )
                             .style(Style {
                                 icon: Some("search"),
@@ -250,7 +286,7 @@ impl Screen {
             c.right - pad,
             c.top + m.dp(72.0),
         );
-        let mut apps = entries(sys, false);
+        let mut apps = entries(sys);
         apps.sort_by_key(|e| e.label.to_lowercase());
         let q = self.query.trim().to_lowercase();
         if !q.is_empty() {
@@ -262,15 +298,21 @@ impl Screen {
             c.right - pad,
             c.bottom,
         );
-        let (icons, _) = grid(
-            m,
-            &apps,
-            list_area,
-            list_area.top,
-            columns(m),
-            Some("icon"),
-            false,
-        );
+        let grid = Grid {
+            area: list_area,
+            columns: columns(m),
+            cell_h: m.dp(104.0),
+            rtl: locale::is_rtl(&sys.locale),
+        };
+        let icon_px = m.dp(56.0).min(grid.icon_px(m));
+        let icons: Vec<View> = apps
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let (col, row) = (i as i32 % grid.columns, i as i32 / grid.columns);
+                icon_view(e, grid.cell(col, row), Some("icon"), false, icon_px)
+            })
+            .collect();
         View::new(class::FRAME_LAYOUT, c)
             .id(format!("{ID}apps_view"))
             .style(Style {
@@ -285,7 +327,7 @@ impl Screen {
                     View::new(class::EDIT_TEXT, text_area)
                         .id(format!("{ID}search_box_input"))
                         .text(self.query.clone())
-                        .hint("Search apps")
+                        .hint(locale::text(&sys.locale, "search_apps"))
                         .editable("search_box")
                         .style(Style {
                             // The pill is the field's background, so no underline.
@@ -373,7 +415,7 @@ impl App for Screen {
             UiEvent::EditorAction(tag) if tag == "search_box" => {
                 // ENTER launches the first match, as the launcher's search does.
                 let q = self.query.trim().to_lowercase();
-                let mut apps = entries(sys, false);
+                let mut apps = entries(sys);
                 apps.sort_by_key(|e| e.label.to_lowercase());
                 if let Some(first) = apps
                     .iter()

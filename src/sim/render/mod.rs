@@ -11,6 +11,7 @@
 mod canvas;
 mod icons;
 pub mod text;
+mod wallpaper;
 mod widgets;
 
 use image::RgbaImage;
@@ -19,6 +20,7 @@ use super::view::{Role, View};
 use canvas::{Canvas, Rgba};
 
 pub use icons::known as icon_known;
+pub use wallpaper::{image as wallpaper_image, Wallpaper};
 
 /// Colours that depend on the system theme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,7 +134,11 @@ pub fn render_scaled(
 ) -> RgbaImage {
     let palette = Palette::for_theme(theme);
     let mut canvas = Canvas::new(width, height, palette.surface);
-    let ctx = widgets::Ctx { palette, scale };
+    let ctx = widgets::Ctx {
+        palette,
+        scale,
+        dark: theme.dark,
+    };
     for window in windows {
         let screen = canvas.screen();
         paint(&mut canvas, &ctx, window, screen);

@@ -13,6 +13,8 @@ use crate::sim::view::{class, Role, View};
 pub struct Ctx {
     pub palette: Palette,
     pub scale: Scale,
+    /// The dark theme dims wallpapers.
+    pub dark: bool,
 }
 
 /// A colour at a fraction of its opacity (disabled widgets, tracks).
@@ -69,6 +71,9 @@ impl Ctx {
 /// Paints `view` itself (not its children).
 pub fn paint_view(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
     let b = view.bounds;
+    if let Some(w) = view.style.wallpaper {
+        super::wallpaper::paint(canvas, w, b, ctx.dark);
+    }
     if let Some(bg) = ctx.background(view) {
         canvas.fill_round_rect(b, view.style.corner_radius, bg);
     }
@@ -114,9 +119,12 @@ fn paint_text_view(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
             text::line_height(ctx.scale.sp(view.style.text_size_sp.unwrap_or(12.0))).ceil() as i32
         };
         let gap = ctx.scale.dp(6.0);
-        let size = (b.width() * 3 / 5)
+        let size = view
+            .style
+            .icon_px
+            .unwrap_or_else(|| ctx.scale.dp(56.0))
+            .min(b.width() * 3 / 5)
             .min(b.height() - lh - gap * 2)
-            .min(ctx.scale.dp(56.0))
             .max(0);
         let icon_top = b.top + (b.height() - size - lh - gap).max(0) / 2;
         let left = b.left + (b.width() - size) / 2;
