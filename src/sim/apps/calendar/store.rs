@@ -262,12 +262,8 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn all_day_events_span_utc_midnights_and_round_trip() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Connection::open(dir.path().join("calendar.db")).unwrap();
-        db.execute_batch(SCHEMA).unwrap();
-        let e = Event {
+    fn trip() -> Event {
+        Event {
             id: None,
             title: "Trip".into(),
             description: String::new(),
@@ -276,7 +272,15 @@ mod tests {
             start: at(24, 0, 0),
             end: at(25, 0, 0),
             rrule: None,
-        };
+        }
+    }
+
+    #[test]
+    fn all_day_events_span_utc_midnights_and_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Connection::open(dir.path().join("calendar.db")).unwrap();
+        db.execute_batch(SCHEMA).unwrap();
+        let e = trip();
         let id = save(&db, &e).unwrap();
         let (s, end): (i64, i64) = db
             .query_row(
@@ -304,15 +308,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = Connection::open(dir.path().join("calendar.db")).unwrap();
         db.execute_batch(SCHEMA).unwrap();
+        // The all-day trip of the test above, made a weekly 45-minute morning event.
         let e = Event {
-            id: None,
             title: "Standup".into(),
-            description: String::new(),
-            location: String::new(),
             all_day: false,
             start: at(2, 9, 0),
             end: at(2, 9, 45),
             rrule: Some("FREQ=WEEKLY;WKST=SU;BYDAY=MO".into()),
+            ..trip()
         };
         let id = save(&db, &e).unwrap();
         let (end, duration, rrule): (Option<i64>, String, String) = db
