@@ -336,7 +336,13 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
                 "judged": r.judged, "judge_success_rate": r.judge_success_rate,
                 "with_reference": r.with_reference, "task_reward": r.task_reward,
                 "completion_ratio": r.completion_ratio, "reversed_redundancy": r.reversed_redundancy,
-                "repeat_ratio": r.repeat_ratio});
+                "repeat_ratio": r.repeat_ratio,
+                "constrained_episodes": r.constrained.episodes,
+                "constraint_violations": r.constrained.violated,
+                "violation_ratio": r.constrained.ratio(),
+                "violation_ratio_by_level": r.by_level.iter()
+                    .map(|(l, v)| (l.as_str().to_string(), serde_json::json!(v.ratio())))
+                    .collect::<serde_json::Map<_, _>>()});
             println!("{line}");
         }
     } else {

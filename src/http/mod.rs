@@ -136,8 +136,13 @@ async fn start(
         .into_iter()
         .map(|(k, v)| (k, wire::param_text(&v)))
         .collect();
+    let device = body
+        .env
+        .as_deref()
+        .map(|env| crate::env::with_env(body.device.as_deref().unwrap_or("sim"), env))
+        .or(body.device);
     let started = eps
-        .start(&id, body.seed, &params, body.device.as_deref())
+        .start(&id, body.seed, &params, device.as_deref())
         .await?;
     Ok(Json(wire::Started::from(&started)))
 }
