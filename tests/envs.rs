@@ -39,7 +39,9 @@ fn sh(phone: &droidmcp::sim::Phone, line: &str) -> String {
 
 fn screencap(phone: &droidmcp::sim::Phone, name: &str) -> image::RgbaImage {
     let out = phone.exec("screencap -p");
-    let img = image::load_from_memory(&out.stdout).expect("png").to_rgba8();
+    let img = image::load_from_memory(&out.stdout)
+        .expect("png")
+        .to_rgba8();
     let dir = crate::util::shared_dir().join("envs");
     let _ = std::fs::create_dir_all(&dir);
     let _ = img.save(dir.join(format!("{name}.png")));
@@ -63,41 +65,82 @@ fn the_phone_boots_in_the_environment() {
     let e = Environment::resolve("000").unwrap();
     let phone = boot(&e);
     assert_eq!(sh(&phone, "wm size"), "Physical size: 1080x2160\n");
-    assert_eq!(sh(&phone, "wm density"), "Physical density: 440\nOverride density: 330\n");
+    assert_eq!(
+        sh(&phone, "wm density"),
+        "Physical density: 440\nOverride density: 330\n"
+    );
     assert_eq!(sh(&phone, "settings get system font_scale").trim(), "1.15");
     let db = "/data/data/com.google.android.apps.nexuslauncher/databases/launcher.db";
-    let rows = sh(&phone, &format!("sqlite3 {db} 'SELECT COUNT(*) FROM favorites'"));
-    assert_eq!(rows.trim(), "18", "every shortcut of the layout, installed or not");
+    let rows = sh(
+        &phone,
+        &format!("sqlite3 {db} 'SELECT COUNT(*) FROM favorites'"),
+    );
+    assert_eq!(
+        rows.trim(),
+        "18",
+        "every shortcut of the layout, installed or not"
+    );
     // Only installed apps show; Clock sits in dock slot 0, Settings at cell (0,2).
     let xml = sh(&phone, "uiautomator dump /dev/tty");
     let clock = bounds_of(&xml, "text", "Clock").expect("Clock on the home screen");
     let settings = bounds_of(&xml, "text", "Settings").expect("Settings on the home screen");
-    assert!(clock.1 > settings.3, "the dock is below the grid: {clock:?} {settings:?}");
-    assert!(!xml.contains("text=\"YouTube\""), "apps that are not installed are not shown");
+    assert!(
+        clock.1 > settings.3,
+        "the dock is below the grid: {clock:?} {settings:?}"
+    );
+    assert!(
+        !xml.contains("text=\"YouTube\""),
+        "apps that are not installed are not shown"
+    );
     // Editing the launcher's database moves the icon at once, as on a phone.
     sh(&phone, &format!("sqlite3 {db} \"UPDATE favorites SET container=-100, cellX=4, cellY=1 WHERE title='Clock'\""));
     let moved = bounds_of(&sh(&phone, "uiautomator dump /dev/tty"), "text", "Clock").unwrap();
-    assert!(moved.0 > clock.0 && moved.1 < clock.1, "{clock:?} → {moved:?}");
+    assert!(
+        moved.0 > clock.0 && moved.1 < clock.1,
+        "{clock:?} → {moved:?}"
+    );
 }
 
 #[test]
 fn korean_labels_in_105_and_a_mirrored_tablet_in_109() {
     let ko = boot(&Environment::resolve("105").unwrap());
     let xml = sh(&ko, "uiautomator dump /dev/tty");
-    assert!(xml.contains("text=\"캘린더\""), "Korean Calendar label: {xml}");
+    assert!(
+        xml.contains("text=\"캘린더\""),
+        "Korean Calendar label: {xml}"
+    );
     assert!(xml.contains("6월"), "Korean date");
     screencap(&ko, "105-home");
 
     let ar = boot(&Environment::resolve("109").unwrap());
     assert_eq!(sh(&ar, "wm size"), "Physical size: 1200x800\n");
     let xml = sh(&ar, "uiautomator dump /dev/tty");
-    let date = bounds_of(&xml, "resource-id", "com.google.android.apps.nexuslauncher:id/date")
-        .expect("date on the home screen");
-    assert!(date.0 > 600 && date.2 > 1100, "the date starts at the right: {date:?}");
+    let date = bounds_of(
+        &xml,
+        "resource-id",
+        "com.google.android.apps.nexuslauncher:id/date",
+    )
+    .expect("date on the home screen");
+    assert!(
+        date.0 > 600 && date.2 > 1100,
+        "the date starts at the right: {date:?}"
+    );
     screencap(&ar, "109-home");
     // The drawer fills from the right: its first icon is right of its second.
-    let handle = bounds_of(&xml, "resource-id", "com.google.android.apps.nexuslauncher:id/all_apps_handle").unwrap();
-    sh(&ar, &format!("input tap {} {}", (handle.0 + handle.2) / 2, (handle.1 + handle.3) / 2));
+    let handle = bounds_of(
+        &xml,
+        "resource-id",
+        "com.google.android.apps.nexuslauncher:id/all_apps_handle",
+    )
+    .unwrap();
+    sh(
+        &ar,
+        &format!(
+            "input tap {} {}",
+            (handle.0 + handle.2) / 2,
+            (handle.1 + handle.3) / 2
+        ),
+    );
     let xml = sh(&ar, "uiautomator dump /dev/tty");
     let icons: Vec<(i32, i32, i32, i32)> = regex::Regex::new(
         r#"resource-id="com.google.android.apps.nexuslauncher:id/icon"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]""#,
@@ -108,6 +151,8 @@ fn korean_labels_in_105_and_a_mirrored_tablet_in_109() {
     .collect();
     assert!(icons.len() >= 8, "{xml}");
     assert!(icons[0].0 > icons[1].0, "right to left: {icons:?}");
+    assert!(xml.contains("text=\"الساعة\""), "Arabic labels in the drawer");
+    screencap(&ar, "109-drawer");
 }
 
 /// Mean colour of a region.
@@ -133,7 +178,10 @@ fn home_screens_differ_in_layout_wallpaper_theme_and_script() {
     let base_img = shot(&base, "000-home");
     // Layout: 001 differs from 000 only in its home screen.
     let layout = Environment::resolve("001").unwrap();
-    assert_eq!((layout.device, layout.density, layout.wallpaper, layout.dark), (base.device, base.density, base.wallpaper, base.dark));
+    assert_eq!(
+        (layout.device, layout.density, layout.wallpaper, layout.dark),
+        (base.device, base.density, base.wallpaper, base.dark)
+    );
     let layout_img = shot(&layout, "001-home");
     assert_ne!(base_img, layout_img);
     // Wallpaper: the same phone with B-MoCA's ocean; a corner with no icon changes colour.
@@ -156,7 +204,14 @@ fn home_screens_differ_in_layout_wallpaper_theme_and_script() {
     let label = bounds_of(&xml, "text", "설정").expect("Korean Settings label");
     let ko_img = screencap(&ko_phone, "000-ko");
     let region = |img: &image::RgbaImage| {
-        image::imageops::crop_imm(img, label.0 as u32, label.1 as u32, (label.2 - label.0) as u32, (label.3 - label.1) as u32).to_image()
+        image::imageops::crop_imm(
+            img,
+            label.0 as u32,
+            label.1 as u32,
+            (label.2 - label.0) as u32,
+            (label.3 - label.1) as u32,
+        )
+        .to_image()
     };
     assert_ne!(region(&base_img), region(&ko_img));
 }
@@ -188,7 +243,10 @@ async fn goldens_survive_environments_and_empty_replays_fail() {
         let picks = [
             (test[i % test.len()].name.clone(), Solution::Golden),
             (train[i % train.len()].name.clone(), Solution::Golden),
-            (all_test[(i + 3) % all_test.len()].name.clone(), Solution::Empty),
+            (
+                all_test[(i + 3) % all_test.len()].name.clone(),
+                Solution::Empty,
+            ),
         ];
         for (env, solution) in picks {
             let (task, limit) = (task.clone(), limit.clone());
@@ -208,7 +266,12 @@ async fn goldens_survive_environments_and_empty_replays_fail() {
     while let Some(done) = runs.join_next().await {
         failures.extend(done.unwrap());
     }
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// A replay by coordinates recorded in 000 misses in 001, where the icons moved; the selector
@@ -231,11 +294,22 @@ async fn coordinate_replays_break_where_icons_moved_and_selectors_do_not() {
     assert_eq!(points.len(), 2);
     // The same golden in 001 succeeds; the coordinates do not.
     let (report, _) = run(&task, "001", &selector_golden).await;
-    assert!(report.verdict.success, "selectors survive the move: {:?}", report.verdict);
+    assert!(
+        report.verdict.success,
+        "selectors survive the move: {:?}",
+        report.verdict
+    );
     let (report, _) = run_points(&task, "000", &points).await;
-    assert!(report.verdict.success, "coordinates work where they were recorded");
+    assert!(
+        report.verdict.success,
+        "coordinates work where they were recorded"
+    );
     let (report, _) = run_points(&task, "001", &points).await;
-    assert!(!report.verdict.success, "coordinates from 000 miss in 001: {:?}", report.verdict);
+    assert!(
+        !report.verdict.success,
+        "coordinates from 000 miss in 001: {:?}",
+        report.verdict
+    );
 }
 
 /// The replay an agent that remembered coordinates makes: home, then a tap at each point.
@@ -243,7 +317,10 @@ async fn run_points(
     task: &Arc<Task>,
     env: &str,
     points: &[droidmcp::geom::Point],
-) -> (droidmcp::session::episode::Report, Vec<droidmcp::geom::Point>) {
+) -> (
+    droidmcp::session::episode::Report,
+    Vec<droidmcp::geom::Point>,
+) {
     let taps: Vec<droidmcp::session::Action> = points
         .iter()
         .map(|p| droidmcp::session::Action::Tap(Target::Point(*p)))
@@ -255,7 +332,10 @@ async fn run(
     task: &Arc<Task>,
     env: &str,
     actions: &[Action],
-) -> (droidmcp::session::episode::Report, Vec<droidmcp::geom::Point>) {
+) -> (
+    droidmcp::session::episode::Report,
+    Vec<droidmcp::geom::Point>,
+) {
     run_with(task, env, actions, &[]).await
 }
 
@@ -266,7 +346,10 @@ async fn run_with(
     env: &str,
     actions: &[Action],
     raw: &[droidmcp::session::Action],
-) -> (droidmcp::session::episode::Report, Vec<droidmcp::geom::Point>) {
+) -> (
+    droidmcp::session::episode::Report,
+    Vec<droidmcp::geom::Point>,
+) {
     let inst = task.instantiate(0, &BTreeMap::new()).unwrap();
     let shell = phone(0, env).await;
     let episode: SharedEpisode = Arc::new(tokio::sync::Mutex::new(
@@ -299,7 +382,11 @@ async fn episodes_record_their_environment_and_report_breaks_success_down() {
         .into_iter()
         .find(|t| t.id == "bmoca.calculator.input_1")
         .unwrap();
-    for (env, solution) in [("105", Solution::Golden), ("109", Solution::Golden), ("109", Solution::Empty)] {
+    for (env, solution) in [
+        ("105", Solution::Golden),
+        ("109", Solution::Golden),
+        ("109", Solution::Empty),
+    ] {
         run_instance(&task, 0, phone(0, env).await, Some(store.clone()), solution)
             .await
             .unwrap();
@@ -316,5 +403,8 @@ async fn episodes_record_their_environment_and_report_breaks_success_down() {
     assert_eq!(find("device", "WXGA Tablet").scored, 2);
     assert_eq!(find("split", "test").episodes, 3);
     let table = droidmcp::env::report::table(&rows);
-    assert!(table.contains("wallpaper") && table.contains("ko-KR"), "{table}");
+    assert!(
+        table.contains("wallpaper") && table.contains("ko-KR"),
+        "{table}"
+    );
 }

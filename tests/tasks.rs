@@ -61,12 +61,12 @@ async fn run_one(task: Arc<Task>, seed: u64, solution: Solution, run: Run) -> Op
         Ok(i) => i,
         Err(e) => return Some(format!("{} seed {seed}: {e}", task.id)),
     };
-    let label = match solution {
+    let (label, breaks) = match solution {
         Solution::NearMiss(i) => match inst.near_misses() {
-            Ok(n) => format!(" near miss {}", n[i].label),
+            Ok(n) => (format!(" near miss {}", n[i].label), n[i].breaks.clone()),
             Err(e) => return Some(format!("{} seed {seed}: {e}", task.id)),
         },
-        _ => String::new(),
+        _ => (String::new(), None),
     };
     let want_steps = solution_actions(&inst, solution)
         .map(|a| Task::reference_of(&a).len() as u32)
@@ -74,18 +74,30 @@ async fn run_one(task: Arc<Task>, seed: u64, solution: Solution, run: Run) -> Op
     let outcome = run_instance(&task, seed, sim(seed).await, None, solution).await;
     let ok = |r: &droidmcp::session::episode::Report| match run {
         Run::Golden => r.verdict.success && r.verdict.score >= 1.0,
-        Run::NearMisses => !r.verdict.success && r.steps_used >= want_steps,
+        // A detour must fail on the constraint it breaks, not on something else it got wrong.
+        Run::NearMisses => {
+            !r.verdict.success
+                && r.steps_used >= want_steps
+                && breaks
+                    .as_ref()
+                    .is_none_or(|c| r.verdict.violations.iter().any(|v| &v.constraint == c))
+        }
         Run::Empty | Run::Wrong => !r.verdict.success,
     };
     match outcome {
         Ok(r) if ok(&r) => None,
         Ok(r) => Some(format!(
-            "{} seed {seed}{label}: success={} score={} steps {}/{} failed checks: {:?}",
+            "{} seed {seed}{label}: success={} score={} steps {}/{} violations {:?} failed checks: {:?}",
             task.id,
             r.verdict.success,
             r.verdict.score,
             r.steps_used,
             want_steps,
+            r.verdict
+                .violations
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>(),
             r.verdict
                 .checks
                 .iter()

@@ -14,6 +14,9 @@ mod envs;
 // The device layer over the embedded phone: actions, typing, observation.
 mod device;
 
+// Constrained tasks: violations named by step, detours, the violation ratio in reports.
+mod constraints;
+
 // Evaluators over real Android output formats and real SQLite files.
 mod eval;
 

@@ -338,3 +338,202 @@ async fn a_demonstration_writes_one_dataset_row_per_action_and_finishes_checked(
     assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
     assert_eq!(call(&app, "POST", &format!("/v1/demos/{id}/finish"), "").await.0, StatusCode::CONFLICT);
 }
+
+/// Polls `GET /v1/episodes/{id}/watch` until the episode ended.
+async fn watch_until_ended(app: &axum::Router, id: &str) -> Value {
+    for _ in 0..200 {
+        let (status, w) = call(app, "GET", &format!("/v1/episodes/{id}/watch"), "").await;
+        assert_eq!(status, StatusCode::OK, "{w}");
+        if w["episode"]["status"] == "ended" {
+            return w;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("episode {id} did not end");
+}
+
+#[tokio::test]
+async fn a_replay_refuses_page_actions_on_its_device_and_can_be_watched_step_by_step() {
+    let (state, eps) = state();
+    let (app, _dir) = routes(state, eps);
+    let body = r#"{"task": "bmoca.calculator.input_1", "seed": 3, "pace_ms": 700}"#;
+    let (status, replay) = call(&app, "POST", "/v1/replays", body).await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    let id = replay["episode"].as_str().unwrap().to_string();
+    assert_eq!(replay["actions"], 3);
+    // While it runs, a person's action, a demonstration and a second replay are refused, clearly.
+    let tap = r#"{"action": {"kind": "press_key", "key": "home"}}"#;
+    let (status, busy) = call(&app, "POST", "/v1/actions", tap).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{busy}");
+    assert_eq!(busy["kind"], "busy");
+    assert!(busy["error"].as_str().unwrap().contains(&format!("running a replay (episode {id})")), "{busy}");
+    let (status, _) = call(&app, "POST", "/v1/demos", r#"{"task": "bmoca.clock.open"}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, _) = call(&app, "POST", "/v1/replays", body).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    // Watching it: the goal, each step with the screen before and after, then the checks.
+    let (_, early) = call(&app, "GET", &format!("/v1/episodes/{id}/watch"), "").await;
+    assert_eq!(early["episode"]["goal"], "input 1 in Calculator");
+    let w = watch_until_ended(&app, &id).await;
+    let steps = w["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2, "{w}");
+    assert_eq!(steps[0]["action"]["kind"], "open_app");
+    assert!(steps[0]["before"].is_null());
+    assert_eq!(steps[1]["before"], steps[0]["after"], "a step's before is the screen the last one left");
+    assert!(steps[1]["after"].as_str().unwrap().contains("digit_1") || steps[1]["after"].as_str().unwrap().contains("1"));
+    assert_eq!(w["episode"]["verdict"], "success", "{w}");
+    assert_eq!(w["episode"]["checks"][0]["id"], "formula");
+    assert_eq!(w["episode"]["checks"][0]["passed"], true);
+    assert!(w["judges"].as_array().unwrap().is_empty() && w["human"].is_null());
+    // Once it ended, the page may act again.
+    assert_eq!(call(&app, "POST", "/v1/actions", tap).await.0, StatusCode::OK);
+    // Bad replays answer in the error shape.
+    let (status, bad) = call(&app, "POST", "/v1/replays", r#"{"task": "bmoca.calculator.input_1", "solution": "perfect"}"#).await;
+    assert_eq!((status, bad["kind"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{bad}");
+    let (status, _) = call(&app, "POST", "/v1/replays", r#"{"task": "no.such.task"}"#).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_human_verdict_empties_the_review_queue_and_calibration_counts_it() {
+    use droidmcp::judge::{calibrate, record};
+    let (state, eps) = state();
+    let (app, _dir) = routes(state, eps.clone());
+    let (_, replay) = call(&app, "POST", "/v1/replays", r#"{"task": "bmoca.calculator.input_1", "seed": 1, "solution": "wrong"}"#).await;
+    let id = replay["episode"].as_str().unwrap().to_string();
+    let w = watch_until_ended(&app, &id).await;
+    assert_eq!(w["episode"]["verdict"], "failure");
+    // Nothing judged yet: nothing to review, and a verdict on an unjudged episode is refused.
+    let (_, queue) = call(&app, "GET", "/v1/review", "").await;
+    assert_eq!(queue["items"], json!([]));
+    let (status, err) = call(&app, "POST", &format!("/v1/review/{id}"), r#"{"verdict": "failure"}"#).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
+    assert!(err["error"].as_str().unwrap().contains("no judge verdict"), "{err}");
+    // The judges split (as a panel run records it): one says success, the other failure, and the
+    // rule says failure.
+    let store = eps.store().unwrap();
+    store
+        .with_connection(|c| {
+            record::migrate(c)?;
+            c.execute(
+                "INSERT INTO panel_verdicts (episode_id, mode, policy, panel_outcome, rule_result, outcome, decided_by, rule_judge_disagreement)
+                 VALUES (?1, 'final_state', 'rule_first', 'needs_review', 'failure', 'needs_review', 'judges split', 1)",
+                [&id],
+            )?;
+            let panel = c.last_insert_rowid();
+            for (judge, family, verdict) in [("alpha", "a", "success"), ("beta", "b", "failure")] {
+                c.execute(
+                    "INSERT INTO judge_verdicts (episode_id, panel_id, judge, family, mode, role, verdict, confidence, reason,
+                        cited_steps, raw_replies, prompt_tokens, completion_tokens, latency_ms, cost_usd, calls)
+                     VALUES (?1, ?2, ?3, ?4, 'final_state', 'judge', ?5, 0.8, 'because', '[]', '[]', 1, 1, 1, 0.0, 1)",
+                    rusqlite::params![id, panel, judge, family, verdict],
+                )?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    let (_, queue) = call(&app, "GET", "/v1/review", "").await;
+    assert_eq!(queue["items"].as_array().unwrap().len(), 1, "{queue}");
+    assert_eq!(queue["items"][0]["episode"], id.as_str());
+    assert_eq!(queue["items"][0]["task"], "bmoca.calculator.input_1");
+    assert_eq!(queue["items"][0]["judges"][0], json!(["alpha", "success", "because"]));
+    let (_, w) = call(&app, "GET", &format!("/v1/episodes/{id}/watch"), "").await;
+    assert_eq!(w["judges"].as_array().unwrap().len(), 2, "{w}");
+    for (body, status) in [
+        (r#"{"verdict": "maybe"}"#, StatusCode::BAD_REQUEST),
+        (r#"{"verdict": "failure", "extra": 1}"#, StatusCode::BAD_REQUEST),
+        ("{", StatusCode::BAD_REQUEST),
+    ] {
+        let (got, err) = call(&app, "POST", &format!("/v1/review/{id}"), body).await;
+        assert_eq!(got, status, "{body}: {err}");
+        assert!(err["kind"].is_string());
+    }
+    let (status, err) = call(&app, "POST", "/v1/review/ep-nope", r#"{"verdict": "failure"}"#).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
+    let (status, done) = call(&app, "POST", &format!("/v1/review/{id}"), r#"{"verdict": "failure", "note": "pressed 2"}"#).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert_eq!(done["queue"], 0);
+    let (_, queue) = call(&app, "GET", "/v1/review", "").await;
+    assert_eq!(queue["items"], json!([]));
+    let (_, w) = call(&app, "GET", &format!("/v1/episodes/{id}/watch"), "").await;
+    assert_eq!(w["human"]["verdict"], "failure");
+    assert_eq!(w["human"]["note"], "pressed 2");
+    // Calibration counts it: the person's verdict is the known outcome, alpha was wrong, beta right.
+    let names = vec!["alpha".to_string(), "beta".to_string()];
+    let labelled = store.with_connection(|c| record::reviewed(c, &names)).unwrap();
+    assert_eq!(labelled.len(), 1);
+    assert!(!labelled[0].truth);
+    let report = calibrate::calibrate(&names, &labelled);
+    assert_eq!(report.judges[0].accuracy, 0.0);
+    assert_eq!(report.judges[1].accuracy, 1.0);
+}
+
+#[tokio::test]
+async fn the_device_picker_says_why_adb_devices_are_missing() {
+    let state = ServerState::new(Hub::new(Arc::new(DevicePool::new(
+        None,
+        Some("127.0.0.1:1".into()),
+    ))));
+    let (catalog, _) = Catalog::load_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let eps = Arc::new(Episodes::new(
+        Arc::new(catalog),
+        None,
+        Arc::new(PoolDevices(state.hub.pool().clone())),
+    ));
+    let (app, _dir) = routes(state, eps);
+    let (status, list) = call(&app, "GET", "/v1/devices", "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(list["adb"].as_str().unwrap().contains("no adb server at 127.0.0.1:1"), "{list}");
+    assert_eq!(list["devices"][0]["spec"], "sim");
+    assert_eq!(list["devices"][0]["state"], "device");
+    // Without a store there is no review queue to show, and the answer says why.
+    let (status, err) = call(&app, "GET", "/v1/review", "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
+}
+
+#[tokio::test]
+async fn with_a_token_the_page_asks_for_it_and_a_cookie_carries_it() {
+    let (state, eps) = state();
+    let guard =
+        Guard::for_bind("127.0.0.1:8765".parse().unwrap(), Some("s3cr;t/x".into()), &[]).unwrap();
+    let (extra, _dir) = routes(state.clone(), eps);
+    let app = droidmcp::mcp::http::router(
+        state,
+        guard,
+        Some(extra),
+        tokio_util::sync::CancellationToken::new(),
+    );
+    let get = |uri: &str, header: Option<(&str, &str)>| {
+        let mut b = Request::builder().uri(uri).header("host", "127.0.0.1:8765");
+        if let Some((k, v)) = header {
+            b = b.header(k, v);
+        }
+        b.body(Body::empty()).unwrap()
+    };
+    // The page without the token: the token form (no phone data), still 401.
+    let res = app.clone().oneshot(get("/", None)).await.unwrap();
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    let html = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+    let html = String::from_utf8_lossy(&html);
+    assert!(html.contains("droidmcp_token=") && html.contains("#token="), "{html}");
+    assert!(!html.contains("/web/app.js"));
+    // The REST routes without it: 401, plain.
+    let res = app.clone().oneshot(get("/v1/devices", None)).await.unwrap();
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    // The cookie the form sets (encodeURIComponent of the token) opens everything, as the header does.
+    let cookie = "theme=dark; droidmcp_token=s3cr%3Bt%2Fx";
+    for uri in ["/", "/v1/devices", "/openapi.json"] {
+        let res = app.clone().oneshot(get(uri, Some(("cookie", cookie)))).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{uri}");
+    }
+    let res = app
+        .clone()
+        .oneshot(get("/v1/devices", Some(("authorization", "Bearer s3cr;t/x"))))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    for wrong in ["droidmcp_token=s3cr", "droidmcp_token=%ZZ", "other=s3cr%3Bt%2Fx"] {
+        let res = app.clone().oneshot(get("/v1/devices", Some(("cookie", wrong)))).await.unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{wrong}");
+    }
+}

@@ -69,12 +69,28 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Only the episodes a person reviewed (`droidmcp review`, the live page): no replays.
+        #[arg(long)]
+        reviewed_only: bool,
     },
 }
 
-/// `droidmcp review`: episodes whose judges disagree (or disagree with the rule).
+/// `droidmcp review`: episodes whose judges disagree (or disagree with the rule); with an episode
+/// and `--verdict`, records a person's verdict on it (calibration then counts it).
 #[derive(Debug, clap::Args)]
 pub struct ReviewArgs {
+    /// Episode to record a verdict on (with --verdict).
+    #[arg(requires = "verdict")]
+    episode: Option<String>,
+    /// `success` or `failure`: what the episode achieved, as a person judges it.
+    #[arg(long, requires = "episode")]
+    verdict: Option<String>,
+    /// Why (kept with the verdict).
+    #[arg(long, default_value = "")]
+    note: String,
+    /// Who is reviewing.
+    #[arg(long, default_value = "cli")]
+    reviewer: String,
     #[arg(long)]
     store: Option<PathBuf>,
     #[arg(long)]
@@ -106,9 +122,13 @@ fn load_catalog() -> Catalog {
 pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
     match &args.command {
         Some(Command::Ping { name }) => ping(&args.judges, &args.prompts, name).await,
-        Some(Command::Calibrate { tasks, seeds, limit, json }) => {
-            calibrate(&args, tasks, *seeds, *limit, *json).await
-        }
+        Some(Command::Calibrate {
+            tasks,
+            seeds,
+            limit,
+            json,
+            reviewed_only,
+        }) => calibrate(&args, tasks, *seeds, *limit, *json, *reviewed_only).await,
         None => match (&args.episode, &args.task_file) {
             (Some(episode), _) => judge_episodes(&args, std::slice::from_ref(episode), None).await,
             (None, Some(file)) => {
@@ -245,6 +265,7 @@ async fn calibrate(
     seeds: u64,
     limit: Option<usize>,
     json: bool,
+    reviewed_only: bool,
 ) -> anyhow::Result<i32> {
     let (panel, config) = load_panel(&args.judges, &args.prompts)?;
     let (_, mode) = policy_and_mode(args, &config, None)?;
@@ -261,26 +282,34 @@ async fn calibrate(
         chosen.truncate(n);
     }
     let store = open_store(args.store.as_deref())?;
-    let episodes = calibration_run::run(&chosen, seeds.max(1), &panel, mode, &store).await;
-    for e in &episodes {
-        if let Some(note) = &e.note {
-            eprintln!("{} seed {} {}: {note}", e.task, e.seed, e.trajectory);
+    let names: Vec<String> = panel.judges().map(|j| j.config().name.clone()).collect();
+    // Episodes a person reviewed count with the person's verdict as the known outcome.
+    let reviewed = store.with_connection(|c| record::reviewed(c, &names))?;
+    let mut labelled: Vec<Labelled> = Vec::new();
+    if !reviewed_only {
+        let episodes = calibration_run::run(&chosen, seeds.max(1), &panel, mode, &store).await;
+        for e in &episodes {
+            if let Some(note) = &e.note {
+                eprintln!("{} seed {} {}: {note}", e.task, e.seed, e.trajectory);
+            }
         }
+        labelled.extend(episodes.into_iter().filter_map(|e| e.labelled));
     }
-    let labelled: Vec<Labelled> = episodes.into_iter().filter_map(|e| e.labelled).collect();
+    let by_person = reviewed.len();
+    labelled.extend(reviewed);
     if labelled.is_empty() {
         anyhow::bail!("no calibration episode could be run");
     }
-    let names: Vec<String> = panel.judges().map(|j| j.config().name.clone()).collect();
     let report = crate::judge::calibrate::calibrate(&names, &labelled);
     if json {
         println!("{}", report.to_json());
     } else {
         let positives = labelled.iter().filter(|l| l.truth).count();
         println!(
-            "{} episodes ({} successes by rule), mode {}",
+            "{} episodes ({} successes; {} labelled by a person's review), mode {}",
             labelled.len(),
             positives,
+            by_person,
             mode.as_str()
         );
         print!("{}", report.table());
@@ -291,6 +320,18 @@ async fn calibrate(
 /// `droidmcp review`.
 pub async fn review(args: ReviewArgs) -> anyhow::Result<i32> {
     let store = open_store(args.store.as_deref())?;
+    if let (Some(episode), Some(verdict)) = (&args.episode, &args.verdict) {
+        let success = match verdict.as_str() {
+            "success" => true,
+            "failure" => false,
+            other => anyhow::bail!("--verdict must be success or failure, got {other:?}"),
+        };
+        store.with_connection(|c| {
+            Ok(record::record_human(c, episode, success, &args.note, &args.reviewer))
+        })??;
+        println!("{episode}: recorded {verdict} (calibration counts it)");
+        return Ok(0);
+    }
     let queue = store.with_connection(|c| record::review_queue(c))?;
     if args.json {
         for item in &queue {
@@ -336,7 +377,13 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
                 "judged": r.judged, "judge_success_rate": r.judge_success_rate,
                 "with_reference": r.with_reference, "task_reward": r.task_reward,
                 "completion_ratio": r.completion_ratio, "reversed_redundancy": r.reversed_redundancy,
-                "repeat_ratio": r.repeat_ratio});
+                "repeat_ratio": r.repeat_ratio,
+                "constrained_episodes": r.constrained.episodes,
+                "constraint_violations": r.constrained.violated,
+                "violation_ratio": r.constrained.ratio(),
+                "violation_ratio_by_level": r.by_level.iter()
+                    .map(|(l, v)| (l.as_str().to_string(), serde_json::json!(v.ratio())))
+                    .collect::<serde_json::Map<_, _>>()});
             println!("{line}");
         }
     } else {

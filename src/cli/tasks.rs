@@ -322,7 +322,14 @@ async fn replay_scored(
                 let ok = match solution {
                     Solution::Golden => r.verdict.success && r.verdict.score >= 1.0,
                     // A near miss that stopped short is an aborted run, not a wrong one.
-                    Solution::NearMiss(_) => !r.verdict.success && r.steps_used >= want_steps,
+                    // A detour must fail on the constraint it breaks.
+                    Solution::NearMiss(i) => {
+                        !r.verdict.success
+                            && r.steps_used >= want_steps
+                            && near[i].breaks.as_ref().is_none_or(|c| {
+                                r.verdict.violations.iter().any(|v| &v.constraint == c)
+                            })
+                    }
                     _ => !r.verdict.success,
                 };
                 let failed: Vec<String> = r

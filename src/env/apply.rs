@@ -66,7 +66,12 @@ impl Applied {
 
 async fn run(shell: &dyn Shell, cmd: &str) -> Result<(bool, String), ShellError> {
     let out = shell.exec(cmd).await?;
-    Ok((out.success(), format!("{}{}", out.stdout_text(), out.stderr_text()).trim().to_string()))
+    Ok((
+        out.success(),
+        format!("{}{}", out.stdout_text(), out.stderr_text())
+            .trim()
+            .to_string(),
+    ))
 }
 
 /// Applies `env` to the phone behind `shell`. A lost device is an error; a factor the device
@@ -83,17 +88,35 @@ pub async fn apply(shell: &dyn Shell, env: &Environment) -> Result<Applied, Shel
         factors.push(("device", Outcome::Unchanged));
     } else {
         let (ok, out) = run(shell, &format!("wm size {size}")).await?;
-        factors.push(("device", if ok { Outcome::Applied } else { Outcome::NotApplied(out) }));
+        factors.push((
+            "device",
+            if ok {
+                Outcome::Applied
+            } else {
+                Outcome::NotApplied(out)
+            },
+        ));
         if ok {
             restore.push(Restore::Exec("wm size reset".into()));
         }
     }
     let (_, current) = run(shell, "wm density").await?;
-    if current.lines().last().is_some_and(|l| l.ends_with(&format!(": {}", env.density))) {
+    if current
+        .lines()
+        .last()
+        .is_some_and(|l| l.ends_with(&format!(": {}", env.density)))
+    {
         factors.push(("density", Outcome::Unchanged));
     } else {
         let (ok, out) = run(shell, &format!("wm density {}", env.density)).await?;
-        factors.push(("density", if ok { Outcome::Applied } else { Outcome::NotApplied(out) }));
+        factors.push((
+            "density",
+            if ok {
+                Outcome::Applied
+            } else {
+                Outcome::NotApplied(out)
+            },
+        ));
         if ok {
             restore.push(Restore::Exec("wm density reset".into()));
         }
@@ -101,8 +124,19 @@ pub async fn apply(shell: &dyn Shell, env: &Environment) -> Result<Applied, Shel
 
     // Font scale: a system setting; restored to its old value (or deleted if it had none).
     let (_, old) = run(shell, "settings get system font_scale").await?;
-    let (ok, out) = run(shell, &format!("settings put system font_scale {}", env.font_scale)).await?;
-    factors.push(("font_scale", if ok { Outcome::Applied } else { Outcome::NotApplied(out) }));
+    let (ok, out) = run(
+        shell,
+        &format!("settings put system font_scale {}", env.font_scale),
+    )
+    .await?;
+    factors.push((
+        "font_scale",
+        if ok {
+            Outcome::Applied
+        } else {
+            Outcome::NotApplied(out)
+        },
+    ));
     if ok {
         restore.push(Restore::Exec(if old.is_empty() || old == "null" {
             "settings delete system font_scale".into()
@@ -115,10 +149,20 @@ pub async fn apply(shell: &dyn Shell, env: &Environment) -> Result<Applied, Shel
     let (_, old) = run(shell, "cmd uimode night").await?;
     let want = if env.dark { "yes" } else { "no" };
     let (ok, out) = run(shell, &format!("cmd uimode night {want}")).await?;
-    factors.push(("dark", if ok { Outcome::Applied } else { Outcome::NotApplied(out) }));
+    factors.push((
+        "dark",
+        if ok {
+            Outcome::Applied
+        } else {
+            Outcome::NotApplied(out)
+        },
+    ));
     if ok {
         if let Some(was) = old.strip_prefix("Night mode: ") {
-            restore.push(Restore::Exec(format!("cmd uimode night {}", sh_quote(was.trim()))));
+            restore.push(Restore::Exec(format!(
+                "cmd uimode night {}",
+                sh_quote(was.trim())
+            )));
         }
     }
 
@@ -141,7 +185,10 @@ pub async fn apply(shell: &dyn Shell, env: &Environment) -> Result<Applied, Shel
         let info = home::wallpaper_info_xml(env.wallpaper, env.device.width, env.device.height);
         for path in [WALLPAPER, home::WALLPAPER_INFO] {
             if let Ok(old) = shell.pull(path).await {
-                restore.push(Restore::Push { path: path.into(), data: old });
+                restore.push(Restore::Push {
+                    path: path.into(),
+                    data: old,
+                });
             } else {
                 restore.push(Restore::Exec(format!("rm -f {}", sh_quote(path))));
             }
@@ -150,7 +197,9 @@ pub async fn apply(shell: &dyn Shell, env: &Environment) -> Result<Applied, Shel
             Outcome::NotApplied("could not encode the image".into())
         } else {
             shell.push(WALLPAPER, &png, 0o600).await?;
-            shell.push(home::WALLPAPER_INFO, info.as_bytes(), 0o600).await?;
+            shell
+                .push(home::WALLPAPER_INFO, info.as_bytes(), 0o600)
+                .await?;
             Outcome::Applied
         };
         factors.push(("wallpaper", outcome));
@@ -165,21 +214,29 @@ pub async fn apply(shell: &dyn Shell, env: &Environment) -> Result<Applied, Shel
             let db = launcher_db(&layout);
             for path in [home::DB_PATH, home::PREFS_PATH] {
                 match shell.pull(path).await {
-                    Ok(old) => restore.push(Restore::Push { path: path.into(), data: old }),
+                    Ok(old) => restore.push(Restore::Push {
+                        path: path.into(),
+                        data: old,
+                    }),
                     Err(_) => restore.push(Restore::Exec(format!("rm -f {}", sh_quote(path)))),
                 }
             }
             let outcome = match db {
                 Ok(bytes) => {
                     shell.push(home::DB_PATH, &bytes, 0o660).await?;
-                    shell.push(home::PREFS_PATH, home::prefs_xml(&layout).as_bytes(), 0o660).await?;
+                    shell
+                        .push(home::PREFS_PATH, home::prefs_xml(&layout).as_bytes(), 0o660)
+                        .await?;
                     run(shell, &format!("am force-stop {}", launcher::PACKAGE)).await?;
                     Outcome::Applied
                 }
                 Err(e) => Outcome::NotApplied(format!("could not build launcher.db: {e}")),
             };
             factors.push(("home", outcome));
-            restore.push(Restore::Exec(format!("am force-stop {}", launcher::PACKAGE)));
+            restore.push(Restore::Exec(format!(
+                "am force-stop {}",
+                launcher::PACKAGE
+            )));
         }
     }
 
@@ -190,13 +247,27 @@ pub async fn apply(shell: &dyn Shell, env: &Environment) -> Result<Applied, Shel
     } else if !root {
         factors.push(("locale", no_root()));
     } else {
-        let (ok, out) = run(shell, &format!("setprop persist.sys.locale {}", sh_quote(&env.locale))).await?;
+        let (ok, out) = run(
+            shell,
+            &format!("setprop persist.sys.locale {}", sh_quote(&env.locale)),
+        )
+        .await?;
         let (_, now) = run(shell, "getprop persist.sys.locale").await?;
         if ok && now == env.locale {
             factors.push(("locale", Outcome::Applied));
-            restore.push(Restore::Exec(format!("setprop persist.sys.locale {}", sh_quote(&old))));
+            restore.push(Restore::Exec(format!(
+                "setprop persist.sys.locale {}",
+                sh_quote(&old)
+            )));
         } else {
-            factors.push(("locale", Outcome::NotApplied(if out.is_empty() { format!("persist.sys.locale stayed {now:?}") } else { out })));
+            factors.push((
+                "locale",
+                Outcome::NotApplied(if out.is_empty() {
+                    format!("persist.sys.locale stayed {now:?}")
+                } else {
+                    out
+                }),
+            ));
         }
     }
     Ok(Applied {

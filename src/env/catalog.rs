@@ -67,9 +67,13 @@ pub fn parse(text: &str) -> Result<Vec<Environment>, EnvError> {
         }
         let cols: Vec<&str> = line.split('\t').collect();
         let [id, split, device, dpi, font, locale, wallpaper, dark, dock, grid] = cols[..] else {
-            return Err(err(format!("expected 10 tab-separated columns, found {}", cols.len())));
+            return Err(err(format!(
+                "expected 10 tab-separated columns, found {}",
+                cols.len()
+            )));
         };
-        let split = Split::parse(split).ok_or_else(|| err(format!("split {split:?}: train or test")))?;
+        let split =
+            Split::parse(split).ok_or_else(|| err(format!("split {split:?}: train or test")))?;
         let n: u32 = id
             .parse()
             .ok()
@@ -80,7 +84,10 @@ pub fn parse(text: &str) -> Result<Vec<Environment>, EnvError> {
             Split::Test => 100..=109,
         };
         if !range.contains(&n) {
-            return Err(err(format!("id {id} is outside the {} range", split.as_str())));
+            return Err(err(format!(
+                "id {id} is outside the {} range",
+                split.as_str()
+            )));
         }
         if envs.iter().any(|e| e.name == id) {
             return Err(err(format!("id {id} appears twice")));
@@ -142,25 +149,39 @@ fn parse_slots(dock: &str, grid: &str) -> Result<Vec<Slot>, String> {
         if list.trim() == "-" {
             return Vec::new();
         }
-        list.split(s).map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
+        list.split(s)
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect()
     };
     for item in items(",", dock) {
-        let (name, at) = item.split_once('@').ok_or(format!("dock item {item:?}: App@SLOT"))?;
-        let slot: i32 = at.trim().parse().map_err(|_| format!("dock item {item:?}: bad slot"))?;
+        let (name, at) = item
+            .split_once('@')
+            .ok_or(format!("dock item {item:?}: App@SLOT"))?;
+        let slot: i32 = at
+            .trim()
+            .parse()
+            .map_err(|_| format!("dock item {item:?}: bad slot"))?;
         if !(0..DOCK).contains(&slot) {
             return Err(format!("dock item {item:?}: slot outside 0-{}", DOCK - 1));
         }
         slots.push((name.trim().to_string(), Place::Hotseat { slot }));
     }
     for item in items(";", grid) {
-        let (name, at) = item.split_once('@').ok_or(format!("grid item {item:?}: App@COL,ROW"))?;
-        let (c, r) = at.split_once(',').ok_or(format!("grid item {item:?}: App@COL,ROW"))?;
+        let (name, at) = item
+            .split_once('@')
+            .ok_or(format!("grid item {item:?}: App@COL,ROW"))?;
+        let (c, r) = at
+            .split_once(',')
+            .ok_or(format!("grid item {item:?}: App@COL,ROW"))?;
         let (col, row): (i32, i32) = match (c.trim().parse(), r.trim().parse()) {
             (Ok(c), Ok(r)) => (c, r),
             _ => return Err(format!("grid item {item:?}: bad cell")),
         };
         if !(0..GRID).contains(&col) || !(1..GRID).contains(&row) {
-            return Err(format!("grid item {item:?}: cell outside the grid (rows 1-4, row 0 is the date)"));
+            return Err(format!(
+                "grid item {item:?}: cell outside the grid (rows 1-4, row 0 is the date)"
+            ));
         }
         slots.push((name.trim().to_string(), Place::Workspace { col, row }));
     }
@@ -190,12 +211,21 @@ mod tests {
         assert_eq!(split(Split::Train).unwrap().len(), 35);
         assert_eq!(split(Split::Test).unwrap().len(), 10);
         let e = get("000").unwrap();
-        assert_eq!((e.device.name, e.density, e.font_scale), ("pixel3", 330, 1.15));
+        assert_eq!(
+            (e.device.name, e.density, e.font_scale),
+            ("pixel3", 330, 1.15)
+        );
         let home = e.home.as_ref().unwrap();
         assert_eq!(home.slots.len(), 18);
-        assert!(home.slots.iter().any(|s| s.app.name == "Clock" && s.place == Place::Hotseat { slot: 0 }));
+        assert!(home
+            .slots
+            .iter()
+            .any(|s| s.app.name == "Clock" && s.place == Place::Hotseat { slot: 0 }));
         let t = get("109").unwrap();
-        assert_eq!((t.device.name, t.locale.as_str(), t.density), ("wxga-tablet", "ar-EG", 160));
+        assert_eq!(
+            (t.device.name, t.locale.as_str(), t.density),
+            ("wxga-tablet", "ar-EG", 160)
+        );
         let locales: BTreeSet<&str> = all.iter().map(|e| e.locale.as_str()).collect();
         assert_eq!(locales.len(), 15);
         let wallpapers: BTreeSet<Wallpaper> = all.iter().map(|e| e.wallpaper).collect();

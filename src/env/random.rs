@@ -26,7 +26,8 @@ pub fn draw(seed: u64) -> Environment {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x656e_7669_726f_6e73);
     let device = DEVICES[rng.gen_range(0..DEVICES.len())];
     // small, default, large: density ×0.75 / ×1 / ×1.25 with font 1.15 / 1.0 / 0.85, as B-MoCA pairs them.
-    let (density_factor, font_scale) = [(0.75, 1.15), (1.0, 1.0), (1.25, 0.85)][rng.gen_range(0..3)];
+    let (density_factor, font_scale) =
+        [(0.75, 1.15), (1.0, 1.0), (1.25, 0.85)][rng.gen_range(0..3)];
     let density = (device.density as f32 * density_factor).round() as i32;
     let dark = rng.gen_bool(0.5);
     let wallpaper = Wallpaper::BMOCA[rng.gen_range(0..Wallpaper::BMOCA.len())];
@@ -78,7 +79,10 @@ mod tests {
         assert_eq!(draw(7), draw(7));
         let envs: Vec<Environment> = (0..64).map(draw).collect();
         let distinct = |f: &dyn Fn(&Environment) -> String| {
-            envs.iter().map(f).collect::<std::collections::BTreeSet<_>>().len()
+            envs.iter()
+                .map(f)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
         };
         assert_eq!(distinct(&|e| e.device.name.to_string()), 5);
         assert_eq!(distinct(&|e| e.font_scale.to_string()), 3);
@@ -88,7 +92,8 @@ mod tests {
         assert!(distinct(&|e| e.home.as_ref().unwrap().signature()) >= 60);
         for e in &envs {
             let home = e.home.as_ref().unwrap();
-            let places: std::collections::BTreeSet<_> = home.slots.iter().map(|s| s.place).collect();
+            let places: std::collections::BTreeSet<_> =
+                home.slots.iter().map(|s| s.place).collect();
             assert_eq!(places.len(), home.slots.len(), "no two apps share a cell");
         }
     }

@@ -31,8 +31,9 @@ impl FactorFigures {
 /// that no longer resolves is counted under `env` only.
 pub fn breakdown(store: &Store) -> Result<Vec<FactorFigures>, StoreError> {
     let rows: Vec<(String, Option<String>)> = store.with_connection(|c| {
-        let mut stmt =
-            c.prepare("SELECT env, verdict FROM episodes WHERE env IS NOT NULL ORDER BY started_at, id")?;
+        let mut stmt = c.prepare(
+            "SELECT env, verdict FROM episodes WHERE env IS NOT NULL ORDER BY started_at, id",
+        )?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect()
     })?;
@@ -77,9 +78,20 @@ pub fn breakdown(store: &Store) -> Result<Vec<FactorFigures>, StoreError> {
 /// Factors print in a fixed order (env first) whatever environments contributed them.
 fn order_of(factor: &str, fallback: usize) -> usize {
     const ORDER: [&str; 9] = [
-        "env", "split", "device", "density", "font_scale", "dark", "wallpaper", "home", "locale",
+        "env",
+        "split",
+        "device",
+        "density",
+        "font_scale",
+        "dark",
+        "wallpaper",
+        "home",
+        "locale",
     ];
-    ORDER.iter().position(|f| *f == factor).unwrap_or(ORDER.len() + fallback)
+    ORDER
+        .iter()
+        .position(|f| *f == factor)
+        .unwrap_or(ORDER.len() + fallback)
 }
 
 /// The breakdown as a text table.

@@ -13,9 +13,11 @@ use crate::hierarchy::{Hierarchy, Selector};
 use super::text;
 use super::ui::point_in_selected;
 
-/// One recorded step, reduced to what history checks compare.
-#[derive(Debug, Clone)]
+/// One recorded step, reduced to what history checks, trajectory metrics and constraints compare.
+#[derive(Debug, Clone, Default)]
 pub struct ActionRecord {
+    /// The action as the agent asked for it (`tap #12`, `open Contacts`), for people.
+    pub action: String,
     /// `tap`, `long_press`, `double_tap`, `type`, `swipe`, `key`, `open_app`, `wait`; the tool's
     /// name when the step failed before any gesture.
     pub kind: String,
@@ -29,6 +31,14 @@ pub struct ActionRecord {
     pub aliases: Vec<String>,
     /// The step failed (it still counts as a step, but never as doing a reference action).
     pub failed: bool,
+    /// The centre of the field text was typed into.
+    pub field: Option<Point>,
+    /// The app in front after the step.
+    pub foreground: Option<String>,
+    /// The focused activity after the step, when the episode read it (page constraints).
+    pub activity: Option<String>,
+    /// The settled screen after the step.
+    pub screen_after: Option<Arc<Hierarchy>>,
 }
 
 /// A reference action: a kind plus what it targets (by selector for touches, text otherwise).
@@ -154,6 +164,7 @@ mod tests {
             )),
             aliases: vec![],
             failed: false,
+            ..ActionRecord::default()
         }
     }
 
@@ -193,6 +204,7 @@ mod tests {
                 screen_before: None,
                 aliases: vec!["Clock".into()],
                 failed: false,
+                ..ActionRecord::default()
             },
             tap(500, 150),
             failed,

@@ -76,6 +76,7 @@ mod tests {
             screen_before: None,
             aliases: vec![],
             failed: false,
+            ..ActionRecord::default()
         }
     }
 

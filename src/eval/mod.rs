@@ -6,11 +6,13 @@
 //! [`crate::device::Shell`] and hands it to pure functions in the sibling modules — [`android`]
 //! (parsers for real tool output), [`matcher`], [`sqlite`] (before/after diffs on pulled databases),
 //! [`ui`], [`history`], [`answer`], [`text`]. [`expr::Expr`] composes check results into success and
-//! [`score`] turns them into a [`Verdict`]. [`metrics`] holds AndroidArena's trajectory metrics.
+//! [`score`] turns them into a [`Verdict`]. [`metrics`] holds AndroidArena's trajectory metrics and
+//! [`constraint`] its constraints over the trajectory.
 
 pub mod android;
 pub mod answer;
 pub mod check;
+pub mod constraint;
 pub mod expr;
 pub mod history;
 pub mod matcher;
@@ -20,6 +22,7 @@ pub mod text;
 pub mod ui;
 
 pub use check::{Check, CheckResult, Context, DeviceLost, Evidence, Probe, When};
+pub use constraint::{Constraint, Violation};
 pub use expr::Expr;
 pub use matcher::Matcher;
 
@@ -37,6 +40,8 @@ pub struct Verdict {
     /// Set when checks that could not read the device decide the outcome: the episode says nothing
     /// about the agent (never `success`, score 0, counted apart by reports). Names those checks.
     pub inconclusive: Option<String>,
+    /// Constraints the trajectory broke (see [`constraint::enforce`]); any one fails the episode.
+    pub violations: Vec<Violation>,
 }
 
 impl Verdict {
@@ -112,6 +117,7 @@ pub fn score(
         checks: results,
         gate,
         inconclusive,
+        violations: Vec::new(),
     }
 }
 

@@ -53,6 +53,34 @@ pub struct DemoOut {
     pub score: Option<f64>,
 }
 
+/// `POST /v1/replays`: replay a task's solution on a served device, as an agent would, for a person
+/// to watch.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayStart {
+    pub task: String,
+    pub seed: Option<u64>,
+    /// Device spec; the default device when omitted.
+    pub device: Option<String>,
+    /// `golden` (default), `wrong` or `empty`.
+    pub solution: Option<String>,
+    /// Wait this long before each action (0–10000 ms, default 0) so the page can follow.
+    pub pace_ms: Option<u64>,
+}
+
+/// A replay started in the background.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ReplayOut {
+    pub episode: String,
+    pub task: String,
+    pub goal: String,
+    pub device: String,
+    /// Actions (and answer/finish) the replay will take.
+    pub actions: usize,
+    /// `running`.
+    pub status: String,
+}
+
 /// One live demonstration and where its dataset goes.
 pub struct Demo {
     pub out: DemoOut,

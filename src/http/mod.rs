@@ -28,6 +28,7 @@ pub mod demo;
 pub mod openapi;
 pub mod phone;
 pub mod phone_wire;
+pub mod review;
 pub mod wire;
 
 use std::collections::BTreeMap;
@@ -136,8 +137,13 @@ async fn start(
         .into_iter()
         .map(|(k, v)| (k, wire::param_text(&v)))
         .collect();
+    let device = body
+        .env
+        .as_deref()
+        .map(|env| crate::env::with_env(body.device.as_deref().unwrap_or("sim"), env))
+        .or(body.device);
     let started = eps
-        .start(&id, body.seed, &params, body.device.as_deref())
+        .start(&id, body.seed, &params, device.as_deref())
         .await?;
     Ok(Json(wire::Started::from(&started)))
 }

@@ -8,7 +8,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::OpenApi;
 
 use super::phone;
-use super::demo::{DemoOut, DemoStart};
+use super::demo::{DemoOut, DemoStart, ReplayOut, ReplayStart};
+use super::review::{self, *};
 use super::phone_wire::*;
 use super::wire::ErrorBody;
 
@@ -20,16 +21,20 @@ use super::wire::ErrorBody;
     ),
     paths(
         phone::devices, phone::screen, phone::act, phone::apps, phone::events,
-        phone::demo_start, phone::demo_show, phone::demo_finish, phone::demo_file
+        phone::demo_start, phone::demo_show, phone::demo_finish, phone::demo_file,
+        phone::replay_start, review::watch, review::queue, review::verdict
     ),
     components(schemas(
         ErrorBody, DeviceList, DeviceOut, ScreenOut, ElementOut, ForegroundOut, ScreenshotOut,
-        ActRequest, ActionIn, TargetIn, ActResult, AppList, AppOut, ChangeEvent, DemoStart, DemoOut
+        ActRequest, ActionIn, TargetIn, ActResult, AppList, AppOut, ChangeEvent, DemoStart, DemoOut,
+        ReplayStart, ReplayOut, TouchedOut, EpisodeWatch, WatchStep, JudgeOut, HumanOut,
+        ReviewQueue, ReviewItemOut, HumanVerdictIn, HumanVerdictOut
     )),
     modifiers(&BearerAuth),
     tags(
         (name = "phone", description = "One device: screen, actions, apps, change feed"),
-        (name = "demos", description = "Demonstrations recorded by hand, exported as imitation-learning datasets")
+        (name = "demos", description = "Demonstrations recorded by hand, exported as imitation-learning datasets"),
+        (name = "episodes", description = "Replays to watch, an episode's steps, checks and verdicts, and the review queue")
     )
 )]
 pub struct ApiDoc;

@@ -32,7 +32,7 @@ use axum::{Json, Router};
 use base64::Engine as _;
 use futures::Stream;
 
-use super::demo::{Demo, DemoOut, DemoStart};
+use super::demo::{Demo, DemoOut, DemoStart, ReplayOut, ReplayStart};
 use super::phone_wire::*;
 use super::ApiError;
 use crate::device::image::Encoding;
@@ -52,6 +52,8 @@ pub struct Phones {
     datasets: PathBuf,
     /// By episode id.
     demos: Mutex<BTreeMap<String, DemoSlot>>,
+    /// Replays running on a device: device spec → episode id.
+    replays: Mutex<BTreeMap<String, String>>,
 }
 
 impl Phones {
@@ -62,7 +64,27 @@ impl Phones {
             episodes,
             datasets,
             demos: Mutex::new(BTreeMap::new()),
+            replays: Mutex::new(BTreeMap::new()),
         })
+    }
+
+    fn replays(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, String>> {
+        self.replays.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Refuses a person's action (or a new demonstration) on a device a replay is driving: the
+    /// replay's trajectory would no longer be the one it replays.
+    fn not_replaying(&self, spec: &str) -> Result<(), ApiError> {
+        match self.replays().get(spec) {
+            Some(episode) => Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "busy",
+                format!(
+                    "{spec} is running a replay (episode {episode}); actions from the page are refused until it ends"
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     fn demos(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, DemoSlot>> {
@@ -136,6 +158,7 @@ pub fn router(phones: Arc<Phones>) -> Router {
         .route("/v1/demos/{id}", get(demo_show))
         .route("/v1/demos/{id}/finish", post(demo_finish))
         .route("/v1/demos/{id}/files/{name}", get(demo_file))
+        .route("/v1/replays", post(replay_start))
         .with_state(phones)
 }
 
@@ -205,6 +228,8 @@ pub async fn devices(State(phones): Shared) -> Json<DeviceList> {
             serial: d.serial,
             leases: d.leases,
             open: true,
+            state: "device".into(),
+            model: None,
         })
         .collect();
     let default_open = devices.iter().any(|d| {
@@ -218,10 +243,60 @@ pub async fn devices(State(phones): Shared) -> Json<DeviceList> {
                 serial: default.clone(),
                 leases: 0,
                 open: false,
+                state: "device".into(),
+                model: None,
             },
         );
     }
-    Json(DeviceList { default, devices })
+    let adb = match adb_devices(pool.adb_server()).await {
+        Ok(found) => {
+            for d in found {
+                match devices.iter_mut().find(|o| o.serial == d.serial || o.spec == d.serial) {
+                    Some(open) => {
+                        open.state = d.state;
+                        open.model = d.model;
+                    }
+                    None => devices.push(DeviceOut {
+                        spec: d.serial.clone(),
+                        serial: d.serial,
+                        leases: 0,
+                        open: false,
+                        state: d.state,
+                        model: d.model,
+                    }),
+                }
+            }
+            None
+        }
+        Err(why) => Some(why),
+    };
+    Json(DeviceList {
+        default,
+        devices,
+        adb,
+    })
+}
+
+/// The devices the adb server knows. Listing never starts a server (as `droidmcp devices` would):
+/// opening the page must not leave an adb daemon behind; when none listens, the answer says so.
+async fn adb_devices(server: Option<&str>) -> Result<Vec<crate::adb::DeviceEntry>, String> {
+    let addr = crate::adb::server_address(server).map_err(|e| e.to_string())?;
+    let listening = tokio::time::timeout(
+        Duration::from_millis(500),
+        tokio::net::TcpStream::connect(&addr),
+    )
+    .await;
+    if !matches!(listening, Ok(Ok(_))) {
+        return Err(format!(
+            "no adb server at {addr}: start one (`adb start-server`) to list real phones and emulators"
+        ));
+    }
+    let server = crate::adb::AdbServer::new(&addr).map_err(|e| e.to_string())?;
+    match tokio::time::timeout(Duration::from_secs(3), server.devices()).await {
+        Ok(Ok(found)) => Ok(found),
+        Ok(Err(e)) => Err(format!("adb server at {addr}: {e}")),
+        Err(_) => Err(format!("adb server at {addr} did not answer within 3 s")),
+    }
 }
 
 #[utoipa::path(get, path = "/v1/screen", tag = "phone", params(ScreenQuery),
@@ -322,6 +397,7 @@ pub async fn act(
         .action()
         .map_err(|m| ApiError::new(StatusCode::BAD_REQUEST, "bad_request", m))?;
     let (spec, session) = phones.session(req.device.as_deref()).await?;
+    phones.not_replaying(&spec)?;
     // While a demonstration is recorded here, the row holds the screen the person acted on.
     let demo = phones.recording_on(&spec).await;
     let before = match &demo {
@@ -400,6 +476,7 @@ pub async fn demo_start(
     Body(req): Body<DemoStart>,
 ) -> Result<Json<DemoOut>, ApiError> {
     let (spec, _) = phones.session(req.device.as_deref()).await?;
+    phones.not_replaying(&spec)?;
     if let Some(d) = phones.recording_on(&spec).await {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -482,4 +559,85 @@ pub async fn demo_file(
     Path((id, name)): Path<(String, String)>,
 ) -> Result<axum::response::Response, ApiError> {
     phones.demo(&id)?.lock().await.file(&name)
+}
+
+#[utoipa::path(post, path = "/v1/replays", tag = "episodes", request_body = ReplayStart,
+    responses(
+        (status = 200, description = "The episode started and its replay runs in the background; watch it at /v1/episodes/{id}/watch", body = ReplayOut),
+        (status = 400, description = "Unknown solution, or the task has no such trajectory", body = super::wire::ErrorBody),
+        (status = 404, description = "Unknown task or device", body = super::wire::ErrorBody),
+        (status = 409, description = "A replay or demonstration already runs on this device", body = super::wire::ErrorBody)))]
+pub async fn replay_start(
+    State(phones): Shared,
+    Body(req): Body<ReplayStart>,
+) -> Result<Json<ReplayOut>, ApiError> {
+    use crate::task::replay::{replay_paced, solution_actions, Solution};
+    let solution = match req.solution.as_deref().unwrap_or("golden") {
+        "golden" => Solution::Golden,
+        "wrong" => Solution::Wrong,
+        "empty" => Solution::Empty,
+        other => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                format!("unknown solution {other:?}; use golden, wrong or empty"),
+            ))
+        }
+    };
+    let pace = Duration::from_millis(req.pace_ms.unwrap_or(0).min(10_000));
+    let (spec, _) = phones.session(req.device.as_deref()).await?;
+    phones.not_replaying(&spec)?;
+    if phones.recording_on(&spec).await.is_some() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "busy",
+            format!("a demonstration is being recorded on {spec}; finish it first"),
+        ));
+    }
+    let started = phones
+        .episodes
+        .start(&req.task, req.seed, &BTreeMap::new(), Some(&spec))
+        .await?;
+    let id = started.episode.clone();
+    let episode = phones.episodes.get(&id)?;
+    let actions = solution_actions(episode.lock().await.instance(), solution);
+    let Some(actions) = actions else {
+        let _ = phones.episodes.end(&id).await;
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("task {} has no {solution:?} trajectory", req.task),
+        ));
+    };
+    let session = phones
+        .state
+        .hub
+        .open("replay", Some(&spec))
+        .await
+        .map_err(|e| session_error(&e))?;
+    session.set_step_sink(episode.clone());
+    phones.replays().insert(spec.clone(), id.clone());
+    let planned = actions.len();
+    let runner = phones.clone();
+    let (task_spec, task_id) = (spec.clone(), id.clone());
+    tokio::spawn(async move {
+        let replayed = replay_paced(&session, &episode, &actions, pace).await;
+        if let Err(e) = &replayed {
+            tracing::info!("replay of {task_id} stopped: {e}");
+            let _ = runner.episodes.finish(&task_id).await;
+        }
+        if let Err(e) = runner.episodes.check(&task_id).await {
+            tracing::warn!("replay of {task_id}: check failed: {e}");
+        }
+        let _ = runner.episodes.end(&task_id).await;
+        runner.replays().remove(&task_spec);
+    });
+    Ok(Json(ReplayOut {
+        episode: id,
+        task: started.task,
+        goal: started.goal,
+        device: spec,
+        actions: planned,
+        status: "running".into(),
+    }))
 }

@@ -42,6 +42,10 @@ pub struct DeviceOut {
     pub leases: usize,
     /// Whether the server has opened it yet (the default device opens on first use).
     pub open: bool,
+    /// `device`, `offline`, `unauthorized`… for adb devices; `device` for embedded phones.
+    pub state: String,
+    /// The model, for adb devices that report one.
+    pub model: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -49,6 +53,8 @@ pub struct DeviceList {
     /// The spec a request without `device` uses.
     pub default: String,
     pub devices: Vec<DeviceOut>,
+    /// Why real devices are missing from the list (no adb server running, …), when they are.
+    pub adb: Option<String>,
 }
 
 /// Foreground app.

@@ -32,6 +32,9 @@ pub struct StartBody {
     pub params: BTreeMap<String, serde_json::Value>,
     /// Device spec (`sim`, `sim:7`, an adb serial); the default device when omitted.
     pub device: Option<String>,
+    /// Device environment the embedded phone starts in: a B-MoCA id (`105`), `random:SEED` or
+    /// `default` (the episode runs on `sim…@ENV`).
+    pub env: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -43,7 +43,17 @@ pub fn migrate(db: &Connection) -> rusqlite::Result<()> {
             rule_judge_disagreement INTEGER NOT NULL,
             created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
         );
-        CREATE INDEX IF NOT EXISTS panel_verdicts_episode ON panel_verdicts(episode_id);",
+        CREATE INDEX IF NOT EXISTS panel_verdicts_episode ON panel_verdicts(episode_id);
+        CREATE TABLE IF NOT EXISTS human_verdicts (
+            id INTEGER PRIMARY KEY,
+            episode_id TEXT NOT NULL,
+            panel_id INTEGER REFERENCES panel_verdicts(id),
+            verdict TEXT NOT NULL CHECK (verdict IN ('success', 'failure')),
+            note TEXT NOT NULL,
+            reviewer TEXT NOT NULL,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+        );
+        CREATE INDEX IF NOT EXISTS human_verdicts_episode ON human_verdicts(episode_id);",
     )
 }
 
@@ -122,7 +132,8 @@ pub fn record(
     tx.commit()
 }
 
-/// An episode waiting for a person: its latest combined verdict is `needs_review`, or rule and judges differ.
+/// An episode waiting for a person: its latest combined verdict is `needs_review`, or rule and judges differ,
+/// and nobody has recorded a verdict on it since.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReviewItem {
     pub episode_id: String,
@@ -138,6 +149,7 @@ pub fn review_queue(db: &Connection) -> rusqlite::Result<Vec<ReviewItem>> {
         "SELECT p.episode_id, p.outcome, p.panel_outcome, p.rule_result, p.id FROM panel_verdicts p
          WHERE p.id = (SELECT MAX(id) FROM panel_verdicts q WHERE q.episode_id = p.episode_id)
            AND (p.outcome = 'needs_review' OR p.panel_outcome = 'needs_review' OR p.rule_judge_disagreement = 1)
+           AND NOT EXISTS (SELECT 1 FROM human_verdicts h WHERE h.episode_id = p.episode_id AND h.panel_id >= p.id)
          ORDER BY p.id",
     )?;
     let items: Vec<(i64, ReviewItem)> = stmt
@@ -164,6 +176,101 @@ pub fn review_queue(db: &Connection) -> rusqlite::Result<Vec<ReviewItem>> {
                 .query_map([panel_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
                 .collect::<rusqlite::Result<_>>()?;
             Ok(item)
+        })
+        .collect()
+}
+
+/// Why a person's verdict was not recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum HumanVerdictError {
+    #[error("episode {0:?} has no judge verdict to review (judge it first: `droidmcp judge {0}`)")]
+    NotJudged(String),
+    #[error(transparent)]
+    Db(#[from] rusqlite::Error),
+}
+
+/// Records a person's verdict on an episode the panel judged: it takes the episode out of the review
+/// queue and becomes the known outcome [`reviewed`] hands to calibration. The review CLI and the live
+/// page both come here.
+pub fn record_human(
+    db: &Connection,
+    episode: &str,
+    success: bool,
+    note: &str,
+    reviewer: &str,
+) -> Result<(), HumanVerdictError> {
+    let panel: Option<i64> = db.query_row(
+        "SELECT MAX(id) FROM panel_verdicts WHERE episode_id = ?1",
+        [episode],
+        |r| r.get(0),
+    )?;
+    let panel = panel.ok_or_else(|| HumanVerdictError::NotJudged(episode.to_string()))?;
+    db.execute(
+        "INSERT INTO human_verdicts (episode_id, panel_id, verdict, note, reviewer) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![episode, panel, if success { "success" } else { "failure" }, note, reviewer],
+    )?;
+    Ok(())
+}
+
+/// A person's latest verdict on an episode: (`success` or `failure`, note, reviewer, when).
+pub fn human_verdict(
+    db: &Connection,
+    episode: &str,
+) -> rusqlite::Result<Option<(String, String, String, String)>> {
+    let mut stmt = db.prepare(
+        "SELECT verdict, note, reviewer, created_at FROM human_verdicts WHERE episode_id = ?1 ORDER BY id DESC LIMIT 1",
+    )?;
+    let mut rows = stmt.query_map([episode], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    rows.next().transpose()
+}
+
+/// Every judge verdict recorded for an episode, oldest first: (judge, family, role, verdict,
+/// confidence, reason, error).
+#[allow(clippy::type_complexity)]
+pub fn judge_verdicts(
+    db: &Connection,
+    episode: &str,
+) -> rusqlite::Result<Vec<(String, String, String, String, f64, String, Option<String>)>> {
+    let mut stmt = db.prepare(
+        "SELECT judge, family, role, verdict, confidence, reason, error FROM judge_verdicts WHERE episode_id = ?1 ORDER BY id",
+    )?;
+    let rows = stmt.query_map([episode], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
+    })?;
+    rows.collect()
+}
+
+/// The episodes a person reviewed, labelled for calibration: the person's latest verdict is the known
+/// outcome; the verdicts are those of `names`' judges (panel order) in the panel run the person
+/// reviewed (`undecided` for a judge that did not take part).
+pub fn reviewed(db: &Connection, names: &[String]) -> rusqlite::Result<Vec<super::calibrate::Labelled>> {
+    use super::verdict::VerdictKind;
+    let mut stmt = db.prepare(
+        "SELECT h.episode_id, h.verdict, h.panel_id FROM human_verdicts h
+         WHERE h.id = (SELECT MAX(id) FROM human_verdicts g WHERE g.episode_id = h.episode_id)
+         ORDER BY h.id",
+    )?;
+    let rows: Vec<(String, String, i64)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut said = db.prepare("SELECT verdict FROM judge_verdicts WHERE panel_id = ?1 AND judge = ?2 ORDER BY id LIMIT 1")?;
+    rows.into_iter()
+        .map(|(episode, verdict, panel)| {
+            let verdicts = names
+                .iter()
+                .map(|name| {
+                    let v: Option<String> = said
+                        .query_map(params![panel, name], |r| r.get(0))?
+                        .next()
+                        .transpose()?;
+                    Ok(v.and_then(|v| VerdictKind::parse(&v)).unwrap_or(VerdictKind::Undecided))
+                })
+                .collect::<rusqlite::Result<_>>()?;
+            Ok(super::calibrate::Labelled {
+                episode,
+                truth: verdict == "success",
+                verdicts,
+            })
         })
         .collect()
 }

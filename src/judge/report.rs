@@ -1,11 +1,14 @@
 //! `droidmcp report`: AndroidArena's trajectory metrics (task reward TR with γ=0.9 over the LCS with the
 //! reference solution, task completion ratio TCR, reversed redundancy ratio RRR) and success rates — by
-//! the rule-based checks and by the judges — over the episodes in the store, per task and overall.
+//! the rule-based checks and by the judges — over the episodes in the store, per task and overall —
+//! and AndroidArena's constraint-violation ratio (overall and by level: app, page, component) over
+//! the checked episodes of constrained tasks.
 
 use std::collections::BTreeMap;
 
 use rusqlite::Connection;
 
+use crate::eval::constraint::Level;
 use crate::eval::history::ActionRecord;
 use crate::eval::metrics;
 use crate::geom::Point;
@@ -34,6 +37,29 @@ pub struct TaskFigures {
     pub completion_ratio: Option<f64>,
     pub reversed_redundancy: Option<f64>,
     pub repeat_ratio: Option<f64>,
+    /// Checked episodes of tasks with constraints, and how many broke one.
+    pub constrained: Violations,
+    /// The same per AndroidArena level (only levels some task constrains).
+    pub by_level: Vec<(Level, Violations)>,
+}
+
+/// Episodes judged on their constraints and how many broke one.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Violations {
+    pub episodes: usize,
+    pub violated: usize,
+}
+
+impl Violations {
+    /// AndroidArena's constraint-violation ratio.
+    pub fn ratio(&self) -> Option<f64> {
+        (self.episodes > 0).then(|| self.violated as f64 / self.episodes as f64)
+    }
+
+    fn add(&mut self, violated: bool) {
+        self.episodes += 1;
+        self.violated += violated as usize;
+    }
 }
 
 fn mean(values: &[f64]) -> Option<f64> {
@@ -69,6 +95,7 @@ fn recorded_actions(store: &Store, episode: &str) -> Result<Vec<ActionRecord>, S
                 })
                 .unwrap_or_default(),
             failed: v["error"].is_string(),
+            ..ActionRecord::default()
         });
         before = step.screen;
     }
@@ -109,6 +136,8 @@ struct Acc {
     tcr: Vec<f64>,
     rrr: Vec<f64>,
     repeat: Vec<f64>,
+    constrained: Violations,
+    by_level: BTreeMap<Level, Violations>,
 }
 
 impl Acc {
@@ -127,6 +156,8 @@ impl Acc {
             completion_ratio: mean(&self.tcr),
             reversed_redundancy: mean(&self.rrr),
             repeat_ratio: mean(&self.repeat),
+            constrained: self.constrained,
+            by_level: self.by_level.iter().map(|(l, v)| (*l, *v)).collect(),
         }
     }
 }
@@ -162,7 +193,17 @@ pub fn report(store: &Store, catalog: &Catalog) -> Result<Vec<TaskFigures>, Stor
             let v = if outcome == "success" { 1.0 } else { 0.0 };
             add(&|a| a.judged.push(v));
         }
-        if let Some(m) = reference_metrics(store, catalog.get(&task_id).ok().as_ref(), &row)? {
+        let task = catalog.get(&task_id).ok();
+        if let Some(task) = task.as_ref().filter(|t| !t.constraints.is_empty()) {
+            let (any, levels) = constraint_outcome(store, task, &id)?;
+            if let Some(violated) = any {
+                add(&|a| a.constrained.add(violated));
+            }
+            for (level, violated) in levels {
+                add(&|a| a.by_level.entry(level).or_default().add(violated));
+            }
+        }
+        if let Some(m) = reference_metrics(store, task.as_ref(), &row)? {
             add(&|a| {
                 a.tr.push(m.task_reward);
                 a.tcr.push(m.completion_ratio);
@@ -174,6 +215,31 @@ pub fn report(store: &Store, catalog: &Catalog) -> Result<Vec<TaskFigures>, Stor
     let mut out: Vec<TaskFigures> = per_task.iter().map(|(t, a)| a.figures(t)).collect();
     out.push(all.figures("ALL"));
     Ok(out)
+}
+
+/// Whether the episode's last check broke a constraint of the task, overall and per level; `None`
+/// overall (and no levels) when it was never checked.
+fn constraint_outcome(
+    store: &Store,
+    task: &Task,
+    episode: &str,
+) -> Result<(Option<bool>, Vec<(Level, bool)>), StoreError> {
+    let results: BTreeMap<String, bool> = store.with_connection(|c| {
+        let mut stmt = c.prepare(
+            "SELECT check_id, passed FROM check_results WHERE episode_id = ?1
+             AND run = (SELECT MAX(run) FROM check_results WHERE episode_id = ?1)",
+        )?;
+        let rows = stmt.query_map([episode], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    })?;
+    let mut levels: BTreeMap<Level, bool> = BTreeMap::new();
+    for c in &task.constraints {
+        if let Some(passed) = results.get(&c.id) {
+            *levels.entry(c.level()).or_default() |= !passed;
+        }
+    }
+    let any = (!levels.is_empty()).then(|| levels.values().any(|v| *v));
+    Ok((any, levels.into_iter().collect()))
 }
 
 fn reference_metrics(
@@ -202,12 +268,12 @@ fn reference_metrics(
 pub fn table(rows: &[TaskFigures]) -> String {
     let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
     let mut s = format!(
-        "{:<40} {:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
-        "task", "eps", "SR rule", "incon", "abort", "SR judg", "TR", "TCR", "RRR", "repeat"
+        "{:<40} {:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7}\n",
+        "task", "eps", "SR rule", "incon", "abort", "SR judg", "TR", "TCR", "RRR", "repeat", "violate"
     );
     for r in rows {
         s.push_str(&format!(
-            "{:<40} {:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7} {:>7}\n",
+            "{:<40} {:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7}\n",
             r.task,
             r.episodes,
             f(r.rule_success_rate),
@@ -217,8 +283,29 @@ pub fn table(rows: &[TaskFigures]) -> String {
             f(r.task_reward),
             f(r.completion_ratio),
             f(r.reversed_redundancy),
-            f(r.repeat_ratio)
+            f(r.repeat_ratio),
+            f(r.constrained.ratio())
         ));
+    }
+    // AndroidArena's Table 5: the violation ratio by level, over every constrained episode.
+    if let Some(all) = rows.iter().find(|r| r.task == "ALL") {
+        if all.constrained.episodes > 0 {
+            s.push_str(&format!(
+                "constraint violation ratio: {} of {} constrained episodes ({})",
+                all.constrained.violated,
+                all.constrained.episodes,
+                f(all.constrained.ratio())
+            ));
+            for (level, v) in &all.by_level {
+                s.push_str(&format!(
+                    "; {level} {} ({}/{})",
+                    f(v.ratio()),
+                    v.violated,
+                    v.episodes
+                ));
+            }
+            s.push('\n');
+        }
     }
     s
 }

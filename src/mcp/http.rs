@@ -113,7 +113,11 @@ impl Guard {
                 .get(header::AUTHORIZATION)
                 .and_then(|h| h.to_str().ok())
                 .and_then(bearer_credentials);
-            if !presented.is_some_and(|p| constant_time_eq(p.as_bytes(), token.as_bytes())) {
+            // A browser cannot add the header to a page load or an EventSource; the live page's
+            // token form stores it in a same-site cookie instead (see `crate::web`).
+            let cookie = crate::web::token_cookie(headers);
+            let matches = |p: &str| constant_time_eq(p.as_bytes(), token.as_bytes());
+            if !presented.is_some_and(matches) && !cookie.is_some_and(|c| matches(&c)) {
                 return Err((
                     StatusCode::UNAUTHORIZED,
                     "unauthorized: bearer token required",
@@ -132,6 +136,9 @@ impl Guard {
 async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Response {
     match g.check(req.headers()) {
         Ok(()) => next.run(req).await,
+        Err((status, _)) if status == StatusCode::UNAUTHORIZED && req.uri().path() == "/" => {
+            crate::web::token_form()
+        }
         Err((status, msg)) => {
             let mut resp = (status, msg).into_response();
             if status == StatusCode::UNAUTHORIZED {

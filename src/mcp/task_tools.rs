@@ -82,6 +82,9 @@ pub struct HarnessStartArgs {
     pub params: BTreeMap<String, serde_json::Value>,
     /// Device spec (`sim`, `sim:7`, an adb serial); defaults to the device this connection acts on.
     pub device: Option<String>,
+    /// Device environment the embedded phone starts in: a B-MoCA id (`105`), `random:SEED` or
+    /// `default`; the episode then runs on that phone (`sim:SEED@ENV`, returned as `device`).
+    pub env: Option<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -349,6 +352,10 @@ impl DroidMcp {
             .iter()
             .map(|(k, v)| (k.clone(), wire::param_text(v)))
             .collect();
+        let device = match &a.env {
+            Some(env) => crate::env::with_env(&device, env),
+            None => device,
+        };
         match eps.start(&a.task, a.seed, &params, Some(&device)).await {
             Ok(s) => {
                 let w = wire::Started::from(&s);

@@ -412,6 +412,7 @@ impl Session {
             before,
             after,
             serial: slot.serial().to_string(),
+            activity: None,
             recorded: Vec::new(),
         };
         run.steps += 1;

@@ -392,6 +392,9 @@ impl Episode {
         let mut step = step.clone();
         step.index = index as usize - 1;
         step.recorded = recorded;
+        if self.instance.constraints.iter().any(|c| c.needs_activity()) {
+            step.activity = self.focused_activity().await?;
+        }
         if let Some(store) = &self.store {
             store.insert_step(&self.id, &step_row(&step, &now()))?;
         }
@@ -408,6 +411,35 @@ impl Episode {
             steps_left: max.saturating_sub(index),
             status: self.status,
         })
+    }
+
+    /// The focused activity (`package/class`), as `Device::foreground` reads it; `None` when the
+    /// device does not say (a page constraint then cannot see that step's activity).
+    async fn focused_activity(&mut self) -> Result<Option<String>, EpisodeError> {
+        use crate::device::parse;
+        let mut found = None;
+        for (cmd, parse) in [
+            (
+                "dumpsys activity activities",
+                parse::resumed_activity as fn(&str) -> Option<parse::Foreground>,
+            ),
+            ("dumpsys window", parse::focused_window),
+        ] {
+            match self.shell.exec(cmd).await {
+                Ok(out) => {
+                    found = parse(&out.stdout_text());
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                Err(e) if e.is_device_lost() => return Err(self.abort(&e.to_string())),
+                Err(_) => {}
+            }
+        }
+        Ok(found.map(|f| match f.activity {
+            Some(a) => format!("{}/{a}", f.package),
+            None => f.package,
+        }))
     }
 
     async fn evaluate_any_step(&mut self) -> Result<(), EpisodeError> {
@@ -546,6 +578,7 @@ impl Episode {
             task.partial_credit,
             finished_ok,
         );
+        eval::constraint::enforce(&mut verdict, &self.instance.constraints, &actions);
         if self.status == Status::Failed {
             verdict.success = false;
             verdict.score = 0.0;
@@ -667,6 +700,9 @@ fn step_row(step: &Step, at: &str) -> StepRow {
         "error": step.error,
         "aimed_at": step.aimed_at,
     });
+    if let Some(a) = &step.activity {
+        action["activity"] = json!(a);
+    }
     match &step.gesture {
         Some(Gesture::Swipe {
             to, duration_ms, ..
@@ -970,16 +1006,25 @@ fn summary(ep: &Episode) -> Summary {
 /// was aimed at; the tool's name when the step failed before any gesture.
 pub fn action_record(step: &Step) -> ActionRecord {
     let g = step.gesture.as_ref();
+    let hierarchy = |s: &Option<super::Screen>| s.as_ref().map(|s| s.hierarchy().clone());
     ActionRecord {
+        action: step.action.clone(),
         kind: g.map(Gesture::kind).unwrap_or(step.kind).to_string(),
         point: g.and_then(Gesture::point),
         text: g.and_then(Gesture::text),
-        screen_before: step.before.as_ref().map(|s| s.hierarchy().clone()),
+        screen_before: hierarchy(&step.before),
         aliases: match g {
             Some(Gesture::OpenApp { label, .. }) => vec![label.clone()],
             _ => Vec::new(),
         },
         failed: step.error.is_some(),
+        field: match g {
+            Some(Gesture::Type { field: Some(f), .. }) => Some(f.center),
+            _ => None,
+        },
+        foreground: step.foreground.clone(),
+        activity: step.activity.clone(),
+        screen_after: hierarchy(&step.after),
     }
 }
 

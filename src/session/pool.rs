@@ -135,6 +135,11 @@ impl DevicePool {
         self
     }
 
+    /// The adb server this pool opens real devices through (`None`: the usual resolution).
+    pub fn adb_server(&self) -> Option<&str> {
+        self.adb_server.as_deref()
+    }
+
     pub fn default_spec(&self) -> &str {
         &self.default_spec
     }

@@ -130,6 +130,9 @@ pub struct Step {
     pub foreground: Option<String>,
     /// Serial of the device the step ran on.
     pub serial: String,
+    /// Focused activity after the step (`package/class`), read by a task episode whose constraints
+    /// name pages by activity (filled by the episode).
+    pub activity: Option<String>,
     /// Outputs of a task episode's `record.shell` commands after the step (filled by the episode).
     pub recorded: Vec<(String, String)>,
 }

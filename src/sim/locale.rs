@@ -100,8 +100,14 @@ pub fn format_date_short(date: NaiveDate, locale: &str) -> String {
     let wd = date.weekday().num_days_from_monday() as usize;
     let (m, d) = (date.month(), date.day());
     match language(locale) {
-        "ko" => format!("{m}월 {d}일 ({})", ["월", "화", "수", "목", "금", "토", "일"][wd]),
-        "ja" => format!("{m}月{d}日({})", ["月", "火", "水", "木", "金", "土", "日"][wd]),
+        "ko" => format!(
+            "{m}월 {d}일 ({})",
+            ["월", "화", "수", "목", "금", "토", "일"][wd]
+        ),
+        "ja" => format!(
+            "{m}月{d}日({})",
+            ["月", "火", "水", "木", "金", "土", "日"][wd]
+        ),
         "zh" => format!(
             "{m}月{d}日{}",
             ["周一", "周二", "周三", "周四", "周五", "周六", "周日"][wd]

@@ -32,6 +32,7 @@ pub mod class {
     pub const NUMBER_PICKER: &str = "android.widget.NumberPicker";
     pub const TOGGLE_BUTTON: &str = "android.widget.ToggleButton";
     pub const RADIO_BUTTON: &str = "android.widget.RadioButton";
+    pub const CHECKED_TEXT_VIEW: &str = "android.widget.CheckedTextView";
 }
 
 /// The boolean attributes uiautomator reports for every node.

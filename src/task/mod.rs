@@ -11,6 +11,7 @@
 
 pub mod action;
 pub mod catalog;
+pub mod constraints;
 pub mod error;
 pub mod near_miss;
 pub mod params;
@@ -34,7 +35,7 @@ pub use near_miss::{NearMiss, NearMissSpec};
 pub use params::{ParamSpec, Value};
 pub use setup::SetupStep;
 
-use crate::eval::{Check, Expr};
+use crate::eval::{Check, Constraint, Expr};
 
 /// What the agent is asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +77,8 @@ pub struct Task {
     /// Shell commands whose output is recorded after every step.
     pub record: Vec<String>,
     pub checks: Vec<Check>,
+    /// What the agent must not do on the way; any one broken fails the episode.
+    pub constraints: Vec<Constraint>,
     pub success: Expr,
     pub golden: Vec<Action>,
     pub wrong: Option<Vec<Action>>,
@@ -97,6 +100,7 @@ pub struct TaskInstance {
     pub teardown: Vec<SetupStep>,
     pub record: Vec<String>,
     pub checks: Vec<Check>,
+    pub constraints: Vec<Constraint>,
     pub golden: Vec<Action>,
     pub wrong: Option<Vec<Action>>,
 }
@@ -164,6 +168,8 @@ impl Task {
             .collect::<Result<_, _>>()
             .map_err(err)?;
         let checks = render_all(&self.checks, &values, Check::map_strings).map_err(err)?;
+        let constraints =
+            render_all(&self.constraints, &values, Constraint::map_strings).map_err(err)?;
         let golden = self.render_actions(&self.golden, &values).map_err(err)?;
         let wrong = match &self.wrong {
             Some(w) => Some(self.render_actions(w, &values).map_err(err)?),
@@ -178,6 +184,7 @@ impl Task {
             teardown,
             record,
             checks,
+            constraints,
             golden,
             wrong,
         })

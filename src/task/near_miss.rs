@@ -22,6 +22,11 @@ pub enum NearMissSpec {
     Redraw(String),
     /// These parameters set to templates over the instance's values.
     Set(Vec<(String, String)>),
+    /// The task done by a way that breaks this constraint: these actions instead of the golden ones.
+    Breaks {
+        constraint: String,
+        actions: Vec<Action>,
+    },
 }
 
 /// One near miss of an instance: what changed and the actions to replay.
@@ -30,6 +35,8 @@ pub struct NearMiss {
     /// `t = 14:30 (not 09:30)`.
     pub label: String,
     pub actions: Vec<Action>,
+    /// The constraint a detour breaks: the replay must fail with a violation of it.
+    pub breaks: Option<String>,
 }
 
 /// Attempts at drawing a value that differs in every used part before settling for any other text.
@@ -62,6 +69,23 @@ impl TaskInstance {
                     None => continue,
                 },
                 NearMissSpec::Set(pairs) => self.set(pairs)?,
+                NearMissSpec::Breaks {
+                    constraint,
+                    actions,
+                } => {
+                    let actions = task.render_actions(actions, &self.params)?;
+                    if actions == self.golden {
+                        return Err(format!(
+                            "the detour breaking {constraint:?} is the golden solution"
+                        ));
+                    }
+                    out.push(NearMiss {
+                        label: format!("breaks {constraint}"),
+                        actions,
+                        breaks: Some(constraint.clone()),
+                    });
+                    continue;
+                }
             };
             let actions = task.render_actions(&task.golden, &values)?;
             if actions == self.golden {
@@ -72,7 +96,11 @@ impl TaskInstance {
                 }
                 continue;
             }
-            out.push(NearMiss { label, actions });
+            out.push(NearMiss {
+                label,
+                actions,
+                breaks: None,
+            });
         }
         Ok(out)
     }

@@ -40,14 +40,18 @@ pub struct RawTask {
     pub record: Option<RawRecord>,
     #[serde(default)]
     pub check: Vec<Spanned<RawCheck>>,
+    /// What the agent must not do on the way (AndroidArena's constrained tasks).
+    #[serde(default)]
+    pub constraint: Vec<Spanned<RawConstraint>>,
     pub success: Option<Spanned<String>>,
     #[serde(default)]
     pub golden: Vec<Spanned<toml::Value>>,
     /// A plausible wrong trajectory used by tests (must not succeed).
     pub wrong: Option<Vec<Spanned<toml::Value>>>,
     /// Near misses: the golden solution with one parameter off, which must not succeed. Each item
-    /// is a parameter name (another value its generator draws) or a table of parameter → template
-    /// (`{ a = "{noise_a}" }`: the answer the noise gives). Default: every drawn parameter the golden
+    /// is a parameter name (another value its generator draws), a table of parameter → template
+    /// (`{ a = "{noise_a}" }`: the answer the noise gives), or a detour that breaks a constraint
+    /// (`{ breaks = "no_contacts", actions = [...] }`). Default: every drawn parameter the golden
     /// solution uses.
     pub near_miss: Option<Spanned<Vec<toml::Value>>>,
     /// Free-form provenance (`b-moca task 37`, `AndroidWorld ContactsAddContact`).
@@ -59,6 +63,27 @@ pub struct RawTask {
 pub struct RawRecord {
     #[serde(default)]
     pub shell: Vec<String>,
+}
+
+/// One constraint: `kind` names the rule (`app`, `page`, `element`, `actions`), the other keys are
+/// its arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConstraint {
+    pub id: Spanned<String>,
+    pub kind: Spanned<String>,
+    // app
+    pub package: Option<toml::Value>,
+    // page
+    pub activity: Option<toml::Value>,
+    pub screen: Option<String>,
+    // element
+    pub selector: Option<String>,
+    // actions
+    pub action: Option<String>,
+    pub text: Option<toml::Value>,
+    // element, actions
+    pub max: Option<i64>,
 }
 
 /// One setup or teardown step: `op` names it, the other keys are its arguments.

@@ -97,9 +97,23 @@ pub async fn replay(
     episode: &SharedEpisode,
     actions: &[Action],
 ) -> Result<(), ReplayError> {
+    replay_paced(session, episode, actions, Duration::ZERO).await
+}
+
+/// [`replay`] waiting `pace` before each action, so a person watching the phone (the live page)
+/// can follow each step.
+pub async fn replay_paced(
+    session: &Session,
+    episode: &SharedEpisode,
+    actions: &[Action],
+    pace: Duration,
+) -> Result<(), ReplayError> {
     let ctl = Control::default();
     for (i, action) in actions.iter().enumerate() {
         let step = i + 1;
+        if !pace.is_zero() {
+            tokio::time::sleep(pace).await;
+        }
         let act = session_action(action)
             .map_err(|m| ReplayError::Invalid(format!("step {step}: {m}")))?;
         match (act, action) {

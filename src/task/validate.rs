@@ -22,7 +22,7 @@ use crate::eval::check::{Expected, FileTest, Probe, RowsTest, SqliteTest, When};
 use crate::eval::matcher::{Matcher, NumOp};
 use crate::eval::sqlite::RowMatch;
 use crate::eval::ui::UiPredicate;
-use crate::eval::{Check, Expr};
+use crate::eval::{Check, Constraint, Expr};
 use crate::hierarchy::Selector;
 
 /// The schema tag files may declare.
@@ -281,18 +281,8 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
         }
         // Render with sample values: unknown placeholders and regexes broken by substitution show up
         // here, at load, rather than mid-episode.
-        let mut rendered = check.clone();
-        let mut bad = None;
-        rendered.map_strings(&mut |s| match template::render(s, &sample) {
-            Ok(r) => r,
-            Err(e) => {
-                bad.get_or_insert(e);
-                s.to_string()
-            }
-        });
-        if let Some(e) = bad {
-            return Err(cx.err(span, &field, e));
-        }
+        let rendered = render_sample(&check, Check::map_strings, &sample)
+            .map_err(|e| cx.err(span.clone(), &field, e))?;
         if let Some(e) = regex_problem(&rendered) {
             return Err(cx.err(span, &format!("{field}: regex"), e));
         }
@@ -315,6 +305,33 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
             "check",
             "a query task needs an answer check",
         ));
+    }
+
+    let mut constraints = Vec::new();
+    for raw_c in &raw.constraint {
+        let span = raw_c.span();
+        let c = raw_c.get_ref();
+        let field = format!("constraint {:?}", c.id.get_ref());
+        let constraint = super::constraints::validate(c)
+            .map_err(|(f, e)| cx.err(span.clone(), &format!("{field}: {f}"), e))?;
+        // Constraint results are reported beside the check results, under their ids.
+        if checks.iter().any(|k| k.id == constraint.id)
+            || constraints
+                .iter()
+                .any(|k: &Constraint| k.id == constraint.id)
+        {
+            return Err(cx.err(
+                c.id.span(),
+                &field,
+                "duplicate id (constraints and checks share one namespace)",
+            ));
+        }
+        let rendered = render_sample(&constraint, Constraint::map_strings, &sample)
+            .map_err(|e| cx.err(span.clone(), &field, e))?;
+        if let Some(e) = constraint_regex_problem(&rendered) {
+            return Err(cx.err(span, &format!("{field}: regex"), e));
+        }
+        constraints.push(constraint);
     }
 
     let success = match &raw.success {
@@ -344,20 +361,12 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
                 .enumerate()
                 .map(|(i, a)| {
                     let action = Action::parse(a.get_ref())
+                        .and_then(|action| {
+                            render_sample(&action, Action::map_strings, &sample)?;
+                            Ok(action)
+                        })
                         .map_err(|e| cx.err(a.span(), &format!("{what}[{i}]"), e))?;
-                    let mut probe = action.clone();
-                    let mut bad = None;
-                    probe.map_strings(&mut |s| match template::render(s, &sample) {
-                        Ok(r) => r,
-                        Err(e) => {
-                            bad.get_or_insert(e);
-                            s.to_string()
-                        }
-                    });
-                    match bad {
-                        Some(e) => Err(cx.err(a.span(), &format!("{what}[{i}]"), e)),
-                        None => Ok(action),
-                    }
+                    Ok(action)
                 })
                 .collect()
         };
@@ -378,7 +387,7 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
         .map(|w| parse_actions(w, "wrong"))
         .transpose()?;
     let near_miss = match &raw.near_miss {
-        Some(list) => parse_near_misses(list.get_ref(), &params, &sample)
+        Some(list) => parse_near_misses(list.get_ref(), &params, &constraints, &sample)
             .map_err(|e| cx.err(list.span(), "near_miss", e))?,
         None => Vec::new(),
     };
@@ -398,6 +407,7 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
         teardown,
         record,
         checks,
+        constraints,
         success,
         golden,
         wrong,
@@ -407,10 +417,12 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
     })
 }
 
-/// `near_miss = ["t", { a = "{noise_a}" }]`: names of drawn parameters, or parameter → template.
+/// `near_miss = ["t", { a = "{noise_a}" }, { breaks = "c", actions = [...] }]`: names of drawn
+/// parameters, parameter → template, or a detour that breaks constraint `c`.
 fn parse_near_misses(
     list: &[toml::Value],
     params: &[(String, ParamSpec)],
+    constraints: &[crate::eval::Constraint],
     sample: &BTreeMap<String, Value>,
 ) -> Result<Vec<NearMissSpec>, String> {
     let param = |name: &str| -> Result<&ParamSpec, String> {
@@ -435,6 +447,9 @@ fn parse_near_misses(
                 }
                 _ => NearMissSpec::Redraw(name.clone()),
             },
+            toml::Value::Table(t) if t.contains_key("breaks") => {
+                parse_detour(t, constraints, sample)?
+            }
             toml::Value::Table(t) if !t.is_empty() => {
                 let mut pairs = Vec::new();
                 for (name, v) in t {
@@ -460,6 +475,67 @@ fn parse_near_misses(
         return Err("an empty list; leave near_miss out to vary every drawn parameter".into());
     }
     Ok(out)
+}
+
+/// `{ breaks = "c", actions = [...] }`: the task done by a way constraint `c` forbids.
+fn parse_detour(
+    t: &toml::map::Map<String, toml::Value>,
+    constraints: &[crate::eval::Constraint],
+    sample: &BTreeMap<String, Value>,
+) -> Result<NearMissSpec, String> {
+    if let Some(extra) = t.keys().find(|k| *k != "breaks" && *k != "actions") {
+        return Err(format!(
+            "{extra:?}: a detour has only breaks and actions"
+        ));
+    }
+    let constraint = t["breaks"]
+        .as_str()
+        .filter(|c| constraints.iter().any(|k| k.id == *c))
+        .ok_or_else(|| format!("breaks: {} is not a constraint of this task", t["breaks"]))?
+        .to_string();
+    let list = t
+        .get("actions")
+        .and_then(toml::Value::as_array)
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| "a detour needs actions (the solution that breaks the constraint)".to_string())?;
+    let mut actions = Vec::new();
+    for (i, a) in list.iter().enumerate() {
+        let action = Action::parse(a)
+            .and_then(|action| {
+                render_sample(&action, Action::map_strings, sample)?;
+                Ok(action)
+            })
+            .map_err(|e| format!("actions[{i}]: {e}"))?;
+        actions.push(action);
+    }
+    Ok(NearMissSpec::Breaks {
+        constraint,
+        actions,
+    })
+}
+
+/// `item` with every string rendered with the sample values: unknown placeholders and values that
+/// break what they are put into show up at load, rather than mid-episode.
+fn render_sample<T: Clone>(
+    item: &T,
+    map: fn(&mut T, &mut dyn FnMut(&str) -> String),
+    sample: &BTreeMap<String, Value>,
+) -> Result<T, String> {
+    Ok(super::render_all(std::slice::from_ref(item), sample, map)?.remove(0))
+}
+
+fn constraint_regex_problem(c: &crate::eval::Constraint) -> Option<String> {
+    use crate::eval::constraint::Rule;
+    let m = match &c.rule {
+        Rule::App { package } => Some(package),
+        Rule::Page { activity, .. } => activity.as_ref(),
+        Rule::Actions { text, .. } => text.as_ref(),
+        Rule::Element { .. } => None,
+    };
+    match m {
+        Some(Matcher::Regex(r)) => regex::Regex::new(r).err().map(|e| format!("/{r}/: {e}")),
+        _ => None,
+    }
 }
 
 fn sample_values(params: &[(String, ParamSpec)]) -> Result<BTreeMap<String, Value>, String> {

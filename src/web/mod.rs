@@ -11,6 +11,52 @@ use axum::Router;
 const INDEX: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/app.css");
+const TOKEN_FORM: &str = include_str!("assets/token.html");
+
+/// The cookie the token form sets; the guard accepts it like `Authorization: Bearer`.
+pub const TOKEN_COOKIE: &str = "droidmcp_token";
+
+/// The token a browser presented in the [`TOKEN_COOKIE`] cookie (percent-decoded, as the form
+/// stores it with `encodeURIComponent`).
+pub fn token_cookie(headers: &axum::http::HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == TOKEN_COOKIE)
+        .and_then(|(_, value)| percent_decode(value))
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut bytes = s.bytes();
+    while let Some(b) = bytes.next() {
+        if b == b'%' {
+            let hex = [bytes.next()?, bytes.next()?];
+            out.push(u8::from_str_radix(std::str::from_utf8(&hex).ok()?, 16).ok()?);
+        } else {
+            out.push(b);
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// What a browser gets at `/` when the server has a token and the request carries none: a form
+/// (no phone data) that keeps the token in a same-site cookie, also filled from `/#token=…`.
+pub fn token_form() -> axum::response::Response {
+    (
+        axum::http::StatusCode::UNAUTHORIZED,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::WWW_AUTHENTICATE, "Bearer"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        TOKEN_FORM,
+    )
+        .into_response()
+}
 
 fn asset(mime: &'static str, body: &'static str) -> impl IntoResponse {
     (
@@ -59,7 +105,9 @@ pub fn routes(
     datasets: std::path::PathBuf,
 ) -> Router {
     let episodes_for_phones = episodes.clone();
+    let episodes_for_review = episodes.clone();
     crate::http::router(episodes)
+        .merge(crate::http::review::router(episodes_for_review))
         .merge(crate::http::phone::router(crate::http::phone::Phones::new(
             state, episodes_for_phones, datasets,
         )))

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 
 const [base, artifacts, work] = process.argv.slice(2);
 const require = createRequire(path.join(process.env.WEB_NODE_DIR, 'package.json'));
@@ -250,6 +251,61 @@ step('record a two-step demonstration by hand and export it as a dataset', async
   assert.match(rows[0].elements, /Calculator/);
   assert.equal(rows[1].foreground, 'com.google.android.calculator');
   await shot('demo-finished');
+  await page.click('.tabs button[data-tab=elements]');
+});
+
+step('a replay drives the phone: the page refuses actions on it and watches each step, the checks and the verdicts', async () => {
+  await page.click('.tabs button[data-tab=episodes]');
+  await page.waitForSelector('#replay-task option[value="bmoca.calculator.input_1"]', { state: 'attached' });
+  await page.selectOption('#replay-task', 'bmoca.calculator.input_1');
+  await page.selectOption('#replay-solution', 'golden');
+  await page.fill('#replay-pace', '1500');
+  await page.click('#replay-form button[type=submit]');
+  await page.waitForSelector('#watch[data-episode]');
+  const episode = await page.getAttribute('#watch', 'data-episode');
+  assert.match(await page.textContent('#watch-goal'), /input 1 in Calculator/);
+  // A click on the phone while the replay runs is refused, on the page and in the JSON shape.
+  const s = await pageScreen();
+  await clickScreen(s.size[0] / 2, s.size[1] / 2);
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await page.textContent('#error-text'), new RegExp(`^busy: \\S+ is running a replay \\(episode ${episode}\\)`));
+  const refused = await rest('POST', '/v1/actions', { action: { kind: 'press_key', key: 'home' } });
+  assert.equal(refused.status, 409);
+  assert.equal(refused.json.kind, 'busy');
+  await shot('replay-busy');
+  await page.click('#error-close');
+  // The watch view fills in step by step, then shows the checks; the phone followed on the page.
+  await page.waitForFunction(() => Number(document.getElementById('watch').dataset.steps) >= 1, null, { timeout: 15000 });
+  await page.waitForSelector('#watch[data-status=ended]', { timeout: 20000 });
+  assert.equal(await page.getAttribute('#watch', 'data-steps'), '2');
+  assert.match(await page.textContent('#watch-checks'), /formula\s*passed/);
+  assert.match(await page.textContent('#watch-meta'), /checks: success/);
+  await waitForeground('com.google.android.calculator');
+  const w = await rest('GET', `/v1/episodes/${episode}/watch`);
+  assert.equal(w.json.steps[1].before, w.json.steps[0].after);
+  // Judges split on it (rows as a panel run writes them); it enters the review queue.
+  assert.equal((await rest('GET', '/v1/review')).status, 200);
+  execFileSync('python3', ['-c', `
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1]); ep = sys.argv[2]
+cur = db.execute("INSERT INTO panel_verdicts (episode_id, mode, policy, panel_outcome, rule_result, outcome, decided_by, rule_judge_disagreement) VALUES (?, 'final_state', 'rule_first', 'needs_review', 'success', 'needs_review', 'judges split', 1)", (ep,))
+for judge, family, verdict in (('alpha', 'a', 'success'), ('beta', 'b', 'failure')):
+    db.execute("INSERT INTO judge_verdicts (episode_id, panel_id, judge, family, mode, role, verdict, confidence, reason, cited_steps, raw_replies, prompt_tokens, completion_tokens, latency_ms, cost_usd, calls) VALUES (?, ?, ?, ?, 'final_state', 'judge', ?, 0.7, 'the formula shows 1', '[]', '[]', 1, 1, 1, 0.0, 1)", (ep, cur.lastrowid, judge, family, verdict))
+db.commit()
+`, path.join(work, 'episodes.db'), episode]);
+  await page.evaluate(() => window.droidmcp.loadReview());
+  await page.waitForSelector(`#review li[data-episode="${episode}"]`);
+  await page.click(`#review li[data-episode="${episode}"] a`);
+  await page.waitForSelector('#watch[data-judges="2"]');
+  assert.match(await page.textContent('#watch-verdicts'), /beta \(b, judge\): failure/);
+  await shot('review-queue');
+  await page.fill('#watch-note', 'the display shows 1');
+  await page.click('#watch-review button[data-verdict=success]');
+  await page.waitForSelector('#watch[data-human=success]');
+  await page.waitForFunction((ep) => !document.querySelector(`#review li[data-episode="${ep}"]`), episode);
+  const queue = await rest('GET', '/v1/review');
+  assert.deepEqual(queue.json.items, []);
+  await shot('reviewed');
   await page.click('.tabs button[data-tab=elements]');
 });
 

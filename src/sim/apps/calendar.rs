@@ -1,11 +1,12 @@
 //! Calendar (com.google.android.calendar): month and day views with navigation, the event editor
-//! (title, all-day, start/end date and time through date and time pickers, location,
-//! description), event details and deletion.
+//! (title, all-day, start/end date and time through date and time pickers, repeat rule, location,
+//! description), event details and deletion. A repeating event shows on every day it occurs.
 //!
 //! Events are stored through [`store`] in the calendar provider's `calendar.db`, so `content query
 //! --uri content://com.android.calendar/events` and SQLite task checks see what the UI made. "Today"
 //! is the simulated clock's date.
 
+pub mod recurrence;
 mod screens;
 pub mod store;
 
@@ -18,6 +19,7 @@ use super::widgets::{
 use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::system::{Request, System};
 use crate::sim::view::View;
+use recurrence::Rule;
 use store::Event;
 
 pub const PACKAGE: &str = "com.google.android.calendar";
@@ -30,12 +32,7 @@ const TAG: &str = "Calendar";
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[
-            ("en", "Calendar"),
-            ("de", "Kalender"),
-            ("fr", "Agenda"),
-            ("ko", "캘린더"),
-        ],
+        labels: &[("en", "Calendar"), ("de", "Kalender"), ("fr", "Agenda"), ("es", "Calendario"), ("pt", "Agenda"), ("ru", "Календарь"), ("zh", "日历"), ("ja", "カレンダー"), ("ko", "캘린더"), ("hi", "कैलेंडर"), ("ar", "التقويم"), ("ur", "کیلنڈر")],
         launch_activity: ACTIVITY,
         create: |sys| Box::new(Calendar::new(sys)),
         install: |sys| widgets::install_store(sys, store::open, store::DB_PATH, PID, TAG),
@@ -56,6 +53,8 @@ enum EditorPicker {
     EndDate(DatePicker),
     StartTime(TimePicker),
     EndTime(TimePicker),
+    /// The repeat choices (`rep:N`).
+    Repeat,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -122,6 +121,7 @@ impl Calendar {
             all_day: false,
             start,
             end: start + Duration::hours(1),
+            rrule: None,
         }
     }
 
@@ -148,11 +148,28 @@ impl Calendar {
             let e = &mut editor.event;
             let duration = e.end - e.start;
             let done = match picker {
+                EditorPicker::Repeat => {
+                    let UiEvent::Click(tag) = event else {
+                        return Some(true);
+                    };
+                    let choice = tag
+                        .strip_prefix("rep:")
+                        .and_then(|i| i.parse::<usize>().ok())
+                        .and_then(|i| recurrence::CHOICES.get(i))?;
+                    e.rrule = choice.map(|f| Rule::simple(f, e.start.date()).to_rrule());
+                    true
+                }
                 EditorPicker::StartDate(p) | EditorPicker::EndDate(p) => match p.handle(event)? {
                     DialogResult::Pending => false,
                     DialogResult::Cancel => true,
                     DialogResult::Ok(date) => {
                         if matches!(picker, EditorPicker::StartDate(_)) {
+                            // A weekly rule made for the old start's weekday follows the new one.
+                            if let Some(rule) = e.rule() {
+                                if rule == Rule::simple(rule.freq, e.start.date()) {
+                                    e.rrule = Some(Rule::simple(rule.freq, date).to_rrule());
+                                }
+                            }
                             e.start = date.and_time(e.start.time());
                             e.end = e.start + duration;
                         } else {
@@ -208,6 +225,7 @@ impl Calendar {
                     sys.request(Request::ClearFocus);
                 }
                 "ed_all_day" => e.all_day = !e.all_day,
+                "ed_repeat" => editor.picker = Some(EditorPicker::Repeat),
                 "ed_start_date" => {
                     editor.picker = Some(EditorPicker::StartDate(DatePicker::new(e.start.date())))
                 }

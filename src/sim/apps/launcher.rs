@@ -10,9 +10,9 @@
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::widgets;
-use crate::sim::system::{Request, System};
 use crate::sim::locale;
 use crate::sim::render::text;
+use crate::sim::system::{Request, System};
 use crate::sim::view::{class, Metrics, Role, Style, View};
 
 pub const PACKAGE: &str = "com.google.android.apps.nexuslauncher";
@@ -151,13 +151,23 @@ impl Screen {
         let workspace = Bounds::new(c.left, c.top, c.right, c.bottom - hotseat_h);
         let handle = m.dp(48.0);
         let grid = Grid {
-            area: Bounds::new(inner.left, workspace.top, inner.right, workspace.bottom - handle),
+            area: Bounds::new(
+                inner.left,
+                workspace.top,
+                inner.right,
+                workspace.bottom - handle,
+            ),
             columns: layout.columns,
             cell_h: (workspace.height() - handle) / layout.rows.max(1),
             rtl,
         };
         let dock = Grid {
-            area: Bounds::new(inner.left, workspace.bottom, inner.right, workspace.bottom + dock_h),
+            area: Bounds::new(
+                inner.left,
+                workspace.bottom,
+                inner.right,
+                workspace.bottom + dock_h,
+            ),
             columns: layout.hotseat.max(1),
             cell_h: dock_h,
             rtl,
@@ -172,10 +182,22 @@ impl Screen {
                 home::Place::Workspace { col, row }
                     if (0..layout.columns).contains(&col) && (1..layout.rows).contains(&row) =>
                 {
-                    icons.push(icon_view(e, grid.cell(col, row), None, true, grid.icon_px(m)));
+                    icons.push(icon_view(
+                        e,
+                        grid.cell(col, row),
+                        None,
+                        true,
+                        grid.icon_px(m),
+                    ));
                 }
                 home::Place::Hotseat { slot } if (0..layout.hotseat).contains(&slot) => {
-                    docked.push(icon_view(e, dock.cell(slot, 0), None, true, dock.icon_px(m)));
+                    docked.push(icon_view(
+                        e,
+                        dock.cell(slot, 0),
+                        None,
+                        true,
+                        dock.icon_px(m),
+                    ));
                 }
                 // A shortcut off the grid (a row-0 cell under the date, a slot past the dock)
                 // is not shown, as Launcher3 skips items that do not fit.
@@ -185,9 +207,19 @@ impl Screen {
         // The date ("At a glance") spans the top row, from the reading direction's start.
         let date_row = grid.cell(0, 0);
         let date_bounds = if rtl {
-            Bounds::new(inner.left, date_row.top + m.dp(16.0), inner.right - m.dp(8.0), date_row.top + m.dp(72.0))
+            Bounds::new(
+                inner.left,
+                date_row.top + m.dp(16.0),
+                inner.right - m.dp(8.0),
+                date_row.top + m.dp(72.0),
+            )
         } else {
-            Bounds::new(inner.left + m.dp(8.0), date_row.top + m.dp(16.0), inner.right, date_row.top + m.dp(72.0))
+            Bounds::new(
+                inner.left + m.dp(8.0),
+                date_row.top + m.dp(16.0),
+                inner.right,
+                date_row.top + m.dp(72.0),
+            )
         };
         let date_style = text::TextStyle {
             size_px: m.sp(22.0) as f32,
@@ -195,11 +227,22 @@ impl Screen {
             bold: false,
             center: false,
         };
-        let date_w = (text::measure(&date, &date_style).ceil() as i32 + m.dp(8.0)).min(date_bounds.width());
+        let date_w =
+            (text::measure(&date, &date_style).ceil() as i32 + m.dp(8.0)).min(date_bounds.width());
         let date_bounds = if rtl {
-            Bounds::new(date_bounds.right - date_w, date_bounds.top, date_bounds.right, date_bounds.bottom)
+            Bounds::new(
+                date_bounds.right - date_w,
+                date_bounds.top,
+                date_bounds.right,
+                date_bounds.bottom,
+            )
         } else {
-            Bounds::new(date_bounds.left, date_bounds.top, date_bounds.left + date_w, date_bounds.bottom)
+            Bounds::new(
+                date_bounds.left,
+                date_bounds.top,
+                date_bounds.left + date_w,
+                date_bounds.bottom,
+            )
         };
         root = root.child(
             View::new(class::FRAME_LAYOUT, workspace)

@@ -10,6 +10,7 @@
 
 mod canvas;
 mod icons;
+pub mod shaping;
 pub mod text;
 mod wallpaper;
 mod widgets;

@@ -1,5 +1,6 @@
-//! Text on the canvas: the bundled fonts (Roboto for Latin, monochrome Noto Emoji for emoji, Droid
-//! Sans Fallback for CJK and Hangul), line layout with word wrap and ellipsis, and a process-wide cache of rasterised glyphs.
+//! Text on the canvas: the bundled fonts (Roboto for Latin, monochrome Noto Emoji for emoji, Noto
+//! Sans Arabic and Devanagari, Droid Sans Fallback for CJK and Hangul; `shaping` puts Arabic and
+//! right-to-left lines in visual order first), line layout with word wrap and ellipsis, and a process-wide cache of rasterised glyphs.
 //!
 //! The fonts are compiled in (`include_bytes!`) so a fresh machine renders the same pixels with no
 //! fonts installed; their licences sit next to them in `assets/fonts/`.
@@ -17,6 +18,9 @@ static ROBOTO_MEDIUM: &[u8] = include_bytes!("../../../assets/fonts/Roboto-Mediu
 /// Also served to the live page (`src/web/`) so CJK text reads the same there on any host.
 pub static DROID_FALLBACK: &[u8] = include_bytes!("../../../assets/fonts/DroidSansFallback.ttf");
 static NOTO_EMOJI: &[u8] = include_bytes!("../../../assets/fonts/NotoEmoji-Regular.ttf");
+static NOTO_ARABIC: &[u8] = include_bytes!("../../../assets/fonts/NotoSansArabic-Regular.ttf");
+static NOTO_DEVANAGARI: &[u8] =
+    include_bytes!("../../../assets/fonts/NotoSansDevanagari-Regular.ttf");
 
 /// Which bundled face a glyph comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -24,6 +28,8 @@ pub enum Face {
     Regular,
     Medium,
     Emoji,
+    Arabic,
+    Devanagari,
     Fallback,
 }
 
@@ -31,6 +37,8 @@ struct Fonts {
     regular: FontRef<'static>,
     medium: FontRef<'static>,
     emoji: FontRef<'static>,
+    arabic: FontRef<'static>,
+    devanagari: FontRef<'static>,
     fallback: FontRef<'static>,
 }
 
@@ -40,6 +48,9 @@ fn fonts() -> &'static Fonts {
         regular: FontRef::try_from_slice(ROBOTO_REGULAR).expect("bundled Roboto-Regular parses"),
         medium: FontRef::try_from_slice(ROBOTO_MEDIUM).expect("bundled Roboto-Medium parses"),
         emoji: FontRef::try_from_slice(NOTO_EMOJI).expect("bundled NotoEmoji-Regular parses"),
+        arabic: FontRef::try_from_slice(NOTO_ARABIC).expect("bundled NotoSansArabic parses"),
+        devanagari: FontRef::try_from_slice(NOTO_DEVANAGARI)
+            .expect("bundled NotoSansDevanagari parses"),
         fallback: FontRef::try_from_slice(DROID_FALLBACK)
             .expect("bundled DroidSansFallback parses"),
     })
@@ -51,6 +62,8 @@ fn font(face: Face) -> &'static FontRef<'static> {
         Face::Regular => &f.regular,
         Face::Medium => &f.medium,
         Face::Emoji => &f.emoji,
+        Face::Arabic => &f.arabic,
+        Face::Devanagari => &f.devanagari,
         Face::Fallback => &f.fallback,
     }
 }
@@ -64,9 +77,11 @@ pub fn resolve(c: char, bold: bool) -> (Face, GlyphId) {
     if id.0 != 0 {
         return (face, id);
     }
-    let id = font(Face::Emoji).glyph_id(c);
-    if id.0 != 0 {
-        return (Face::Emoji, id);
+    for face in [Face::Emoji, Face::Arabic, Face::Devanagari] {
+        let id = font(face).glyph_id(c);
+        if id.0 != 0 {
+            return (face, id);
+        }
     }
     (Face::Fallback, font(Face::Fallback).glyph_id(c))
 }
@@ -168,6 +183,7 @@ fn advance(face: Face, id: GlyphId, size_px: f32) -> f32 {
 
 /// Lays `text` out on one line; returns the glyphs and the line width.
 fn layout_line(text: &str, style: &TextStyle) -> (Vec<Placed>, f32) {
+    let text = super::shaping::visual(text);
     let mut out = Vec::with_capacity(text.len());
     let mut x = 0.0;
     let mut prev: Option<(Face, GlyphId)> = None;

@@ -128,16 +128,28 @@ pub fn pixel(wallpaper: Wallpaper, x: i32, y: i32, w: i32, h: i32) -> [f32; 3] {
     // Distance from a centre in screen-width units, so circles stay round on any screen.
     let dist = |cx: f32, cy: f32| ((u - cx).powi(2) + ((v - cy) * aspect).powi(2)).sqrt();
     match wallpaper {
-        Wallpaper::Plain => [0x23 as f32 / 255.0, 0x3A as f32 / 255.0, 0x5E as f32 / 255.0],
+        Wallpaper::Plain => [
+            0x23 as f32 / 255.0,
+            0x3A as f32 / 255.0,
+            0x5E as f32 / 255.0,
+        ],
         Wallpaper::Default => {
             let base = mix([0.05, 0.30, 0.33], [0.20, 0.13, 0.36], v);
             let blob = (1.0 - dist(0.8, 0.25) / 0.6).max(0.0);
             let blob2 = (1.0 - dist(0.15, 0.75) / 0.5).max(0.0);
-            mix(mix(base, [0.35, 0.62, 0.55], blob), [0.55, 0.40, 0.70], blob2)
+            mix(
+                mix(base, [0.35, 0.62, 0.55], blob),
+                [0.55, 0.40, 0.70],
+                blob2,
+            )
         }
         Wallpaper::Red => {
             let band = ((u + v * 0.6) * 9.0).sin() * 0.5 + 0.5;
-            mix([0.55, 0.04, 0.08], [0.85, 0.18, 0.15], band * (1.0 - v * 0.5))
+            mix(
+                [0.55, 0.04, 0.08],
+                [0.85, 0.18, 0.15],
+                band * (1.0 - v * 0.5),
+            )
         }
         Wallpaper::Blue => mix([0.10, 0.35, 0.85], [0.02, 0.08, 0.30], v),
         Wallpaper::Paper => {
@@ -147,10 +159,15 @@ pub fn pixel(wallpaper: Wallpaper, x: i32, y: i32, w: i32, h: i32) -> [f32; 3] {
         }
         Wallpaper::Sky => {
             let sky = mix([0.25, 0.55, 0.92], [0.75, 0.88, 1.0], v);
-            let cloud = [(0.25, 0.2, 0.12), (0.4, 0.22, 0.1), (0.75, 0.45, 0.14), (0.6, 0.47, 0.1)]
-                .iter()
-                .map(|&(cx, cy, r)| (1.0 - dist(cx, cy) / r).clamp(0.0, 1.0))
-                .fold(0.0f32, f32::max);
+            let cloud = [
+                (0.25, 0.2, 0.12),
+                (0.4, 0.22, 0.1),
+                (0.75, 0.45, 0.14),
+                (0.6, 0.47, 0.1),
+            ]
+            .iter()
+            .map(|&(cx, cy, r)| (1.0 - dist(cx, cy) / r).clamp(0.0, 1.0))
+            .fold(0.0f32, f32::max);
             mix(sky, [1.0, 1.0, 1.0], (cloud * 3.0).min(1.0))
         }
         Wallpaper::Doughnut => {
@@ -222,7 +239,11 @@ pub fn pixel(wallpaper: Wallpaper, x: i32, y: i32, w: i32, h: i32) -> [f32; 3] {
                     mix([0.55, 0.75, 0.95], [0.95, 0.85, 0.70], v / horizon)
                 }
             } else {
-                mix([0.90, 0.75, 0.45], [0.75, 0.55, 0.30], (v - horizon) / (1.0 - horizon))
+                mix(
+                    [0.90, 0.75, 0.45],
+                    [0.75, 0.55, 0.30],
+                    (v - horizon) / (1.0 - horizon),
+                )
             }
         }
         Wallpaper::Ocean => {
@@ -301,6 +322,9 @@ mod tests {
                 assert_ne!(thumbs[i], thumbs[j], "{i} and {j} look the same");
             }
         }
-        assert_ne!(image(Wallpaper::Ocean, 20, 40, true), image(Wallpaper::Ocean, 20, 40, false));
+        assert_ne!(
+            image(Wallpaper::Ocean, 20, 40, true),
+            image(Wallpaper::Ocean, 20, 40, false)
+        );
     }
 }

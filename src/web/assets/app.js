@@ -274,10 +274,12 @@ async function loadDevices() {
       const d = list.devices.find((x) => x.spec === spec);
       const o = document.createElement('option');
       o.value = spec;
-      o.textContent = d ? `${spec}${d.serial !== spec ? ' (' + d.serial + ')' : ''}${d.open ? '' : ' · not open yet'}` : spec;
+      o.textContent = d ? `${spec}${d.serial !== spec ? ' (' + d.serial + ')' : ''}${d.model ? ' ' + d.model : ''}${d.state !== 'device' ? ' · ' + d.state : ''}${d.open ? '' : ' · not open yet'}` : spec;
+      o.disabled = !!d && d.state !== 'device';
       return o;
     }));
     sel.value = current;
+    sel.title = list.adb ? `Devices this server can open. ${list.adb}` : 'Devices this server can open (embedded phones and adb devices)';
   } catch (e) {
     showError(e);
   }
@@ -418,6 +420,124 @@ async function demoFinish() {
   }
 }
 
+// ---- Episodes: replays to watch, the review queue --------------------------------------------
+
+const watchState = { id: null, timer: null };
+
+async function loadReplayTasks() {
+  if ($('replay-task').options.length) return;
+  try {
+    const list = await api('GET', '/v1/tasks');
+    $('replay-task').replaceChildren(...list.tasks.map((t) => {
+      const o = document.createElement('option');
+      o.value = t.id; o.textContent = t.id; o.title = t.goal;
+      return o;
+    }));
+  } catch (e) { showError(e); }
+}
+
+async function loadReview() {
+  try {
+    const q = await api('GET', '/v1/review');
+    $('review').replaceChildren(...q.items.map((i) => {
+      const li = document.createElement('li');
+      li.dataset.episode = i.episode;
+      const a = document.createElement('a');
+      a.href = '#'; a.textContent = `${i.episode} · ${i.task || ''}`;
+      a.addEventListener('click', (ev) => { ev.preventDefault(); watchEpisode(i.episode); });
+      const why = document.createElement('small');
+      why.textContent = ` ${i.outcome} (panel ${i.panel}, rule ${i.rule || '–'}): ` + i.judges.map(([j, v]) => `${j} ${v}`).join(', ');
+      li.append(a, why);
+      return li;
+    }));
+    if (!q.items.length) $('review').innerHTML = '<li class="muted">nothing to review</li>';
+  } catch (e) {
+    if (e.kind !== 'not_found') showError(e);
+    $('review').innerHTML = `<li class="muted">${e.message}</li>`;
+  }
+}
+
+function screenBlock(title, text) {
+  const d = document.createElement('details');
+  const s = document.createElement('summary'); s.textContent = title;
+  const pre = document.createElement('pre'); pre.textContent = text ?? '(not recorded)';
+  d.append(s, pre);
+  return d;
+}
+
+function drawWatch(w) {
+  const e = w.episode;
+  $('watch').hidden = false;
+  $('watch').dataset.episode = e.id;
+  $('watch').dataset.status = e.status;
+  $('watch').dataset.steps = w.steps.length;
+  $('watch').dataset.judges = w.judges.length;
+  $('watch').dataset.human = w.human ? w.human.verdict : '';
+  $('watch-goal').textContent = e.goal;
+  $('watch-meta').textContent = `${e.task} · ${e.id} · ${e.device} · ${e.status} · ${w.steps.length} of at most ${e.max_steps} steps` +
+    (e.verdict ? ` · checks: ${e.verdict}${e.provisional ? ' (provisional)' : ''} (score ${e.score})` : '');
+  const v = [];
+  for (const j of w.judges) v.push(`${j.judge} (${j.family}, ${j.role}): ${j.verdict} ${j.confidence.toFixed(2)} — ${j.error || j.reason}`);
+  if (w.human) v.push(`person (${w.human.reviewer}): ${w.human.verdict}${w.human.note ? ' — ' + w.human.note : ''}`);
+  $('watch-verdicts').replaceChildren(...v.map((t) => { const p = document.createElement('div'); p.textContent = t; return p; }));
+  $('watch-review').hidden = !w.judges.length;
+  $('watch-checks').replaceChildren(...(e.checks || []).map((c) => {
+    const tr = document.createElement('tr');
+    tr.className = c.inconclusive ? '' : c.passed ? 'pass' : 'fail';
+    for (const t of [c.id, c.inconclusive ? 'inconclusive' : c.passed ? 'passed' : 'failed', c.value, c.reason || '']) {
+      const td = document.createElement('td'); td.textContent = t; tr.appendChild(td);
+    }
+    return tr;
+  }));
+  $('watch-steps').replaceChildren(...w.steps.map((st) => {
+    const li = document.createElement('li');
+    const a = st.action || {};
+    const what = [a.kind, a.element ? `#${a.element.id} ${a.element.label ?? ''}` : '', a.point ? `@${a.point.join(',')}` : '', a.text ? JSON.stringify(a.text) : '', a.key || '', a.app || '', a.error ? '— ' + a.error : ''].filter(Boolean).join(' ');
+    const head = document.createElement('div'); head.textContent = what;
+    li.append(head, screenBlock('screen before', st.before), screenBlock('screen after', st.after));
+    return li;
+  }));
+}
+
+async function watchEpisode(id) {
+  watchState.id = id;
+  selectTab('episodes');
+  clearTimeout(watchState.timer);
+  const tick = async () => {
+    if (watchState.id !== id) return;
+    try {
+      const w = await api('GET', `/v1/episodes/${encodeURIComponent(id)}/watch`);
+      drawWatch(w);
+    } catch (e) { showError(e); return; }
+    // Steps, checks and judge verdicts arrive while it runs and after it ends; keep looking.
+    watchState.timer = setTimeout(tick, 1000);
+  };
+  tick();
+}
+
+async function replayStart(ev) {
+  ev.preventDefault();
+  const body = { task: $('replay-task').value, solution: $('replay-solution').value,
+    pace_ms: Number($('replay-pace').value || 0), device: state.device || undefined };
+  try {
+    const r = await api('POST', '/v1/replays', body);
+    clearError();
+    status(`replaying ${r.task} (${body.solution}) as episode ${r.episode}`);
+    watchEpisode(r.episode);
+  } catch (e) { showError(e); }
+}
+
+async function reviewVerdict(verdict) {
+  if (!watchState.id) return;
+  try {
+    const r = await api('POST', `/v1/review/${encodeURIComponent(watchState.id)}`, { verdict, note: $('watch-note').value });
+    clearError();
+    status(`recorded ${r.verdict} for ${r.episode}; ${r.queue} left to review`);
+    $('watch-note').value = '';
+    loadReview();
+  } catch (e) { showError(e); }
+}
+
 // ---- Wiring ------------------------------------------------------------------------------------
 
 function setup() {
@@ -444,6 +564,10 @@ function setup() {
   $('demo-form').addEventListener('submit', demoStart);
   $('demo-finish').addEventListener('click', demoFinish);
   window.addEventListener('tab', (ev) => { if (ev.detail === 'record') loadTasks(); });
+  window.addEventListener('tab', (ev) => { if (ev.detail === 'episodes') { loadReplayTasks(); loadReview(); } });
+  $('replay-form').addEventListener('submit', replayStart);
+  $('watch-form').addEventListener('submit', (ev) => { ev.preventDefault(); const id = $('watch-id').value.trim(); if (id) watchEpisode(id); });
+  for (const b of document.querySelectorAll('#watch-review button')) b.addEventListener('click', () => reviewVerdict(b.dataset.verdict));
   for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => selectTab(b.dataset.tab));
   $('inspect-copy').addEventListener('click', () => navigator.clipboard?.writeText($('inspect-selector').textContent));
   $('inspect-tap').addEventListener('click', () => {
@@ -457,5 +581,5 @@ function setup() {
   listen();
 }
 
-window.droidmcp = { state, api, act, refresh, selectTab, showError, clearError, q };
+window.droidmcp = { state, api, act, refresh, selectTab, showError, clearError, q, watchEpisode, loadReview };
 setup();

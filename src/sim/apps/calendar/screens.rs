@@ -3,6 +3,7 @@
 
 use chrono::{Datelike, Duration, NaiveDate, NaiveTime, Timelike};
 
+use super::recurrence;
 use super::store::Event;
 use super::{id, Calendar, Editor, EditorPicker, Mode, PACKAGE};
 use crate::geom::Bounds;
@@ -12,6 +13,39 @@ use crate::sim::apps::widgets::{
 };
 use crate::sim::system::System;
 use crate::sim::view::{class, Metrics, Role, Style, View};
+
+/// How an event's repeat rule reads ("Every week on Monday"; "Custom" for a rule the app cannot
+/// read).
+fn repeat_label(e: &Event) -> String {
+    match (&e.rrule, e.rule()) {
+        (None, _) => recurrence::choice_label(None, e.start.date()),
+        (Some(_), Some(rule)) => rule.describe(e.start.date()),
+        (Some(_), None) => "Custom".to_string(),
+    }
+}
+
+/// The repeat choices as a single-choice dialog (`rep:N` picks choice N).
+fn repeat_dialog(m: &Metrics, e: &Event) -> View {
+    let current = e.rule();
+    let card = dialog_card(m, m.dp(72.0) + m.dp(48.0) * recurrence::CHOICES.len() as i32);
+    let mut rows = Rows::new(inset(card, m.dp(24.0)));
+    let mut children = vec![label(rows.take(m.sp(32.0)), "Repeat", 20.0).id("android:id/alertTitle")];
+    for (i, choice) in recurrence::CHOICES.iter().enumerate() {
+        let checked = match (choice, &current, &e.rrule) {
+            (None, _, None) => true,
+            (Some(f), Some(rule), _) => *rule == recurrence::Rule::simple(*f, e.start.date()),
+            _ => false,
+        };
+        children.push(
+            View::new(class::CHECKED_TEXT_VIEW, rows.take(m.dp(48.0)))
+                .id("android:id/text1")
+                .text(recurrence::choice_label(*choice, e.start.date()))
+                .on_click(format!("rep:{i}"))
+                .checked(checked),
+        );
+    }
+    with_card_children(dialog_frame(m, card), children)
+}
 
 /// "Mon, Nov 23, 2026".
 fn date_text(d: NaiveDate) -> String {
@@ -285,6 +319,7 @@ impl Calendar {
             Some(EditorPicker::StartTime(p) | EditorPicker::EndTime(p)) => {
                 return p.render(PACKAGE, m)
             }
+            Some(EditorPicker::Repeat) => return repeat_dialog(m, &editor.event),
             None => {}
         }
         let e = &editor.event;
@@ -372,6 +407,13 @@ impl Calendar {
         };
         when_row(e.start.date(), e.start.time(), "start", &mut rows);
         when_row(e.end.date(), e.end.time(), "end", &mut rows);
+        children.push(
+            View::new(class::TEXT_VIEW, pad(rows.take(m.dp(56.0))))
+                .id(id("recurrence"))
+                .text(repeat_label(e))
+                .desc(format!("Repeat: {}", repeat_label(e)))
+                .on_click("ed_repeat"),
+        );
         rows.take(m.dp(8.0));
         children.push(
             View::new(class::EDIT_TEXT, pad(rows.take(m.dp(56.0))))
@@ -445,6 +487,11 @@ impl Calendar {
             label(pad(rows.take(m.sp(40.0))), e.title.clone(), 24.0).id(id("title")),
             label(pad(rows.take(m.sp(28.0))), when, 14.0).id(id("time")),
         ];
+        if e.rrule.is_some() {
+            children.push(
+                label(pad(rows.take(m.sp(28.0))), repeat_label(e), 14.0).id(id("recurrence")),
+            );
+        }
         if !e.location.is_empty() {
             children.push(
                 label(pad(rows.take(m.sp(28.0))), e.location.clone(), 14.0).id(id("location")),

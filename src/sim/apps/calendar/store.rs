@@ -11,6 +11,7 @@
 use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::recurrence::Rule;
 use crate::sim::system::System;
 
 pub const DB_PATH: &str = "/data/data/com.android.providers.calendar/databases/calendar.db";
@@ -42,6 +43,8 @@ pub struct Event {
     /// For all-day events only the dates count; `end` is the last day (inclusive).
     pub start: NaiveDateTime,
     pub end: NaiveDateTime,
+    /// `Events.rrule`: how the event repeats (`None`: once).
+    pub rrule: Option<String>,
 }
 
 fn ms(t: NaiveDateTime) -> i64 {
@@ -67,8 +70,17 @@ impl Event {
         }
     }
 
-    /// Whether the event covers any part of `day`.
+    /// The repeat rule, when the event has one this app can read.
+    pub fn rule(&self) -> Option<Rule> {
+        self.rrule.as_deref().and_then(Rule::parse)
+    }
+
+    /// Whether the event (or, for a repeating one, an occurrence starting that day) covers any part
+    /// of `day`.
     pub fn on_day(&self, day: NaiveDate) -> bool {
+        if let Some(rule) = self.rule() {
+            return rule.occurs_on(self.start.date(), day);
+        }
         let (start, end) = self.stored_range();
         let day_start = ms(day.and_time(NaiveTime::MIN));
         let day_end = day_start + 86_400_000;
@@ -97,14 +109,23 @@ pub fn open(sys: &System) -> rusqlite::Result<Connection> {
 /// Every live event, ordered by start then id.
 pub fn list(db: &Connection) -> rusqlite::Result<Vec<Event>> {
     let mut stmt = db.prepare(
-        "SELECT _id, title, description, eventLocation, allDay, dtstart, dtend FROM Events \
-         WHERE deleted = 0 ORDER BY dtstart, _id",
+        "SELECT _id, title, description, eventLocation, allDay, dtstart, dtend, duration, rrule \
+         FROM Events WHERE deleted = 0 ORDER BY dtstart, _id",
     )?;
     let rows = stmt.query_map([], |r| {
         let all_day = r.get::<_, i64>(4)? != 0;
         let start = from_ms(r.get::<_, Option<i64>>(5)?.unwrap_or(0));
+        // A repeating event keeps its length in `duration` (RFC 5545 `P3600S`) instead of `dtend`.
+        let duration = r
+            .get::<_, Option<String>>(7)?
+            .as_deref()
+            .and_then(parse_duration);
         let end_ms = r.get::<_, Option<i64>>(6)?;
-        let mut end = end_ms.map(from_ms).unwrap_or(start);
+        let mut end = match (end_ms, duration) {
+            (Some(e), _) => from_ms(e),
+            (None, Some(d)) => start + d,
+            (None, None) => start,
+        };
         if all_day {
             // Stored end is the exclusive midnight; the app edits the last day.
             end = (end - Duration::days(1)).max(start);
@@ -117,20 +138,55 @@ pub fn list(db: &Connection) -> rusqlite::Result<Vec<Event>> {
             all_day,
             start,
             end,
+            rrule: r
+                .get::<_, Option<String>>(8)?
+                .filter(|s| !s.trim().is_empty()),
         })
     })?;
     rows.collect()
 }
 
-/// Inserts or updates an event and its instance; returns its id.
+/// An RFC 5545 duration as the provider stores it (`P3600S`, `P1D`, `PT1H30M`, `P1W`).
+fn parse_duration(text: &str) -> Option<Duration> {
+    let rest = text.trim().strip_prefix('P')?;
+    let (mut total, mut num, mut in_time) = (0i64, String::new(), false);
+    for c in rest.chars() {
+        match c {
+            'T' => in_time = true,
+            '0'..='9' => num.push(c),
+            unit => {
+                let n: i64 = std::mem::take(&mut num).parse().ok()?;
+                total += n * match (unit, in_time) {
+                    ('W', _) => 604_800,
+                    ('D', _) => 86_400,
+                    ('H', true) => 3_600,
+                    ('M', true) => 60,
+                    ('S', _) => 1,
+                    _ => return None,
+                };
+            }
+        }
+    }
+    num.is_empty().then(|| Duration::seconds(total))
+}
+
+/// Inserts or updates an event and its (first) instance; returns its id. The provider expands a
+/// repeating event's further instances on demand for the window a query asks for; here `Instances`
+/// holds the first one, and the app expands occurrences itself from the rule.
 pub fn save(db: &Connection, e: &Event) -> rusqlite::Result<i64> {
     let (dtstart, dtend) = e.stored_range();
+    // The provider requires a repeating event to have a duration and no end (and no last date
+    // when it repeats forever); a single one has an end.
+    let (stored_end, duration): (Option<i64>, Option<String>) = match &e.rrule {
+        Some(_) => (None, Some(format!("P{}S", (dtend - dtstart) / 1000))),
+        None => (Some(dtend), None),
+    };
     let id = match e.id {
         Some(id) => {
             db.execute(
                 "UPDATE Events SET title=?1, description=?2, eventLocation=?3, allDay=?4, dtstart=?5, dtend=?6, \
-                 lastDate=?6, eventTimezone=?7, eventEndTimezone=?7, dirty=1 WHERE _id=?8",
-                params![e.title, e.description, e.location, e.all_day as i64, dtstart, dtend, TIMEZONE, id],
+                 lastDate=?6, eventTimezone=?7, eventEndTimezone=?7, dirty=1, rrule=?9, duration=?10 WHERE _id=?8",
+                params![e.title, e.description, e.location, e.all_day as i64, dtstart, stored_end, TIMEZONE, id, e.rrule, duration],
             )?;
             id
         }
@@ -138,18 +194,20 @@ pub fn save(db: &Connection, e: &Event) -> rusqlite::Result<i64> {
             db.execute(
                 "INSERT INTO Events (_sync_id, dirty, calendar_id, title, eventLocation, description, eventStatus, \
                  selfAttendeeStatus, dtstart, dtend, eventTimezone, allDay, hasAttendeeData, lastDate, organizer, \
-                 isOrganizer, eventEndTimezone) \
-                 VALUES (NULL, 1, ?1, ?2, ?3, ?4, 1, 1, ?5, ?6, ?7, ?8, 1, ?6, ?9, 1, ?7)",
+                 isOrganizer, eventEndTimezone, rrule, duration) \
+                 VALUES (NULL, 1, ?1, ?2, ?3, ?4, 1, 1, ?5, ?6, ?7, ?8, 1, ?6, ?9, 1, ?7, ?10, ?11)",
                 params![
                     CALENDAR_ID,
                     e.title,
                     e.location,
                     e.description,
                     dtstart,
-                    dtend,
+                    stored_end,
                     TIMEZONE,
                     e.all_day as i64,
-                    ACCOUNT
+                    ACCOUNT,
+                    e.rrule,
+                    duration
                 ],
             )?;
             db.last_insert_rowid()
@@ -204,12 +262,8 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn all_day_events_span_utc_midnights_and_round_trip() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Connection::open(dir.path().join("calendar.db")).unwrap();
-        db.execute_batch(SCHEMA).unwrap();
-        let e = Event {
+    fn trip() -> Event {
+        Event {
             id: None,
             title: "Trip".into(),
             description: String::new(),
@@ -217,7 +271,16 @@ mod tests {
             all_day: true,
             start: at(24, 0, 0),
             end: at(25, 0, 0),
-        };
+            rrule: None,
+        }
+    }
+
+    #[test]
+    fn all_day_events_span_utc_midnights_and_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Connection::open(dir.path().join("calendar.db")).unwrap();
+        db.execute_batch(SCHEMA).unwrap();
+        let e = trip();
         let id = save(&db, &e).unwrap();
         let (s, end): (i64, i64) = db
             .query_row(
@@ -238,5 +301,39 @@ mod tests {
             })
             .unwrap();
         assert_eq!(ed - sd, 1);
+    }
+
+    #[test]
+    fn repeating_events_keep_a_duration_and_their_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Connection::open(dir.path().join("calendar.db")).unwrap();
+        db.execute_batch(SCHEMA).unwrap();
+        // The all-day trip of the test above, made a weekly 45-minute morning event.
+        let e = Event {
+            title: "Standup".into(),
+            all_day: false,
+            start: at(2, 9, 0),
+            end: at(2, 9, 45),
+            rrule: Some("FREQ=WEEKLY;WKST=SU;BYDAY=MO".into()),
+            ..trip()
+        };
+        let id = save(&db, &e).unwrap();
+        let (end, duration, rrule): (Option<i64>, String, String) = db
+            .query_row(
+                "SELECT dtend, duration, rrule FROM Events WHERE _id=?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!((end, duration.as_str()), (None, "P2700S"));
+        assert_eq!(rrule, "FREQ=WEEKLY;WKST=SU;BYDAY=MO");
+        let back = &list(&db).unwrap()[0];
+        assert_eq!(back.end, at(2, 9, 45));
+        // 2026-11-02 is a Monday.
+        assert!(back.on_day(at(16, 0, 0).date()));
+        assert!(!back.on_day(at(17, 0, 0).date()));
+        assert_eq!(parse_duration("PT1H30M"), Some(Duration::minutes(90)));
+        assert_eq!(parse_duration("P1D"), Some(Duration::days(1)));
+        assert_eq!(parse_duration("P3X"), None);
     }
 }

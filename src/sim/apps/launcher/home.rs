@@ -18,7 +18,8 @@ pub const PREFS_PATH: &str =
 
 /// Launcher3's `favorites` schema (the columns a shortcut row uses; widgets and folders are not
 /// modelled).
-pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS favorites (_id INTEGER PRIMARY KEY, title TEXT, \
+pub const SCHEMA: &str =
+    "CREATE TABLE IF NOT EXISTS favorites (_id INTEGER PRIMARY KEY, title TEXT, \
 intent TEXT, container INTEGER, screen INTEGER, cellX INTEGER, cellY INTEGER, spanX INTEGER, \
 spanY INTEGER, itemType INTEGER, appWidgetId INTEGER NOT NULL DEFAULT -1, iconPackage TEXT, \
 iconResource TEXT, icon BLOB, appWidgetProvider TEXT, modified INTEGER NOT NULL DEFAULT 0, \
@@ -177,7 +178,9 @@ pub fn load(sys: &System, apps: &[AppInfo], default_columns: i32) -> HomeScreen 
                 // Launcher3 drops shortcuts of apps that are not installed.
                 apps.iter().find(|a| a.package == package)?;
                 let place = if container == CONTAINER_HOTSEAT {
-                    Place::Hotseat { slot: screen as i32 }
+                    Place::Hotseat {
+                        slot: screen as i32,
+                    }
                 } else {
                     Place::Workspace {
                         col: x as i32,
@@ -215,7 +218,10 @@ pub fn write_wallpaper(sys: &System, wallpaper: Wallpaper) -> std::io::Result<()
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    std::fs::write(path, wallpaper_info_xml(wallpaper, sys.metrics.width, sys.metrics.height))
+    std::fs::write(
+        path,
+        wallpaper_info_xml(wallpaper, sys.metrics.width, sys.metrics.height),
+    )
 }
 
 /// `wallpaper_info.xml` as WallpaperManagerService writes it, naming the image.
@@ -253,7 +259,11 @@ fn component(intent: &str) -> Option<(String, String)> {
 
 /// (columns, rows, hotseat) from the preferences file.
 fn parse_prefs(xml: &str) -> Option<(i32, i32, i32)> {
-    let grid = xml.split("name=\"idp_grid_name\">").nth(1)?.split('<').next()?;
+    let grid = xml
+        .split("name=\"idp_grid_name\">")
+        .nth(1)?
+        .split('<')
+        .next()?;
     let (c, r) = grid.split_once("_by_")?;
     let (c, r) = (c.trim().parse::<i32>().ok()?, r.trim().parse::<i32>().ok()?);
     let hotseat = xml
