@@ -4,6 +4,7 @@
 //! `finish` go to the episode directly. A replay is an agent that reads its moves from a task file.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::device::Shell;
 use crate::session::episode::{Episode, EpisodeError, Report, Status};
