@@ -33,10 +33,10 @@ mod mcp;
 mod sim;
 
 // Clock, Calculator and Calendar of the embedded phone.
-mod sim_apps_a;
+mod sim_utility_apps;
 
 // Phone, Contacts, Messages and the content providers of the embedded phone.
-mod sim_apps_b;
+mod sim_communication_apps;
 
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;

@@ -5,7 +5,7 @@
 
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
-use crate::sim::apps::common_b::{
+use crate::sim::apps::communication::{
     self, at, filled, palette, text_style, Intent, CONTACTS_PACKAGE, CONTACTS_PID,
 };
 use crate::sim::providers::contacts::{self as store, Contact, ContactDraft, PHONE_TYPES};
@@ -30,7 +30,7 @@ pub fn info() -> AppInfo {
         launch_activity: LIST_ACTIVITY,
         create: |sys| {
             let mut app = Contacts::default();
-            if let Some(Intent::ViewContact { id }) = common_b::take_intent(sys, PACKAGE) {
+            if let Some(Intent::ViewContact { id }) = communication::take_intent(sys, PACKAGE) {
                 app.screen = card(id);
             }
             Box::new(app)
@@ -137,7 +137,7 @@ const FIELDS: [(&str, &str); 4] = [
 impl Contacts {
     fn with_pending(&self, sys: &System) -> Contacts {
         let mut c = self.clone();
-        if let Some(Intent::ViewContact { id }) = common_b::pending_intent(sys, PACKAGE) {
+        if let Some(Intent::ViewContact { id }) = communication::pending_intent(sys, PACKAGE) {
             c.screen = card(id);
         }
         c
@@ -158,7 +158,7 @@ impl Contacts {
             ),
         };
         sys.log(
-            common_b::SYSTEM_SERVER_PID,
+            communication::SYSTEM_SERVER_PID,
             'I',
             "ActivityTaskManager",
             format!(
@@ -273,7 +273,7 @@ impl App for Contacts {
     }
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        if let Some(Intent::ViewContact { id }) = common_b::take_intent(sys, PACKAGE) {
+        if let Some(Intent::ViewContact { id }) = communication::take_intent(sys, PACKAGE) {
             self.screen = card(id);
         }
         // A card whose contact vanished (deleted elsewhere) shows the list.
@@ -384,21 +384,21 @@ impl App for Contacts {
                         }
                     }
                     "call" if !number.is_empty() => {
-                        common_b::place_call_from(sys, &number, PACKAGE)
+                        communication::place_call_from(sys, &number, PACKAGE)
                     }
-                    "text" if !number.is_empty() => common_b::send_intent(
+                    "text" if !number.is_empty() => communication::send_intent(
                         sys,
-                        common_b::MESSAGES_PACKAGE,
+                        communication::MESSAGES_PACKAGE,
                         &Intent::SendTo { number },
                     ),
                     other => {
                         if let Some(n) = other.strip_prefix("call:") {
                             let n = n.to_string();
-                            common_b::place_call_from(sys, &n, PACKAGE);
+                            communication::place_call_from(sys, &n, PACKAGE);
                         } else if let Some(n) = other.strip_prefix("text:") {
-                            common_b::send_intent(
+                            communication::send_intent(
                                 sys,
-                                common_b::MESSAGES_PACKAGE,
+                                communication::MESSAGES_PACKAGE,
                                 &Intent::SendTo {
                                     number: n.to_string(),
                                 },
@@ -522,7 +522,7 @@ fn render_list(sys: &System, search: Option<&str>) -> View {
     let all = store::open(sys)
         .and_then(|conn| store::all(&conn))
         .unwrap_or_default();
-    let mut root = common_b::root(sys);
+    let mut root = communication::root(sys);
     let bar = at(c, m.dp(16.0), m.dp(8.0), c.width() - m.dp(32.0), m.dp(56.0));
     let shown: Vec<&Contact> = match search {
         Some(q) => {
@@ -610,9 +610,9 @@ fn render_list(sys: &System, search: Option<&str>) -> View {
         .scrollable("contacts_list");
     let row_height = m.dp(64.0);
     for (i, contact) in shown.iter().enumerate() {
-        let b = common_b::row_bounds(body, body.top, row_height, i);
+        let b = communication::row_bounds(body, body.top, row_height, i);
         list = list.child(
-            common_b::two_line_row(
+            communication::two_line_row(
                 sys,
                 b,
                 (&id("cliv_name_textview"), &id("cliv_data_view")),
@@ -644,7 +644,7 @@ fn render_list(sys: &System, search: Option<&str>) -> View {
     root = root.child(list);
     if search.is_none() {
         root = root.child(
-            common_b::fab(sys, c, "", "Create contact", "add")
+            communication::fab(sys, c, "", "Create contact", "add")
                 .id(id("floating_action_button"))
                 .on_click("create"),
         );
@@ -657,16 +657,16 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
     let p = palette(sys);
     let c = m.content;
     let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
-    let bar = common_b::toolbar(
+    let bar = communication::toolbar(
         sys,
         c,
         "com.google.android.contacts",
         "",
         Some(("up", "Navigate up")),
     )
-    .child(common_b::toolbar_action(sys, bar_bounds, 0, "More options", "more").on_click("more"))
+    .child(communication::toolbar_action(sys, bar_bounds, 0, "More options", "more").on_click("more"))
     .child(
-        common_b::toolbar_action(
+        communication::toolbar_action(
             sys,
             bar_bounds,
             1,
@@ -682,11 +682,11 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
         .on_click("star"),
     )
     .child(
-        common_b::toolbar_action(sys, bar_bounds, 2, "Edit contact", "edit")
+        communication::toolbar_action(sys, bar_bounds, 2, "Edit contact", "edit")
             .id(id("menu_edit"))
             .on_click("edit"),
     );
-    let mut root = common_b::root(sys).child(bar);
+    let mut root = communication::root(sys).child(bar);
     let avatar = m.dp(96.0);
     root = root
         .child(
@@ -696,7 +696,7 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
             )
             .id(id("photo"))
             .style(Style {
-                background: Some(common_b::avatar_color(&contact.name)),
+                background: Some(communication::avatar_color(&contact.name)),
                 corner_radius: avatar / 2,
                 ..Style::default()
             }),
@@ -755,7 +755,7 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
         let b = Bounds::new(c.left, c.top + y, c.right, c.top + y + row_h);
         let label = store::phone_type_label(*kind);
         details.push(
-            common_b::two_line_row(
+            communication::two_line_row(
                 sys,
                 b,
                 (&id("header"), &id("sub_header")),
@@ -790,7 +790,7 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
     for e in &contact.emails {
         let b = Bounds::new(c.left, c.top + y, c.right, c.top + y + row_h);
         details.push(
-            common_b::two_line_row(
+            communication::two_line_row(
                 sys,
                 b,
                 (&id("header"), &id("sub_header")),
@@ -916,7 +916,7 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
     let c = m.content;
     let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
     let save_w = m.dp(88.0);
-    let bar = common_b::toolbar(
+    let bar = communication::toolbar(
         sys,
         c,
         "com.google.android.contacts",
@@ -997,7 +997,7 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
             y += m.dp(48.0);
         }
     }
-    let mut root = common_b::root(sys).child(bar).child(scroll);
+    let mut root = communication::root(sys).child(bar).child(scroll);
     if let (true, Some(anchor)) = (label_menu, label_anchor) {
         let item_h = m.dp(48.0);
         let b = Bounds::new(

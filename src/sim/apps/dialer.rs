@@ -2,12 +2,12 @@
 //! the dialpad, and the in-call screen (InCallUI), with resource ids as the Google Dialer reports
 //! them (`com.android.dialer:id/…`, its AOSP resource package).
 //!
-//! Calls are placed through Telecom ([`common_b::telecom_place_call`]), shown with a timer read
+//! Calls are placed through Telecom ([`communication::telecom_place_call`]), shown with a timer read
 //! from the simulated clock, and written to the call log when they end.
 
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
-use crate::sim::apps::common_b::{
+use crate::sim::apps::communication::{
     self, at, filled, palette, text_style, Intent, DIALER_PACKAGE, DIALER_PID,
 };
 use crate::sim::providers::{calllog, contacts, now_ms, phone_number};
@@ -32,7 +32,7 @@ pub fn info() -> AppInfo {
             sys.log(DIALER_PID, 'I', "Dialer", "MainActivity.onCreate - enter");
             let mut dialer = Dialer::default();
             // Started for an intent (a call placed from Contacts): show it from the first frame.
-            if let Some(intent) = common_b::take_intent(sys, PACKAGE) {
+            if let Some(intent) = communication::take_intent(sys, PACKAGE) {
                 dialer.apply(intent, sys);
             }
             Box::new(dialer)
@@ -119,7 +119,7 @@ impl Dialer {
     /// This state with a waiting intent applied, without side effects (for rendering).
     fn with_pending(&self, sys: &System) -> Dialer {
         let mut d = self.clone();
-        if let Some(intent) = common_b::pending_intent(sys, PACKAGE) {
+        if let Some(intent) = communication::pending_intent(sys, PACKAGE) {
             d.apply(intent, sys);
         }
         d
@@ -146,8 +146,8 @@ impl Dialer {
         if number.is_empty() {
             return;
         }
-        let call_id = common_b::next_call_id(sys);
-        common_b::telecom_place_call(sys, &number, call_id);
+        let call_id = communication::next_call_id(sys);
+        communication::telecom_place_call(sys, &number, call_id);
         sys.log(DIALER_PID, 'I', "Dialer", "InCallActivity.onCreate - enter");
         self.last_dialed = number.clone();
         self.digits.clear();
@@ -160,15 +160,15 @@ impl Dialer {
             return;
         };
         let now = now_ms(sys);
-        common_b::set_call_state(sys, common_b::CALL_STATE_IDLE, "");
+        communication::set_call_state(sys, communication::CALL_STATE_IDLE, "");
         sys.log(
-            common_b::SYSTEM_SERVER_PID,
+            communication::SYSTEM_SERVER_PID,
             'I',
             "Telecom",
             format!("InCallController: onCallRemoved: TC@{}", call.call_id),
         );
         sys.log(
-            common_b::SYSTEM_SERVER_PID,
+            communication::SYSTEM_SERVER_PID,
             'I',
             "Telecom",
             format!(
@@ -193,7 +193,7 @@ impl Dialer {
         match calllog::open(sys).and_then(|c| calllog::insert(&c, &record)) {
             Ok(_) => {}
             Err(e) => sys.log(
-                common_b::SYSTEM_SERVER_PID,
+                communication::SYSTEM_SERVER_PID,
                 'E',
                 "CallLogProvider",
                 format!("insert failed: {e}"),
@@ -278,7 +278,7 @@ impl App for Dialer {
     }
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        if let Some(intent) = common_b::take_intent(sys, PACKAGE) {
+        if let Some(intent) = communication::take_intent(sys, PACKAGE) {
             self.apply(intent, sys);
         }
         if self.call.is_some() {
@@ -313,15 +313,15 @@ impl App for Dialer {
                 "create_contact" => {
                     // ACTION_INSERT with the number goes to Contacts; the number is not carried.
                     sys.request(Request::Launch {
-                        package: common_b::CONTACTS_PACKAGE.to_string(),
+                        package: communication::CONTACTS_PACKAGE.to_string(),
                         intent: None,
                     });
                 }
                 "send_message" => {
                     let number = self.digits.clone();
-                    common_b::send_intent(
+                    communication::send_intent(
                         sys,
-                        common_b::MESSAGES_PACKAGE,
+                        communication::MESSAGES_PACKAGE,
                         &Intent::SendTo { number },
                     );
                 }
@@ -333,9 +333,9 @@ impl App for Dialer {
                         self.place_call(sys, &number);
                     } else if let Some(id) = other.strip_prefix("contact:") {
                         match id.parse() {
-                            Ok(id) => common_b::send_intent(
+                            Ok(id) => communication::send_intent(
                                 sys,
-                                common_b::CONTACTS_PACKAGE,
+                                communication::CONTACTS_PACKAGE,
                                 &Intent::ViewContact { id },
                             ),
                             Err(_) => return false,
@@ -399,7 +399,7 @@ impl Dialer {
         let c = m.content;
         let nav_height = m.dp(80.0);
         let body = Bounds::new(c.left, c.top + m.dp(72.0), c.right, c.bottom - nav_height);
-        let mut root = common_b::root(sys).child(
+        let mut root = communication::root(sys).child(
             View::new(
                 class::VIEW_GROUP,
                 at(
@@ -518,7 +518,7 @@ impl Dialer {
             root = root.child(render_dialpad(sys, &self.digits));
         } else {
             root = root.child(
-                common_b::fab(
+                communication::fab(
                     sys,
                     Bounds::new(c.left, c.top, c.right, nav.top),
                     "",
@@ -558,7 +558,7 @@ fn render_recents(sys: &System, body: Bounds) -> View {
     }
     let row_height = m.dp(72.0);
     for (i, e) in entries.iter().enumerate() {
-        let b = common_b::row_bounds(body, body.top, row_height, i);
+        let b = communication::row_bounds(body, body.top, row_height, i);
         let shown = e
             .name
             .clone()
@@ -568,8 +568,8 @@ fn render_recents(sys: &System, body: Bounds) -> View {
             calllog::MISSED => "Missed call",
             _ => "Outgoing call",
         };
-        let when = common_b::short_time(sys, e.date);
-        let row = common_b::two_line_row(
+        let when = communication::short_time(sys, e.date);
+        let row = communication::two_line_row(
             sys,
             b,
             (&id("primary_text"), &id("secondary_text")),
@@ -632,10 +632,10 @@ fn render_favorites(sys: &System, body: Bounds) -> View {
     }
     let row_height = m.dp(72.0);
     for (i, c) in starred.iter().enumerate() {
-        let b = common_b::row_bounds(body, body.top, row_height, i);
+        let b = communication::row_bounds(body, body.top, row_height, i);
         let number = c.primary_phone().unwrap_or("").to_string();
         list = list.child(
-            common_b::two_line_row(
+            communication::two_line_row(
                 sys,
                 b,
                 (&id("name"), &id("phone_type")),
@@ -662,9 +662,9 @@ fn render_contacts_tab(sys: &System, body: Bounds) -> View {
         .scrollable("contacts_list");
     let row_height = m.dp(64.0);
     for (i, c) in all.iter().enumerate() {
-        let b = common_b::row_bounds(body, body.top, row_height, i);
+        let b = communication::row_bounds(body, body.top, row_height, i);
         list = list.child(
-            common_b::two_line_row(
+            communication::two_line_row(
                 sys,
                 b,
                 (&id("contact_name"), &id("contact_number")),
@@ -874,7 +874,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
             )
             .id(id("contactgrid_avatar"))
             .style(Style {
-                background: Some(common_b::avatar_color(&name)),
+                background: Some(communication::avatar_color(&name)),
                 corner_radius: m.dp(28.0),
                 ..Style::default()
             }),

@@ -4,7 +4,7 @@
 
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
-use crate::sim::apps::common_b::{
+use crate::sim::apps::communication::{
     self, at, filled, palette, text_style, Intent, MESSAGES_PACKAGE, MESSAGES_PID,
 };
 use crate::sim::providers::{contacts, now_ms, phone_number, telephony};
@@ -27,7 +27,7 @@ pub fn info() -> AppInfo {
         launch_activity: LIST_ACTIVITY,
         create: |sys| {
             let mut app = Messages::default();
-            if let Some(Intent::SendTo { number }) = common_b::take_intent(sys, PACKAGE) {
+            if let Some(Intent::SendTo { number }) = communication::take_intent(sys, PACKAGE) {
                 app.open_conversation(sys, &number, false);
             }
             Box::new(app)
@@ -147,7 +147,7 @@ impl Default for Messages {
 impl Messages {
     fn with_pending(&self, sys: &System) -> Messages {
         let mut m = self.clone();
-        if let Some(Intent::SendTo { number }) = common_b::pending_intent(sys, PACKAGE) {
+        if let Some(Intent::SendTo { number }) = communication::pending_intent(sys, PACKAGE) {
             m.screen = Screen::Conversation {
                 thread_id: existing_thread(sys, &number).unwrap_or(-1),
                 address: number,
@@ -216,7 +216,7 @@ impl Messages {
                     ),
                 );
                 sys.log(
-                    common_b::SYSTEM_SERVER_PID,
+                    communication::SYSTEM_SERVER_PID,
                     'I',
                     "SmsManager",
                     format!(
@@ -249,7 +249,7 @@ fn existing_thread(sys: &System, address: &str) -> Option<i64> {
 
 /// The name Messages shows for an address: the contact's name, else the formatted number.
 fn display_name(sys: &System, address: &str) -> String {
-    common_b::contact_name_for(sys, address).unwrap_or_else(|| {
+    communication::contact_name_for(sys, address).unwrap_or_else(|| {
         if address.chars().any(|c| c.is_ascii_digit()) {
             phone_number::format_for_display(address)
         } else {
@@ -282,7 +282,7 @@ impl App for Messages {
     }
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        if let Some(Intent::SendTo { number }) = common_b::take_intent(sys, PACKAGE) {
+        if let Some(Intent::SendTo { number }) = communication::take_intent(sys, PACKAGE) {
             self.open_conversation(sys, &number, false);
         }
         let up = matches!(event, UiEvent::Back) || matches!(event, UiEvent::Click(t) if t == "up");
@@ -330,7 +330,7 @@ impl App for Messages {
             (Screen::Conversation { .. }, UiEvent::Click(tag)) if tag == "send" => self.send(sys),
             (Screen::Conversation { address, .. }, UiEvent::Click(tag)) if tag == "call" => {
                 let address = address.clone();
-                common_b::place_call_from(sys, &address, PACKAGE);
+                communication::place_call_from(sys, &address, PACKAGE);
             }
             _ => return false,
         }
@@ -384,7 +384,7 @@ fn render_list(sys: &System) -> View {
         .ok()
         .and_then(|c| telephony::threads(c).ok())
         .unwrap_or_default();
-    let mut root = common_b::root(sys).child(
+    let mut root = communication::root(sys).child(
         View::new(
             class::TEXT_VIEW,
             at(c, 0, m.dp(16.0), c.width(), m.sp(32.0)),
@@ -402,15 +402,15 @@ fn render_list(sys: &System) -> View {
         .scrollable("conversation_list");
     let row_height = m.dp(80.0);
     for (i, t) in threads.iter().enumerate() {
-        let b = common_b::row_bounds(body, body.top, row_height, i);
+        let b = communication::row_bounds(body, body.top, row_height, i);
         let name = display_name(sys, &t.address);
-        let when = common_b::short_time(sys, t.date);
+        let when = communication::short_time(sys, t.date);
         let text_color = if t.read {
             p.secondary_text
         } else {
             p.on_surface
         };
-        let row = common_b::two_line_row(
+        let row = communication::two_line_row(
             sys,
             b,
             (&id("conversation_name"), &id("conversation_snippet")),
@@ -458,7 +458,7 @@ fn render_list(sys: &System) -> View {
     }
     root = root.child(list);
     root.child(
-        common_b::fab(sys, c, "Start chat", "Start chat", "chat")
+        communication::fab(sys, c, "Start chat", "Start chat", "chat")
             .id(id("start_chat_fab"))
             .on_click("start_chat"),
     )
@@ -468,7 +468,7 @@ fn render_new_chat(sys: &System, query: &str) -> View {
     let m = sys.metrics;
     let p = palette(sys);
     let c = m.content;
-    let bar = common_b::toolbar(
+    let bar = communication::toolbar(
         sys,
         c,
         "com.google.android.apps.messaging",
@@ -476,7 +476,7 @@ fn render_new_chat(sys: &System, query: &str) -> View {
         Some(("up", "Navigate up")),
     );
     let field_top = m.dp(64.0);
-    let mut root = common_b::root(sys).child(bar).child(
+    let mut root = communication::root(sys).child(bar).child(
         View::new(
             class::TEXT_VIEW,
             at(
@@ -517,13 +517,13 @@ fn render_new_chat(sys: &System, query: &str) -> View {
     }
     rows.extend(suggestions(sys, query));
     for (i, (name, number, label)) in rows.iter().enumerate() {
-        let b = common_b::row_bounds(body, body.top, row_height, i);
+        let b = communication::row_bounds(body, body.top, row_height, i);
         let subtitle = if label.is_empty() {
             String::new()
         } else {
             format!("{number} • {label}")
         };
-        list = list.child(common_b::two_line_row(
+        list = list.child(communication::two_line_row(
             sys,
             b,
             (&id("contact_name"), &id("contact_details")),
@@ -541,15 +541,15 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
     let c = m.content;
     let name = display_name(sys, address);
     let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
-    let bar = common_b::toolbar(
+    let bar = communication::toolbar(
         sys,
         c,
         "com.google.android.apps.messaging",
         &name,
         Some(("up", "Back")),
     )
-    .child(common_b::toolbar_action(sys, bar_bounds, 1, "Call", "call").on_click("call"))
-    .child(common_b::toolbar_action(
+    .child(communication::toolbar_action(sys, bar_bounds, 1, "Call", "call").on_click("call"))
+    .child(communication::toolbar_action(
         sys,
         bar_bounds,
         0,
@@ -585,7 +585,7 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
             body.left + m.dp(16.0)
         };
         let b = Bounds::new(left, bottom - height, left + text_width, bottom);
-        let when = common_b::clock_time(sms.date);
+        let when = communication::clock_time(sms.date);
         let who = if outgoing {
             "You".to_string()
         } else {
@@ -623,7 +623,7 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
     bubbles.reverse();
     list = list.children(bubbles);
     let send_size = m.dp(48.0);
-    let root = common_b::root(sys).child(bar).child(list);
+    let root = communication::root(sys).child(bar).child(list);
     root.child(
         View::new(class::LINEAR_LAYOUT, compose)
             .id(id("compose_message_layout"))

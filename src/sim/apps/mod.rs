@@ -7,7 +7,7 @@ pub mod browser;
 pub mod calculator;
 pub mod calendar;
 pub mod clock;
-pub mod common_b;
+pub mod communication;
 pub mod contacts;
 pub mod dialer;
 pub mod launcher;

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use droidmcp::geom::Bounds;
 use droidmcp::sim::app::{App, AppInfo, UiEvent};
-use droidmcp::sim::apps::{common_b, contacts, dialer, messages};
+use droidmcp::sim::apps::{communication, contacts, dialer, messages};
 use droidmcp::sim::providers::{self, ProviderError, Row};
 use droidmcp::sim::system::{Logcat, Settings, SimClock, System};
 use droidmcp::sim::view::{Metrics, View};
@@ -197,8 +197,8 @@ fn dialing_a_number_shows_the_in_call_screen_and_ending_it_logs_the_call() {
     );
     assert!(logged(sys, "Telecom", "EventRecord added as Call"));
     assert_eq!(
-        common_b::call_state(sys),
-        (common_b::CALL_STATE_OFFHOOK, "3017130622".to_string())
+        communication::call_state(sys),
+        (communication::CALL_STATE_OFFHOOK, "3017130622".to_string())
     );
 
     sys.clock.advance_ms(65_000);
@@ -212,7 +212,7 @@ fn dialing_a_number_shows_the_in_call_screen_and_ending_it_logs_the_call() {
     );
     tap_id(app.as_mut(), sys, "com.android.dialer:id/incall_end_call");
     assert!(logged(sys, "Telecom", "InCallController: onCallRemoved"));
-    assert_eq!(common_b::call_state(sys).0, common_b::CALL_STATE_IDLE);
+    assert_eq!(communication::call_state(sys).0, communication::CALL_STATE_IDLE);
     assert_ne!(app.activity(), "com.android.incallui.InCallActivity");
 
     let calls = query(
