@@ -1097,8 +1097,14 @@ async fn real_adb_a_hung_command_times_out_and_frees_the_phone() {
         },
     );
     let hang = "sqlite3 /data/local/tmp/hang.db 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c;'";
-    let err = device.shell(hang).await.expect_err("the hang must time out");
-    assert!(err.to_string().contains("did not finish within 2 s"), "{err}");
+    let err = device
+        .shell(hang)
+        .await
+        .expect_err("the hang must time out");
+    assert!(
+        err.to_string().contains("did not finish within 2 s"),
+        "{err}"
+    );
     let direct = tokio::task::spawn_blocking(move || phone.exec("echo free"));
     let direct = tokio::time::timeout(Duration::from_secs(15), direct)
         .await

@@ -35,7 +35,9 @@ async fn a_hung_command_times_out_and_frees_the_phone_for_everyone() {
     let dump = tokio::time::timeout(Duration::from_secs(20), other.dump_xml())
         .await
         .expect("the dump must not wait for the hung command to finish on its own");
-    assert!(dump.expect("the dump works once the phone is free").contains("<hierarchy"));
+    assert!(dump
+        .expect("the dump works once the phone is free")
+        .contains("<hierarchy"));
     let err = hung.await.unwrap().expect_err("the hang must time out");
     let text = err.to_string();
     assert!(
@@ -82,7 +84,10 @@ async fn output_past_the_cap_is_an_error_not_a_truncated_answer() {
         .pull("/system/bin/../../data/local/tmp/none")
         .await
         .unwrap_err();
-    assert!(matches!(err, ShellError::NoSuchFile { .. } | ShellError::PermissionDenied { .. }));
+    assert!(matches!(
+        err,
+        ShellError::NoSuchFile { .. } | ShellError::PermissionDenied { .. }
+    ));
     assert_eq!(device.shell("echo ok").await.unwrap().stdout_text(), "ok\n");
 }
 
@@ -131,7 +136,13 @@ async fn checks_that_cannot_read_the_device_are_inconclusive() {
     )
     .await;
     assert!(!r.passed);
-    assert!(r.inconclusive.as_deref().unwrap().contains("did not finish"), "{r:?}");
+    assert!(
+        r.inconclusive
+            .as_deref()
+            .unwrap()
+            .contains("did not finish"),
+        "{r:?}"
+    );
 
     // App data on a production phone (no root): adb refuses the pull and `ls` says so.
     let no_root = NoRoot(shell.clone());
@@ -148,7 +159,13 @@ async fn checks_that_cannot_read_the_device_are_inconclusive() {
     )
     .await;
     assert!(!r.passed);
-    assert!(r.inconclusive.as_deref().unwrap_or_default().contains("permission denied"), "{r:?}");
+    assert!(
+        r.inconclusive
+            .as_deref()
+            .unwrap_or_default()
+            .contains("permission denied"),
+        "{r:?}"
+    );
     let r = evaluate(
         &no_root,
         &check(
@@ -160,8 +177,17 @@ async fn checks_that_cannot_read_the_device_are_inconclusive() {
         ),
     )
     .await;
-    assert!(!r.passed, "an unreadable directory must not pass as an absent file: {r:?}");
-    assert!(r.inconclusive.as_deref().unwrap_or_default().contains("permission denied"), "{r:?}");
+    assert!(
+        !r.passed,
+        "an unreadable directory must not pass as an absent file: {r:?}"
+    );
+    assert!(
+        r.inconclusive
+            .as_deref()
+            .unwrap_or_default()
+            .contains("permission denied"),
+        "{r:?}"
+    );
 
     // A read tool that fails: `settings` with a namespace Android does not have.
     let r = evaluate(
@@ -205,7 +231,10 @@ async fn checks_that_cannot_read_the_device_are_inconclusive() {
         ),
     )
     .await;
-    assert!(!absent.passed && absent.inconclusive.is_none(), "{absent:?}");
+    assert!(
+        !absent.passed && absent.inconclusive.is_none(),
+        "{absent:?}"
+    );
 }
 
 /// What a production phone (no root) answers for app data: adb's sync service refuses the pull
@@ -251,7 +280,10 @@ async fn a_real_time_sleep_is_cancelled_by_the_timeout() {
     let device = Device::with_limits(Arc::new(phone), limits(1_000));
     let started = Instant::now();
     let err = device.shell("sleep 600").await.unwrap_err();
-    assert!(err.to_string().contains("did not finish within 1 s"), "{err}");
+    assert!(
+        err.to_string().contains("did not finish within 1 s"),
+        "{err}"
+    );
     let out = tokio::time::timeout(Duration::from_secs(10), device.shell("echo awake"))
         .await
         .expect("the interrupted sleep must release the phone")

@@ -27,7 +27,9 @@ fn task(id: &str) -> Arc<Task> {
 }
 
 async fn sim(seed: u64) -> Arc<dyn Shell> {
-    device::open(Some(&format!("sim:{seed}")), None).await.unwrap()
+    device::open(Some(&format!("sim:{seed}")), None)
+        .await
+        .unwrap()
 }
 
 /// The index of the instance's detour that breaks `constraint`.
@@ -52,11 +54,25 @@ async fn a_golden_that_opens_a_forbidden_app_fails_naming_the_step() {
     let golden = run(&t, 1, Solution::Golden, None).await;
     assert!(golden.verdict.success, "{:?}", golden.verdict);
     assert!(golden.verdict.violations.is_empty());
-    let kept = golden.verdict.checks.iter().find(|c| c.id == "no_contacts").unwrap();
-    assert!(kept.passed && kept.value.contains("app constraint kept"), "{kept:?}");
+    let kept = golden
+        .verdict
+        .checks
+        .iter()
+        .find(|c| c.id == "no_contacts")
+        .unwrap();
+    assert!(
+        kept.passed && kept.value.contains("app constraint kept"),
+        "{kept:?}"
+    );
 
     // The same solution, but opening Contacts first: the message is sent all the same.
-    let broken = run(&t, 1, Solution::NearMiss(detour(&t, 1, "no_contacts")), None).await;
+    let broken = run(
+        &t,
+        1,
+        Solution::NearMiss(detour(&t, 1, "no_contacts")),
+        None,
+    )
+    .await;
     assert!(!broken.verdict.success);
     assert_eq!(broken.verdict.score, 0.0);
     let failed: Vec<&str> = broken
@@ -70,7 +86,10 @@ async fn a_golden_that_opens_a_forbidden_app_fails_naming_the_step() {
     let [v] = &broken.verdict.violations[..] else {
         panic!("{:?}", broken.verdict.violations)
     };
-    assert_eq!((v.constraint.as_str(), v.level, v.step), ("no_contacts", Level::App, 1));
+    assert_eq!(
+        (v.constraint.as_str(), v.level, v.step),
+        ("no_contacts", Level::App, 1)
+    );
     assert!(v.did.contains("Contacts"), "{v}");
     assert!(v.why.contains("com.google.android.contacts"), "{v}");
     let gate = broken.verdict.gate.as_deref().unwrap();
@@ -87,7 +106,13 @@ async fn page_and_component_constraints_name_their_steps() {
     assert!(v.why.contains("SearchActivity"), "{v}");
     // A page known by what its screen shows.
     let t = task("constrained.alarm_without_timer_page");
-    let r = run(&t, 2, Solution::NearMiss(detour(&t, 2, "no_timer_page")), None).await;
+    let r = run(
+        &t,
+        2,
+        Solution::NearMiss(detour(&t, 2, "no_timer_page")),
+        None,
+    )
+    .await;
     assert_eq!(r.verdict.violations[0].step, 2);
     // An element touched once too often: the second tap of the dialpad's call button.
     let t = task("constrained.call_button_once");
@@ -110,7 +135,13 @@ async fn report_shows_the_violation_ratio_by_level() {
     run(&app, 0, Solution::NearMiss(d), Some(store.clone())).await;
     run(&page, 0, Solution::Golden, Some(store.clone())).await;
     // An unconstrained task's episode does not count.
-    run(&task("aw.sms.send"), 0, Solution::Golden, Some(store.clone())).await;
+    run(
+        &task("aw.sms.send"),
+        0,
+        Solution::Golden,
+        Some(store.clone()),
+    )
+    .await;
 
     let figures = report::report(&store, &catalog()).unwrap();
     let all = figures.iter().find(|f| f.task == "ALL").unwrap();
@@ -169,6 +200,10 @@ fn bad_constraints_fail_with_file_line_and_field() {
     // A detour identical to the golden solution is refused when near misses are made.
     let src = format!("{head}constraint = [{{ id = \"c\", kind = \"app\", package = \"p\" }}]\nnear_miss = [{{ breaks = \"c\", actions = [{{ tap = \"id:b{{n}}\" }}, {{ finish = true }}] }}]\n");
     let t = validate::parse_one(Path::new("tasks/ok.toml"), &src).unwrap();
-    let e = t.instantiate(0, &BTreeMap::new()).unwrap().near_misses().unwrap_err();
+    let e = t
+        .instantiate(0, &BTreeMap::new())
+        .unwrap()
+        .near_misses()
+        .unwrap_err();
     assert!(e.contains("is the golden solution"), "{e}");
 }

@@ -151,7 +151,10 @@ fn korean_labels_in_105_and_a_mirrored_tablet_in_109() {
     .collect();
     assert!(icons.len() >= 8, "{xml}");
     assert!(icons[0].0 > icons[1].0, "right to left: {icons:?}");
-    assert!(xml.contains("text=\"الساعة\""), "Arabic labels in the drawer");
+    assert!(
+        xml.contains("text=\"الساعة\""),
+        "Arabic labels in the drawer"
+    );
     screencap(&ar, "109-drawer");
 }
 

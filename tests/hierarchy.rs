@@ -240,7 +240,10 @@ fn list_with_rows(top: i32, rows: i32, height: i32) -> String {
         r#"<node class="androidx.recyclerview.widget.RecyclerView" resource-id="a:id/list" scrollable="true" bounds="[0,400][1080,1000]">"#,
     );
     for i in 0..rows {
-        let (t, b) = ((top + i * height).max(400), (top + (i + 1) * height).min(1000));
+        let (t, b) = (
+            (top + i * height).max(400),
+            (top + (i + 1) * height).min(1000),
+        );
         if t < b {
             body.push_str(&format!(
                 r#"<node class="android.widget.TextView" text="Row {i}" clickable="true" bounds="[0,{t}][1080,{b}]" />"#
@@ -253,13 +256,25 @@ fn list_with_rows(top: i32, rows: i32, height: i32) -> String {
 
 #[test]
 fn lists_say_which_way_an_item_is_cut() {
-    let first = |body: &str| compact_of(&screen(body)).lines().nth(1).unwrap().to_string();
+    let first = |body: &str| {
+        compact_of(&screen(body))
+            .lines()
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
     // Rows at 400..1000 fit exactly: nothing is cut, so no hint (silence is not a promise).
     assert_eq!(first(&list_with_rows(400, 3, 200)), "1 list #list @540,700");
     // A third row cut at the bottom edge: more below.
-    assert_eq!(first(&list_with_rows(400, 5, 250)), "1 list #list @540,700 more-down");
+    assert_eq!(
+        first(&list_with_rows(400, 5, 250)),
+        "1 list #list @540,700 more-down"
+    );
     // Scrolled half a row: cut at both edges.
-    assert_eq!(first(&list_with_rows(300, 5, 200)), "1 list #list @540,700 more-up more-down");
+    assert_eq!(
+        first(&list_with_rows(300, 5, 200)),
+        "1 list #list @540,700 more-up more-down"
+    );
     // A horizontal strip whose last card is cut at the right edge.
     let strip = r#"<node class="android.widget.HorizontalScrollView" resource-id="a:id/strip" scrollable="true" bounds="[0,400][1080,600]"><node class="android.widget.LinearLayout" bounds="[0,400][1080,600]"><node class="android.widget.Button" text="A" clickable="true" bounds="[0,400][400,600]" /><node class="android.widget.Button" text="B" clickable="true" bounds="[400,400][800,600]" /><node class="android.widget.Button" text="C" clickable="true" bounds="[800,400][1080,600]" /></node></node>"#;
     assert_eq!(first(strip), "1 list #strip @540,500 more-right");

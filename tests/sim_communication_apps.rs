@@ -212,7 +212,10 @@ fn dialing_a_number_shows_the_in_call_screen_and_ending_it_logs_the_call() {
     );
     tap_id(app.as_mut(), sys, "com.android.dialer:id/incall_end_call");
     assert!(logged(sys, "Telecom", "InCallController: onCallRemoved"));
-    assert_eq!(communication::call_state(sys).0, communication::CALL_STATE_IDLE);
+    assert_eq!(
+        communication::call_state(sys).0,
+        communication::CALL_STATE_IDLE
+    );
     assert_ne!(app.activity(), "com.android.incallui.InCallActivity");
 
     let calls = query(

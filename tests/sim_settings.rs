@@ -104,7 +104,10 @@ fn about_phone_matches_getprop() {
     launch(&phone);
     open(&phone, "About phone");
     let h = dump(&phone);
-    assert_eq!(summary_of(&h, "Model"), sh(&phone, "getprop ro.product.model").trim());
+    assert_eq!(
+        summary_of(&h, "Model"),
+        sh(&phone, "getprop ro.product.model").trim()
+    );
     assert_eq!(summary_of(&h, "Model"), "Pixel 6");
     assert_eq!(summary_of(&h, "Android version"), "14");
     let build = sh(&phone, "getprop ro.build.display.id");
@@ -112,9 +115,11 @@ fn about_phone_matches_getprop() {
     assert_eq!(summary_of(&dump(&phone), "Build number"), build.trim());
     open(&phone, "Android version");
     let h = dump(&phone);
-    assert_eq!(summary_of(&h, "Android security update"), "February 5, 2024");
-    assert!(sh(&phone, "logcat -d -s SettingsActivity:D")
-        .contains("FirmwareVersionSettings"));
+    assert_eq!(
+        summary_of(&h, "Android security update"),
+        "February 5, 2024"
+    );
+    assert!(sh(&phone, "logcat -d -s SettingsActivity:D").contains("FirmwareVersionSettings"));
 }
 
 #[test]
@@ -144,7 +149,10 @@ fn search_finds_pages_and_switches() {
         for _ in 0..20 {
             sh(&phone, "input keyevent DEL");
         }
-        sh(&phone, &format!("input text '{}'", query.replace(' ', "%s")));
+        sh(
+            &phone,
+            &format!("input text '{}'", query.replace(' ', "%s")),
+        );
         let h = dump(&phone);
         assert!(
             titles(&h).iter().any(|t| t == hit),
@@ -158,7 +166,10 @@ fn search_finds_pages_and_switches() {
     let c = n.bounds.center();
     sh(&phone, &format!("input tap {} {}", c.x, c.y));
     let h = dump(&phone);
-    assert!(find(&h, "Set time automatically").is_some(), "Date & time opened");
+    assert!(
+        find(&h, "Set time automatically").is_some(),
+        "Date & time opened"
+    );
 }
 
 #[test]
@@ -197,6 +208,9 @@ fn display_keeps_adaptive_brightness_and_has_its_font_size_page() {
         .expect("font size slider")
         .bounds;
     let y = seek.center().y;
-    sh(&phone, &format!("input swipe {} {y} 1079 {y} 300", seek.center().x));
+    sh(
+        &phone,
+        &format!("input swipe {} {y} 1079 {y} 300", seek.center().x),
+    );
     assert_eq!(sh(&phone, "settings get system font_scale"), "2.0\n");
 }

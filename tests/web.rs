@@ -21,8 +21,7 @@ use droidmcp::task::Catalog;
 
 fn state() -> (Arc<ServerState>, Arc<Episodes>) {
     let state = ServerState::new(Hub::new(Arc::new(DevicePool::new(None, None))));
-    let (catalog, _) =
-        Catalog::load_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let (catalog, _) = Catalog::load_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
     let eps = Arc::new(Episodes::new(
         Arc::new(catalog),
         Some(Store::in_memory().unwrap()),
@@ -57,7 +56,11 @@ fn request(method: &str, uri: &str, body: &str) -> Request<Body> {
 }
 
 async fn call(app: &axum::Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
-    let res = app.clone().oneshot(request(method, uri, body)).await.unwrap();
+    let res = app
+        .clone()
+        .oneshot(request(method, uri, body))
+        .await
+        .unwrap();
     let status = res.status();
     let bytes = axum::body::to_bytes(res.into_body(), usize::MAX)
         .await
@@ -153,12 +156,18 @@ async fn rest_acts_through_the_session_and_reads_the_screen_back() {
     assert_eq!(done["action"], format!("tap #{}", clock["id"]));
     let echo = done["echo"].as_str().unwrap();
     assert!(echo.starts_with(&format!("tap #{}", clock["id"])), "{echo}");
-    assert!(echo.contains("\"Clock\"") && echo.contains("foreground now com.google.android.deskclock"), "{echo}");
+    assert!(
+        echo.contains("\"Clock\"") && echo.contains("foreground now com.google.android.deskclock"),
+        "{echo}"
+    );
     assert_eq!(done["target"]["label"], "Clock");
     assert_eq!(done["foreground"], "com.google.android.deskclock");
     assert_eq!(done["foreground_changed"], true);
     let (_, after) = call(&app, "GET", "/v1/screen?screenshot=true&max_edge=256", "").await;
-    assert_eq!(after["foreground"]["package"], "com.google.android.deskclock");
+    assert_eq!(
+        after["foreground"]["package"],
+        "com.google.android.deskclock"
+    );
     assert!(after["generation"].as_u64().unwrap() > screen["generation"].as_u64().unwrap());
     assert!(after["screenshot"]["width"].as_u64().unwrap() <= 256);
     let (_, devices) = call(&app, "GET", "/v1/devices", "").await;
@@ -176,16 +185,76 @@ async fn rest_acts_through_the_session_and_reads_the_screen_back() {
 async fn bad_input_answers_in_the_one_error_shape() {
     let (app, _dir) = app();
     let cases: &[(&str, &str, &str, StatusCode, &str)] = &[
-        ("POST", "/v1/actions", "{\"action\": ", StatusCode::BAD_REQUEST, "malformed request body"),
-        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"fly\"}}", StatusCode::BAD_REQUEST, "fly"),
-        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"tap\"}}", StatusCode::BAD_REQUEST, "say where"),
-        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"tap\", \"at\": {\"x\": 5}}}", StatusCode::BAD_REQUEST, "both `x` and `y`"),
-        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"press_key\", \"key\": \"warp\"}}", StatusCode::BAD_REQUEST, "unknown key"),
-        ("POST", "/v1/actions", "{\"action\": {\"kind\": \"tap\", \"at\": {\"element\": 4242}}}", StatusCode::BAD_REQUEST, "not on the current screen"),
-        ("POST", "/v1/actions", "{\"device\": \"sim:x\", \"action\": {\"kind\": \"press_key\", \"key\": \"home\"}}", StatusCode::NOT_FOUND, "unknown device"),
-        ("GET", "/v1/screen?device=sim:zz", "", StatusCode::NOT_FOUND, "unknown device"),
-        ("GET", "/v1/screen?max_edge=5", "", StatusCode::BAD_REQUEST, "max_edge"),
-        ("GET", "/v1/screen?bogus=1", "", StatusCode::BAD_REQUEST, "bad query string"),
+        (
+            "POST",
+            "/v1/actions",
+            "{\"action\": ",
+            StatusCode::BAD_REQUEST,
+            "malformed request body",
+        ),
+        (
+            "POST",
+            "/v1/actions",
+            "{\"action\": {\"kind\": \"fly\"}}",
+            StatusCode::BAD_REQUEST,
+            "fly",
+        ),
+        (
+            "POST",
+            "/v1/actions",
+            "{\"action\": {\"kind\": \"tap\"}}",
+            StatusCode::BAD_REQUEST,
+            "say where",
+        ),
+        (
+            "POST",
+            "/v1/actions",
+            "{\"action\": {\"kind\": \"tap\", \"at\": {\"x\": 5}}}",
+            StatusCode::BAD_REQUEST,
+            "both `x` and `y`",
+        ),
+        (
+            "POST",
+            "/v1/actions",
+            "{\"action\": {\"kind\": \"press_key\", \"key\": \"warp\"}}",
+            StatusCode::BAD_REQUEST,
+            "unknown key",
+        ),
+        (
+            "POST",
+            "/v1/actions",
+            "{\"action\": {\"kind\": \"tap\", \"at\": {\"element\": 4242}}}",
+            StatusCode::BAD_REQUEST,
+            "not on the current screen",
+        ),
+        (
+            "POST",
+            "/v1/actions",
+            "{\"device\": \"sim:x\", \"action\": {\"kind\": \"press_key\", \"key\": \"home\"}}",
+            StatusCode::NOT_FOUND,
+            "unknown device",
+        ),
+        (
+            "GET",
+            "/v1/screen?device=sim:zz",
+            "",
+            StatusCode::NOT_FOUND,
+            "unknown device",
+        ),
+        (
+            "GET",
+            "/v1/screen?max_edge=5",
+            "",
+            StatusCode::BAD_REQUEST,
+            "max_edge",
+        ),
+        (
+            "GET",
+            "/v1/screen?bogus=1",
+            "",
+            StatusCode::BAD_REQUEST,
+            "bad query string",
+        ),
     ];
     for (method, uri, body, status, needle) in cases {
         let (got, value) = call(&app, method, uri, body).await;
@@ -239,7 +308,13 @@ async fn the_event_stream_announces_the_current_generation_then_each_change() {
 #[tokio::test]
 async fn the_openapi_document_covers_the_routes_and_the_error_shape() {
     let doc = serde_json::to_value(droidmcp::http::openapi::document()).unwrap();
-    for path in ["/v1/devices", "/v1/screen", "/v1/actions", "/v1/apps", "/v1/events"] {
+    for path in [
+        "/v1/devices",
+        "/v1/screen",
+        "/v1/actions",
+        "/v1/apps",
+        "/v1/events",
+    ] {
         assert!(doc["paths"][path].is_object(), "{path} missing");
     }
     let schemas = &doc["components"]["schemas"];
@@ -303,11 +378,15 @@ async fn a_demonstration_writes_one_dataset_row_per_action_and_finishes_checked(
         .find(|e| e["text"] == "Calculator")
         .unwrap()
         .clone();
-    let tap = json!({"action": {"kind": "tap", "at": {"x": icon["center"][0], "y": icon["center"][1]}}});
+    let tap =
+        json!({"action": {"kind": "tap", "at": {"x": icon["center"][0], "y": icon["center"][1]}}});
     let (status, _) = call(&app, "POST", "/v1/actions", &tap.to_string()).await;
     assert_eq!(status, StatusCode::OK);
     let back = r#"{"action": {"kind": "press_key", "key": "back"}}"#;
-    assert_eq!(call(&app, "POST", "/v1/actions", back).await.0, StatusCode::OK);
+    assert_eq!(
+        call(&app, "POST", "/v1/actions", back).await.0,
+        StatusCode::OK
+    );
     let (status, done) = call(&app, "POST", &format!("/v1/demos/{id}/finish"), "").await;
     assert_eq!(status, StatusCode::OK, "{done}");
     assert_eq!(done["status"], "finished");
@@ -328,15 +407,26 @@ async fn a_demonstration_writes_one_dataset_row_per_action_and_finishes_checked(
     assert_eq!(rows[1]["foreground"], "com.google.android.calculator");
     let res = app
         .clone()
-        .oneshot(request("GET", &format!("/v1/demos/{id}/files/step-000.png"), ""))
+        .oneshot(request(
+            "GET",
+            &format!("/v1/demos/{id}/files/step-000.png"),
+            "",
+        ))
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
-    let png = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+    let png = axum::body::to_bytes(res.into_body(), usize::MAX)
+        .await
+        .unwrap();
     assert_eq!(&png[1..4], b"PNG");
     let (status, err) = call(&app, "GET", &format!("/v1/demos/{id}/files/..%2Fx"), "").await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
-    assert_eq!(call(&app, "POST", &format!("/v1/demos/{id}/finish"), "").await.0, StatusCode::CONFLICT);
+    assert_eq!(
+        call(&app, "POST", &format!("/v1/demos/{id}/finish"), "")
+            .await
+            .0,
+        StatusCode::CONFLICT
+    );
 }
 
 /// Polls `GET /v1/episodes/{id}/watch` until the episode ended.
@@ -366,7 +456,13 @@ async fn a_replay_refuses_page_actions_on_its_device_and_can_be_watched_step_by_
     let (status, busy) = call(&app, "POST", "/v1/actions", tap).await;
     assert_eq!(status, StatusCode::CONFLICT, "{busy}");
     assert_eq!(busy["kind"], "busy");
-    assert!(busy["error"].as_str().unwrap().contains(&format!("running a replay (episode {id})")), "{busy}");
+    assert!(
+        busy["error"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("running a replay (episode {id})")),
+        "{busy}"
+    );
     let (status, _) = call(&app, "POST", "/v1/demos", r#"{"task": "bmoca.clock.open"}"#).await;
     assert_eq!(status, StatusCode::CONFLICT);
     let (status, _) = call(&app, "POST", "/v1/replays", body).await;
@@ -379,17 +475,36 @@ async fn a_replay_refuses_page_actions_on_its_device_and_can_be_watched_step_by_
     assert_eq!(steps.len(), 2, "{w}");
     assert_eq!(steps[0]["action"]["kind"], "open_app");
     assert!(steps[0]["before"].is_null());
-    assert_eq!(steps[1]["before"], steps[0]["after"], "a step's before is the screen the last one left");
-    assert!(steps[1]["after"].as_str().unwrap().contains("digit_1") || steps[1]["after"].as_str().unwrap().contains("1"));
+    assert_eq!(
+        steps[1]["before"], steps[0]["after"],
+        "a step's before is the screen the last one left"
+    );
+    assert!(
+        steps[1]["after"].as_str().unwrap().contains("digit_1")
+            || steps[1]["after"].as_str().unwrap().contains("1")
+    );
     assert_eq!(w["episode"]["verdict"], "success", "{w}");
     assert_eq!(w["episode"]["checks"][0]["id"], "formula");
     assert_eq!(w["episode"]["checks"][0]["passed"], true);
     assert!(w["judges"].as_array().unwrap().is_empty() && w["human"].is_null());
     // Once it ended, the page may act again.
-    assert_eq!(call(&app, "POST", "/v1/actions", tap).await.0, StatusCode::OK);
+    assert_eq!(
+        call(&app, "POST", "/v1/actions", tap).await.0,
+        StatusCode::OK
+    );
     // Bad replays answer in the error shape.
-    let (status, bad) = call(&app, "POST", "/v1/replays", r#"{"task": "bmoca.calculator.input_1", "solution": "perfect"}"#).await;
-    assert_eq!((status, bad["kind"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{bad}");
+    let (status, bad) = call(
+        &app,
+        "POST",
+        "/v1/replays",
+        r#"{"task": "bmoca.calculator.input_1", "solution": "perfect"}"#,
+    )
+    .await;
+    assert_eq!(
+        (status, bad["kind"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad_request")),
+        "{bad}"
+    );
     let (status, _) = call(&app, "POST", "/v1/replays", r#"{"task": "no.such.task"}"#).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
@@ -399,16 +514,31 @@ async fn a_human_verdict_empties_the_review_queue_and_calibration_counts_it() {
     use droidmcp::judge::{calibrate, record};
     let (state, eps) = state();
     let (app, _dir) = routes(state, eps.clone());
-    let (_, replay) = call(&app, "POST", "/v1/replays", r#"{"task": "bmoca.calculator.input_1", "seed": 1, "solution": "wrong"}"#).await;
+    let (_, replay) = call(
+        &app,
+        "POST",
+        "/v1/replays",
+        r#"{"task": "bmoca.calculator.input_1", "seed": 1, "solution": "wrong"}"#,
+    )
+    .await;
     let id = replay["episode"].as_str().unwrap().to_string();
     let w = watch_until_ended(&app, &id).await;
     assert_eq!(w["episode"]["verdict"], "failure");
     // Nothing judged yet: nothing to review, and a verdict on an unjudged episode is refused.
     let (_, queue) = call(&app, "GET", "/v1/review", "").await;
     assert_eq!(queue["items"], json!([]));
-    let (status, err) = call(&app, "POST", &format!("/v1/review/{id}"), r#"{"verdict": "failure"}"#).await;
+    let (status, err) = call(
+        &app,
+        "POST",
+        &format!("/v1/review/{id}"),
+        r#"{"verdict": "failure"}"#,
+    )
+    .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
-    assert!(err["error"].as_str().unwrap().contains("no judge verdict"), "{err}");
+    assert!(
+        err["error"].as_str().unwrap().contains("no judge verdict"),
+        "{err}"
+    );
     // The judges split (as a panel run records it): one says success, the other failure, and the
     // rule says failure.
     let store = eps.store().unwrap();
@@ -436,21 +566,39 @@ async fn a_human_verdict_empties_the_review_queue_and_calibration_counts_it() {
     assert_eq!(queue["items"].as_array().unwrap().len(), 1, "{queue}");
     assert_eq!(queue["items"][0]["episode"], id.as_str());
     assert_eq!(queue["items"][0]["task"], "bmoca.calculator.input_1");
-    assert_eq!(queue["items"][0]["judges"][0], json!(["alpha", "success", "because"]));
+    assert_eq!(
+        queue["items"][0]["judges"][0],
+        json!(["alpha", "success", "because"])
+    );
     let (_, w) = call(&app, "GET", &format!("/v1/episodes/{id}/watch"), "").await;
     assert_eq!(w["judges"].as_array().unwrap().len(), 2, "{w}");
     for (body, status) in [
         (r#"{"verdict": "maybe"}"#, StatusCode::BAD_REQUEST),
-        (r#"{"verdict": "failure", "extra": 1}"#, StatusCode::BAD_REQUEST),
+        (
+            r#"{"verdict": "failure", "extra": 1}"#,
+            StatusCode::BAD_REQUEST,
+        ),
         ("{", StatusCode::BAD_REQUEST),
     ] {
         let (got, err) = call(&app, "POST", &format!("/v1/review/{id}"), body).await;
         assert_eq!(got, status, "{body}: {err}");
         assert!(err["kind"].is_string());
     }
-    let (status, err) = call(&app, "POST", "/v1/review/ep-nope", r#"{"verdict": "failure"}"#).await;
+    let (status, err) = call(
+        &app,
+        "POST",
+        "/v1/review/ep-nope",
+        r#"{"verdict": "failure"}"#,
+    )
+    .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
-    let (status, done) = call(&app, "POST", &format!("/v1/review/{id}"), r#"{"verdict": "failure", "note": "pressed 2"}"#).await;
+    let (status, done) = call(
+        &app,
+        "POST",
+        &format!("/v1/review/{id}"),
+        r#"{"verdict": "failure", "note": "pressed 2"}"#,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{done}");
     assert_eq!(done["queue"], 0);
     let (_, queue) = call(&app, "GET", "/v1/review", "").await;
@@ -460,7 +608,9 @@ async fn a_human_verdict_empties_the_review_queue_and_calibration_counts_it() {
     assert_eq!(w["human"]["note"], "pressed 2");
     // Calibration counts it: the person's verdict is the known outcome, alpha was wrong, beta right.
     let names = vec!["alpha".to_string(), "beta".to_string()];
-    let labelled = store.with_connection(|c| record::reviewed(c, &names)).unwrap();
+    let labelled = store
+        .with_connection(|c| record::reviewed(c, &names))
+        .unwrap();
     assert_eq!(labelled.len(), 1);
     assert!(!labelled[0].truth);
     let report = calibrate::calibrate(&names, &labelled);
@@ -483,7 +633,13 @@ async fn the_device_picker_says_why_adb_devices_are_missing() {
     let (app, _dir) = routes(state, eps);
     let (status, list) = call(&app, "GET", "/v1/devices", "").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(list["adb"].as_str().unwrap().contains("no adb server at 127.0.0.1:1"), "{list}");
+    assert!(
+        list["adb"]
+            .as_str()
+            .unwrap()
+            .contains("no adb server at 127.0.0.1:1"),
+        "{list}"
+    );
     assert_eq!(list["devices"][0]["spec"], "sim");
     assert_eq!(list["devices"][0]["state"], "device");
     // Without a store there is no review queue to show, and the answer says why.
@@ -494,8 +650,12 @@ async fn the_device_picker_says_why_adb_devices_are_missing() {
 #[tokio::test]
 async fn with_a_token_the_page_asks_for_it_and_a_cookie_carries_it() {
     let (state, eps) = state();
-    let guard =
-        Guard::for_bind("127.0.0.1:8765".parse().unwrap(), Some("s3cr;t/x".into()), &[]).unwrap();
+    let guard = Guard::for_bind(
+        "127.0.0.1:8765".parse().unwrap(),
+        Some("s3cr;t/x".into()),
+        &[],
+    )
+    .unwrap();
     let (extra, _dir) = routes(state.clone(), eps);
     let app = droidmcp::mcp::http::router(
         state,
@@ -513,9 +673,14 @@ async fn with_a_token_the_page_asks_for_it_and_a_cookie_carries_it() {
     // The page without the token: the token form (no phone data), still 401.
     let res = app.clone().oneshot(get("/", None)).await.unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
-    let html = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+    let html = axum::body::to_bytes(res.into_body(), usize::MAX)
+        .await
+        .unwrap();
     let html = String::from_utf8_lossy(&html);
-    assert!(html.contains("droidmcp_token=") && html.contains("#token="), "{html}");
+    assert!(
+        html.contains("droidmcp_token=") && html.contains("#token="),
+        "{html}"
+    );
     assert!(!html.contains("/web/app.js"));
     // The REST routes without it: 401, plain.
     let res = app.clone().oneshot(get("/v1/devices", None)).await.unwrap();
@@ -523,17 +688,32 @@ async fn with_a_token_the_page_asks_for_it_and_a_cookie_carries_it() {
     // The cookie the form sets (encodeURIComponent of the token) opens everything, as the header does.
     let cookie = "theme=dark; droidmcp_token=s3cr%3Bt%2Fx";
     for uri in ["/", "/v1/devices", "/openapi.json"] {
-        let res = app.clone().oneshot(get(uri, Some(("cookie", cookie)))).await.unwrap();
+        let res = app
+            .clone()
+            .oneshot(get(uri, Some(("cookie", cookie))))
+            .await
+            .unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{uri}");
     }
     let res = app
         .clone()
-        .oneshot(get("/v1/devices", Some(("authorization", "Bearer s3cr;t/x"))))
+        .oneshot(get(
+            "/v1/devices",
+            Some(("authorization", "Bearer s3cr;t/x")),
+        ))
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
-    for wrong in ["droidmcp_token=s3cr", "droidmcp_token=%ZZ", "other=s3cr%3Bt%2Fx"] {
-        let res = app.clone().oneshot(get("/v1/devices", Some(("cookie", wrong)))).await.unwrap();
+    for wrong in [
+        "droidmcp_token=s3cr",
+        "droidmcp_token=%ZZ",
+        "other=s3cr%3Bt%2Fx",
+    ] {
+        let res = app
+            .clone()
+            .oneshot(get("/v1/devices", Some(("cookie", wrong))))
+            .await
+            .unwrap();
         assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{wrong}");
     }
 }

@@ -93,9 +93,7 @@ async fn exec_until_closed(
     shell: &dyn Shell,
     command: &str,
 ) -> Option<Result<crate::device::ShellOutput, ShellError>> {
-    let closed = async {
-        while io.read().await.is_some() {}
-    };
+    let closed = async { while io.read().await.is_some() {} };
     tokio::select! {
         result = shell.exec(command) => Some(result),
         () = closed => None,

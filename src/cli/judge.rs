@@ -327,7 +327,13 @@ pub async fn review(args: ReviewArgs) -> anyhow::Result<i32> {
             other => anyhow::bail!("--verdict must be success or failure, got {other:?}"),
         };
         store.with_connection(|c| {
-            Ok(record::record_human(c, episode, success, &args.note, &args.reviewer))
+            Ok(record::record_human(
+                c,
+                episode,
+                success,
+                &args.note,
+                &args.reviewer,
+            ))
         })??;
         println!("{episode}: recorded {verdict} (calibration counts it)");
         return Ok(0);

@@ -63,9 +63,8 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
     let mut config = env.sim_config(seed, crate::sim::ClockMode::Virtual);
     if let Some(name) = &args.profile {
         let names: Vec<&str> = crate::sim::Profile::ALL.iter().map(|p| p.name).collect();
-        config.profile = crate::sim::Profile::by_name(name).with_context(|| {
-            format!("--profile {name}: unknown profile ({})", names.join(", "))
-        })?;
+        config.profile = crate::sim::Profile::by_name(name)
+            .with_context(|| format!("--profile {name}: unknown profile ({})", names.join(", ")))?;
         config.density = None;
     }
     if let Some(locale) = &args.locale {

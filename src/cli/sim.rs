@@ -49,7 +49,10 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
     if let Some(name) = &args.profile {
         config.profile = Profile::by_name(name).with_context(|| {
             let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name).collect();
-            format!("unknown profile {name:?}; choose one of {}", names.join(", "))
+            format!(
+                "unknown profile {name:?}; choose one of {}",
+                names.join(", ")
+            )
         })?;
         config.density = None;
     }

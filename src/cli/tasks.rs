@@ -293,7 +293,10 @@ async fn replay_one(
         if missing.is_empty() {
             (ok, line)
         } else {
-            (ok, format!("{line}  [env not applied: {}]", missing.join("; ")))
+            (
+                ok,
+                format!("{line}  [env not applied: {}]", missing.join("; ")),
+            )
         }
     })
 }

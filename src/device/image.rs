@@ -54,13 +54,15 @@ pub fn decode_png(png: &[u8]) -> Result<RgbaImage, ImageError> {
 /// (so the caller asks for a PNG instead).
 pub fn raw_frame(bytes: &[u8]) -> Option<RgbaImage> {
     let word = |i: usize| -> Option<u32> {
-        Some(u32::from_le_bytes(bytes.get(i * 4..i * 4 + 4)?.try_into().ok()?))
+        Some(u32::from_le_bytes(
+            bytes.get(i * 4..i * 4 + 4)?.try_into().ok()?,
+        ))
     };
     let (width, height, format) = (word(0)?, word(1)?, word(2)?);
-    let len = (width as usize).checked_mul(height as usize)?.checked_mul(4)?;
-    let header = [16, 12]
-        .into_iter()
-        .find(|h| bytes.len() == h + len)?;
+    let len = (width as usize)
+        .checked_mul(height as usize)?
+        .checked_mul(4)?;
+    let header = [16, 12].into_iter().find(|h| bytes.len() == h + len)?;
     let mut pixels = bytes[header..header + len].to_vec();
     match format {
         1 => {}

@@ -436,7 +436,9 @@ pub async fn open_with_clock(
     let (device_part, env) = crate::env::split_spec(spec);
     if let Some(seed) = sim_seed(device_part) {
         let env = match env {
-            Some(name) => crate::env::Environment::resolve(name).map_err(|e| unknown(e.to_string()))?,
+            Some(name) => {
+                crate::env::Environment::resolve(name).map_err(|e| unknown(e.to_string()))?
+            }
             None => crate::env::Environment::default(),
         };
         let config = env.sim_config(seed.map_err(unknown)?, clock);

@@ -49,8 +49,21 @@ pub const DEVICES: [Profile; 6] = Profile::ALL;
 
 /// The fifteen B-MoCA locales.
 pub const LOCALES: [&str; 15] = [
-    "en-US", "es-US", "fr-CA", "zh-Hans-CN", "hi-IN", "ja-JP", "ru-MD", "ar-AE", "de-DE", "ak-GH",
-    "pt-BR", "pt-PT", "ko-KR", "ur-PK", "ar-EG",
+    "en-US",
+    "es-US",
+    "fr-CA",
+    "zh-Hans-CN",
+    "hi-IN",
+    "ja-JP",
+    "ru-MD",
+    "ar-AE",
+    "de-DE",
+    "ak-GH",
+    "pt-BR",
+    "pt-PT",
+    "ko-KR",
+    "ur-PK",
+    "ar-EG",
 ];
 
 /// An app B-MoCA places on home screens: its name in the environment tables and its launch
@@ -63,24 +76,96 @@ pub struct HomeApp {
 }
 
 pub const HOME_APPS: [HomeApp; 18] = [
-    HomeApp { name: "Calculator", package: "com.google.android.calculator", activity: "com.android.calculator2.Calculator" },
-    HomeApp { name: "Calendar", package: "com.google.android.calendar", activity: "com.android.calendar.AllInOneActivity" },
-    HomeApp { name: "Clock", package: "com.google.android.deskclock", activity: "com.android.deskclock.DeskClock" },
-    HomeApp { name: "Contacts", package: "com.google.android.contacts", activity: "com.android.contacts.activities.PeopleActivity" },
-    HomeApp { name: "Messages", package: "com.google.android.apps.messaging", activity: "com.google.android.apps.messaging.ui.ConversationListActivity" },
-    HomeApp { name: "Phone", package: "com.google.android.dialer", activity: "com.google.android.dialer.extensions.GoogleDialtactsActivity" },
-    HomeApp { name: "Settings", package: "com.android.settings", activity: "com.android.settings.Settings" },
-    HomeApp { name: "Chrome", package: "com.android.chrome", activity: "com.google.android.apps.chrome.Main" },
-    HomeApp { name: "Maps", package: "com.google.android.apps.maps", activity: "com.google.android.maps.MapsActivity" },
-    HomeApp { name: "YouTube", package: "com.google.android.youtube", activity: "com.google.android.youtube.app.honeycomb.Shell$HomeActivity" },
-    HomeApp { name: "Gmail", package: "com.google.android.gm", activity: "com.google.android.gm.ConversationListActivityGmail" },
-    HomeApp { name: "Photos", package: "com.google.android.apps.photos", activity: "com.google.android.apps.photos.home.HomeActivity" },
-    HomeApp { name: "Camera", package: "com.android.camera2", activity: "com.android.camera.CameraLauncher" },
-    HomeApp { name: "Files", package: "com.google.android.documentsui", activity: "com.android.documentsui.LauncherActivity" },
-    HomeApp { name: "Instagram", package: "com.instagram.android", activity: "com.instagram.android.activity.MainTabActivity" },
-    HomeApp { name: "Wikipedia", package: "org.wikipedia", activity: "org.wikipedia.main.MainActivity" },
-    HomeApp { name: "Snapseed", package: "com.niksoftware.snapseed", activity: "com.google.android.apps.snapseed.MainActivity" },
-    HomeApp { name: "Walmart", package: "com.walmart.android", activity: "com.walmart.android.app.main.MainActivity" },
+    HomeApp {
+        name: "Calculator",
+        package: "com.google.android.calculator",
+        activity: "com.android.calculator2.Calculator",
+    },
+    HomeApp {
+        name: "Calendar",
+        package: "com.google.android.calendar",
+        activity: "com.android.calendar.AllInOneActivity",
+    },
+    HomeApp {
+        name: "Clock",
+        package: "com.google.android.deskclock",
+        activity: "com.android.deskclock.DeskClock",
+    },
+    HomeApp {
+        name: "Contacts",
+        package: "com.google.android.contacts",
+        activity: "com.android.contacts.activities.PeopleActivity",
+    },
+    HomeApp {
+        name: "Messages",
+        package: "com.google.android.apps.messaging",
+        activity: "com.google.android.apps.messaging.ui.ConversationListActivity",
+    },
+    HomeApp {
+        name: "Phone",
+        package: "com.google.android.dialer",
+        activity: "com.google.android.dialer.extensions.GoogleDialtactsActivity",
+    },
+    HomeApp {
+        name: "Settings",
+        package: "com.android.settings",
+        activity: "com.android.settings.Settings",
+    },
+    HomeApp {
+        name: "Chrome",
+        package: "com.android.chrome",
+        activity: "com.google.android.apps.chrome.Main",
+    },
+    HomeApp {
+        name: "Maps",
+        package: "com.google.android.apps.maps",
+        activity: "com.google.android.maps.MapsActivity",
+    },
+    HomeApp {
+        name: "YouTube",
+        package: "com.google.android.youtube",
+        activity: "com.google.android.youtube.app.honeycomb.Shell$HomeActivity",
+    },
+    HomeApp {
+        name: "Gmail",
+        package: "com.google.android.gm",
+        activity: "com.google.android.gm.ConversationListActivityGmail",
+    },
+    HomeApp {
+        name: "Photos",
+        package: "com.google.android.apps.photos",
+        activity: "com.google.android.apps.photos.home.HomeActivity",
+    },
+    HomeApp {
+        name: "Camera",
+        package: "com.android.camera2",
+        activity: "com.android.camera.CameraLauncher",
+    },
+    HomeApp {
+        name: "Files",
+        package: "com.google.android.documentsui",
+        activity: "com.android.documentsui.LauncherActivity",
+    },
+    HomeApp {
+        name: "Instagram",
+        package: "com.instagram.android",
+        activity: "com.instagram.android.activity.MainTabActivity",
+    },
+    HomeApp {
+        name: "Wikipedia",
+        package: "org.wikipedia",
+        activity: "org.wikipedia.main.MainActivity",
+    },
+    HomeApp {
+        name: "Snapseed",
+        package: "com.niksoftware.snapseed",
+        activity: "com.google.android.apps.snapseed.MainActivity",
+    },
+    HomeApp {
+        name: "Walmart",
+        package: "com.walmart.android",
+        activity: "com.walmart.android.app.main.MainActivity",
+    },
 ];
 
 pub fn home_app(name: &str) -> Option<&'static HomeApp> {
@@ -144,7 +229,12 @@ impl HomeLayout {
         for s in &self.slots {
             (s.app.name, s.place).hash(&mut h);
         }
-        format!("{}x{}-{:06x}", self.columns, self.rows, h.finish() & 0xFF_FFFF)
+        format!(
+            "{}x{}-{:06x}",
+            self.columns,
+            self.rows,
+            h.finish() & 0xFF_FFFF
+        )
     }
 }
 
@@ -204,13 +294,10 @@ impl Environment {
             return Ok(Environment::default());
         }
         if let Some(seed) = name.strip_prefix("random:") {
-            let seed: u64 = seed
-                .trim()
-                .parse()
-                .map_err(|_| EnvError::Invalid {
-                    name: name.into(),
-                    reason: "the seed must be a number".into(),
-                })?;
+            let seed: u64 = seed.trim().parse().map_err(|_| EnvError::Invalid {
+                name: name.into(),
+                reason: "the seed must be a number".into(),
+            })?;
             return Ok(random::draw(seed));
         }
         catalog::get(name).cloned()
@@ -266,19 +353,22 @@ impl Environment {
         format!(
             "env {}{}: {} {}dpi font {} {} wallpaper {} {} home {}",
             self.name,
-            self.split.map_or(String::new(), |s| format!(" ({})", s.as_str())),
+            self.split
+                .map_or(String::new(), |s| format!(" ({})", s.as_str())),
             self.device.model,
             self.density,
             self.font_scale,
             if self.dark { "dark" } else { "light" },
             self.wallpaper.name(),
             self.locale,
-            self.home.as_ref().map_or("default".to_string(), |h| format!(
-                "{} icons on {}x{}",
-                h.slots.len(),
-                h.columns,
-                h.rows
-            )),
+            self.home
+                .as_ref()
+                .map_or("default".to_string(), |h| format!(
+                    "{} icons on {}x{}",
+                    h.slots.len(),
+                    h.columns,
+                    h.rows
+                )),
         )
     }
 }
@@ -305,10 +395,22 @@ mod tests {
     fn resolves_ids_random_default_and_splits() {
         assert_eq!(Environment::resolve("105").unwrap().locale, "ko-KR");
         assert_eq!(Environment::resolve("5").unwrap().name, "005");
-        assert_eq!(Environment::resolve("random:7"), Environment::resolve("random:7"));
-        assert_eq!(Environment::resolve("default").unwrap(), Environment::default());
-        assert!(matches!(Environment::resolve("200"), Err(EnvError::Unknown(_))));
-        assert!(matches!(Environment::resolve("random:x"), Err(EnvError::Invalid { .. })));
+        assert_eq!(
+            Environment::resolve("random:7"),
+            Environment::resolve("random:7")
+        );
+        assert_eq!(
+            Environment::resolve("default").unwrap(),
+            Environment::default()
+        );
+        assert!(matches!(
+            Environment::resolve("200"),
+            Err(EnvError::Unknown(_))
+        ));
+        assert!(matches!(
+            Environment::resolve("random:x"),
+            Err(EnvError::Invalid { .. })
+        ));
         assert_eq!(Environment::resolve_many("test").unwrap().len(), 10);
         assert_eq!(Environment::resolve_many("train").unwrap().len(), 35);
         assert_eq!(Environment::resolve_many("000,109").unwrap().len(), 2);

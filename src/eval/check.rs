@@ -911,11 +911,7 @@ impl Check {
         Ok(result)
     }
 
-    async fn judge_ui(
-        &self,
-        run: &mut Run<'_, '_>,
-        pred: &UiPredicate,
-    ) -> Result<Judged, Unread> {
+    async fn judge_ui(&self, run: &mut Run<'_, '_>, pred: &UiPredicate) -> Result<Judged, Unread> {
         let screens = run.ctx.screens;
         let test_xml = |xml: &str| -> Result<String, String> {
             let nodes = ui::parse_nodes(xml)?;

@@ -226,7 +226,11 @@ impl Constraint {
     /// The constraint's outcome as a check result (stored and shown beside the checks).
     fn result(&self, outcome: &Result<String, Violation>) -> CheckResult {
         let (passed, value, reason) = match outcome {
-            Ok(kept) => (true, format!("{} constraint kept: {kept}", self.level()), None),
+            Ok(kept) => (
+                true,
+                format!("{} constraint kept: {kept}", self.level()),
+                None,
+            ),
             Err(v) => (
                 false,
                 format!("{} constraint broken at step {}", self.level(), v.step),
@@ -302,7 +306,9 @@ mod tests {
     fn tap(x: i32, y: i32) -> ActionRecord {
         ActionRecord {
             point: Some(Point::new(x, y)),
-            screen_before: Some(Arc::new(crate::hierarchy::parse(DIALPAD.as_bytes()).unwrap())),
+            screen_before: Some(Arc::new(
+                crate::hierarchy::parse(DIALPAD.as_bytes()).unwrap(),
+            )),
             ..step("tap", &format!("tap {x},{y}"))
         }
     }
@@ -362,13 +368,8 @@ mod tests {
         });
         let v = budget.judge(&steps).unwrap_err();
         assert_eq!((v.step, v.level), (2, Level::Component));
-        let mut verdict = crate::eval::score(
-            &[],
-            vec![],
-            &crate::eval::Expr::All(vec![]),
-            false,
-            true,
-        );
+        let mut verdict =
+            crate::eval::score(&[], vec![], &crate::eval::Expr::All(vec![]), false, true);
         assert!(verdict.success);
         enforce(&mut verdict, &[page, budget], &steps);
         assert!(!verdict.success);

@@ -101,7 +101,10 @@ pub fn score(
             .filter(|r| r.inconclusive.is_some())
             .map(|r| r.id.as_str())
             .collect();
-        format!("could not read the device for check(s) {}", unread.join(", "))
+        format!(
+            "could not read the device for check(s) {}",
+            unread.join(", ")
+        )
     });
     let score = match (finished, success_flag, partial) {
         _ if inconclusive.is_some() => 0.0,
@@ -185,17 +188,35 @@ mod tests {
             ..result("b", false)
         };
         let all = Expr::parse("all(a, b)").unwrap();
-        let v = score(&checks, vec![result("a", true), unread.clone()], &all, true, true);
+        let v = score(
+            &checks,
+            vec![result("a", true), unread.clone()],
+            &all,
+            true,
+            true,
+        );
         assert_eq!(v.kind(), "inconclusive");
         assert!(!v.success);
         assert_eq!(v.score, 0.0);
         assert!(v.inconclusive.as_deref().unwrap().contains('b'));
         // A failure the unread check cannot rescue stays a failure.
-        let v = score(&checks, vec![result("a", false), unread.clone()], &all, true, true);
+        let v = score(
+            &checks,
+            vec![result("a", false), unread.clone()],
+            &all,
+            true,
+            true,
+        );
         assert_eq!(v.kind(), "failure");
         // A success it cannot spoil stays a success.
         let any = Expr::parse("any(a, b)").unwrap();
-        let v = score(&checks, vec![result("a", true), unread.clone()], &any, true, true);
+        let v = score(
+            &checks,
+            vec![result("a", true), unread.clone()],
+            &any,
+            true,
+            true,
+        );
         assert_eq!(v.kind(), "success");
         // Not declaring the task finished is the agent's failure whatever the device said.
         let v = score(&checks, vec![result("a", true), unread], &all, true, false);

@@ -195,9 +195,9 @@ fn point(t: &TargetIn, elements: &[ElementOut]) -> Option<(f64, f64)> {
     }
     let e = match (&t.element, &t.text) {
         (Some(id), _) => elements.iter().find(|e| e.id == *id),
-        (None, Some(text)) => elements.iter().find(|e| {
-            e.text == *text || e.desc == *text || e.folded.iter().any(|f| f == text)
-        }),
+        (None, Some(text)) => elements
+            .iter()
+            .find(|e| e.text == *text || e.desc == *text || e.folded.iter().any(|f| f == text)),
         _ => None,
     }?;
     Some((e.center[0] as f64, e.center[1] as f64))
@@ -227,16 +227,16 @@ fn action_json(a: &ActionIn, elements: &[ElementOut]) -> serde_json::Value {
 pub fn dual_gesture(a: &ActionIn, elements: &[ElementOut], w: f64, h: f64) -> Option<[f64; 4]> {
     let norm = |(x, y): (f64, f64)| ((y / h).clamp(0.0, 1.0), (x / w).clamp(0.0, 1.0));
     let round = |v: f64| (v * 10_000.0).round() / 10_000.0;
-    let gesture = |a: (f64, f64), b: (f64, f64)| Some([round(a.0), round(a.1), round(b.0), round(b.1)]);
+    let gesture =
+        |a: (f64, f64), b: (f64, f64)| Some([round(a.0), round(a.1), round(b.0), round(b.1)]);
     match a {
         ActionIn::Tap { at } => {
             let p = norm(point(at, elements)?);
             gesture(p, p)
         }
-        ActionIn::Swipe { from, to, .. } => gesture(
-            norm(point(from, elements)?),
-            norm(point(to, elements)?),
-        ),
+        ActionIn::Swipe { from, to, .. } => {
+            gesture(norm(point(from, elements)?), norm(point(to, elements)?))
+        }
         ActionIn::PressKey { key } => {
             let x = match key.trim().to_ascii_lowercase().as_str() {
                 "back" | "4" => 0.22,
@@ -265,7 +265,10 @@ mod tests {
     #[test]
     fn gestures_normalize_to_the_screen_in_y_x_order() {
         let tap = ActionIn::Tap { at: at(540, 1200) };
-        assert_eq!(dual_gesture(&tap, &[], 1080.0, 2400.0), Some([0.5, 0.5, 0.5, 0.5]));
+        assert_eq!(
+            dual_gesture(&tap, &[], 1080.0, 2400.0),
+            Some([0.5, 0.5, 0.5, 0.5])
+        );
         let swipe = ActionIn::Swipe {
             from: at(540, 1920),
             to: at(540, 480),
@@ -276,7 +279,10 @@ mod tests {
             Some([0.8, 0.5, 0.2, 0.5])
         );
         let back = ActionIn::PressKey { key: "back".into() };
-        assert_eq!(dual_gesture(&back, &[], 1080.0, 2400.0), Some([0.95, 0.22, 0.95, 0.22]));
+        assert_eq!(
+            dual_gesture(&back, &[], 1080.0, 2400.0),
+            Some([0.95, 0.22, 0.95, 0.22])
+        );
         let typed = ActionIn::TypeText {
             text: "hi".into(),
             clear: false,

@@ -7,10 +7,10 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::OpenApi;
 
-use super::phone;
 use super::demo::{DemoOut, DemoStart, ReplayOut, ReplayStart};
-use super::review::{self, *};
+use super::phone;
 use super::phone_wire::*;
+use super::review::{self, *};
 use super::wire::ErrorBody;
 
 #[derive(OpenApi)]

@@ -251,7 +251,10 @@ pub async fn devices(State(phones): Shared) -> Json<DeviceList> {
     let adb = match adb_devices(pool.adb_server()).await {
         Ok(found) => {
             for d in found {
-                match devices.iter_mut().find(|o| o.serial == d.serial || o.spec == d.serial) {
+                match devices
+                    .iter_mut()
+                    .find(|o| o.serial == d.serial || o.spec == d.serial)
+                {
                     Some(open) => {
                         open.state = d.state;
                         open.model = d.model;
@@ -319,7 +322,9 @@ pub async fn screen(
     }
     let (spec, session) = phones.session(q.device.as_deref()).await?;
     let shot = q.screenshot.unwrap_or(true);
-    Ok(Json(read_screen(&spec, &session, shot, max_edge, q.xml).await?))
+    Ok(Json(
+        read_screen(&spec, &session, shot, max_edge, q.xml).await?,
+    ))
 }
 
 /// The settled screen through `Session::observe`, with elements parsed by `session::Screen` so the
@@ -411,7 +416,9 @@ pub async fn act(
             Err(e) => Err(e.to_string()),
         };
         let outcome = outcome.as_ref().map(|s| *s).map_err(String::as_str);
-        demo.lock().await.write_step(&before, &req.action, outcome)?;
+        demo.lock()
+            .await
+            .write_step(&before, &req.action, outcome)?;
     }
     let outcome = result.map_err(|e| session_error(&e))?;
     Ok(Json(ActResult::from(&outcome)))

@@ -278,9 +278,8 @@ pub enum ActionIn {
 impl ActionIn {
     pub fn action(&self) -> Result<Action, String> {
         let direction = |d: &str| {
-            Direction::parse(d).ok_or_else(|| {
-                format!("unknown direction {d:?}; use up, down, left or right")
-            })
+            Direction::parse(d)
+                .ok_or_else(|| format!("unknown direction {d:?}; use up, down, left or right"))
         };
         Ok(match self {
             ActionIn::Tap { at } => Action::Tap(at.target()?),

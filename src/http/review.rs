@@ -39,7 +39,11 @@ fn store(eps: &Episodes) -> Result<&Store, ApiError> {
 }
 
 fn db_error(e: impl std::fmt::Display) -> ApiError {
-    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", format!("episode store: {e}"))
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal",
+        format!("episode store: {e}"),
+    )
 }
 
 /// Runs `f` on the store after making sure the verdict tables exist.
@@ -106,7 +110,10 @@ pub struct EpisodeWatch {
 #[utoipa::path(get, path = "/v1/episodes/{id}/watch", tag = "episodes",
     params(("id" = String, Path, description = "Episode id")),
     responses((status = 200, body = EpisodeWatch), (status = 404, body = super::wire::ErrorBody)))]
-pub async fn watch(State(eps): Shared, Path(id): Path<String>) -> Result<Json<EpisodeWatch>, ApiError> {
+pub async fn watch(
+    State(eps): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<EpisodeWatch>, ApiError> {
     let store = store(&eps)?;
     let mut episode = eps.export(&id)?;
     if let Some(o) = episode.as_object_mut() {
@@ -122,7 +129,8 @@ pub async fn watch(State(eps): Shared, Path(id): Path<String>) -> Result<Json<Ep
             let step = WatchStep {
                 index: r.index,
                 at: r.at.clone(),
-                action: serde_json::from_str(&r.action).unwrap_or(serde_json::Value::String(r.action.clone())),
+                action: serde_json::from_str(&r.action)
+                    .unwrap_or(serde_json::Value::String(r.action.clone())),
                 before: before.take(),
                 after: after.clone(),
             };
@@ -131,24 +139,34 @@ pub async fn watch(State(eps): Shared, Path(id): Path<String>) -> Result<Json<Ep
         })
         .collect();
     let (judges, human) = with_verdicts(store, |c| {
-        Ok((record::judge_verdicts(c, &id)?, record::human_verdict(c, &id)?))
+        Ok((
+            record::judge_verdicts(c, &id)?,
+            record::human_verdict(c, &id)?,
+        ))
     })?;
     Ok(Json(EpisodeWatch {
         episode,
         steps,
         judges: judges
             .into_iter()
-            .map(|(judge, family, role, verdict, confidence, reason, error)| JudgeOut {
-                judge,
-                family,
-                role,
-                verdict,
-                confidence,
-                reason,
-                error,
-            })
+            .map(
+                |(judge, family, role, verdict, confidence, reason, error)| JudgeOut {
+                    judge,
+                    family,
+                    role,
+                    verdict,
+                    confidence,
+                    reason,
+                    error,
+                },
+            )
             .collect(),
-        human: human.map(|(verdict, note, reviewer, at)| HumanOut { verdict, note, reviewer, at }),
+        human: human.map(|(verdict, note, reviewer, at)| HumanOut {
+            verdict,
+            note,
+            reviewer,
+            at,
+        }),
     }))
 }
 

@@ -16,10 +16,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::{CheckResult, Verdict};
-use crate::store::StepRow;
 use crate::session::episode::{
     Report as CoreReport, Started as CoreStarted, Summary as CoreSummary,
 };
+use crate::store::StepRow;
 use crate::task::Task;
 
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]

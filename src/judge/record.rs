@@ -220,7 +220,9 @@ pub fn human_verdict(
     let mut stmt = db.prepare(
         "SELECT verdict, note, reviewer, created_at FROM human_verdicts WHERE episode_id = ?1 ORDER BY id DESC LIMIT 1",
     )?;
-    let mut rows = stmt.query_map([episode], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    let mut rows = stmt.query_map([episode], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    })?;
     rows.next().transpose()
 }
 
@@ -235,7 +237,15 @@ pub fn judge_verdicts(
         "SELECT judge, family, role, verdict, confidence, reason, error FROM judge_verdicts WHERE episode_id = ?1 ORDER BY id",
     )?;
     let rows = stmt.query_map([episode], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+            r.get(5)?,
+            r.get(6)?,
+        ))
     })?;
     rows.collect()
 }
@@ -243,7 +253,10 @@ pub fn judge_verdicts(
 /// The episodes a person reviewed, labelled for calibration: the person's latest verdict is the known
 /// outcome; the verdicts are those of `names`' judges (panel order) in the panel run the person
 /// reviewed (`undecided` for a judge that did not take part).
-pub fn reviewed(db: &Connection, names: &[String]) -> rusqlite::Result<Vec<super::calibrate::Labelled>> {
+pub fn reviewed(
+    db: &Connection,
+    names: &[String],
+) -> rusqlite::Result<Vec<super::calibrate::Labelled>> {
     use super::verdict::VerdictKind;
     let mut stmt = db.prepare(
         "SELECT h.episode_id, h.verdict, h.panel_id FROM human_verdicts h
@@ -253,7 +266,9 @@ pub fn reviewed(db: &Connection, names: &[String]) -> rusqlite::Result<Vec<super
     let rows: Vec<(String, String, i64)> = stmt
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut said = db.prepare("SELECT verdict FROM judge_verdicts WHERE panel_id = ?1 AND judge = ?2 ORDER BY id LIMIT 1")?;
+    let mut said = db.prepare(
+        "SELECT verdict FROM judge_verdicts WHERE panel_id = ?1 AND judge = ?2 ORDER BY id LIMIT 1",
+    )?;
     rows.into_iter()
         .map(|(episode, verdict, panel)| {
             let verdicts = names
@@ -263,7 +278,8 @@ pub fn reviewed(db: &Connection, names: &[String]) -> rusqlite::Result<Vec<super
                         .query_map(params![panel, name], |r| r.get(0))?
                         .next()
                         .transpose()?;
-                    Ok(v.and_then(|v| VerdictKind::parse(&v)).unwrap_or(VerdictKind::Undecided))
+                    Ok(v.and_then(|v| VerdictKind::parse(&v))
+                        .unwrap_or(VerdictKind::Undecided))
                 })
                 .collect::<rusqlite::Result<_>>()?;
             Ok(super::calibrate::Labelled {

@@ -269,7 +269,17 @@ pub fn table(rows: &[TaskFigures]) -> String {
     let f = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
     let mut s = format!(
         "{:<40} {:>5} {:>8} {:>6} {:>6} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7}\n",
-        "task", "eps", "SR rule", "incon", "abort", "SR judg", "TR", "TCR", "RRR", "repeat", "violate"
+        "task",
+        "eps",
+        "SR rule",
+        "incon",
+        "abort",
+        "SR judg",
+        "TR",
+        "TCR",
+        "RRR",
+        "repeat",
+        "violate"
     );
     for r in rows {
         s.push_str(&format!(

@@ -38,10 +38,7 @@ impl DroidMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         match a.target.target() {
-            Ok(t) => {
-                self.act(Action::DoubleTap(t), &a.observe, ctx)
-                    .await
-            }
+            Ok(t) => self.act(Action::DoubleTap(t), &a.observe, ctx).await,
             Err(e) => Ok(reply::bad_args(&e)),
         }
     }
@@ -186,7 +183,6 @@ impl DroidMcp {
         Parameters(a): Parameters<WaitArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
-        self.act(Action::Wait { ms: a.ms }, &a.observe, ctx)
-            .await
+        self.act(Action::Wait { ms: a.ms }, &a.observe, ctx).await
     }
 }

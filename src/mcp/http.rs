@@ -32,7 +32,9 @@ pub struct Guard {
 pub enum BindError {
     #[error("binding {0} exposes the phone beyond this machine; set a bearer token (--token or DROIDMCP_TOKEN)")]
     TokenRequired(SocketAddr),
-    #[error("the bearer token must be printable characters without spaces; got an empty or blank one")]
+    #[error(
+        "the bearer token must be printable characters without spaces; got an empty or blank one"
+    )]
     BlankToken,
 }
 
@@ -157,7 +159,10 @@ async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Respons
 /// such as user info (`127.0.0.1:80@evil.com`), a path, or an empty or non-numeric port.
 fn host_name(authority: &str) -> Option<String> {
     let a = authority.trim();
-    let port_ok = |p: &str| p.is_empty() || (p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok());
+    let port_ok = |p: &str| {
+        p.is_empty()
+            || (p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok())
+    };
     if let Some(rest) = a.strip_prefix('[') {
         let (ip, tail) = rest.split_once(']')?;
         ip.parse::<std::net::Ipv6Addr>().ok()?;
@@ -222,7 +227,11 @@ pub fn mcp_routes(state: Arc<ServerState>, shutdown: CancellationToken) -> axum:
 
 /// Before rmcp sees a POST: refuses a new session when [`MAX_SESSIONS`] are open (503), and answers
 /// a body that is not a usable JSON-RPC message with the error [`inbound::check`] gives.
-async fn screen_request(State(state): State<Arc<ServerState>>, req: Request, next: Next) -> Response {
+async fn screen_request(
+    State(state): State<Arc<ServerState>>,
+    req: Request,
+    next: Next,
+) -> Response {
     if req.method() != axum::http::Method::POST {
         return next.run(req).await;
     }
@@ -254,7 +263,8 @@ async fn screen_request(State(state): State<Arc<ServerState>>, req: Request, nex
             .insert(header::RETRY_AFTER, header::HeaderValue::from_static("30"));
         return resp;
     }
-    next.run(Request::from_parts(parts, axum::body::Body::from(bytes))).await
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await
 }
 
 /// The whole HTTP app: `/mcp` plus `extra` routes (e.g. the REST API), all behind `guard`.
@@ -350,23 +360,67 @@ mod tests {
 
     #[test]
     fn host_origin_and_authorization_are_parsed_strictly() {
-        let g = Guard::for_bind("127.0.0.1:8765".parse().unwrap(), Some("t0k".into()), &[]).unwrap();
+        let g =
+            Guard::for_bind("127.0.0.1:8765".parse().unwrap(), Some("t0k".into()), &[]).unwrap();
         let auth = ("authorization", "Bearer t0k");
-        for host in ["127.0.0.1:8765@evil.com", "127.0.0.1:", "127.0.0.1:80x", "127.0.0.1/x", "", "[::1", "evil.com#127.0.0.1"] {
-            assert_eq!(g.check(&headers(&[("host", host), auth])).unwrap_err().0, StatusCode::FORBIDDEN, "{host}");
+        for host in [
+            "127.0.0.1:8765@evil.com",
+            "127.0.0.1:",
+            "127.0.0.1:80x",
+            "127.0.0.1/x",
+            "",
+            "[::1",
+            "evil.com#127.0.0.1",
+        ] {
+            assert_eq!(
+                g.check(&headers(&[("host", host), auth])).unwrap_err().0,
+                StatusCode::FORBIDDEN,
+                "{host}"
+            );
         }
-        assert!(g.check(&headers(&[("host", "LOCALHOST:8765"), auth])).is_ok());
-        for origin in ["http://localhost:1@evil.com", "http://localhost/", "ftp://localhost", "null"] {
+        assert!(g
+            .check(&headers(&[("host", "LOCALHOST:8765"), auth]))
+            .is_ok());
+        for origin in [
+            "http://localhost:1@evil.com",
+            "http://localhost/",
+            "ftp://localhost",
+            "null",
+        ] {
             let h = headers(&[("host", "localhost"), ("origin", origin), auth]);
-            assert_eq!(g.check(&h).unwrap_err().0, StatusCode::FORBIDDEN, "{origin}");
+            assert_eq!(
+                g.check(&h).unwrap_err().0,
+                StatusCode::FORBIDDEN,
+                "{origin}"
+            );
         }
-        assert!(g.check(&headers(&[("host", "localhost"), ("origin", "HTTP://Localhost:3000"), auth])).is_ok());
+        assert!(g
+            .check(&headers(&[
+                ("host", "localhost"),
+                ("origin", "HTTP://Localhost:3000"),
+                auth
+            ]))
+            .is_ok());
         for value in ["bearer t0k", "BEARER t0k", "Bearer   t0k"] {
-            assert!(g.check(&headers(&[("host", "localhost"), ("authorization", value)])).is_ok(), "{value}");
+            assert!(
+                g.check(&headers(&[("host", "localhost"), ("authorization", value)]))
+                    .is_ok(),
+                "{value}"
+            );
         }
-        for value in ["Bearer", "Bearer ", "Basic t0k", "Bearer t0k extra", "Bearert0k"] {
+        for value in [
+            "Bearer",
+            "Bearer ",
+            "Basic t0k",
+            "Bearer t0k extra",
+            "Bearert0k",
+        ] {
             let h = headers(&[("host", "localhost"), ("authorization", value)]);
-            assert_eq!(g.check(&h).unwrap_err().0, StatusCode::UNAUTHORIZED, "{value}");
+            assert_eq!(
+                g.check(&h).unwrap_err().0,
+                StatusCode::UNAUTHORIZED,
+                "{value}"
+            );
         }
         for blank in ["", "   ", "a b"] {
             assert!(matches!(

@@ -163,7 +163,8 @@ fn replace_lone_surrogates(s: &str) -> Option<String> {
             if let Some(u) = escape_at(i) {
                 let high = (0xD800..0xDC00).contains(&u);
                 let low = (0xDC00..0xE000).contains(&u);
-                let paired = high && escape_at(i + 6).is_some_and(|n| (0xDC00..0xE000).contains(&n));
+                let paired =
+                    high && escape_at(i + 6).is_some_and(|n| (0xDC00..0xE000).contains(&n));
                 if paired {
                     out.push_str(&s[i..i + 12]);
                     i += 12;
@@ -310,11 +311,20 @@ mod tests {
     #[test]
     fn garbage_and_bad_arguments_get_the_codes_the_spec_gives() {
         let e = check(b"{not json").unwrap_err();
-        assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (Value::Null, json!(-32700)));
-        assert_eq!(check(&[0xff, 0xfe, b'{']).unwrap_err()["error"]["code"], -32700);
+        assert_eq!(
+            (e["id"].clone(), e["error"]["code"].clone()),
+            (Value::Null, json!(-32700))
+        );
+        assert_eq!(
+            check(&[0xff, 0xfe, b'{']).unwrap_err()["error"]["code"],
+            -32700
+        );
         let bad = br#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"tap","arguments":"x"}}"#;
         let e = check(bad).unwrap_err();
-        assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (json!("a"), json!(-32602)));
+        assert_eq!(
+            (e["id"].clone(), e["error"]["code"].clone()),
+            (json!("a"), json!(-32602))
+        );
         assert!(e["error"]["message"].as_str().unwrap().contains("a string"));
         let good = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tap","arguments":{}}}"#;
         assert!(check(good).is_ok());

@@ -15,11 +15,11 @@
 
 mod actions;
 pub mod http;
+pub mod inbound;
 mod observe;
 mod params;
 pub(crate) mod reply;
 pub mod schema;
-pub mod inbound;
 mod task_tools;
 
 use std::sync::Arc;

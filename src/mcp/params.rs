@@ -79,7 +79,10 @@ pub struct ObserveArgs {
 impl ObserveArgs {
     /// The digest ids are aimed at, when given (blank counts as not given).
     pub fn seen(&self) -> Option<&str> {
-        self.digest.as_deref().map(str::trim).filter(|d| !d.is_empty())
+        self.digest
+            .as_deref()
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
     }
 
     pub fn options(&self) -> Option<ObserveOptions> {

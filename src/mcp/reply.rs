@@ -340,7 +340,10 @@ pub fn page<T>(items: &[T], offset: usize, limit: usize) -> (&[T], Option<usize>
     let total = items.len();
     let start = offset.min(total);
     let page = &items[start..offset.saturating_add(limit).min(total)];
-    (page, (start + page.len() < total).then_some(start + page.len()))
+    (
+        page,
+        (start + page.len() < total).then_some(start + page.len()),
+    )
 }
 
 /// One page of the step list: `limit` steps from `offset`, one line each, oldest first.
@@ -369,7 +372,8 @@ pub fn history(steps: &[Step], offset: usize, limit: usize) -> CallToolResult {
     if let Some(n) = next {
         text.push_str(&format!("\nmore: call history with offset {n}"));
     }
-    let mut value = json!({"ok": true, "total": total, "offset": offset, "steps": steps_json(page)});
+    let mut value =
+        json!({"ok": true, "total": total, "offset": offset, "steps": steps_json(page)});
     if let Some(n) = next {
         value["next_offset"] = json!(n);
     }

@@ -323,10 +323,7 @@ impl DroidMcp {
         for t in page {
             text.push_str(&format!("\n{} [{}] {}", t.id, t.kind, t.goal));
         }
-        Ok(ok_json(
-            text,
-            value,
-        ))
+        Ok(ok_json(text, value))
     }
 
     #[tool(

@@ -903,7 +903,12 @@ impl Episodes {
         Ok(guard
             .steps
             .iter()
-            .map(|s| step_row(s, &s.started_at.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()))
+            .map(|s| {
+                step_row(
+                    s,
+                    &s.started_at.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
+                )
+            })
             .collect())
     }
 

@@ -17,8 +17,8 @@
 //! convert them to their own wire types, so renaming a field here never breaks a client.
 
 mod act;
-mod clip;
 mod action;
+mod clip;
 mod control;
 pub mod episode;
 mod error;
@@ -37,9 +37,9 @@ pub use action::{
     ActOutcome, Action, Clamped, Direction, Target, LONG_PRESS_MS, MAX_GESTURE_MS, MAX_SWIPES,
     MAX_TEXT_CHARS, MAX_WAIT_MS, MIN_SWIPE_MS,
 };
+pub use clip::clip;
 pub use control::{Control, Progress};
 pub use error::SessionError;
-pub use clip::clip;
 pub use hub::Hub;
 pub use observe::{Observation, ObserveOptions, SettlePolicy};
 pub use pool::{DevicePool, DeviceSlot, DeviceSummary, Lease};

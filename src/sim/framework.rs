@@ -139,7 +139,9 @@ impl Framework {
             requests: Vec::new(),
             alarms: Vec::new(),
             notifications: Vec::new(),
-            properties: super::defaults::properties(&config, &serial).into_iter().collect(),
+            properties: super::defaults::properties(&config, &serial)
+                .into_iter()
+                .collect(),
         };
         let mut fw = Framework {
             sys,
@@ -193,12 +195,22 @@ impl Framework {
         use apps::launcher::home;
         if let Some(layout) = &self.config.home {
             if let Err(e) = home::write(&self.sys, layout) {
-                self.sys.log(pid::SYSTEM_SERVER, 'E', "Launcher", format!("cannot write launcher.db: {e}"));
+                self.sys.log(
+                    pid::SYSTEM_SERVER,
+                    'E',
+                    "Launcher",
+                    format!("cannot write launcher.db: {e}"),
+                );
             }
         }
         if self.config.wallpaper != super::render::Wallpaper::Plain {
             if let Err(e) = home::write_wallpaper(&self.sys, self.config.wallpaper) {
-                self.sys.log(pid::SYSTEM_SERVER, 'E', "WallpaperManagerService", format!("cannot write wallpaper_info.xml: {e}"));
+                self.sys.log(
+                    pid::SYSTEM_SERVER,
+                    'E',
+                    "WallpaperManagerService",
+                    format!("cannot write wallpaper_info.xml: {e}"),
+                );
             }
         }
     }

@@ -278,12 +278,13 @@ impl Shell for Phone {
         // Dropping this future (a timeout, a cancelled request) raises the interrupt, so the blocking
         // command stops and releases the phone instead of running on unseen.
         let mut armed = RaiseOnDrop(Some(interrupt.clone()));
-        let result = tokio::task::spawn_blocking(move || phone.exec_interruptible(&line, interrupt))
-            .await
-            .map_err(|e| ShellError::Disconnected {
-                serial: self.serial.to_string(),
-                reason: e.to_string(),
-            });
+        let result =
+            tokio::task::spawn_blocking(move || phone.exec_interruptible(&line, interrupt))
+                .await
+                .map_err(|e| ShellError::Disconnected {
+                    serial: self.serial.to_string(),
+                    reason: e.to_string(),
+                });
         armed.0 = None;
         result
     }

@@ -51,7 +51,10 @@ pub fn validate(c: &RawConstraint) -> Result<Constraint, FieldError> {
         }
     };
     if let Some(extra) = present.iter().find(|k| !allowed.contains(k)) {
-        return Err(fe(extra, format!("does not apply to a {kind:?} constraint")));
+        return Err(fe(
+            extra,
+            format!("does not apply to a {kind:?} constraint"),
+        ));
     }
     let matcher = |v: &Option<toml::Value>, field: &str| {
         v.as_ref()

@@ -224,11 +224,7 @@ impl Task {
                         let ordered = columns
                             .iter()
                             .filter(|(_, spec, _)| !spec.is_derived())
-                            .chain(
-                                columns
-                                    .iter()
-                                    .filter(|(_, spec, _)| spec.is_derived()),
-                            );
+                            .chain(columns.iter().filter(|(_, spec, _)| spec.is_derived()));
                         for (column, spec, is_template) in ordered {
                             let cell = if *is_template {
                                 // A string column is a template over the task's parameters and the

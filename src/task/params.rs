@@ -80,9 +80,9 @@ impl ParamSpec {
     pub fn bases(&self) -> Vec<&str> {
         match self {
             ParamSpec::Add { base, .. } => vec![base],
-            ParamSpec::Relative { anchor, at, .. } => {
-                std::iter::once(anchor.as_str()).chain(at.as_deref()).collect()
-            }
+            ParamSpec::Relative { anchor, at, .. } => std::iter::once(anchor.as_str())
+                .chain(at.as_deref())
+                .collect(),
             ParamSpec::PlusMinutes { base, minutes } => vec![base, minutes],
             _ => vec![],
         }
@@ -102,7 +102,10 @@ pub struct RelativeDay {
 enum DayRule {
     Offset(i64),
     /// The first day with this weekday on or after today (`this`), or strictly after (`next`).
-    Weekday { day: chrono::Weekday, strictly_after: bool },
+    Weekday {
+        day: chrono::Weekday,
+        strictly_after: bool,
+    },
 }
 
 const NUMBER_WORDS: &[&str] = &[
@@ -160,9 +163,9 @@ impl RelativeDay {
             },
             _ => {
                 return Err(format!(
-                    "{text:?} is not a relative day (today, tomorrow, yesterday, today+N, in N days, \
+                "{text:?} is not a relative day (today, tomorrow, yesterday, today+N, in N days, \
                      in N weeks, N days ago, this <weekday>, next <weekday>)"
-                ))
+            ))
             }
         };
         // The goal's wording: weekday names capitalised, the rest as written.
@@ -172,7 +175,11 @@ impl RelativeDay {
                 Some(_) => {
                     let mut c = w.chars();
                     c.next()
-                        .map(|f| f.to_uppercase().chain(c.flat_map(char::to_lowercase)).collect())
+                        .map(|f| {
+                            f.to_uppercase()
+                                .chain(c.flat_map(char::to_lowercase))
+                                .collect()
+                        })
                         .unwrap_or_default()
                 }
                 None => w.to_string(),
@@ -193,7 +200,11 @@ impl RelativeDay {
                 let ahead = (7 + day.num_days_from_monday() as i64
                     - today.weekday().num_days_from_monday() as i64)
                     % 7;
-                let ahead = if ahead == 0 && strictly_after { 7 } else { ahead };
+                let ahead = if ahead == 0 && strictly_after {
+                    7
+                } else {
+                    ahead
+                };
                 today + Duration::days(ahead)
             }
         }
@@ -504,7 +515,10 @@ impl ParamSpec {
                         .ok_or_else(|| format!("plus_minutes: unknown parameter {name:?}"))
                 };
                 let n: i64 = get(minutes)?.text.trim().parse().map_err(|_| {
-                    format!("plus_minutes: {minutes:?} = {:?} is not a number of minutes", get(minutes).map(|v| v.text.clone()).unwrap_or_default())
+                    format!(
+                        "plus_minutes: {minutes:?} = {:?} is not a number of minutes",
+                        get(minutes).map(|v| v.text.clone()).unwrap_or_default()
+                    )
                 })?;
                 plus_minutes(base, get(base)?, n)?
             }
@@ -1143,7 +1157,13 @@ mod tests {
             assert_eq!(r.resolve(today).to_string(), want, "{phrase}");
             assert_eq!(r.phrase, shown);
         }
-        for bad in ["someday", "this fri", "in two fortnights", "today+x", "next"] {
+        for bad in [
+            "someday",
+            "this fri",
+            "in two fortnights",
+            "today+x",
+            "next",
+        ] {
             assert!(RelativeDay::parse(bad).is_err(), "{bad}");
         }
         // From a drawn moment, at a drawn time; the end follows the start across midnight.
@@ -1167,13 +1187,18 @@ mod tests {
             .unwrap()
             .draw(&mut rng, &known)
             .unwrap();
-        assert_eq!((end.fields["date"].as_str(), end.fields["time"].as_str()), ("2024-06-07", "00:15"));
+        assert_eq!(
+            (end.fields["date"].as_str(), end.fields["time"].as_str()),
+            ("2024-06-07", "00:15")
+        );
         let wrapped = spec("{ plus_minutes = \"dur\", of = \"t\" }")
             .unwrap()
             .draw(&mut rng, &known)
             .unwrap();
         assert_eq!(wrapped.text, "00:15");
-        assert!(spec("{ date = \"tomorrow\" }").unwrap_err().contains("of ="));
+        assert!(spec("{ date = \"tomorrow\" }")
+            .unwrap_err()
+            .contains("of ="));
     }
 
     #[test]

@@ -172,7 +172,11 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
             ));
         }
         if !spec.bases().is_empty() {
-            if let Some(base) = spec.bases().into_iter().find(|b| !raw.params.contains_key(*b)) {
+            if let Some(base) = spec
+                .bases()
+                .into_iter()
+                .find(|b| !raw.params.contains_key(*b))
+            {
                 return Err(cx.err(
                     value.span(),
                     &format!("params.{name}"),
@@ -484,9 +488,7 @@ fn parse_detour(
     sample: &BTreeMap<String, Value>,
 ) -> Result<NearMissSpec, String> {
     if let Some(extra) = t.keys().find(|k| *k != "breaks" && *k != "actions") {
-        return Err(format!(
-            "{extra:?}: a detour has only breaks and actions"
-        ));
+        return Err(format!("{extra:?}: a detour has only breaks and actions"));
     }
     let constraint = t["breaks"]
         .as_str()
@@ -497,7 +499,9 @@ fn parse_detour(
         .get("actions")
         .and_then(toml::Value::as_array)
         .filter(|a| !a.is_empty())
-        .ok_or_else(|| "a detour needs actions (the solution that breaks the constraint)".to_string())?;
+        .ok_or_else(|| {
+            "a detour needs actions (the solution that breaks the constraint)".to_string()
+        })?;
     let mut actions = Vec::new();
     for (i, a) in list.iter().enumerate() {
         let action = Action::parse(a)

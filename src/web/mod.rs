@@ -72,7 +72,10 @@ fn asset(mime: &'static str, body: &'static str) -> impl IntoResponse {
 /// `/`, `/web/app.js`, `/web/app.css`.
 pub fn router() -> Router {
     Router::new()
-        .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX) }))
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX) }),
+        )
         .route(
             "/web/app.js",
             get(|| async { asset("text/javascript; charset=utf-8", SCRIPT) }),
@@ -109,7 +112,9 @@ pub fn routes(
     crate::http::router(episodes)
         .merge(crate::http::review::router(episodes_for_review))
         .merge(crate::http::phone::router(crate::http::phone::Phones::new(
-            state, episodes_for_phones, datasets,
+            state,
+            episodes_for_phones,
+            datasets,
         )))
         .merge(crate::http::openapi::router())
         .merge(router())

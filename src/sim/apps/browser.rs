@@ -214,7 +214,12 @@ impl App for Browser {
             let top = page.top + m.dp(48.0) + i * m.dp(32.0);
             View::new(
                 class::TEXT_VIEW,
-                crate::geom::Bounds::new(page.left + m.dp(24.0), top, page.right - m.dp(24.0), top + m.dp(28.0)),
+                crate::geom::Bounds::new(
+                    page.left + m.dp(24.0),
+                    top,
+                    page.right - m.dp(24.0),
+                    top + m.dp(28.0),
+                ),
             )
             .text(text)
             .style(Style {

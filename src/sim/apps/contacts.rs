@@ -26,7 +26,20 @@ fn id(name: &str) -> String {
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[("en", "Contacts"), ("de", "Kontakte"), ("fr", "Contacts"), ("es", "Contactos"), ("pt", "Contatos"), ("ru", "Контакты"), ("zh", "通讯录"), ("ja", "連絡帳"), ("ko", "주소록"), ("hi", "संपर्क"), ("ar", "جهات الاتصال"), ("ur", "رابطے")],
+        labels: &[
+            ("en", "Contacts"),
+            ("de", "Kontakte"),
+            ("fr", "Contacts"),
+            ("es", "Contactos"),
+            ("pt", "Contatos"),
+            ("ru", "Контакты"),
+            ("zh", "通讯录"),
+            ("ja", "連絡帳"),
+            ("ko", "주소록"),
+            ("hi", "संपर्क"),
+            ("ar", "جهات الاتصال"),
+            ("ur", "رابطے"),
+        ],
         launch_activity: LIST_ACTIVITY,
         create: |sys| {
             let mut app = Contacts::default();
@@ -664,7 +677,9 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
         "",
         Some(("up", "Navigate up")),
     )
-    .child(communication::toolbar_action(sys, bar_bounds, 0, "More options", "more").on_click("more"))
+    .child(
+        communication::toolbar_action(sys, bar_bounds, 0, "More options", "more").on_click("more"),
+    )
     .child(
         communication::toolbar_action(
             sys,

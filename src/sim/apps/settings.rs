@@ -35,7 +35,20 @@ const PID_SETTINGS: u32 = 3120;
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[("en", "Settings"), ("de", "Einstellungen"), ("fr", "Paramètres"), ("es", "Ajustes"), ("pt", "Configurações"), ("ru", "Настройки"), ("zh", "设置"), ("ja", "設定"), ("ko", "설정"), ("hi", "सेटिंग"), ("ar", "الإعدادات"), ("ur", "ترتیبات")],
+        labels: &[
+            ("en", "Settings"),
+            ("de", "Einstellungen"),
+            ("fr", "Paramètres"),
+            ("es", "Ajustes"),
+            ("pt", "Configurações"),
+            ("ru", "Настройки"),
+            ("zh", "设置"),
+            ("ja", "設定"),
+            ("ko", "설정"),
+            ("hi", "सेटिंग"),
+            ("ar", "الإعدادات"),
+            ("ur", "ترتیبات"),
+        ],
         launch_activity: ACTIVITY,
         create: |_| Box::new(Screen::default()),
         install: |_| {},
@@ -181,7 +194,11 @@ impl Screen {
             "location" => {
                 let on = sys.settings.get_int(Namespace::Secure, "location_mode", 3) != 0;
                 // LOCATION_MODE_ON (3) / LOCATION_MODE_OFF (0).
-                sys.put_setting(Namespace::Secure, "location_mode", if on { "0" } else { "3" });
+                sys.put_setting(
+                    Namespace::Secure,
+                    "location_mode",
+                    if on { "0" } else { "3" },
+                );
             }
             "auto_time" => flip(sys, Namespace::Global, "auto_time", 1),
             "auto_time_zone" => flip(sys, Namespace::Global, "auto_time_zone", 1),

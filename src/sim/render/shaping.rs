@@ -230,7 +230,8 @@ mod tests {
             assert_ne!(id.0, 0, "{c} has a glyph");
         }
         // Every shaped form of the letters in use maps to a glyph.
-        for label in ["الإعدادات", "الساعة", "ترتیبات", "گھڑی", "کیلکولیٹر"] {
+        for label in ["الإعدادات", "الساعة", "ترتیبات", "گھڑی", "کیلکولیٹر"]
+        {
             for c in visual(label).chars().filter(|c| *c != ' ') {
                 assert_ne!(resolve(c, false).1 .0, 0, "{label}: {c:?} has no glyph");
             }

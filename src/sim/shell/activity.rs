@@ -133,7 +133,9 @@ fn instrument(args: &[String]) -> ShellOutput {
         i += 1;
         match a.as_str() {
             "-e" => i += 2,
-            "-p" | "--user" | "--abi" | "--no-window-animation" => i += (a != "--no-window-animation") as usize,
+            "-p" | "--user" | "--abi" | "--no-window-animation" => {
+                i += (a != "--no-window-animation") as usize
+            }
             s if s.starts_with('-') => {}
             s => target = Some(s.to_string()),
         }

@@ -93,8 +93,11 @@ pub fn run(
                     ..ShellOutput::default()
                 };
             };
-            let mut names: Vec<String> =
-                args.iter().filter(|a| !a.starts_with('-')).cloned().collect();
+            let mut names: Vec<String> = args
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .cloned()
+                .collect();
             if names.is_empty() {
                 names.push("REPLY".into());
             }
@@ -125,7 +128,13 @@ pub fn run(
             if rest.is_empty() {
                 let mut vars = exported(env);
                 for (n, v) in extra {
-                    vars.insert(n, Var { value: v, exported: true });
+                    vars.insert(
+                        n,
+                        Var {
+                            value: v,
+                            exported: true,
+                        },
+                    );
                 }
                 super::misc::printenv("env", &[], &vars)
             } else {
@@ -266,11 +275,7 @@ fn test_command(fw: &Framework, args: &[String], bracket: bool) -> ShellOutput {
     } else {
         args
     };
-    let mut t = Test {
-        fw,
-        args,
-        pos: 0,
-    };
+    let mut t = Test { fw, args, pos: 0 };
     let result = if args.is_empty() {
         Ok(false)
     } else {

@@ -316,13 +316,15 @@ pub fn touch(fw: &mut Framework, args: &[String]) -> ShellOutput {
 
 /// `mkdir -p` for the shell's own bookkeeping files.
 pub fn mkdir_all(fw: &Framework, path: &str) -> std::io::Result<()> {
-    let host = resolve(fw, path).ok_or_else(|| std::io::Error::from(std::io::ErrorKind::PermissionDenied))?;
+    let host = resolve(fw, path)
+        .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::PermissionDenied))?;
     std::fs::create_dir_all(host)
 }
 
 /// Removes a file (missing is fine).
 pub fn remove(fw: &Framework, path: &str) -> std::io::Result<()> {
-    let host = resolve(fw, path).ok_or_else(|| std::io::Error::from(std::io::ErrorKind::PermissionDenied))?;
+    let host = resolve(fw, path)
+        .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::PermissionDenied))?;
     match std::fs::remove_file(host) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         r => r,
@@ -352,7 +354,10 @@ fn flags_and_operands(args: &[String], allowed: &str) -> Result<(String, Vec<Str
 }
 
 fn unknown_option(tool: &str, c: char) -> ShellOutput {
-    ShellOutput::fail(format!("{tool}: Unknown option '{c}' (see \"{tool} --help\")\n"), 1)
+    ShellOutput::fail(
+        format!("{tool}: Unknown option '{c}' (see \"{tool} --help\")\n"),
+        1,
+    )
 }
 
 /// Where `src` lands for `cp`/`mv`: inside `dest` when it is a directory.
@@ -387,7 +392,11 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()
 
 /// `cp [-rRafpn] SRC… DEST` and `mv [-fin] SRC… DEST`, with toybox's messages.
 fn copy_or_move(fw: &mut Framework, args: &[String], tool: &str) -> ShellOutput {
-    let allowed = if tool == "mv" { "finTv" } else { "rRafpnPLdHvilsuT" };
+    let allowed = if tool == "mv" {
+        "finTv"
+    } else {
+        "rRafpnPLdHvilsuT"
+    };
     let (flags, operands) = match flags_and_operands(args, allowed) {
         Ok(x) => x,
         Err(c) => return unknown_option(tool, c),
@@ -395,7 +404,10 @@ fn copy_or_move(fw: &mut Framework, args: &[String], tool: &str) -> ShellOutput 
     let recursive = tool == "mv" || flags.contains(['r', 'R', 'a']);
     let no_clobber = flags.contains('n');
     if operands.len() < 2 {
-        return ShellOutput::fail(format!("{tool}: Needs 2 arguments (see \"{tool} --help\")\n"), 1);
+        return ShellOutput::fail(
+            format!("{tool}: Needs 2 arguments (see \"{tool} --help\")\n"),
+            1,
+        );
     }
     let (dest, sources) = operands.split_last().expect("two operands");
     let dest_is_dir = resolve(fw, dest).is_some_and(|h| h.is_dir());
@@ -405,7 +417,8 @@ fn copy_or_move(fw: &mut Framework, args: &[String], tool: &str) -> ShellOutput 
     let mut out = ShellOutput::default();
     for src in sources {
         let fail = |out: &mut ShellOutput, msg: String| {
-            out.stderr.extend_from_slice(format!("{tool}: {msg}\n").as_bytes());
+            out.stderr
+                .extend_from_slice(format!("{tool}: {msg}\n").as_bytes());
             out.exit_code = 1;
         };
         let (Some(from), Some(to)) = (resolve(fw, src), destination(fw, src, dest)) else {
@@ -470,14 +483,26 @@ pub fn ln(fw: &mut Framework, args: &[String]) -> ShellOutput {
     let symbolic = flags.contains('s');
     let force = flags.contains('f');
     let (target, link) = match operands.as_slice() {
-        [t] => (t.clone(), normalize(t).rsplit('/').next().unwrap_or("").to_string()),
+        [t] => (
+            t.clone(),
+            normalize(t).rsplit('/').next().unwrap_or("").to_string(),
+        ),
         [t, l] => (t.clone(), l.clone()),
         [] => return ShellOutput::fail("ln: Needs 1 argument (see \"ln --help\")\n", 1),
-        _ => return ShellOutput::fail(format!("ln: '{}' not a directory\n", operands[operands.len() - 1]), 1),
+        _ => {
+            return ShellOutput::fail(
+                format!("ln: '{}' not a directory\n", operands[operands.len() - 1]),
+                1,
+            )
+        }
     };
     let link_path = match resolve(fw, &link) {
         Some(h) if h.is_dir() && !flags.contains('n') => {
-            format!("{}/{}", normalize(&link), normalize(&target).rsplit('/').next().unwrap_or(""))
+            format!(
+                "{}/{}",
+                normalize(&link),
+                normalize(&target).rsplit('/').next().unwrap_or("")
+            )
         }
         _ => normalize(&link),
     };
@@ -487,8 +512,16 @@ pub fn ln(fw: &mut Framework, args: &[String]) -> ShellOutput {
         let dir = link_path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
         normalize(&format!("{dir}/{target}"))
     };
-    let (Some(link_host), Some(target_host)) = (resolve(fw, &link_path), resolve(fw, &target_android)) else {
-        return ShellOutput::fail(format!("ln: cannot create {} link from '{target}' to '{link}': Permission denied\n", if symbolic { "symbolic" } else { "hard" }), 1);
+    let (Some(link_host), Some(target_host)) =
+        (resolve(fw, &link_path), resolve(fw, &target_android))
+    else {
+        return ShellOutput::fail(
+            format!(
+                "ln: cannot create {} link from '{target}' to '{link}': Permission denied\n",
+                if symbolic { "symbolic" } else { "hard" }
+            ),
+            1,
+        );
     };
     if force {
         let _ = std::fs::remove_file(&link_host);
@@ -521,7 +554,10 @@ pub fn readlink(fw: &mut Framework, args: &[String]) -> ShellOutput {
         return ShellOutput::fail("readlink: Needs 1 argument (see \"readlink --help\")\n", 1);
     };
     let Some(host) = resolve(fw, path) else {
-        return ShellOutput { exit_code: 1, ..ShellOutput::default() };
+        return ShellOutput {
+            exit_code: 1,
+            ..ShellOutput::default()
+        };
     };
     let answer = if flags.contains(['f', 'e', 'm']) {
         match std::fs::canonicalize(&host) {
@@ -530,11 +566,16 @@ pub fn readlink(fw: &mut Framework, args: &[String]) -> ShellOutput {
             Err(_) => None,
         }
     } else {
-        std::fs::read_link(&host).ok().and_then(|t| android_path(fw, &t))
+        std::fs::read_link(&host)
+            .ok()
+            .and_then(|t| android_path(fw, &t))
     };
     match answer {
         Some(a) => ShellOutput::ok(format!("{a}\n")),
-        None => ShellOutput { exit_code: 1, ..ShellOutput::default() },
+        None => ShellOutput {
+            exit_code: 1,
+            ..ShellOutput::default()
+        },
     }
 }
 
@@ -559,7 +600,8 @@ pub fn rmdir(fw: &mut Framework, args: &[String]) -> ShellOutput {
             _ => Err("Permission denied"),
         };
         if let Err(e) = result {
-            out.stderr.extend_from_slice(format!("rmdir: {p}: {e}\n").as_bytes());
+            out.stderr
+                .extend_from_slice(format!("rmdir: {p}: {e}\n").as_bytes());
             out.exit_code = 1;
         }
     }
@@ -581,10 +623,12 @@ fn apply_mode(spec: &str, old: u32, is_dir: bool) -> Option<u32> {
         let mask = if who.is_empty() || who.contains('a') {
             0o777
         } else {
-            who.chars().fold(0, |m, c| m | match c {
-                'u' => 0o700,
-                'g' => 0o070,
-                _ => 0o007,
+            who.chars().fold(0, |m, c| {
+                m | match c {
+                    'u' => 0o700,
+                    'g' => 0o070,
+                    _ => 0o007,
+                }
             })
         };
         let op = rest.chars().next()?;
@@ -629,7 +673,8 @@ pub fn chmod(fw: &mut Framework, args: &[String]) -> ShellOutput {
     let mut out = ShellOutput::default();
     for f in files {
         let Some(host) = resolve(fw, f) else {
-            out.stderr.extend_from_slice(format!("chmod: {f}: Permission denied\n").as_bytes());
+            out.stderr
+                .extend_from_slice(format!("chmod: {f}: Permission denied\n").as_bytes());
             out.exit_code = 1;
             continue;
         };
@@ -649,11 +694,14 @@ pub fn chmod(fw: &mut Framework, args: &[String]) -> ShellOutput {
             match std::fs::metadata(&t) {
                 Ok(meta) => {
                     let floor = if meta.is_dir() { 0o700 } else { 0o600 };
-                    let mode = apply_mode(spec, meta.permissions().mode(), meta.is_dir()).unwrap_or(0o644);
-                    let _ = std::fs::set_permissions(&t, std::fs::Permissions::from_mode(mode | floor));
+                    let mode =
+                        apply_mode(spec, meta.permissions().mode(), meta.is_dir()).unwrap_or(0o644);
+                    let _ =
+                        std::fs::set_permissions(&t, std::fs::Permissions::from_mode(mode | floor));
                 }
                 Err(e) => {
-                    out.stderr.extend_from_slice(format!("chmod: {f}: {}\n", reason(&e)).as_bytes());
+                    out.stderr
+                        .extend_from_slice(format!("chmod: {f}: {}\n", reason(&e)).as_bytes());
                     out.exit_code = 1;
                 }
             }

@@ -117,7 +117,9 @@ pub fn parse_intent(args: &[String]) -> Result<(Intent, Vec<String>), String> {
                 } else {
                     intent.package = Some(s.to_string());
                 }
-                intent.action.get_or_insert_with(|| "android.intent.action.MAIN".into());
+                intent
+                    .action
+                    .get_or_insert_with(|| "android.intent.action.MAIN".into());
                 if !intent.categories.iter().any(|c| c == LAUNCHER_CATEGORY) {
                     intent.categories.push(LAUNCHER_CATEGORY.into());
                 }
@@ -189,7 +191,6 @@ pub fn resolve_action(fw: &Framework, intent: &Intent) -> Option<&'static str> {
     Some(package)
 }
 
-
 /// A web address a browser's VIEW filter accepts (`http`/`https` schemes).
 fn browsable(data: &str) -> bool {
     let lower = data.to_ascii_lowercase();
@@ -212,7 +213,9 @@ impl Intent {
 
     /// Whether this is the launcher's MAIN/LAUNCHER query (optionally limited to one package).
     pub fn is_launcher_query(&self) -> bool {
-        self.action.as_deref().is_none_or(|a| a == "android.intent.action.MAIN")
+        self.action
+            .as_deref()
+            .is_none_or(|a| a == "android.intent.action.MAIN")
             && self.categories.iter().any(|c| c == LAUNCHER_CATEGORY)
             && self.data.is_none()
     }

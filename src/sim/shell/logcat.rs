@@ -169,7 +169,12 @@ pub fn run(fw: &mut Framework, args: &[String], vars: &Vars) -> ShellOutput {
                 let Some((tag, level)) = spec.rsplit_once(':').or(Some((spec, "V"))) else {
                     continue;
                 };
-                match level.chars().next().filter(|_| level.len() == 1).and_then(priority) {
+                match level
+                    .chars()
+                    .next()
+                    .filter(|_| level.len() == 1)
+                    .and_then(priority)
+                {
                     Some(p) => specs.push((tag.to_string(), p)),
                     None => return bad("Invalid filter expression in logcat args".into()),
                 }

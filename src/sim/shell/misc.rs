@@ -39,7 +39,9 @@ pub fn printenv(tool: &str, args: &[String], vars: &Vars) -> ShellOutput {
         let mut out = ShellOutput::default();
         for n in names {
             match vars.get(n.as_str()) {
-                Some(v) => out.stdout.extend_from_slice(format!("{}\n", v.value).as_bytes()),
+                Some(v) => out
+                    .stdout
+                    .extend_from_slice(format!("{}\n", v.value).as_bytes()),
                 None => out.exit_code = 1,
             }
         }

@@ -149,7 +149,13 @@ pub fn exec(fw: &mut Framework, line: &str) -> ShellOutput {
 }
 
 /// Runs a list; returns the status of the last pipeline run.
-fn run_list(fw: &mut Framework, env: &mut Env, list: &List, stdin: &[u8], out: &mut ShellOutput) -> i32 {
+fn run_list(
+    fw: &mut Framework,
+    env: &mut Env,
+    list: &List,
+    stdin: &[u8],
+    out: &mut ShellOutput,
+) -> i32 {
     for (join, pipeline) in list {
         if env.exit.is_some() {
             break;
@@ -220,7 +226,10 @@ fn expand_fields(fw: &mut Framework, env: &mut Env, word: &Word, err: &mut Vec<u
         }
         let starts_blank = value.starts_with([' ', '\t', '\n']);
         let ends_blank = value.ends_with([' ', '\t', '\n']);
-        let pieces: Vec<&str> = value.split([' ', '\t', '\n']).filter(|p| !p.is_empty()).collect();
+        let pieces: Vec<&str> = value
+            .split([' ', '\t', '\n'])
+            .filter(|p| !p.is_empty())
+            .collect();
         if pieces.is_empty() {
             continue;
         }
@@ -336,7 +345,10 @@ fn run_command(
             }
             let code = if argv.is_empty() {
                 // Only assignments (or only redirections): they set shell variables.
-                let status = if words.iter().any(|w| w.iter().any(|p| matches!(p, Part::Subst { .. }))) {
+                let status = if words
+                    .iter()
+                    .any(|w| w.iter().any(|p| matches!(p, Part::Subst { .. })))
+                {
                     env.status
                 } else {
                     0
@@ -374,7 +386,10 @@ fn run_compound(
                 run_list(fw, env, body, stdin, out)
             }
         }
-        Compound::If { branches, otherwise } => {
+        Compound::If {
+            branches,
+            otherwise,
+        } => {
             for (cond, then) in branches {
                 run_list(fw, env, cond, stdin, out);
                 if env.exit.is_some() {
@@ -453,7 +468,10 @@ fn read_redirect(
 enum Sink {
     Stdout,
     Stderr,
-    File { path: String, append: bool },
+    File {
+        path: String,
+        append: bool,
+    },
     /// An fd other than 1 and 2 (nothing writes to it here).
     Closed,
 }
@@ -467,7 +485,10 @@ fn write_redirects(
     out: &mut ShellOutput,
     mut code: i32,
 ) -> i32 {
-    if !redirects.iter().any(|r| !matches!(r, Redirect::FromFile(_))) {
+    if !redirects
+        .iter()
+        .any(|r| !matches!(r, Redirect::FromFile(_)))
+    {
         return code;
     }
     let mut fds = [Sink::Stdout, Sink::Stderr];
@@ -486,7 +507,10 @@ fn write_redirects(
                     files.push((path.clone(), *append));
                 }
                 if let Some(i) = slot(*fd) {
-                    fds[i] = Sink::File { path, append: *append };
+                    fds[i] = Sink::File {
+                        path,
+                        append: *append,
+                    };
                 }
             }
             Redirect::Dup { fd, to } => {
@@ -501,7 +525,10 @@ fn write_redirects(
             Redirect::FromFile(_) => {}
         }
     }
-    let data = [std::mem::take(&mut out.stdout), std::mem::take(&mut out.stderr)];
+    let data = [
+        std::mem::take(&mut out.stdout),
+        std::mem::take(&mut out.stderr),
+    ];
     let mut file_data: Vec<Vec<u8>> = vec![Vec::new(); files.len()];
     let mut errors = Vec::new();
     for (i, sink) in fds.iter().enumerate() {

@@ -65,7 +65,11 @@ const FEATURES: &[&str] = &[
 
 pub const SYSTEM_PACKAGES: [(&str, &str, bool); 9] = [
     ("android", "/system/framework/framework-res.apk", false),
-    ("com.android.shell", "/system/priv-app/Shell/Shell.apk", false),
+    (
+        "com.android.shell",
+        "/system/priv-app/Shell/Shell.apk",
+        false,
+    ),
     (
         "com.android.systemui",
         "/system_ext/priv-app/SystemUIGoogle/SystemUIGoogle.apk",
@@ -286,7 +290,10 @@ pub fn query_activities(fw: &mut Framework, args: &[String]) -> ShellOutput {
 
 /// The uid Android gives a package here: system apps that share `android.uid.system` get 1000.
 pub fn uid_of(fw: &Framework, package: &str) -> Option<u32> {
-    if package == "android" || package == apps::settings::PACKAGE || package == "com.android.providers.settings" {
+    if package == "android"
+        || package == apps::settings::PACKAGE
+        || package == "com.android.providers.settings"
+    {
         return Some(1000);
     }
     packages(fw)
@@ -302,7 +309,11 @@ pub fn dump_package(fw: &Framework, package: &str) -> String {
         return format!("Unable to find package: {package}\n");
     };
     let uid = uid_of(fw, package).unwrap_or(10100);
-    let code_path = path.rsplit_once('/').map(|(d, _)| d).unwrap_or(&path).to_string();
+    let code_path = path
+        .rsplit_once('/')
+        .map(|(d, _)| d)
+        .unwrap_or(&path)
+        .to_string();
     let hash = |salt: u32| super::window::hash(fw.config.seed ^ 0x7061_636b, salt + uid);
     let flags = if third {
         "[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]"
@@ -373,7 +384,9 @@ const MODES: &[&str] = &["allow", "ignore", "deny", "default", "foreground"];
 
 /// `CAMERA`, `camera` or the public name `android:camera` → `CAMERA`.
 fn op_name(op: &str) -> String {
-    op.strip_prefix("android:").unwrap_or(op).to_ascii_uppercase()
+    op.strip_prefix("android:")
+        .unwrap_or(op)
+        .to_ascii_uppercase()
 }
 
 fn appops_path(package: &str) -> String {
@@ -423,8 +436,10 @@ pub fn appops(fw: &mut Framework, args: &[String]) -> ShellOutput {
             if !MODES.contains(&mode.as_str()) {
                 return ShellOutput::fail(format!("Error: Mode {mode} is not valid\n"), 255);
             }
-            let mut ops: Vec<(String, String)> =
-                read_ops(fw, p).into_iter().filter(|(o, _)| *o != op).collect();
+            let mut ops: Vec<(String, String)> = read_ops(fw, p)
+                .into_iter()
+                .filter(|(o, _)| *o != op)
+                .collect();
             if mode.as_str() != "default" {
                 ops.push((op, mode.to_string()));
             }
@@ -446,7 +461,10 @@ pub fn appops(fw: &mut Framework, args: &[String]) -> ShellOutput {
             let want = words.get(2).map(|o| op_name(o));
             if let Some(op) = &want {
                 if !OPS.contains(&op.as_str()) {
-                    return ShellOutput::fail(format!("Error: Unknown operation string: {op}\n"), 255);
+                    return ShellOutput::fail(
+                        format!("Error: Unknown operation string: {op}\n"),
+                        255,
+                    );
                 }
             }
             let ops: Vec<(String, String)> = read_ops(fw, p)

@@ -97,7 +97,10 @@ enum Token {
     Pipe,
     Open,
     Close,
-    Redirect { fd: u8, kind: RedirKind },
+    Redirect {
+        fd: u8,
+        kind: RedirKind,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -392,11 +395,12 @@ impl Parser {
                 body: Box::new(body),
                 redirects,
             }),
-            None if words.is_empty() && redirects.is_empty() => Err(SyntaxError(match self.peek()
-            {
-                Some(t) => format!("'{}' unexpected", describe(t)),
-                None => "unexpected end of input".into(),
-            })),
+            None if words.is_empty() && redirects.is_empty() => {
+                Err(SyntaxError(match self.peek() {
+                    Some(t) => format!("'{}' unexpected", describe(t)),
+                    None => "unexpected end of input".into(),
+                }))
+            }
             None => Ok(Command::Simple { words, redirects }),
         }
     }
@@ -434,7 +438,8 @@ fn tokenize(line: &str) -> Result<Vec<Token>, SyntaxError> {
                 flush(&mut word, &mut in_word, &mut tokens);
                 if !matches!(
                     tokens.last(),
-                    None | Some(Token::Semi) | Some(Token::Amp)
+                    None | Some(Token::Semi)
+                        | Some(Token::Amp)
                         | Some(Token::And)
                         | Some(Token::Or)
                         | Some(Token::Pipe)
@@ -478,8 +483,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, SyntaxError> {
                 let mut fd = if c == '<' { 0 } else { 1 };
                 if in_word {
                     if let [Part::Lit(s)] = word.as_slice() {
-                        if let Some(d) = s.parse::<u8>().ok().filter(|d| *d <= 9 && s.len() == 1)
-                        {
+                        if let Some(d) = s.parse::<u8>().ok().filter(|d| *d <= 9 && s.len() == 1) {
                             fd = d;
                             word.clear();
                             in_word = false;
@@ -512,7 +516,10 @@ fn tokenize(line: &str) -> Result<Vec<Token>, SyntaxError> {
                 let Some(len) = chars[start..].iter().position(|&c| c == '\'') else {
                     return Err(SyntaxError("unterminated string".into()));
                 };
-                push_quoted(&mut word, &chars[start..start + len].iter().collect::<String>());
+                push_quoted(
+                    &mut word,
+                    &chars[start..start + len].iter().collect::<String>(),
+                );
                 i = start + len + 1;
             }
             '"' => {

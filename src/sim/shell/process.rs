@@ -63,16 +63,106 @@ fn table(fw: &Framework, with_ps: bool) -> Vec<Proc> {
         package: None,
     };
     let mut t = vec![
-        sys("root", 1, 0, 10_934_272, 12_220, "do_epoll_wait", "init", "u:r:init:s0"),
-        sys("root", 2, 0, 0, 0, "kthreadd", "[kthreadd]", "u:r:kernel:s0"),
-        sys("logd", 302, 1, 10_949_488, 9_104, "do_epoll_wait", "logd", "u:r:logd:s0"),
-        sys("system", 361, 1, 10_972_020, 6_320, "binder_ioctl", "servicemanager", "u:r:servicemanager:s0"),
-        sys("root", ZYGOTE, 1, 15_132_876, 174_312, "do_sys_poll", "zygote64", "u:r:zygote:s0"),
-        sys("shell", ADBD, 1, 10_973_380, 7_812, "do_epoll_wait", "adbd", "u:r:adbd:s0"),
-        sys("system", pid::SYSTEM_SERVER, ZYGOTE, 21_345_208, 412_604, "do_epoll_wait", "system_server", "u:r:system_server:s0"),
-        sys("u0_a101", pid::SYSTEMUI, ZYGOTE, 17_612_260, 232_180, "do_epoll_wait", "com.android.systemui", "u:r:platform_app:s0:c512,c768"),
-        sys("radio", pid::PHONE, ZYGOTE, 15_880_104, 118_300, "do_epoll_wait", "com.android.phone", "u:r:radio:s0"),
-        sys("u0_a146", 2240, ZYGOTE, 16_102_388, 139_704, "do_epoll_wait", keyboard::PACKAGE, "u:r:untrusted_app:s0:c146,c256,c512,c768"),
+        sys(
+            "root",
+            1,
+            0,
+            10_934_272,
+            12_220,
+            "do_epoll_wait",
+            "init",
+            "u:r:init:s0",
+        ),
+        sys(
+            "root",
+            2,
+            0,
+            0,
+            0,
+            "kthreadd",
+            "[kthreadd]",
+            "u:r:kernel:s0",
+        ),
+        sys(
+            "logd",
+            302,
+            1,
+            10_949_488,
+            9_104,
+            "do_epoll_wait",
+            "logd",
+            "u:r:logd:s0",
+        ),
+        sys(
+            "system",
+            361,
+            1,
+            10_972_020,
+            6_320,
+            "binder_ioctl",
+            "servicemanager",
+            "u:r:servicemanager:s0",
+        ),
+        sys(
+            "root",
+            ZYGOTE,
+            1,
+            15_132_876,
+            174_312,
+            "do_sys_poll",
+            "zygote64",
+            "u:r:zygote:s0",
+        ),
+        sys(
+            "shell",
+            ADBD,
+            1,
+            10_973_380,
+            7_812,
+            "do_epoll_wait",
+            "adbd",
+            "u:r:adbd:s0",
+        ),
+        sys(
+            "system",
+            pid::SYSTEM_SERVER,
+            ZYGOTE,
+            21_345_208,
+            412_604,
+            "do_epoll_wait",
+            "system_server",
+            "u:r:system_server:s0",
+        ),
+        sys(
+            "u0_a101",
+            pid::SYSTEMUI,
+            ZYGOTE,
+            17_612_260,
+            232_180,
+            "do_epoll_wait",
+            "com.android.systemui",
+            "u:r:platform_app:s0:c512,c768",
+        ),
+        sys(
+            "radio",
+            pid::PHONE,
+            ZYGOTE,
+            15_880_104,
+            118_300,
+            "do_epoll_wait",
+            "com.android.phone",
+            "u:r:radio:s0",
+        ),
+        sys(
+            "u0_a146",
+            2240,
+            ZYGOTE,
+            16_102_388,
+            139_704,
+            "do_epoll_wait",
+            keyboard::PACKAGE,
+            "u:r:untrusted_app:s0:c146,c256,c512,c768",
+        ),
     ];
     for task in &fw.stack {
         t.push(Proc {
@@ -93,9 +183,27 @@ fn table(fw: &Framework, with_ps: bool) -> Vec<Proc> {
         });
     }
     let sh = shell_pid(fw);
-    t.push(sys("shell", sh, ADBD, 10_902_564, 3_752, "do_wait", "sh", "u:r:shell:s0"));
+    t.push(sys(
+        "shell",
+        sh,
+        ADBD,
+        10_902_564,
+        3_752,
+        "do_wait",
+        "sh",
+        "u:r:shell:s0",
+    ));
     if with_ps {
-        let mut ps = sys("shell", sh + 1, sh, 10_911_460, 3_880, "0", "ps", "u:r:shell:s0");
+        let mut ps = sys(
+            "shell",
+            sh + 1,
+            sh,
+            10_911_460,
+            3_880,
+            "0",
+            "ps",
+            "u:r:shell:s0",
+        );
         ps.state = 'R';
         t.push(ps);
     }
@@ -145,7 +253,10 @@ fn parse_columns(spec: &str) -> Result<Vec<Column>, String> {
             None => (item, None),
         };
         let (name, width) = match name.split_once(':') {
-            Some((n, w)) => (n, Some(w.parse::<i32>().map_err(|_| format!("bad -o {item}"))?)),
+            Some((n, w)) => (
+                n,
+                Some(w.parse::<i32>().map_err(|_| format!("bad -o {item}"))?),
+            ),
             None => (name, None),
         };
         // VSIZE is toybox's alias for VSZ (Android's default columns name it so).
@@ -156,7 +267,9 @@ fn parse_columns(spec: &str) -> Result<Vec<Column>, String> {
         let Some((field, default)) = FIELDS.iter().find(|(f, _)| *f == upper) else {
             return Err(format!("bad -o {name}"));
         };
-        let w = width.map(|w| if *default < 0 { -w } else { w }).unwrap_or(*default);
+        let w = width
+            .map(|w| if *default < 0 { -w } else { w })
+            .unwrap_or(*default);
         cols.push(Column {
             field,
             width: w,
@@ -257,21 +370,36 @@ pub fn ps(fw: &mut Framework, args: &[String]) -> ShellOutput {
                     });
                     i += 1;
                 }
-                None => return ShellOutput::fail("ps: Missing argument to -o (see \"ps --help\")\n", 1),
+                None => {
+                    return ShellOutput::fail("ps: Missing argument to -o (see \"ps --help\")\n", 1)
+                }
             },
-            "-p" => match args.get(i).map(|s| s.split(',').map(|p| p.parse::<u32>()).collect::<Result<Vec<_>, _>>()) {
+            "-p" => match args.get(i).map(|s| {
+                s.split(',')
+                    .map(|p| p.parse::<u32>())
+                    .collect::<Result<Vec<_>, _>>()
+            }) {
                 Some(Ok(list)) => {
                     pids.extend(list);
                     i += 1;
                 }
-                _ => return ShellOutput::fail(format!("ps: bad -p {}\n", args.get(i).map(String::as_str).unwrap_or("")), 1),
+                _ => {
+                    return ShellOutput::fail(
+                        format!(
+                            "ps: bad -p {}\n",
+                            args.get(i).map(String::as_str).unwrap_or("")
+                        ),
+                        1,
+                    )
+                }
             },
             s if s.starts_with('-') && s.len() > 1 => {
                 for c in s[1..].chars() {
                     match c {
                         'A' | 'e' | 'a' | 'd' | 'x' => all = true,
                         'Z' => with_label = true,
-                        'w' | 'f' | 'l' | 'T' | 'n' | 'M' | 'k' | 't' | 'u' | 'U' | 'g' | 'G' | 'P' | 's' => {}
+                        'w' | 'f' | 'l' | 'T' | 'n' | 'M' | 'k' | 't' | 'u' | 'U' | 'g' | 'G'
+                        | 'P' | 's' => {}
                         other => {
                             return ShellOutput::fail(
                                 format!("ps: Unknown option '{other}' (see \"ps --help\")\n"),
@@ -323,7 +451,11 @@ pub fn ps(fw: &mut Framework, args: &[String]) -> ShellOutput {
         let cells: Vec<String> = cols.iter().map(|c| value(p, c.field)).collect();
         out.push_str(&render_row(&cols, &cells));
     }
-    let code = if !pids.is_empty() && shown.is_empty() { 1 } else { 0 };
+    let code = if !pids.is_empty() && shown.is_empty() {
+        1
+    } else {
+        0
+    };
     ShellOutput {
         stdout: out.into_bytes(),
         stderr: Vec::new(),
@@ -368,11 +500,18 @@ pub fn pgrep(fw: &mut Framework, tool: &str, args: &[String]) -> ShellOutput {
         }
     }
     let Some(pattern) = pattern else {
-        return ShellOutput::fail(format!("{tool}: Needs 1 argument (see \"{tool} --help\")\n"), 2);
+        return ShellOutput::fail(
+            format!("{tool}: Needs 1 argument (see \"{tool} --help\")\n"),
+            2,
+        );
     };
-    let re = match regex::RegexBuilder::new(&if exact { format!("^(?:{pattern})$") } else { pattern.clone() })
-        .size_limit(1 << 20)
-        .build()
+    let re = match regex::RegexBuilder::new(&if exact {
+        format!("^(?:{pattern})$")
+    } else {
+        pattern.clone()
+    })
+    .size_limit(1 << 20)
+    .build()
     {
         Ok(r) => r,
         Err(_) => return ShellOutput::fail(format!("{tool}: bad regex '{pattern}'\n"), 2),
@@ -383,7 +522,11 @@ pub fn pgrep(fw: &mut Framework, tool: &str, args: &[String]) -> ShellOutput {
         .into_iter()
         .filter(|p| p.pid != sh)
         .filter(|p| {
-            let text = if full { value(p, "CMDLINE") } else { p.name.clone() };
+            let text = if full {
+                value(p, "CMDLINE")
+            } else {
+                p.name.clone()
+            };
             re.is_match(&text)
         })
         .collect();
@@ -397,7 +540,8 @@ pub fn pgrep(fw: &mut Framework, tool: &str, args: &[String]) -> ShellOutput {
         let mut out = ShellOutput::default();
         for p in &hits {
             if let Err(e) = signal(fw, p) {
-                out.stderr.extend_from_slice(format!("pkill: {}: {e}\n", p.pid).as_bytes());
+                out.stderr
+                    .extend_from_slice(format!("pkill: {}: {e}\n", p.pid).as_bytes());
                 out.exit_code = 1;
             }
         }
@@ -475,26 +619,33 @@ pub fn kill(fw: &mut Framework, args: &[String]) -> ShellOutput {
         }
     }
     if targets.is_empty() {
-        return ShellOutput::fail("usage: kill [-l [SIGNAL] | -s SIGNAL | -SIGNAL] PID...\n", 1);
+        return ShellOutput::fail(
+            "usage: kill [-l [SIGNAL] | -s SIGNAL | -SIGNAL] PID...\n",
+            1,
+        );
     }
     let procs = table(fw, false);
     let mut out = ShellOutput::default();
     for t in targets {
         let Ok(n) = t.parse::<u32>() else {
-            out.stderr.extend_from_slice(format!("kill: {t}: arguments must be process or job IDs\n").as_bytes());
+            out.stderr.extend_from_slice(
+                format!("kill: {t}: arguments must be process or job IDs\n").as_bytes(),
+            );
             out.exit_code = 1;
             continue;
         };
         match procs.iter().find(|p| p.pid == n) {
             None => {
-                out.stderr.extend_from_slice(format!("kill: {n}: No such process\n").as_bytes());
+                out.stderr
+                    .extend_from_slice(format!("kill: {n}: No such process\n").as_bytes());
                 out.exit_code = 1;
             }
             // Signal 0 and stop/continue only probe or pause; nothing here runs to be paused.
             Some(_) if matches!(sig, 0 | 18 | 19) => {}
             Some(p) => {
                 if let Err(e) = signal(fw, p) {
-                    out.stderr.extend_from_slice(format!("kill: {n}: {e}\n").as_bytes());
+                    out.stderr
+                        .extend_from_slice(format!("kill: {n}: {e}\n").as_bytes());
                     out.exit_code = 1;
                 }
             }
@@ -508,7 +659,10 @@ pub fn kill(fw: &mut Framework, args: &[String]) -> ShellOutput {
 pub fn run_as(fw: &mut Framework, args: &[String], _stdin: &[u8], _vars: &Vars) -> ShellOutput {
     let mut rest = args.iter().skip_while(|a| a.starts_with("--user"));
     let Some(package) = rest.next() else {
-        return ShellOutput::fail("run-as: usage: run-as <package-name> [--user <uid>] <command> [<args>]\n", 1);
+        return ShellOutput::fail(
+            "run-as: usage: run-as <package-name> [--user <uid>] <command> [<args>]\n",
+            1,
+        );
     };
     if super::package::uid_of(fw, package).is_none() {
         return ShellOutput::fail(format!("run-as: unknown package: {package}\n"), 1);
@@ -523,7 +677,10 @@ pub fn app_process(args: &[String], vars: &Vars) -> ShellOutput {
     let Some(class) = positional.get(1) else {
         return ShellOutput::fail("Error: no class name or --zygote supplied.\nUsage: app_process [java-options] cmd-dir start-class-name [options]\n", 10);
     };
-    let classpath = vars.get("CLASSPATH").map(|v| v.value.as_str()).unwrap_or("");
+    let classpath = vars
+        .get("CLASSPATH")
+        .map(|v| v.value.as_str())
+        .unwrap_or("");
     let descriptor = class.replace('.', "/");
     ShellOutput::fail(
         format!(

@@ -108,7 +108,6 @@ pub fn focus_lines(fw: &mut Framework) -> (String, String) {
     )
 }
 
-
 /// `dumpsys window [windows|displays]`.
 pub fn dumpsys_window(fw: &mut Framework, sub: &str) -> ShellOutput {
     fw.refresh_metrics();
@@ -136,7 +135,10 @@ pub fn dumpsys_window(fw: &mut Framework, sub: &str) -> ShellOutput {
             WindowKind::HeadsUp => "NotificationShade".to_string(),
             WindowKind::Ime => "InputMethod".to_string(),
             WindowKind::App | WindowKind::Overview => {
-                let act = fw.foreground().map(|t| t.app.activity()).unwrap_or_default();
+                let act = fw
+                    .foreground()
+                    .map(|t| t.app.activity())
+                    .unwrap_or_default();
                 format!("{}/{}", w.package, act)
             }
         };
@@ -153,7 +155,10 @@ pub fn dumpsys_window(fw: &mut Framework, sub: &str) -> ShellOutput {
     // the display section, not here.
     s.push_str("\n  mHasPermanentDpad=false\n  mTopFocusedDisplayId=0\n  mInTouchMode=true\n");
     if fw.ime_visible {
-        s.push_str(&format!("  mInputMethodWindow=Window{{{} u0 InputMethod}}\n", hash(fw.config.seed, 3)));
+        s.push_str(&format!(
+            "  mInputMethodWindow=Window{{{} u0 InputMethod}}\n",
+            hash(fw.config.seed, 3)
+        ));
     }
     if sub == "windows" {
         return ShellOutput::ok(s);

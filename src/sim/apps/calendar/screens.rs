@@ -27,9 +27,13 @@ fn repeat_label(e: &Event) -> String {
 /// The repeat choices as a single-choice dialog (`rep:N` picks choice N).
 fn repeat_dialog(m: &Metrics, e: &Event) -> View {
     let current = e.rule();
-    let card = dialog_card(m, m.dp(72.0) + m.dp(48.0) * recurrence::CHOICES.len() as i32);
+    let card = dialog_card(
+        m,
+        m.dp(72.0) + m.dp(48.0) * recurrence::CHOICES.len() as i32,
+    );
     let mut rows = Rows::new(inset(card, m.dp(24.0)));
-    let mut children = vec![label(rows.take(m.sp(32.0)), "Repeat", 20.0).id("android:id/alertTitle")];
+    let mut children =
+        vec![label(rows.take(m.sp(32.0)), "Repeat", 20.0).id("android:id/alertTitle")];
     for (i, choice) in recurrence::CHOICES.iter().enumerate() {
         let checked = match (choice, &current, &e.rrule) {
             (None, _, None) => true,

@@ -48,34 +48,146 @@ pub enum Page {
 /// Static pages by tag (the `nav:<tag>` rows that open them), with the fragment SettingsActivity
 /// logs for each.
 const PAGES: &[(&str, Page, &str)] = &[
-    ("network", Page::Network, "com.android.settings.network.NetworkDashboardFragment"),
-    ("internet", Page::Internet, "com.android.settings.network.NetworkProviderSettings"),
-    ("connected_devices", Page::ConnectedDevices, "com.android.settings.connecteddevice.ConnectedDeviceDashboardFragment"),
-    ("connection_preferences", Page::ConnectionPreferences, "com.android.settings.connecteddevice.AdvancedConnectedDeviceDashboardFragment"),
-    ("bluetooth", Page::Bluetooth, "com.android.settings.connecteddevice.BluetoothDashboardFragment"),
-    ("apps", Page::Apps, "com.android.settings.applications.AppDashboardFragment"),
-    ("all_apps", Page::AllApps, "com.android.settings.applications.manageapplications.ManageApplications"),
-    ("notifications", Page::Notifications, "com.android.settings.notification.ConfigureNotificationSettings"),
-    ("battery", Page::Battery, "com.android.settings.fuelgauge.batteryusage.PowerUsageSummary"),
-    ("storage", Page::Storage, "com.android.settings.deviceinfo.StorageDashboardFragment"),
-    ("sound", Page::Sound, "com.android.settings.notification.SoundSettings"),
-    ("display", Page::Display, "com.android.settings.DisplaySettings"),
-    ("text_reading", Page::TextReading, "com.android.settings.accessibility.TextReadingPreferenceFragment"),
-    ("wallpaper", Page::Wallpaper, "com.android.settings.wallpaper.WallpaperTypeSettings"),
-    ("accessibility", Page::Accessibility, "com.android.settings.accessibility.AccessibilitySettings"),
-    ("security", Page::Security, "com.android.settings.security.SecurityAdvancedSettings"),
-    ("location", Page::Location, "com.android.settings.location.LocationSettings"),
-    ("emergency", Page::Emergency, "com.android.settings.emergency.EmergencyDashboardFragment"),
-    ("accounts", Page::Accounts, "com.android.settings.accounts.AccountDashboardFragment"),
-    ("wellbeing", Page::Wellbeing, "com.android.settings.dashboard.profileselector.ProfileSelectFragment"),
-    ("system", Page::System, "com.android.settings.system.SystemDashboardFragment"),
-    ("languages_input", Page::LanguagesInput, "com.android.settings.language.LanguageAndInputSettings"),
-    ("languages", Page::Languages, "com.android.settings.localepicker.LocaleListEditor"),
-    ("add_language", Page::AddLanguage, "com.android.settings.localepicker.LocalePickerWithRegion"),
-    ("date_time", Page::DateTime, "com.android.settings.datetime.DateTimeSettings"),
-    ("about", Page::About, "com.android.settings.deviceinfo.aboutphone.MyDeviceInfoFragment"),
-    ("android_version", Page::AndroidVersion, "com.android.settings.deviceinfo.firmwareversion.FirmwareVersionSettings"),
-    ("hardware", Page::Hardware, "com.android.settings.deviceinfo.hardwareinfo.HardwareInfoFragment"),
+    (
+        "network",
+        Page::Network,
+        "com.android.settings.network.NetworkDashboardFragment",
+    ),
+    (
+        "internet",
+        Page::Internet,
+        "com.android.settings.network.NetworkProviderSettings",
+    ),
+    (
+        "connected_devices",
+        Page::ConnectedDevices,
+        "com.android.settings.connecteddevice.ConnectedDeviceDashboardFragment",
+    ),
+    (
+        "connection_preferences",
+        Page::ConnectionPreferences,
+        "com.android.settings.connecteddevice.AdvancedConnectedDeviceDashboardFragment",
+    ),
+    (
+        "bluetooth",
+        Page::Bluetooth,
+        "com.android.settings.connecteddevice.BluetoothDashboardFragment",
+    ),
+    (
+        "apps",
+        Page::Apps,
+        "com.android.settings.applications.AppDashboardFragment",
+    ),
+    (
+        "all_apps",
+        Page::AllApps,
+        "com.android.settings.applications.manageapplications.ManageApplications",
+    ),
+    (
+        "notifications",
+        Page::Notifications,
+        "com.android.settings.notification.ConfigureNotificationSettings",
+    ),
+    (
+        "battery",
+        Page::Battery,
+        "com.android.settings.fuelgauge.batteryusage.PowerUsageSummary",
+    ),
+    (
+        "storage",
+        Page::Storage,
+        "com.android.settings.deviceinfo.StorageDashboardFragment",
+    ),
+    (
+        "sound",
+        Page::Sound,
+        "com.android.settings.notification.SoundSettings",
+    ),
+    (
+        "display",
+        Page::Display,
+        "com.android.settings.DisplaySettings",
+    ),
+    (
+        "text_reading",
+        Page::TextReading,
+        "com.android.settings.accessibility.TextReadingPreferenceFragment",
+    ),
+    (
+        "wallpaper",
+        Page::Wallpaper,
+        "com.android.settings.wallpaper.WallpaperTypeSettings",
+    ),
+    (
+        "accessibility",
+        Page::Accessibility,
+        "com.android.settings.accessibility.AccessibilitySettings",
+    ),
+    (
+        "security",
+        Page::Security,
+        "com.android.settings.security.SecurityAdvancedSettings",
+    ),
+    (
+        "location",
+        Page::Location,
+        "com.android.settings.location.LocationSettings",
+    ),
+    (
+        "emergency",
+        Page::Emergency,
+        "com.android.settings.emergency.EmergencyDashboardFragment",
+    ),
+    (
+        "accounts",
+        Page::Accounts,
+        "com.android.settings.accounts.AccountDashboardFragment",
+    ),
+    (
+        "wellbeing",
+        Page::Wellbeing,
+        "com.android.settings.dashboard.profileselector.ProfileSelectFragment",
+    ),
+    (
+        "system",
+        Page::System,
+        "com.android.settings.system.SystemDashboardFragment",
+    ),
+    (
+        "languages_input",
+        Page::LanguagesInput,
+        "com.android.settings.language.LanguageAndInputSettings",
+    ),
+    (
+        "languages",
+        Page::Languages,
+        "com.android.settings.localepicker.LocaleListEditor",
+    ),
+    (
+        "add_language",
+        Page::AddLanguage,
+        "com.android.settings.localepicker.LocalePickerWithRegion",
+    ),
+    (
+        "date_time",
+        Page::DateTime,
+        "com.android.settings.datetime.DateTimeSettings",
+    ),
+    (
+        "about",
+        Page::About,
+        "com.android.settings.deviceinfo.aboutphone.MyDeviceInfoFragment",
+    ),
+    (
+        "android_version",
+        Page::AndroidVersion,
+        "com.android.settings.deviceinfo.firmwareversion.FirmwareVersionSettings",
+    ),
+    (
+        "hardware",
+        Page::Hardware,
+        "com.android.settings.deviceinfo.hardwareinfo.HardwareInfoFragment",
+    ),
 ];
 
 impl Page {
@@ -278,11 +390,7 @@ fn long_date(iso: &str) -> String {
 }
 
 /// Title, main switch and rows of a page. `query` is the search box's text (Search page only).
-pub fn content(
-    page: &Page,
-    sys: &System,
-    query: &str,
-) -> (String, Option<MainSwitch>, Vec<Item>) {
+pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSwitch>, Vec<Item>) {
     let title = |t: &str| t.to_string();
     match page {
         Page::Home => (String::new(), None, home(sys)),
@@ -318,7 +426,10 @@ pub fn content(
             } else {
                 items.push(info("To see available networks, turn Wi-Fi on", ""));
             }
-            items.push(info("Network preferences", "Wi-Fi turns back on automatically"));
+            items.push(info(
+                "Network preferences",
+                "Wi-Fi turns back on automatically",
+            ));
             (title("Internet"), None, items)
         }
         Page::ConnectedDevices => (
@@ -413,12 +524,18 @@ pub fn content(
                 None,
                 vec![
                     info("App notifications", "Notifications are on for all apps"),
-                    info("Notification history", "Show recent and snoozed notifications"),
+                    info(
+                        "Notification history",
+                        "Show recent and snoozed notifications",
+                    ),
                     Item::Category("Conversation".into()),
                     info("Conversations", "No priority conversations"),
                     info("Bubbles", "On / Conversations can appear as floating icons"),
                     Item::Category("Privacy".into()),
-                    info("Notifications on lock screen", "Show conversations, default, and silent"),
+                    info(
+                        "Notifications on lock screen",
+                        "Show conversations, default, and silent",
+                    ),
                     Item::Category("General".into()),
                     toggle("dnd", "Do Not Disturb", "", dnd, Some("notifications")),
                 ],
@@ -434,7 +551,10 @@ pub fn content(
                     info("100%", "Full charge lasts about 1 day"),
                     info("Battery usage", "View usage for past 24 hours"),
                     toggle("battery_saver", "Battery Saver", "", saver, Some("battery")),
-                    info("Adaptive preferences", "Adaptive Battery and Adaptive Charging"),
+                    info(
+                        "Adaptive preferences",
+                        "Adaptive Battery and Adaptive Charging",
+                    ),
                     toggle(
                         "battery_percentage",
                         "Battery percentage",
@@ -454,11 +574,23 @@ pub fn content(
                 vec![
                     info(
                         &format!("{} used", human_size(used)),
-                        format!("{}% used - {} free", used * 100 / CAPACITY_BYTES, human_size(CAPACITY_BYTES - used)),
+                        format!(
+                            "{}% used - {} free",
+                            used * 100 / CAPACITY_BYTES,
+                            human_size(CAPACITY_BYTES - used)
+                        ),
                     ),
                     info("Apps", human_size(apps)),
-                    info("Images", human_size(dir_size(sys, "/sdcard/Pictures") + dir_size(sys, "/sdcard/DCIM"))),
-                    info("Documents & other", human_size(dir_size(sys, "/sdcard/Download"))),
+                    info(
+                        "Images",
+                        human_size(
+                            dir_size(sys, "/sdcard/Pictures") + dir_size(sys, "/sdcard/DCIM"),
+                        ),
+                    ),
+                    info(
+                        "Documents & other",
+                        human_size(dir_size(sys, "/sdcard/Download")),
+                    ),
                     info("System", human_size(SYSTEM_BYTES)),
                     info("Trash", "0 B"),
                 ],
@@ -493,7 +625,9 @@ pub fn content(
             (title("Sound & vibration"), None, items)
         }
         Page::Display => {
-            let timeout = sys.settings.get_int(Namespace::System, "screen_off_timeout", 60_000);
+            let timeout = sys
+                .settings
+                .get_int(Namespace::System, "screen_off_timeout", 60_000);
             (
                 title("Display"),
                 None,
@@ -514,8 +648,19 @@ pub fn content(
                         None,
                     ),
                     Item::Category("Appearance".into()),
-                    toggle("dark_theme", "Dark theme", "", sys.dark_mode(), Some("dark_mode")),
-                    nav("text_reading", "Display size and text", "Font size, display size, bold text", None),
+                    toggle(
+                        "dark_theme",
+                        "Dark theme",
+                        "",
+                        sys.dark_mode(),
+                        Some("dark_mode"),
+                    ),
+                    nav(
+                        "text_reading",
+                        "Display size and text",
+                        "Font size, display size, bold text",
+                        None,
+                    ),
                     Item::Category("Other display controls".into()),
                     toggle(
                         "auto_rotate",
@@ -530,7 +675,10 @@ pub fn content(
         }
         Page::TextReading => {
             let step = font_step(sys);
-            let bold = sys.settings.get_int(Namespace::Secure, "font_weight_adjustment", 0) > 0;
+            let bold = sys
+                .settings
+                .get_int(Namespace::Secure, "font_weight_adjustment", 0)
+                > 0;
             (
                 title("Display size and text"),
                 None,
@@ -553,13 +701,24 @@ pub fn content(
             vec![
                 info("Change wallpaper", "Home screen and lock screen"),
                 info("Wallpaper colors", "Colors from your wallpaper"),
-                toggle("dark_theme", "Dark theme", "", sys.dark_mode(), Some("dark_mode")),
+                toggle(
+                    "dark_theme",
+                    "Dark theme",
+                    "",
+                    sys.dark_mode(),
+                    Some("dark_mode"),
+                ),
                 info("Themed icons", "Off"),
                 info("App grid", "4x5"),
             ],
         ),
         Page::Accessibility => {
-            let inversion = flag(sys, Namespace::Secure, "accessibility_display_inversion_enabled", 0);
+            let inversion = flag(
+                sys,
+                Namespace::Secure,
+                "accessibility_display_inversion_enabled",
+                0,
+            );
             (
                 title("Accessibility"),
                 None,
@@ -583,7 +742,10 @@ pub fn content(
                 info("Device unlock", "Screen lock: None"),
                 info("App security", "Apps scanned by Google Play Protect"),
                 info("Privacy", "Permissions, account activity, personal data"),
-                info("More security & privacy", "Encryption, credentials, and more"),
+                info(
+                    "More security & privacy",
+                    "Encryption, credentials, and more",
+                ),
             ],
         ),
         Page::Location => {
@@ -597,7 +759,10 @@ pub fn content(
                 }),
                 vec![
                     info("Recent access", "No apps have accessed location recently"),
-                    info("App location permissions", "0 of 9 apps have access to location"),
+                    info(
+                        "App location permissions",
+                        "0 of 9 apps have access to location",
+                    ),
                     info("Location services", ""),
                 ],
             )
@@ -631,16 +796,29 @@ pub fn content(
                 info("Dashboard", "App timers"),
                 info("Bedtime mode", "Off"),
                 info("Focus mode", "Off"),
-                info("Parental controls", "Add content restrictions and set other limits"),
+                info(
+                    "Parental controls",
+                    "Add content restrictions and set other limits",
+                ),
             ],
         ),
         Page::System => (
             title("System"),
             None,
             vec![
-                nav("languages_input", "Languages & input", "Gboard", Some("language")),
+                nav(
+                    "languages_input",
+                    "Languages & input",
+                    "Gboard",
+                    Some("language"),
+                ),
                 info("Gestures", ""),
-                nav("date_time", "Date & time", "GMT+00:00 Coordinated Universal Time", Some("access_time")),
+                nav(
+                    "date_time",
+                    "Date & time",
+                    "GMT+00:00 Coordinated Universal Time",
+                    Some("access_time"),
+                ),
                 info("Backup", "Off"),
                 info("Reset options", ""),
                 info("Multiple users", "Signed in as Owner"),
@@ -764,7 +942,10 @@ pub fn content(
                 ),
                 info("Google Play system update", "February 1, 2024"),
                 info("Baseband version", "g5123b-130914-240205-B-11405587"),
-                info("Kernel version", "5.10.189-android13-4-00012-g1d82b24c9c8c-ab11183421"),
+                info(
+                    "Kernel version",
+                    "5.10.189-android13-4-00012-g1d82b24c9c8c-ab11183421",
+                ),
                 info("Build number", sys.property("ro.build.display.id")),
             ],
         ),
@@ -794,9 +975,24 @@ fn home(sys: &System) -> Vec<Item> {
     let used = storage_used(sys);
     let location = sys.settings.get_int(Namespace::Secure, "location_mode", 3) != 0;
     vec![
-        nav("network", "Network & internet", "Mobile, Wi-Fi, hotspot", Some("wifi")),
-        nav("connected_devices", "Connected devices", "Bluetooth, pairing", Some("devices")),
-        nav("apps", "Apps", "Assistant, recent apps, default apps", Some("apps")),
+        nav(
+            "network",
+            "Network & internet",
+            "Mobile, Wi-Fi, hotspot",
+            Some("wifi"),
+        ),
+        nav(
+            "connected_devices",
+            "Connected devices",
+            "Bluetooth, pairing",
+            Some("devices"),
+        ),
+        nav(
+            "apps",
+            "Apps",
+            "Assistant, recent apps, default apps",
+            Some("apps"),
+        ),
         nav(
             "notifications",
             "Notifications",
@@ -807,13 +1003,37 @@ fn home(sys: &System) -> Vec<Item> {
         nav(
             "storage",
             "Storage",
-            format!("{}% used - {} free", used * 100 / CAPACITY_BYTES, human_size(CAPACITY_BYTES - used)),
+            format!(
+                "{}% used - {} free",
+                used * 100 / CAPACITY_BYTES,
+                human_size(CAPACITY_BYTES - used)
+            ),
             Some("storage"),
         ),
-        nav("sound", "Sound & vibration", "Volume, haptics, Do Not Disturb", Some("sound")),
-        nav("display", "Display", "Dark theme, font size, brightness", Some("display")),
-        nav("wallpaper", "Wallpaper & style", "Colors, themed icons, app grid", Some("image")),
-        nav("accessibility", "Accessibility", "Display, interaction, audio", Some("person")),
+        nav(
+            "sound",
+            "Sound & vibration",
+            "Volume, haptics, Do Not Disturb",
+            Some("sound"),
+        ),
+        nav(
+            "display",
+            "Display",
+            "Dark theme, font size, brightness",
+            Some("display"),
+        ),
+        nav(
+            "wallpaper",
+            "Wallpaper & style",
+            "Colors, themed icons, app grid",
+            Some("image"),
+        ),
+        nav(
+            "accessibility",
+            "Accessibility",
+            "Display, interaction, audio",
+            Some("person"),
+        ),
         nav(
             "security",
             "Security & privacy",
@@ -830,7 +1050,12 @@ fn home(sys: &System) -> Vec<Item> {
             },
             Some("location"),
         ),
-        nav("emergency", "Safety & emergency", "Emergency SOS, medical info, alerts", Some("flag")),
+        nav(
+            "emergency",
+            "Safety & emergency",
+            "Emergency SOS, medical info, alerts",
+            Some("flag"),
+        ),
         nav(
             "accounts",
             "Passwords & accounts",
@@ -843,8 +1068,18 @@ fn home(sys: &System) -> Vec<Item> {
             "Screen time, app timers, bedtime schedules",
             Some("bedtime"),
         ),
-        nav("system", "System", "Languages, gestures, time, backup", Some("system")),
-        nav("about", "About phone", sys.property("ro.product.model"), Some("info")),
+        nav(
+            "system",
+            "System",
+            "Languages, gestures, time, backup",
+            Some("system"),
+        ),
+        nav(
+            "about",
+            "About phone",
+            sys.property("ro.product.model"),
+            Some("info"),
+        ),
     ]
 }
 
@@ -965,13 +1200,18 @@ pub fn index(sys: &System) -> Vec<(String, String, String)> {
         }
         for item in items {
             let (title, target) = match item {
-                Item::Nav { tag: t, title, .. } => (title, t.strip_prefix("nav:").map(str::to_string)),
+                Item::Nav { tag: t, title, .. } => {
+                    (title, t.strip_prefix("nav:").map(str::to_string))
+                }
                 Item::Toggle { title, .. }
                 | Item::Slider { title, .. }
                 | Item::Info { title, .. } => (title, None),
                 _ => continue,
             };
-            match target.as_deref().and_then(|t| Page::from_tag(t).map(|p| (t, p))) {
+            match target
+                .as_deref()
+                .and_then(|t| Page::from_tag(t).map(|p| (t, p)))
+            {
                 Some((t, p)) => {
                     out.push((title, t.to_string(), here.clone()));
                     if !seen.contains(&p) {
