@@ -104,6 +104,44 @@ async fn any_text_arrives_exactly_and_runs_nothing() {
 }
 
 #[tokio::test]
+async fn clear_empties_the_whole_field_and_typing_needs_a_focused_field() {
+    let (s, _) = session().await;
+    // On the home screen nothing is focused: typing is refused instead of reporting text typed.
+    let nothing = act(
+        &s,
+        Action::TypeText {
+            text: "lost".into(),
+            into: None,
+            clear: false,
+            submit: false,
+        },
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(nothing, SessionError::NothingFocused), "{nothing}");
+    act(&s, Action::Tap(Target::Text("Apps list".into())))
+        .await
+        .unwrap();
+    let (field, _) = search_field(&s).await;
+    // Surrounding spaces count: clearing "  x  " used to leave "  x " behind.
+    for (text, clear) in [("  x  ", true), ("NEW", true)] {
+        act(
+            &s,
+            Action::TypeText {
+                text: text.into(),
+                into: Some(Target::Point(field)),
+                clear,
+                submit: false,
+            },
+        )
+        .await
+        .unwrap();
+    }
+    let (_, got) = search_field(&s).await;
+    assert_eq!(got, "NEW");
+}
+
+#[tokio::test]
 async fn typing_with_submit_presses_enter() {
     let (s, _) = session().await;
     let steps_before = s.steps().len();

@@ -70,18 +70,7 @@ impl Client {
     }
 
     async fn response(&mut self, id: u64) -> Value {
-        loop {
-            let line = tokio::time::timeout(Duration::from_secs(60), self.lines.next_line())
-                .await
-                .expect("server answered within 60 s")
-                .unwrap()
-                .expect("server kept the stream open");
-            let msg: Value = serde_json::from_str(&line).unwrap();
-            if msg["id"] == json!(id) {
-                return msg;
-            }
-            self.notifications.push(msg);
-        }
+        self.response_matching(|msg| msg["id"] == json!(id)).await
     }
 
     async fn response_matching(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
@@ -394,15 +383,29 @@ async fn every_tool_has_annotations_an_output_schema_and_a_portable_input_schema
         }
     }
     let tool = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap().clone();
-    for read_only in ["screen", "screenshot", "hierarchy", "list_apps", "devices", "history"] {
-        assert_eq!(tool(read_only)["annotations"]["readOnlyHint"], true, "{read_only}");
+    for read_only in [
+        "screen",
+        "screenshot",
+        "hierarchy",
+        "list_apps",
+        "devices",
+        "history",
+    ] {
+        assert_eq!(
+            tool(read_only)["annotations"]["readOnlyHint"],
+            true,
+            "{read_only}"
+        );
     }
     assert_eq!(tool("tap")["annotations"]["destructiveHint"], true);
     assert_eq!(
         tool("scroll")["inputSchema"]["properties"]["direction"]["enum"],
         json!(["up", "down", "left", "right"])
     );
-    assert_eq!(tool("screenshot")["inputSchema"]["properties"]["max_edge"]["maximum"], 4096);
+    assert_eq!(
+        tool("screenshot")["inputSchema"]["properties"]["max_edge"]["maximum"],
+        4096
+    );
 }
 
 #[tokio::test]
@@ -417,11 +420,16 @@ async fn malformed_json_rpc_gets_the_error_codes_the_spec_gives_and_never_hangs(
     assert_eq!(r["error"]["code"], -32700, "{r}");
     // Bytes that are not JSON at all: -32700 with a null id.
     c.write.write_all(b"\xff\xfe{garbage\n").await.unwrap();
-    let r = c.response_matching(|m| m["id"].is_null() && m.get("error").is_some()).await;
+    let r = c
+        .response_matching(|m| m["id"].is_null() && m.get("error").is_some())
+        .await;
     assert_eq!(r["error"]["code"], -32700, "{r}");
     // Arguments that are not an object: -32602.
     let r = c
-        .request("tools/call", json!({"name": "tap", "arguments": "tap the OK button"}))
+        .request(
+            "tools/call",
+            json!({"name": "tap", "arguments": "tap the OK button"}),
+        )
         .await;
     assert_eq!(r["error"]["code"], -32602, "{r}");
     // A huge input is not echoed back whole.
@@ -435,7 +443,10 @@ async fn malformed_json_rpc_gets_the_error_codes_the_spec_gives_and_never_hangs(
 
 /// The text of a tool result's first block.
 fn text_of(result: &Value) -> String {
-    result["content"][0]["text"].as_str().unwrap_or_default().to_string()
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// The id of the first element line whose strings contain `needle`, read from a compact list.
@@ -452,7 +463,10 @@ async fn ids_are_read_against_the_screen_whose_digest_the_agent_passes() {
     let mut c = Client::start(None).await;
     c.call("press_key", json!({"key": "home"})).await;
     let home = c.call("screen", json!({})).await;
-    let digest = home["structuredContent"]["digest"].as_str().unwrap().to_string();
+    let digest = home["structuredContent"]["digest"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let home_text = text_of(&home);
     assert!(
         home_text.contains(&format!("digest {digest}")),
@@ -463,23 +477,45 @@ async fn ids_are_read_against_the_screen_whose_digest_the_agent_passes() {
     // The home screen is gone after opening another app: an id aimed at it is refused, saying
     // what the agent saw and what holds that id now, instead of tapping whatever moved there.
     c.call("open_app", json!({"app": "Settings"})).await;
-    let gone = c.call("tap", json!({"element": clock, "digest": digest})).await;
+    let gone = c
+        .call("tap", json!({"element": clock, "digest": digest}))
+        .await;
     assert_eq!(gone["isError"], true, "{gone}");
     let why = text_of(&gone);
-    assert!(why.contains("no longer on screen") && why.contains("Clock"), "{why}");
+    assert!(
+        why.contains("no longer on screen") && why.contains("Clock"),
+        "{why}"
+    );
     let fg = c.call("screen", json!({})).await;
-    assert!(text_of(&fg).contains("com.android.settings"), "nothing was tapped: {fg}");
+    assert!(
+        text_of(&fg).contains("com.android.settings"),
+        "nothing was tapped: {fg}"
+    );
 
     // A digest the session never handed out is refused as such.
-    let unknown = c.call("tap", json!({"element": 1, "digest": "0123456789abcdef"})).await;
+    let unknown = c
+        .call("tap", json!({"element": 1, "digest": "0123456789abcdef"}))
+        .await;
     assert_eq!(unknown["isError"], true, "{unknown}");
-    assert!(text_of(&unknown).contains("unknown observation"), "{unknown}");
+    assert!(
+        text_of(&unknown).contains("unknown observation"),
+        "{unknown}"
+    );
 
     // Back on the same home screen the element is still there: the old digest still aims right.
     c.call("press_key", json!({"key": "home"})).await;
-    let ok = c.call("tap", json!({"element": clock, "digest": digest, "observe": true})).await;
+    let ok = c
+        .call(
+            "tap",
+            json!({"element": clock, "digest": digest, "observe": true}),
+        )
+        .await;
     assert_ne!(ok["isError"], true, "{ok}");
-    assert!(text_of(&ok).contains("com.google.android.deskclock"), "{}", text_of(&ok));
+    assert!(
+        text_of(&ok).contains("com.google.android.deskclock"),
+        "{}",
+        text_of(&ok)
+    );
 }
 
 #[tokio::test]
@@ -488,7 +524,10 @@ async fn a_subscribed_screen_resource_reports_updates_after_actions() {
     let init_caps = c.request("resources/list", json!({})).await;
     assert!(init_caps["result"]["resources"].is_array());
     let r = c
-        .request("resources/subscribe", json!({"uri": "android://screen/elements"}))
+        .request(
+            "resources/subscribe",
+            json!({"uri": "android://screen/elements"}),
+        )
         .await;
     assert!(r.get("result").is_some(), "{r}");
     let bad = c
@@ -501,7 +540,10 @@ async fn a_subscribed_screen_resource_reports_updates_after_actions() {
         .await;
     assert_eq!(n["params"]["uri"], "android://screen/elements");
     let r = c
-        .request("resources/unsubscribe", json!({"uri": "android://screen/elements"}))
+        .request(
+            "resources/unsubscribe",
+            json!({"uri": "android://screen/elements"}),
+        )
         .await;
     assert!(r.get("result").is_some(), "{r}");
     let r = c
