@@ -56,7 +56,6 @@ pub fn settings(config: &SimConfig) -> Settings {
         ("screen_brightness_mode", "1".into()),
         ("screen_off_timeout", "60000".into()),
         ("sound_effects_enabled", "1".into()),
-        ("time_12_24", "12".into()),
         ("user_rotation", "0".into()),
         ("vibrate_when_ringing", "0".into()),
     ];

@@ -8,9 +8,8 @@
 
 use std::fmt::Display;
 
-use chrono::{Datelike, NaiveDate};
-
 pub mod coverage;
+pub mod datetime;
 mod formatter;
 pub mod numbers;
 mod plural;
@@ -107,31 +106,8 @@ fn missing<'a>(package: &str, name: &'a str, kind: &str, wrong_kind: bool) -> &'
     name
 }
 
-const WEEKDAYS_EN: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
-const MONTHS_EN: [&str; 12] = [
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-];
-
-/// The launcher's date line ("Mon, Jun 3" in en-US), in the locale's pattern.
-pub fn format_date_short(date: NaiveDate, locale: &str) -> String {
-    let wd = date.weekday().num_days_from_monday() as usize;
-    let (m, d) = (date.month(), date.day());
-    match language(locale) {
-        "ko" => format!(
-            "{m}월 {d}일 ({})",
-            ["월", "화", "수", "목", "금", "토", "일"][wd]
-        ),
-        "ja" => format!(
-            "{m}月{d}日({})",
-            ["月", "火", "水", "木", "金", "土", "日"][wd]
-        ),
-        "zh" => format!(
-            "{m}月{d}日{}",
-            ["周一", "周二", "周三", "周四", "周五", "周六", "周日"][wd]
-        ),
-        _ => format!("{}, {} {d}", WEEKDAYS_EN[wd], MONTHS_EN[m as usize - 1]),
-    }
-}
+pub use datetime::{default_24h, format_date, format_time, DateStyle, Width};
+pub use numbers::{format_decimal, format_integer, localize_digits};
 
 #[cfg(test)]
 mod tests {
@@ -149,8 +125,5 @@ mod tests {
             string("ak-GH", launcher, "all_apps_search_bar_hint"),
             "Search apps"
         );
-        let d = NaiveDate::from_ymd_opt(2024, 6, 3).expect("date");
-        assert_eq!(format_date_short(d, "en-US"), "Mon, Jun 3");
-        assert_eq!(format_date_short(d, "ko-KR"), "6월 3일 (월)");
     }
 }

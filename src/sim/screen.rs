@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use chrono::Timelike;
+
 use crate::geom::{Bounds, Point};
 
 use super::apps;
@@ -86,6 +88,20 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
             View::new(class::FRAME_LAYOUT, m.content),
         )
     };
+    // Arabic and Urdu lay every window out from the right (the overview's cards and the IME
+    // keep their order).
+    let rtl = super::locale::is_rtl(&fw.sys.locale);
+    let mirror = |mut v: View| {
+        if rtl {
+            v.mirror(screen.left, screen.right);
+        }
+        v
+    };
+    let content = if fw.overview {
+        content
+    } else {
+        mirror(content)
+    };
     let decor = View::new(class::FRAME_LAYOUT, screen).child(
         View::new(class::LINEAR_LAYOUT, screen).child(
             View::new(class::FRAME_LAYOUT, m.content)
@@ -107,7 +123,7 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
         Some(&fw.scroll),
     ));
 
-    let status = status_bar(fw);
+    let status = mirror(status_bar(fw));
     windows.push(lay_out(
         WindowKind::StatusBar,
         SYSTEMUI,
@@ -116,7 +132,7 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
         None,
         None,
     ));
-    let nav = navigation_bar(fw);
+    let nav = mirror(navigation_bar(fw));
     windows.push(lay_out(
         WindowKind::NavigationBar,
         SYSTEMUI,
@@ -125,7 +141,7 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
         None,
         None,
     ));
-    if let Some(card) = heads_up(fw) {
+    if let Some(card) = heads_up(fw).map(mirror) {
         windows.push(lay_out(
             WindowKind::HeadsUp,
             SYSTEMUI,
@@ -311,17 +327,15 @@ fn status_bar(fw: &Framework) -> View {
     let h = m.content.top;
     let id = |name: &str| format!("{SYSTEMUI}:id/{name}");
     let time = fw.sys.clock.now();
-    let twelve = fw.sys.settings.get(Namespace::System, "time_12_24") != Some("24");
-    let (text, desc) = if twelve {
-        (
-            time.format("%-I:%M").to_string(),
-            time.format("%-I:%M %p").to_string(),
-        )
+    // SystemUI's clock drops the AM/PM marker on the 12-hour clock; its description keeps it.
+    let h24 = apps::widgets::uses_24h(&fw.sys);
+    let (hour, minute) = (time.hour(), time.minute());
+    let desc = super::locale::format_time(hour, minute, &fw.sys.locale, h24);
+    let text = if h24 {
+        desc.clone()
     } else {
-        (
-            time.format("%H:%M").to_string(),
-            time.format("%H:%M").to_string(),
-        )
+        let marker = super::locale::datetime::am_pm(hour, &fw.sys.locale);
+        desc.replace(marker, "").trim().to_string()
     };
     let icon_style = |icon: &'static str| Style {
         icon: Some(icon),

@@ -75,6 +75,10 @@ pub struct Style {
     pub wallpaper: Option<crate::sim::render::Wallpaper>,
     /// A launcher icon's size in px, when the home-screen grid sets it; `None` fits the cell.
     pub icon_px: Option<i32>,
+    /// Laid out right to left (set by [`View::mirror`] in Arabic and Urdu): text is aligned to
+    /// the right unless its first strong letter is left-to-right, as a TextView's default
+    /// gravity `start` and `firstStrong` text direction do.
+    pub rtl: bool,
 }
 
 /// Colours the renderer resolves against the light or dark theme, so apps need not know the theme.
@@ -119,6 +123,9 @@ pub struct View {
     pub range: Option<(i32, i32)>,
     pub style: Style,
     pub children: Vec<View>,
+    /// `android:layoutDirection="ltr"`: the subtree keeps its left-to-right arrangement in a
+    /// right-to-left locale (dial pads, keypads, clock faces), only moving as a whole.
+    pub layout_ltr: bool,
 }
 
 impl View {
@@ -140,6 +147,43 @@ impl View {
             range: None,
             style: Style::default(),
             children: Vec::new(),
+            layout_ltr: false,
+        }
+    }
+
+    /// Keeps this subtree left to right in a right-to-left locale (see [`View::layout_ltr`]).
+    pub fn layout_ltr(mut self) -> Self {
+        self.layout_ltr = true;
+        self
+    }
+
+    /// Mirrors the subtree for a right-to-left locale around the vertical axis between `left` and
+    /// `right` (the window's edges): what apps lay out from the left edge ends up from the right,
+    /// as Android resolves `start`/`end` in a right-to-left layout direction. A `layout_ltr`
+    /// subtree and a horizontal scroller's content keep their inner order and move as a whole.
+    pub fn mirror(&mut self, left: i32, right: i32) {
+        let b = self.bounds;
+        let mirrored = Bounds::new(
+            left + right - b.right,
+            b.top,
+            left + right - b.left,
+            b.bottom,
+        );
+        if self.layout_ltr || self.class == class::HORIZONTAL_SCROLL_VIEW {
+            self.shift_x(mirrored.left - b.left);
+            return;
+        }
+        self.bounds = mirrored;
+        self.style.rtl = true;
+        for c in &mut self.children {
+            c.mirror(left, right);
+        }
+    }
+
+    fn shift_x(&mut self, dx: i32) {
+        self.bounds = self.bounds.offset(dx, 0);
+        for c in &mut self.children {
+            c.shift_x(dx);
         }
     }
 

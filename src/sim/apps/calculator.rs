@@ -287,7 +287,9 @@ impl Calculator {
         };
         let tone = Role::SurfaceVariant;
         let grid = Bounds::new(area.left, area.top, area.right - m.dp(56.0), area.bottom);
-        let mut view = View::new(class::LINEAR_LAYOUT, area).id(rid(PACKAGE, "pad_advanced"));
+        let mut view = View::new(class::LINEAR_LAYOUT, area)
+            .id(rid(PACKAGE, "pad_advanced"))
+            .layout_ltr();
         for (row_b, row) in columns_vertical(grid, rows.len() as i32)
             .into_iter()
             .zip(&rows)
@@ -411,7 +413,11 @@ impl App for Calculator {
 
         let advanced_b = rows.take(advanced_h);
         let pad_b = rows.rest();
-        let mut numeric = View::new(class::LINEAR_LAYOUT, pad_b).id(rid(PACKAGE, "pad_numeric"));
+        // The keypad keeps 7 8 9 from the left in Arabic and Urdu, as the real layout forces
+        // `layoutDirection="ltr"`.
+        let mut numeric = View::new(class::LINEAR_LAYOUT, pad_b)
+            .id(rid(PACKAGE, "pad_numeric"))
+            .layout_ltr();
         for (row_b, row) in columns_vertical(pad_b, 5).into_iter().zip(&MAIN_PAD) {
             for (b, p) in columns(row_b, 4).into_iter().zip(row) {
                 let tone = match p.id {

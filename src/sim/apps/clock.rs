@@ -15,6 +15,7 @@ use rusqlite::Connection;
 
 use super::widgets::{self, rid, TimePicker};
 use crate::sim::app::{App, AppInfo, UiEvent};
+use crate::sim::locale;
 use crate::sim::system::{pid, Notification, Request, System};
 use crate::sim::view::View;
 use store::Alarm;
@@ -66,6 +67,16 @@ impl Tab {
         }
     }
 
+    /// The tab's title resource (`menu_alarm`…).
+    fn label_key(self) -> &'static str {
+        match self {
+            Tab::Alarm => "menu_alarm",
+            Tab::Clock => "menu_clock",
+            Tab::Timer => "menu_timer",
+            Tab::Stopwatch => "menu_stopwatch",
+        }
+    }
+
     fn key(self) -> &'static str {
         match self {
             Tab::Alarm => "alarm",
@@ -97,17 +108,22 @@ enum Dialog {
     Label { alarm: i64, text: String },
 }
 
-/// Days in the order the US locale lays out the repeat buttons (Sunday first), with the
-/// `day_button_N` index of each.
-const DAY_BUTTONS: [(Weekday, &str, &str); 7] = [
-    (Weekday::Sun, "S", "Sunday"),
-    (Weekday::Mon, "M", "Monday"),
-    (Weekday::Tue, "T", "Tuesday"),
-    (Weekday::Wed, "W", "Wednesday"),
-    (Weekday::Thu, "T", "Thursday"),
-    (Weekday::Fri, "F", "Friday"),
-    (Weekday::Sat, "S", "Saturday"),
+/// Days in the order of the repeat buttons (`day_button_N`), Sunday first in every locale here
+/// (DeskClock follows the "Start week on" setting, whose default is the region's first day).
+const DAY_BUTTONS: [Weekday; 7] = [
+    Weekday::Sun,
+    Weekday::Mon,
+    Weekday::Tue,
+    Weekday::Wed,
+    Weekday::Thu,
+    Weekday::Fri,
+    Weekday::Sat,
 ];
+
+/// The Clock's string resource `name` in the phone's locale.
+fn tr<'a>(sys: &System, name: &'a str) -> &'a str {
+    locale::string(&sys.locale, PACKAGE, name)
+}
 
 struct Clock {
     tab: Tab,
@@ -188,11 +204,11 @@ impl Clock {
                 package: PACKAGE.into(),
                 id: TIMER_NOTIFICATION,
                 channel: "Timers".into(),
-                title: "Time's up".into(),
-                text: "Timer".into(),
+                title: tr(sys, "timer_times_up").into(),
+                text: tr(sys, "timer_notification_label").into(),
                 actions: vec![
-                    ("timer_stop".into(), "Stop".into()),
-                    ("timer_add_minute".into(), "+1:00".into()),
+                    ("timer_stop".into(), tr(sys, "timer_stop").into()),
+                    ("timer_add_minute".into(), tr(sys, "timer_plus_one").into()),
                 ],
                 heads_up: true,
                 when: now,
@@ -216,26 +232,31 @@ impl Clock {
             format!("Setting fire state to instance {alarm_id}"),
         );
         Self::event(sys, "Alarm", "Fire", "DeskClock");
-        let time = chrono::NaiveTime::from_hms_opt(alarm.hour, alarm.minutes, 0)
-            .unwrap_or(chrono::NaiveTime::MIN);
-        let text = if widgets::uses_24h(sys) {
-            time.format("%H:%M").to_string()
-        } else {
-            time.format("%-I:%M %p").to_string()
-        };
+        let text = locale::format_time(
+            alarm.hour,
+            alarm.minutes,
+            &sys.locale,
+            widgets::uses_24h(sys),
+        );
         sys.notify(Notification {
             package: PACKAGE.into(),
             id: ALARM_NOTIFICATION_BASE + alarm_id as i32,
             channel: "Firing".into(),
             title: if alarm.label.is_empty() {
-                "Alarm".into()
+                tr(sys, "default_label").into()
             } else {
                 alarm.label.clone()
             },
             text,
             actions: vec![
-                (format!("alarm_snooze:{alarm_id}"), "Snooze".into()),
-                (format!("alarm_dismiss:{alarm_id}"), "Dismiss".into()),
+                (
+                    format!("alarm_snooze:{alarm_id}"),
+                    tr(sys, "alarm_alert_snooze_text").into(),
+                ),
+                (
+                    format!("alarm_dismiss:{alarm_id}"),
+                    tr(sys, "alarm_alert_dismiss_text").into(),
+                ),
             ],
             heads_up: true,
             when: now,
@@ -418,7 +439,7 @@ impl Clock {
                 self.save(sys, &a);
             }
             "day" => {
-                let Some((weekday, _, _)) = extra.and_then(|i| DAY_BUTTONS.get(i)) else {
+                let Some(weekday) = extra.and_then(|i| DAY_BUTTONS.get(i)) else {
                     return false;
                 };
                 a.days ^= store::day_bit(*weekday);

@@ -93,23 +93,17 @@ fn icon_view(e: &Entry, cell: Bounds, id: Option<&str>, on_wallpaper: bool, icon
     v
 }
 
-/// A grid of `columns` × `rows` cells over `area`; cell (col, row) counted from the reading
-/// direction's start, so right-to-left locales mirror it.
+/// A grid of `columns` × `rows` cells over `area`, laid out from the left; the framework mirrors
+/// the whole window in right-to-left locales, so cell 0 ends up at the reading direction's start.
 struct Grid {
     area: Bounds,
     columns: i32,
     cell_h: i32,
-    rtl: bool,
 }
 
 impl Grid {
     fn cell(&self, col: i32, row: i32) -> Bounds {
         let cell_w = self.area.width() / self.columns.max(1);
-        let col = if self.rtl {
-            self.columns - 1 - col
-        } else {
-            col
-        };
         let left = self.area.left + col * cell_w;
         let top = self.area.top + row * self.cell_h;
         Bounds::new(left, top, left + cell_w, top + self.cell_h)
@@ -134,9 +128,12 @@ impl Screen {
         let m = &sys.metrics;
         let c = m.content;
         let pad = m.dp(16.0);
-        let rtl = locale::is_rtl(&sys.locale);
         let layout = home::load(sys, &super::catalog(), columns(m));
-        let date = locale::format_date_short(sys.clock.now().date(), &sys.locale);
+        let date = locale::format_date(
+            sys.clock.now().date(),
+            &sys.locale,
+            locale::DateStyle::MonthDayWeekday,
+        );
         let mut root = View::new(class::FRAME_LAYOUT, c)
             .id(format!("{ID}drag_layer"))
             .style(Style {
@@ -158,7 +155,6 @@ impl Screen {
             ),
             columns: layout.columns,
             cell_h: (workspace.height() - handle) / layout.rows.max(1),
-            rtl,
         };
         let dock = Grid {
             area: Bounds::new(
@@ -169,7 +165,6 @@ impl Screen {
             ),
             columns: layout.hotseat.max(1),
             cell_h: dock_h,
-            rtl,
         };
         let apps = entries(sys);
         let entry = |package: &str| apps.iter().find(|e| e.package == package);
@@ -205,44 +200,27 @@ impl Screen {
         }
         // The date ("At a glance") spans the top row, from the reading direction's start.
         let date_row = grid.cell(0, 0);
-        let date_bounds = if rtl {
-            Bounds::new(
-                inner.left,
-                date_row.top + m.dp(16.0),
-                inner.right - m.dp(8.0),
-                date_row.top + m.dp(72.0),
-            )
-        } else {
-            Bounds::new(
-                inner.left + m.dp(8.0),
-                date_row.top + m.dp(16.0),
-                inner.right,
-                date_row.top + m.dp(72.0),
-            )
-        };
+        let date_bounds = Bounds::new(
+            inner.left + m.dp(8.0),
+            date_row.top + m.dp(16.0),
+            inner.right,
+            date_row.top + m.dp(72.0),
+        );
         let date_style = text::TextStyle {
             size_px: m.sp(22.0) as f32,
             color: WHITE,
             bold: false,
             center: false,
+            rtl: false,
         };
         let date_w =
             (text::measure(&date, &date_style).ceil() as i32 + m.dp(8.0)).min(date_bounds.width());
-        let date_bounds = if rtl {
-            Bounds::new(
-                date_bounds.right - date_w,
-                date_bounds.top,
-                date_bounds.right,
-                date_bounds.bottom,
-            )
-        } else {
-            Bounds::new(
-                date_bounds.left,
-                date_bounds.top,
-                date_bounds.left + date_w,
-                date_bounds.bottom,
-            )
-        };
+        let date_bounds = Bounds::new(
+            date_bounds.left,
+            date_bounds.top,
+            date_bounds.left + date_w,
+            date_bounds.bottom,
+        );
         root = root.child(
             View::new(class::FRAME_LAYOUT, workspace)
                 .id(format!("{ID}workspace"))
@@ -288,11 +266,7 @@ impl Screen {
         );
         let icon = m.dp(24.0);
         let it = pill.top + (pill.height() - icon) / 2;
-        let icon_left = if rtl {
-            pill.right - m.dp(16.0) - icon
-        } else {
-            pill.left + m.dp(16.0)
-        };
+        let icon_left = pill.left + m.dp(16.0);
         root.child(
             View::new(class::FRAME_LAYOUT, hotseat)
                 .id(format!("{ID}hotseat"))
@@ -348,7 +322,6 @@ impl Screen {
             area: list_area,
             columns: columns(m),
             cell_h: m.dp(104.0),
-            rtl: locale::is_rtl(&sys.locale),
         };
         let icon_px = m.dp(56.0).min(grid.icon_px(m));
         let icons: Vec<View> = apps

@@ -189,7 +189,7 @@ impl Screen {
             "auto_time" => flip(sys, Namespace::Global, "auto_time", 1),
             "auto_time_zone" => flip(sys, Namespace::Global, "auto_time_zone", 1),
             "use_24h" => {
-                let h24 = sys.settings.get(Namespace::System, "time_12_24") == Some("24");
+                let h24 = crate::sim::apps::widgets::uses_24h(sys);
                 sys.put_setting(
                     Namespace::System,
                     "time_12_24",

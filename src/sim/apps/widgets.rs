@@ -193,14 +193,19 @@ pub fn install_store(sys: &mut System, open: StoreOpener, db_path: &str, pid: u3
     }
 }
 
-/// Whether the user chose the 24-hour clock (`settings put system time_12_24 24`).
+/// Whether times show on the 24-hour clock: the user's choice (`settings put system time_12_24
+/// 24` or `12`), else the locale's own clock (`DateFormat.is24HourFormat`).
 pub fn uses_24h(sys: &System) -> bool {
-    sys.settings.get(Namespace::System, "time_12_24") == Some("24")
+    match sys.settings.get(Namespace::System, "time_12_24") {
+        Some("24") => true,
+        Some("12") => false,
+        _ => crate::sim::locale::default_24h(&sys.locale),
+    }
 }
 
-/// A time of day as the phone shows it: "8:30 AM", or "08:30" on the 24-hour clock.
+/// A time of day as the phone shows it in its locale: "8:30 AM", "오전 8:30", "08:30".
 pub fn format_time(sys: &System, hour: u32, minute: u32) -> String {
-    format_hm(uses_24h(sys), hour, minute)
+    crate::sim::locale::format_time(hour, minute, &sys.locale, uses_24h(sys))
 }
 
 /// A time of day on the 24-hour ("08:30") or 12-hour ("8:30 AM") clock.
@@ -589,8 +594,10 @@ impl TimePicker {
                     })
             })
             .collect();
+        // A clock face reads clockwise in every locale.
         View::new(class::VIEW_GROUP, face)
             .id(rid(package, "material_clock_face"))
+            .layout_ltr()
             .style(Style {
                 background_role: Some(Role::SurfaceVariant),
                 corner_radius: face.width() / 2,

@@ -89,6 +89,14 @@ fn is_strong_ltr(c: char) -> bool {
     c.is_alphabetic() && !is_rtl_char(c)
 }
 
+/// Whether a paragraph runs right to left: its first strong letter decides, and a paragraph with
+/// none (digits, punctuation) takes the view's direction (Android's `FIRSTSTRONG_LTR`/`_RTL`).
+pub fn paragraph_rtl(text: &str, view_rtl: bool) -> bool {
+    text.chars()
+        .find(|c| is_rtl_char(*c) || is_strong_ltr(*c))
+        .map_or(view_rtl, is_rtl_char)
+}
+
 /// Arabic letters in their contextual forms (logical order kept).
 fn join_arabic(chars: &[char]) -> Vec<char> {
     let letter_at = |i: usize, step: isize| -> Option<char> {

@@ -166,6 +166,8 @@ pub struct TextStyle {
     pub color: Rgba,
     pub bold: bool,
     pub center: bool,
+    /// The view is laid out right to left: a line with no strong letter aligns right too.
+    pub rtl: bool,
 }
 
 /// One glyph placed on a line, `x` from the line's start.
@@ -299,7 +301,7 @@ fn draw_line(canvas: &mut Canvas, text: &str, x: f32, baseline: f32, style: &Tex
 }
 
 /// Draws `text` inside `area`: as many wrapped lines as fit (at least one), vertically centred,
-/// left-aligned or centred, ellipsised where it overflows. Returns the rectangle the text covers.
+/// aligned to the paragraph's start or centred, ellipsised where it overflows. Returns the rectangle the text covers.
 pub fn draw_text(canvas: &mut Canvas, text: &str, area: Bounds, style: &TextStyle) -> Bounds {
     if text.is_empty() || area.is_empty() {
         return Bounds::new(area.left, area.top, area.left, area.top);
@@ -312,8 +314,11 @@ pub fn draw_text(canvas: &mut Canvas, text: &str, area: Bounds, style: &TextStyl
     let mut covered = Bounds::new(area.right, top as i32, area.left, (top + block) as i32);
     for (i, line) in lines.iter().enumerate() {
         let w = measure(line, style);
+        // Gravity `start`: the paragraph's own direction decides the side.
         let x = if style.center {
             area.left as f32 + (area.width() as f32 - w) / 2.0
+        } else if super::shaping::paragraph_rtl(line, style.rtl) {
+            area.right as f32 - w
         } else {
             area.left as f32
         };

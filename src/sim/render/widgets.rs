@@ -58,6 +58,7 @@ impl Ctx {
             color,
             bold: view.style.bold,
             center: center || view.style.center_text,
+            rtl: view.style.rtl,
         }
     }
 
@@ -194,6 +195,7 @@ fn initial(canvas: &mut Canvas, ctx: &Ctx, label: &str, area: Bounds, color: Rgb
         color,
         bold: true,
         center: true,
+        rtl: false,
     };
     let _ = ctx;
     text::draw_text(canvas, &letter, area, &style);

@@ -1,27 +1,29 @@
 //! How the Clock's screens look: the alarm list and its cards, the Clock, Timer and Stopwatch
 //! tabs, the bottom navigation and the label dialog, as view trees with Google Clock's ids.
 
+use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
 use chrono::{NaiveDateTime, Timelike};
 
 use super::store::{self, Alarm};
 use super::timers;
-use super::{id, Clock, Dialog, Tab, DAY_BUTTONS, PACKAGE};
+use super::{id, tr, Clock, Dialog, Tab, DAY_BUTTONS, PACKAGE};
 use crate::geom::Bounds;
 use crate::sim::apps::widgets::{
-    self, button, columns, dialog_card, dialog_frame, format_hm, inset, label, with_card_children,
-    Rows,
+    self, button, columns, dialog_card, dialog_frame, inset, label, with_card_children, Rows,
 };
+use crate::sim::locale::{self, DateStyle, Width};
 use crate::sim::system::System;
 use crate::sim::view::{class, Metrics, Role, Style, View};
 
 impl Clock {
     fn render_alarm_tab(
         &self,
-        m: &Metrics,
+        sys: &System,
         area: Bounds,
         h24: bool,
         now: NaiveDateTime,
     ) -> Vec<View> {
+        let m = &sys.metrics;
         let list_b = area;
         let pad = m.dp(16.0);
         let mut list = View::new(class::RECYCLER_VIEW, list_b)
@@ -32,7 +34,7 @@ impl Clock {
             let expanded = self.expanded == Some(a.id);
             let h = if expanded { m.dp(330.0) } else { m.dp(150.0) };
             let card_b = Bounds::new(list_b.left + pad, y, list_b.right - pad, y + h);
-            list = list.child(self.alarm_card(m, a, card_b, expanded, (h24, now)));
+            list = list.child(self.alarm_card(sys, a, card_b, expanded, (h24, now)));
             y += h + m.dp(8.0);
         }
         // Room to scroll the last card above the add button.
@@ -50,7 +52,7 @@ impl Clock {
         );
         let fab = View::new(class::IMAGE_BUTTON, fab_b)
             .id(id("fab"))
-            .desc("Add alarm")
+            .desc(tr(sys, "button_alarms"))
             .on_click("fab")
             .style(Style {
                 background_role: Some(Role::Accent),
@@ -63,19 +65,20 @@ impl Clock {
 
     fn alarm_card(
         &self,
-        m: &Metrics,
+        sys: &System,
         a: &Alarm,
         card_b: Bounds,
         expanded: bool,
         (h24, now): (bool, NaiveDateTime),
     ) -> View {
-        let time = format_hm(h24, a.hour, a.minutes);
+        let m = &sys.metrics;
+        let time = locale::format_time(a.hour, a.minutes, &sys.locale, h24);
         let mut rows = Rows::new(inset(card_b, m.dp(16.0)));
         let mut children = Vec::new();
         let label_row = rows.take(m.sp(24.0));
         if expanded || !a.label.is_empty() {
             let text = if a.label.is_empty() {
-                "Add label"
+                tr(sys, "add_label")
             } else {
                 a.label.as_str()
             };
@@ -131,7 +134,7 @@ impl Clock {
                     summary_row.right - arrow_w,
                     summary_row.bottom,
                 ),
-                self.summary(a, now),
+                self.summary(sys, a, now),
                 14.0,
             )
             .id(id("days_of_week")),
@@ -146,12 +149,16 @@ impl Clock {
                     summary_row.bottom + m.dp(10.0),
                 ),
             )
-            .id(id("arrow"))
-            .desc(if expanded {
-                "Collapse alarm"
-            } else {
-                "Expand alarm"
-            })
+            // DeskClock's expanded card names its arrow `collapse_expand`.
+            .id(id(if expanded { "collapse_expand" } else { "arrow" }))
+            .desc(tr(
+                sys,
+                if expanded {
+                    "collapse_alarm"
+                } else {
+                    "expand_alarm"
+                },
+            ))
             .on_click(format!("arrow:{}", a.id))
             .style(Style {
                 icon: Some(if expanded { "collapse" } else { "expand" }),
@@ -162,7 +169,7 @@ impl Clock {
             rows.take(m.dp(12.0));
             let days_row = rows.take(m.dp(48.0));
             let mut days = View::new(class::LINEAR_LAYOUT, days_row).id(id("repeat_days"));
-            for (i, (b, (weekday, letter, name))) in columns(days_row, 7)
+            for (i, (b, weekday)) in columns(days_row, 7)
                 .into_iter()
                 .zip(DAY_BUTTONS)
                 .enumerate()
@@ -171,8 +178,12 @@ impl Clock {
                 days = days.child(
                     View::new(class::CHECK_BOX, inset(b, m.dp(2.0)))
                         .id(id(&format!("day_button_{i}")))
-                        .text(letter)
-                        .desc(name)
+                        .text(locale::datetime::weekday(
+                            weekday,
+                            &sys.locale,
+                            Width::Narrow,
+                        ))
+                        .desc(locale::datetime::weekday(weekday, &sys.locale, Width::Wide))
                         .on_click(format!("day:{}:{i}", a.id))
                         .checked(on)
                         .style(Style {
@@ -193,14 +204,14 @@ impl Clock {
             children.push(
                 View::new(class::CHECK_BOX, rows.take(m.dp(48.0)))
                     .id(id("vibrate_onoff"))
-                    .text("Vibrate")
+                    .text(tr(sys, "alarm_vibrate"))
                     .on_click(format!("vibrate:{}", a.id))
                     .checked(a.vibrate),
             );
             children.push(
                 View::new(class::TEXT_VIEW, rows.take(m.dp(48.0)))
                     .id(id("delete"))
-                    .text("Delete")
+                    .text(tr(sys, "delete"))
                     .on_click(format!("delete:{}", a.id))
                     .style(Style {
                         icon: Some("delete"),
@@ -209,7 +220,7 @@ impl Clock {
             );
         }
         let desc = if a.label.is_empty() {
-            format!("{time} Alarm")
+            format!("{time} {}", tr(sys, "default_label"))
         } else {
             format!("{time} {}", a.label)
         };
@@ -226,28 +237,27 @@ impl Clock {
     }
 
     /// The line under an alarm's time: its repeat days, or when a one-off alarm rings.
-    fn summary(&self, a: &Alarm, now: NaiveDateTime) -> String {
+    fn summary(&self, sys: &System, a: &Alarm, now: NaiveDateTime) -> String {
         match a.days {
             0 => {
                 if a.enabled {
                     if store::next_fire(a, now).date() == now.date() {
-                        "Today".to_string()
+                        tr(sys, "alarm_today").to_string()
                     } else {
-                        "Tomorrow".to_string()
+                        tr(sys, "alarm_tomorrow").to_string()
                     }
                 } else {
-                    "Not scheduled".to_string()
+                    tr(sys, "alarm_not_scheduled").to_string()
                 }
             }
-            127 => "Every day".to_string(),
+            127 => tr(sys, "every_day").to_string(),
             days => {
-                // Monday-first order, as DeskClock's summary reads.
-                let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
-                names
-                    .iter()
+                // Monday-first order (bit 0 is Monday), as DeskClock's summary reads.
+                let week = [Mon, Tue, Wed, Thu, Fri, Sat, Sun];
+                week.iter()
                     .enumerate()
                     .filter(|(i, _)| days & (1 << i) != 0)
-                    .map(|(_, n)| *n)
+                    .map(|(_, d)| locale::datetime::weekday(*d, &sys.locale, Width::Abbreviated))
                     .collect::<Vec<_>>()
                     .join(", ")
             }
@@ -256,14 +266,15 @@ impl Clock {
 
     fn render_clock_tab(
         &self,
-        m: &Metrics,
+        sys: &System,
         area: Bounds,
         now: NaiveDateTime,
         h24: bool,
     ) -> Vec<View> {
+        let m = &sys.metrics;
         let mut rows = Rows::new(area);
         rows.take(m.dp(48.0));
-        let time = format_hm(h24, now.hour(), now.minute());
+        let time = locale::format_time(now.hour(), now.minute(), &sys.locale, h24);
         vec![
             View::new(class::TEXT_VIEW, rows.take(m.sp(80.0)))
                 .id(id("digital_clock"))
@@ -276,8 +287,16 @@ impl Clock {
                 }),
             View::new(class::TEXT_VIEW, rows.take(m.sp(32.0)))
                 .id(id("date"))
-                .text(now.format("%a, %b %-d").to_string())
-                .desc(now.format("%A, %B %-d").to_string())
+                .text(locale::format_date(
+                    now.date(),
+                    &sys.locale,
+                    DateStyle::MonthDayWeekday,
+                ))
+                .desc(locale::format_date(
+                    now.date(),
+                    &sys.locale,
+                    DateStyle::MonthDayWeekday,
+                ))
                 .style(Style {
                     center_text: true,
                     ..Style::default()
@@ -308,7 +327,8 @@ impl Clock {
         })
     }
 
-    fn render_timer_tab(&self, m: &Metrics, area: Bounds, now: NaiveDateTime) -> Vec<View> {
+    fn render_timer_tab(&self, sys: &System, area: Bounds, now: NaiveDateTime) -> Vec<View> {
+        let m = &sys.metrics;
         let mut rows = Rows::new(inset(area, m.dp(16.0)));
         let mut views = Vec::new();
         match self.timer.run {
@@ -336,7 +356,7 @@ impl Clock {
                         ),
                     )
                     .id(id("timer_setup_delete"))
-                    .desc("Delete")
+                    .desc(tr(sys, "backspace"))
                     .on_click("timer_del")
                     .enabled(!self.timer.digits.is_empty())
                     .style(Style {
@@ -346,12 +366,14 @@ impl Clock {
                 );
                 let keypad = rows.take(m.dp(4.0 * 72.0));
                 let grid = widgets::columns_vertical(keypad, 4);
+                // The digits keep 1 2 3 from the left in Arabic and Urdu (a phone keypad).
+                let mut pad = View::new(class::VIEW_GROUP, keypad).layout_ltr();
                 let layout: [&[u32]; 4] = [&[1, 2, 3], &[4, 5, 6], &[7, 8, 9], &[0]];
                 for (row_b, digits) in grid.into_iter().zip(layout) {
                     let cells = columns(row_b, 3);
                     for (i, d) in digits.iter().enumerate() {
                         let b = if *d == 0 { cells[1] } else { cells[i] };
-                        views.push(
+                        pad = pad.child(
                             button(
                                 inset(b, m.dp(6.0)),
                                 d.to_string(),
@@ -368,8 +390,15 @@ impl Clock {
                         );
                     }
                 }
+                views.push(pad);
                 if !self.timer.digits.is_empty() {
-                    views.push(Self::fab(m, area, "Start", "play", "timer_fab"));
+                    views.push(Self::fab(
+                        m,
+                        area,
+                        tr(sys, "timer_start"),
+                        "play",
+                        "timer_fab",
+                    ));
                 }
             }
             Some(run) => {
@@ -379,7 +408,7 @@ impl Clock {
                     views.push(
                         View::new(class::TEXT_VIEW, label)
                             .id(id("timer_label"))
-                            .text("Time's up")
+                            .text(tr(sys, "timer_times_up"))
                             .style(Style {
                                 text_size_sp: Some(20.0),
                                 center_text: true,
@@ -403,20 +432,26 @@ impl Clock {
                 );
                 rows.take(m.dp(16.0));
                 let cols = columns(rows.take(m.dp(48.0)), 2);
-                views.push(button(cols[0], "Delete", "timer_delete").id(id("delete_timer")));
-                views.push(button(cols[1], "+1:00", "timer_add_minute").id(id("reset_add")));
+                views.push(
+                    button(cols[0], tr(sys, "timer_delete"), "timer_delete").id(id("delete_timer")),
+                );
+                views.push(
+                    button(cols[1], tr(sys, "timer_plus_one"), "timer_add_minute")
+                        .id(id("reset_add")),
+                );
                 let (desc, icon) = match (expired, running) {
-                    (true, _) => ("Stop", "stop"),
-                    (false, true) => ("Pause", "pause"),
-                    (false, false) => ("Start", "play"),
+                    (true, _) => ("timer_stop", "stop"),
+                    (false, true) => ("timer_pause", "pause"),
+                    (false, false) => ("timer_start", "play"),
                 };
-                views.push(Self::fab(m, area, desc, icon, "timer_fab"));
+                views.push(Self::fab(m, area, tr(sys, desc), icon, "timer_fab"));
             }
         }
         views
     }
 
-    fn render_stopwatch_tab(&self, m: &Metrics, area: Bounds, now: NaiveDateTime) -> Vec<View> {
+    fn render_stopwatch_tab(&self, sys: &System, area: Bounds, now: NaiveDateTime) -> Vec<View> {
+        let m = &sys.metrics;
         let mut rows = Rows::new(inset(area, m.dp(16.0)));
         rows.take(m.dp(32.0));
         let text = timers::stopwatch_text(self.stopwatch.elapsed_ms(now));
@@ -469,7 +504,14 @@ impl Clock {
         views.push(Self::fab(
             m,
             area,
-            if running { "Pause" } else { "Start" },
+            tr(
+                sys,
+                if running {
+                    "timer_pause"
+                } else {
+                    "timer_start"
+                },
+            ),
             if running { "pause" } else { "play" },
             "sw_fab",
         ));
@@ -488,7 +530,14 @@ impl Clock {
                     ),
                 )
                 .id(id("left_button"))
-                .desc(if running { "Lap" } else { "Reset" })
+                .desc(tr(
+                    sys,
+                    if running {
+                        "sw_lap_button"
+                    } else {
+                        "sw_reset_button"
+                    },
+                ))
                 .on_click("sw_left")
                 .style(Style {
                     background_role: Some(Role::SurfaceVariant),
@@ -501,7 +550,8 @@ impl Clock {
         views
     }
 
-    fn render_nav(&self, m: &Metrics, nav_b: Bounds) -> View {
+    fn render_nav(&self, sys: &System, nav_b: Bounds) -> View {
+        let m = &sys.metrics;
         let mut nav = View::new(class::FRAME_LAYOUT, nav_b)
             .id(id("bottom_navigation"))
             .style(Style {
@@ -515,7 +565,7 @@ impl Clock {
             nav = nav.child(
                 View::new(class::FRAME_LAYOUT, b)
                     .id(id(&format!("tab_menu_{}", tab.key())))
-                    .desc(tab.name())
+                    .desc(tr(sys, tab.label_key()))
                     .on_click(format!("tab:{}", tab.key()))
                     .selected(selected)
                     .child(
@@ -535,7 +585,7 @@ impl Clock {
                             } else {
                                 "navigation_bar_item_small_label_view"
                             }))
-                            .text(tab.name())
+                            .text(tr(sys, tab.label_key()))
                             .style(Style {
                                 text_size_sp: Some(12.0),
                                 center_text: true,
@@ -547,15 +597,17 @@ impl Clock {
         nav
     }
 
-    fn render_label_dialog(&self, m: &Metrics, text: &str) -> View {
+    fn render_label_dialog(&self, sys: &System, text: &str) -> View {
+        let m = &sys.metrics;
         let card = dialog_card(m, m.dp(220.0));
         let mut rows = Rows::new(inset(card, m.dp(24.0)));
-        let title = label(rows.take(m.sp(32.0)), "Label", 20.0).id("android:id/alertTitle");
+        let title =
+            label(rows.take(m.sp(32.0)), tr(sys, "label"), 20.0).id("android:id/alertTitle");
         rows.take(m.dp(8.0));
         let field = View::new(class::EDIT_TEXT, rows.take(m.dp(56.0)))
             .id(id("label_input_field"))
             .text(text)
-            .hint("Label")
+            .hint(tr(sys, "label"))
             .editable("label_input");
         rows.take(m.dp(8.0));
         let cols = columns(rows.take(m.dp(48.0)), 4);
@@ -564,8 +616,18 @@ impl Clock {
             vec![
                 title,
                 field,
-                button(cols[2], "Cancel", "label_cancel").id("android:id/button2"),
-                button(cols[3], "OK", "label_ok").id("android:id/button1"),
+                button(
+                    cols[2],
+                    locale::string(&sys.locale, "android", "cancel"),
+                    "label_cancel",
+                )
+                .id("android:id/button2"),
+                button(
+                    cols[3],
+                    locale::string(&sys.locale, "android", "ok"),
+                    "label_ok",
+                )
+                .id("android:id/button1"),
             ],
         )
     }
@@ -576,7 +638,7 @@ impl Clock {
         let area = m.content;
         match &self.dialog {
             Some(Dialog::Time { picker, .. }) => return picker.render(PACKAGE, m),
-            Some(Dialog::Label { text, .. }) => return self.render_label_dialog(m, text),
+            Some(Dialog::Label { text, .. }) => return self.render_label_dialog(sys, text),
             None => {}
         }
         let mut rows = Rows::new(area);
@@ -587,10 +649,10 @@ impl Clock {
         let now = sys.clock.now();
         let h24 = widgets::uses_24h(sys);
         let content = match self.tab {
-            Tab::Alarm => self.render_alarm_tab(m, body, h24, now),
-            Tab::Clock => self.render_clock_tab(m, body, now, h24),
-            Tab::Timer => self.render_timer_tab(m, body, now),
-            Tab::Stopwatch => self.render_stopwatch_tab(m, body, now),
+            Tab::Alarm => self.render_alarm_tab(sys, body, h24, now),
+            Tab::Clock => self.render_clock_tab(sys, body, now, h24),
+            Tab::Timer => self.render_timer_tab(sys, body, now),
+            Tab::Stopwatch => self.render_stopwatch_tab(sys, body, now),
         };
         View::new(class::FRAME_LAYOUT, area)
             .child(
@@ -601,12 +663,12 @@ impl Clock {
                         title_b.right,
                         title_b.bottom,
                     ),
-                    self.tab.name(),
+                    tr(sys, self.tab.label_key()),
                     22.0,
                 )
                 .id(id("action_bar_title")),
             )
             .children(content)
-            .child(self.render_nav(m, nav_b))
+            .child(self.render_nav(sys, nav_b))
     }
 }

@@ -862,7 +862,7 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
         ),
         Page::DateTime => {
             let now = sys.clock.now();
-            let h24 = sys.settings.get(Namespace::System, "time_12_24") == Some("24");
+            let h24 = crate::sim::apps::widgets::uses_24h(sys);
             (
                 title("Date & time"),
                 None,
