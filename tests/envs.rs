@@ -411,3 +411,90 @@ async fn episodes_record_their_environment_and_report_breaks_success_down() {
         "{table}"
     );
 }
+
+fn clock_dump(phone: &droidmcp::sim::Phone) -> String {
+    sh(
+        phone,
+        "am start -n com.google.android.deskclock/com.android.deskclock.DeskClock",
+    );
+    sh(phone, "uiautomator dump /dev/tty")
+}
+
+#[test]
+fn the_clock_speaks_korean_in_105_with_korean_times() {
+    let ko = boot(&Environment::resolve("105").unwrap());
+    let xml = clock_dump(&ko);
+    for label in [
+        "알람",
+        "시계",
+        "타이머",
+        "스톱워치",
+        "오전 8:30",
+        "오전 9:00",
+    ] {
+        assert!(xml.contains(label), "{label} in the Korean Clock: {xml}");
+    }
+    assert!(!xml.contains("Stopwatch") && !xml.contains("AM"), "{xml}");
+    screencap(&ko, "105-clock");
+}
+
+#[test]
+fn the_clock_is_mirrored_in_109_with_arabic_indic_digits() {
+    let ar = boot(&Environment::resolve("109").unwrap());
+    let xml = clock_dump(&ar);
+    // CLDR: Arabic (Egypt) writes ٠–٩ and ص/م; the alarm list reads "٨:٣٠ ص".
+    assert!(xml.contains("٨:٣٠ ص"), "Arabic alarm time: {xml}");
+    assert!(xml.contains("text=\"المنبّه\""), "Arabic tab label: {xml}");
+    let id = |n: &str| {
+        bounds_of(
+            &xml,
+            "resource-id",
+            &format!("com.google.android.deskclock:id/{n}"),
+        )
+        .unwrap_or_else(|| panic!("{n} in {xml}"))
+    };
+    // The first tab (Alarm) sits at the right, the last (Stopwatch) at the left.
+    assert!(id("tab_menu_alarm").0 > id("tab_menu_stopwatch").0);
+    // The alarm switch ends up at the start side (left) of its card, the time at the right.
+    assert!(id("onoff").0 < id("digital_clock").0);
+    screencap(&ar, "109-clock");
+    // The timer's keypad keeps 1 2 3 from the left, as a phone keypad does.
+    let tab = id("tab_menu_timer");
+    sh(
+        &ar,
+        &format!("input tap {} {}", (tab.0 + tab.2) / 2, (tab.1 + tab.3) / 2),
+    );
+    let xml = sh(&ar, "uiautomator dump /dev/tty");
+    let d = |n: u32| {
+        bounds_of(
+            &xml,
+            "resource-id",
+            &format!("com.google.android.deskclock:id/timer_setup_digit_{n}"),
+        )
+        .unwrap_or_else(|| panic!("digit {n} in {xml}"))
+    };
+    assert!(d(1).0 < d(3).0, "keypad left to right: {xml}");
+    screencap(&ar, "109-timer");
+}
+
+#[test]
+fn every_script_draws_in_its_locale() {
+    // Screens to look at: Japanese and Hindi clocks, Chinese home screen.
+    for (env, name) in [
+        ("028", "028-ja-clock"),
+        ("027", "027-hi-clock"),
+        ("025", "025-zh-clock"),
+    ] {
+        let phone = boot(&Environment::resolve(env).unwrap());
+        let xml = clock_dump(&phone);
+        assert!(!xml.contains("text=\"Stopwatch\""), "{env}: {xml}");
+        let img = screencap(&phone, name);
+        // Text was drawn: the tab bar holds more than one colour.
+        let h = img.height();
+        let colours: std::collections::BTreeSet<[u8; 4]> = (0..img.width())
+            .step_by(3)
+            .map(|x| img.get_pixel(x, h - h / 12).0)
+            .collect();
+        assert!(colours.len() > 3, "{env}: tab bar drawn");
+    }
+}

@@ -356,7 +356,14 @@ fn status_bar(fw: &Framework) -> View {
                 .style(icon_style(style)),
         );
     };
-    push_icon("battery", "Battery 100 percent.", "battery", m.dp(24.0));
+    let ui = |name: &str| super::locale::string(&fw.sys.locale, SYSTEMUI, name).to_string();
+    let battery = super::locale::format(
+        &fw.sys.locale,
+        SYSTEMUI,
+        "accessibility_battery_level",
+        &[&100],
+    );
+    push_icon("battery", &battery, "battery", m.dp(24.0));
     let airplane = fw
         .sys
         .settings
@@ -364,12 +371,27 @@ fn status_bar(fw: &Framework) -> View {
         != 0;
     let wifi = fw.sys.settings.get_int(Namespace::Global, "wifi_on", 1) != 0;
     if airplane {
-        push_icon("airplane", "Airplane mode.", "airplanemode", icon);
+        push_icon(
+            "airplane",
+            &ui("accessibility_airplane_mode"),
+            "airplanemode",
+            icon,
+        );
     } else {
-        push_icon("mobile_signal", "Phone four bars.", "cell", icon);
+        push_icon(
+            "mobile_signal",
+            &ui("accessibility_phone_four_bars"),
+            "cell",
+            icon,
+        );
     }
     if wifi {
-        push_icon("wifi_signal", "Wifi signal full.", "network", icon);
+        push_icon(
+            "wifi_signal",
+            &ui("accessibility_wifi_signal_full"),
+            "network",
+            icon,
+        );
     }
     let clock = View::new(
         class::TEXT_VIEW,
@@ -467,6 +489,9 @@ fn navigation_bar(fw: &Framework) -> View {
     let w = m.dp(80.0).min(m.width / 3);
     let centre = m.width / 2;
     let gap = m.width / 4;
+    let ui = |name: &'static str| -> &'static str {
+        super::locale::string(&fw.sys.locale, SYSTEMUI, name)
+    };
     let button = |name: &str, desc: &str, tag: &str, icon: &'static str, cx: i32, long: bool| {
         let v = View::new(
             class::IMAGE_VIEW,
@@ -495,11 +520,25 @@ fn navigation_bar(fw: &Framework) -> View {
             }),
             ..Style::default()
         })
-        .child(button("back", "Back", NAV_BACK, "back", centre - gap, true))
-        .child(button("home", "Home", NAV_HOME, "home", centre, false))
+        .child(button(
+            "back",
+            ui("accessibility_back"),
+            NAV_BACK,
+            "back",
+            centre - gap,
+            true,
+        ))
+        .child(button(
+            "home",
+            ui("accessibility_home"),
+            NAV_HOME,
+            "home",
+            centre,
+            false,
+        ))
         .child(button(
             "recent_apps",
-            "Overview",
+            ui("accessibility_recent"),
             NAV_RECENTS,
             "recents",
             centre + gap,
@@ -532,7 +571,11 @@ fn overview(fw: &Framework) -> View {
                 class::TEXT_VIEW,
                 Bounds::new(c.left, mid - h / 2, c.right, mid + h / 2),
             )
-            .text("No recent items")
+            .text(super::locale::string(
+                &fw.sys.locale,
+                apps::launcher::PACKAGE,
+                "recents_empty_message",
+            ))
             .style(Style {
                 center_text: true,
                 text_color: Some([255, 255, 255, 255]),
@@ -605,7 +648,11 @@ fn overview(fw: &Framework) -> View {
         ),
     )
     .id(id("clear_all"))
-    .text("Clear all")
+    .text(super::locale::string(
+        &fw.sys.locale,
+        apps::launcher::PACKAGE,
+        "recents_clear_all",
+    ))
     .on_click(OVERVIEW_CLEAR_ALL)
     .style(Style {
         background: Some([230, 230, 230, 255]),

@@ -13,8 +13,9 @@ use expr::{AngleMode, CalcError, Expr, Func, Key};
 use super::widgets::{columns, columns_vertical, rid, Rows};
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
+use crate::sim::locale;
 use crate::sim::system::System;
-use crate::sim::view::{class, Metrics, Role, Style, View};
+use crate::sim::view::{class, Role, Style, View};
 
 pub const PACKAGE: &str = "com.google.android.calculator";
 pub const ACTIVITY: &str = "com.android.calculator2.Calculator";
@@ -61,7 +62,8 @@ impl Default for Calculator {
     }
 }
 
-/// One keypad button: resource id name (also the event tag), label and content-desc.
+/// One keypad button: resource id name (also the event tag), label and the string resource of
+/// its content-desc (empty for digits, which speak for themselves).
 struct Pad {
     id: &'static str,
     text: &'static str,
@@ -74,43 +76,48 @@ const fn pad(id: &'static str, text: &'static str, desc: &'static str) -> Pad {
 
 const MAIN_PAD: [[Pad; 4]; 5] = [
     [
-        pad("clr", "AC", "clear"),
-        pad("parens", "( )", "parentheses"),
-        pad("op_pct", "%", "percent"),
-        pad("op_div", "÷", "divide"),
+        pad("clr", "AC", "desc_clr"),
+        pad("parens", "( )", "desc_parens"),
+        pad("op_pct", "%", "desc_op_pct"),
+        pad("op_div", "÷", "desc_op_div"),
     ],
     [
         pad("digit_7", "7", ""),
         pad("digit_8", "8", ""),
         pad("digit_9", "9", ""),
-        pad("op_mul", "×", "multiply"),
+        pad("op_mul", "×", "desc_op_mul"),
     ],
     [
         pad("digit_4", "4", ""),
         pad("digit_5", "5", ""),
         pad("digit_6", "6", ""),
-        pad("op_sub", "−", "minus"),
+        pad("op_sub", "−", "desc_op_sub"),
     ],
     [
         pad("digit_1", "1", ""),
         pad("digit_2", "2", ""),
         pad("digit_3", "3", ""),
-        pad("op_add", "+", "plus"),
+        pad("op_add", "+", "desc_op_add"),
     ],
     [
         pad("digit_0", "0", ""),
-        pad("dec_point", ".", "point"),
-        pad("del", "⌫", "backspace"),
-        pad("eq", "=", "equals"),
+        pad("dec_point", ".", "desc_dec_point"),
+        pad("del", "⌫", "desc_del"),
+        pad("eq", "=", "desc_eq"),
     ],
 ];
 
 const ADVANCED_FIRST_ROW: [Pad; 4] = [
-    pad("op_sqrt", "√", "square root"),
-    pad("const_pi", "π", "pi"),
-    pad("op_pow", "^", "power"),
-    pad("op_fact", "!", "factorial"),
+    pad("op_sqrt", "√", "desc_op_sqrt"),
+    pad("const_pi", "π", "desc_const_pi"),
+    pad("op_pow", "^", "desc_op_pow"),
+    pad("op_fact", "!", "desc_op_fact"),
 ];
+
+/// The Calculator's string resource `name` in the phone's locale.
+fn tr<'a>(sys: &System, name: &'a str) -> &'a str {
+    locale::string(&sys.locale, PACKAGE, name)
+}
 
 impl Calculator {
     /// The key a button id types, given the INV state.
@@ -220,7 +227,8 @@ impl Calculator {
             .unwrap_or_default()
     }
 
-    fn button(&self, m: &Metrics, b: Bounds, p: &Pad, tone: Role) -> View {
+    fn button(&self, sys: &System, b: Bounds, p: &Pad, tone: Role) -> View {
+        let m = &sys.metrics;
         let text = match p.id {
             "fun_sin" if self.inverse => "sin⁻¹",
             "fun_cos" if self.inverse => "cos⁻¹",
@@ -237,14 +245,18 @@ impl Calculator {
         );
         // ⌫ is an icon button; the others are text buttons.
         let (view_class, text, icon) = if p.id == "del" {
-            (class::IMAGE_BUTTON, "", Some("backspace"))
+            (class::IMAGE_BUTTON, "", Some("desc_del"))
         } else {
             (class::BUTTON, text, None)
         };
         View::new(view_class, cell)
             .id(rid(PACKAGE, p.id))
             .text(text)
-            .desc(p.desc)
+            .desc(if p.desc.is_empty() {
+                ""
+            } else {
+                tr(sys, p.desc)
+            })
             .on_click(p.id)
             .style(Style {
                 background_role: Some(tone),
@@ -261,25 +273,26 @@ impl Calculator {
             })
     }
 
-    fn advanced(&self, m: &Metrics, area: Bounds) -> View {
+    fn advanced(&self, sys: &System, area: Bounds) -> View {
+        let m = &sys.metrics;
         let mode_pad = match self.mode {
-            AngleMode::Radians => pad("toggle_mode", "DEG", "switch to degrees"),
-            AngleMode::Degrees => pad("toggle_mode", "RAD", "switch to radians"),
+            AngleMode::Radians => pad("toggle_mode", "DEG", "desc_switch_deg"),
+            AngleMode::Degrees => pad("toggle_mode", "RAD", "desc_switch_rad"),
         };
         let rows: Vec<Vec<Pad>> = if self.advanced_open {
             vec![
                 ADVANCED_FIRST_ROW.into_iter().collect(),
                 vec![
                     mode_pad,
-                    pad("fun_sin", "sin", "sine"),
-                    pad("fun_cos", "cos", "cosine"),
-                    pad("fun_tan", "tan", "tangent"),
+                    pad("fun_sin", "sin", "desc_fun_sin"),
+                    pad("fun_cos", "cos", "desc_fun_cos"),
+                    pad("fun_tan", "tan", "desc_fun_tan"),
                 ],
                 vec![
-                    pad("toggle_inv", "INV", "inverse"),
-                    pad("const_e", "e", "Euler's number"),
-                    pad("fun_ln", "ln", "natural logarithm"),
-                    pad("fun_log", "log", "logarithm"),
+                    pad("toggle_inv", "INV", "desc_toggle_inv"),
+                    pad("const_e", "e", "desc_const_e"),
+                    pad("fun_ln", "ln", "desc_fun_ln"),
+                    pad("fun_log", "log", "desc_fun_log"),
                 ],
             ]
         } else {
@@ -295,7 +308,7 @@ impl Calculator {
             .zip(&rows)
         {
             for (b, p) in columns(row_b, 4).into_iter().zip(row) {
-                let mut v = self.button(m, b, p, tone);
+                let mut v = self.button(sys, b, p, tone);
                 if p.id == "toggle_inv" {
                     v = v.checked(self.inverse);
                 }
@@ -311,11 +324,14 @@ impl Calculator {
         view.child(
             View::new(class::IMAGE_BUTTON, toggle_b)
                 .id(rid(PACKAGE, "collapse_expand"))
-                .desc(if self.advanced_open {
-                    "Collapse"
-                } else {
-                    "Expand"
-                })
+                .desc(tr(
+                    sys,
+                    if self.advanced_open {
+                        "collapse"
+                    } else {
+                        "expand"
+                    },
+                ))
                 .on_click("collapse_expand")
                 .style(Style {
                     icon: Some(if self.advanced_open {
@@ -380,10 +396,13 @@ impl App for Calculator {
                 View::new(class::TEXT_VIEW, indicator)
                     .id(rid(PACKAGE, "deg_rad"))
                     .text(mode_text)
-                    .desc(match self.mode {
-                        AngleMode::Degrees => "degree mode",
-                        AngleMode::Radians => "radian mode",
-                    })
+                    .desc(tr(
+                        sys,
+                        match self.mode {
+                            AngleMode::Degrees => "desc_deg_mode",
+                            AngleMode::Radians => "desc_rad_mode",
+                        },
+                    ))
                     .style(Style {
                         text_size_sp: Some(14.0),
                         ..Style::default()
@@ -427,12 +446,12 @@ impl App for Calculator {
                     }
                     _ => Role::SurfaceVariant,
                 };
-                numeric = numeric.child(self.button(m, b, p, tone));
+                numeric = numeric.child(self.button(sys, b, p, tone));
             }
         }
         View::new(class::FRAME_LAYOUT, area)
             .child(display_view)
-            .child(self.advanced(m, advanced_b))
+            .child(self.advanced(sys, advanced_b))
             .child(numeric)
     }
 

@@ -506,7 +506,10 @@ impl TimePicker {
         rows.take(m.dp(24.0));
 
         if !self.keyboard {
-            let side = body.width().min(m.dp(256.0));
+            // On a dense screen (550-700 dpi at font scale 0.85) the face shrinks so the
+            // buttons below it stay inside the card, as the dialog's layout does in landscape.
+            let room = rows.rest().height() - m.dp(16.0 + 48.0);
+            let side = body.width().min(m.dp(256.0)).min(room).max(m.dp(160.0));
             let face_row = rows.take(side);
             let left = face_row.left + (face_row.width() - side) / 2;
             let face = Bounds::new(left, face_row.top, left + side, face_row.top + side);

@@ -81,8 +81,21 @@ fn is_mark(c: char) -> bool {
     matches!(c, '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}')
 }
 
+/// A right-to-left letter or mark (Arabic-Indic digits are numbers, not letters: they keep their
+/// left-to-right order inside a right-to-left line, as the bidi algorithm's AN class does).
 pub fn is_rtl_char(c: char) -> bool {
     matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}')
+        && !is_digit(c)
+}
+
+/// European, Arabic-Indic and Extended Arabic-Indic digits.
+fn is_digit(c: char) -> bool {
+    c.is_ascii_digit() || matches!(c, '\u{0660}'..='\u{0669}' | '\u{06F0}'..='\u{06F9}')
+}
+
+/// A separator that stays inside a number between two digits (`8:30`, `1,234.5`, `٣٫٥`).
+fn is_number_separator(c: char) -> bool {
+    matches!(c, ':' | '.' | ',' | '/' | '\u{066B}' | '\u{066C}')
 }
 
 fn is_strong_ltr(c: char) -> bool {
@@ -176,10 +189,14 @@ pub fn visual(line: &str) -> Cow<'_, str> {
         .is_some_and(|c| is_rtl_char(*c));
     // Runs: right-to-left letters (with the neutrals between them) vs everything else.
     let mut runs: Vec<(bool, Vec<char>)> = Vec::new();
-    for c in shaped {
+    for (i, &c) in shaped.iter().enumerate() {
+        let in_number = is_number_separator(c)
+            && i > 0
+            && is_digit(shaped[i - 1])
+            && shaped.get(i + 1).is_some_and(|n| is_digit(*n));
         let rtl = if is_rtl_char(c) {
             true
-        } else if is_strong_ltr(c) || c.is_ascii_digit() {
+        } else if is_strong_ltr(c) || is_digit(c) || in_number {
             false
         } else {
             // Neutrals take the paragraph's direction.
@@ -218,6 +235,10 @@ mod tests {
         assert_eq!(visual("لا"), "\u{FEFB}");
         // Latin and digits inside keep their order.
         assert_eq!(visual("ا 12"), "12 \u{FE8D}");
+        // Arabic-Indic numbers keep their order, separators inside them too: "٨:٣٠ ص" reads
+        // right to left as the time, then the marker.
+        assert_eq!(visual("٨:٣٠ ص"), "\u{FEB9} ٨:٣٠");
+        assert_eq!(visual("٨:٣٠"), "٨:٣٠");
         assert_eq!(visual("Clock"), "Clock");
         assert_eq!(visual("कि"), "\u{093F}\u{0915}");
     }

@@ -364,7 +364,11 @@ impl Clock {
                         ..Style::default()
                     }),
                 );
-                let keypad = rows.take(m.dp(4.0 * 72.0));
+                // Keys are 72dp tall where the screen allows, smaller on dense screens, so the
+                // keypad ends above the start button.
+                let fab_room = m.dp(96.0 + 16.0 + 8.0);
+                let room = rows.rest().height() - fab_room;
+                let keypad = rows.take(room.clamp(m.dp(4.0 * 40.0), m.dp(4.0 * 72.0)));
                 let grid = widgets::columns_vertical(keypad, 4);
                 // The digits keep 1 2 3 from the left in Arabic and Urdu (a phone keypad).
                 let mut pad = View::new(class::VIEW_GROUP, keypad).layout_ltr();
