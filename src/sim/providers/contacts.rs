@@ -138,8 +138,13 @@ CREATE VIEW IF NOT EXISTS view_v1_phones AS
 /// Opens `contacts2.db`, creating its tables and views as the provider does on first use.
 pub fn open(sys: &System) -> rusqlite::Result<Connection> {
     let conn = sys.open_db(DB_PATH)?;
-    conn.execute_batch(SCHEMA)?;
+    create_schema(&conn)?;
     Ok(conn)
+}
+
+/// Creates the provider's tables and views where they are missing.
+pub fn create_schema(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)
 }
 
 pub(crate) fn source(authority: &str, segments: &[&str]) -> Option<Source> {
