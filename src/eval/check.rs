@@ -558,11 +558,7 @@ impl Check {
         Ok(match &self.probe {
             Probe::Settings { ns, key, test } => {
                 let out = run
-                    .exec(&format!(
-                        "settings get {} {}",
-                        sh_quote(ns),
-                        sh_quote(key)
-                    ))
+                    .exec(&format!("settings get {} {}", sh_quote(ns), sh_quote(key)))
                     .await?;
                 let v = android::parse_setting(&out);
                 judge_value(v.as_deref(), test, None)
@@ -606,9 +602,7 @@ impl Check {
                 },
             },
             Probe::File { path, test } => {
-                let (_, code) = run
-                    .exec_status(&format!("ls {}", sh_quote(path)))
-                    .await?;
+                let (_, code) = run.exec_status(&format!("ls {}", sh_quote(path))).await?;
                 let exists = code == 0;
                 match test {
                     FileTest::Exists if exists => Ok(("exists".into(), vec![])),

@@ -158,7 +158,10 @@ mod tests {
 
     #[test]
     fn seeded_contacts_match_what_the_provider_writes() {
-        let people = [("Rosa", "Tanaka", "(650) 555-0142"), ("Ana", "", "+44 20 7946 0958")];
+        let people = [
+            ("Rosa", "Tanaka", "(650) 555-0142"),
+            ("Ana", "", "+44 20 7946 0958"),
+        ];
         let by_provider = fresh();
         for (first, last, phone) in people {
             let draft = ContactDraft {

@@ -739,7 +739,10 @@ fn validate_step(
                 return Err(err("first", "op \"contact\" needs first or last".into()));
             }
             if s.replace.is_some_and(|id| id < 1) {
-                return Err(err("replace", "replace names a contacts._id (1 or more)".into()));
+                return Err(err(
+                    "replace",
+                    "replace names a contacts._id (1 or more)".into(),
+                ));
             }
             SetupStep::Contact(crate::task::contact_seed::SeedContact {
                 first: s.first.clone().unwrap_or_default(),
