@@ -9,7 +9,7 @@
 //! new number showed no name). One builder now writes what `sim::providers::contacts::insert`
 //! writes; a test holds the two to the same rows.
 
-use crate::sim::providers::contacts::{DB_PATH, MIME_NAME, MIME_PHONE};
+use crate::sim::providers::contacts::{self, DB_PATH, MIME_NAME, MIME_PHONE};
 use crate::sim::providers::phone_number;
 use crate::task::template::sql_quote;
 
@@ -55,17 +55,8 @@ impl SeedContact {
         } else {
             name.clone()
         };
-        let label = name
-            .chars()
-            .next()
-            .filter(|c| c.is_alphabetic())
-            .map(|c| c.to_uppercase().to_string())
-            .unwrap_or_else(|| "#".into());
-        let lookup_tail: String = name
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .collect::<String>()
-            .to_uppercase();
+        let label = contacts::phonebook_label(&name);
+        let lookup_tail = contacts::lookup_name(&name);
         let normalized = phone_number::normalize(phone);
         let lookup_number = normalized
             .clone()
@@ -121,7 +112,7 @@ impl SeedContact {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::providers::contacts::{self, ContactDraft};
+    use crate::sim::providers::contacts::ContactDraft;
     use rusqlite::Connection;
 
     /// Every row of the contact tables, ids and timestamps left out.
