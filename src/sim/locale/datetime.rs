@@ -301,6 +301,14 @@ const RU: Cldr = Cldr {
     default_24h: true,
 };
 
+/// Chinese and Japanese abbreviated months: the number and 月.
+const NUMBERED_MONTHS: [&str; 12] = [
+    "1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月",
+];
+const KO_MONTHS: [&str; 12] = [
+    "1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월",
+];
+
 const ZH: Cldr = Cldr {
     weekdays_abbr: ["周日", "周一", "周二", "周三", "周四", "周五", "周六"],
     weekdays_wide: [
@@ -313,9 +321,7 @@ const ZH: Cldr = Cldr {
         "星期六",
     ],
     weekdays_narrow: ["日", "一", "二", "三", "四", "五", "六"],
-    months_abbr: [
-        "1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月",
-    ],
+    months_abbr: NUMBERED_MONTHS,
     months_wide: [
         "一月",
         "二月",
@@ -351,12 +357,8 @@ const JA: Cldr = Cldr {
         "土曜日",
     ],
     weekdays_narrow: ["日", "月", "火", "水", "木", "金", "土"],
-    months_abbr: [
-        "1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月",
-    ],
-    months_wide: [
-        "1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月",
-    ],
+    months_abbr: NUMBERED_MONTHS,
+    months_wide: NUMBERED_MONTHS,
     am_pm: ["午前", "午後"],
     month_day_weekday: "M月d日(EEE)",
     medium: "y/MM/dd",
@@ -378,12 +380,8 @@ const KO: Cldr = Cldr {
         "토요일",
     ],
     weekdays_narrow: ["일", "월", "화", "수", "목", "금", "토"],
-    months_abbr: [
-        "1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월",
-    ],
-    months_wide: [
-        "1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월",
-    ],
+    months_abbr: KO_MONTHS,
+    months_wide: KO_MONTHS,
     am_pm: ["오전", "오후"],
     month_day_weekday: "MMM d일 (EEE)",
     medium: "y. M. d.",
@@ -442,54 +440,37 @@ const HI: Cldr = Cldr {
     default_24h: false,
 };
 
+/// CLDR Arabic uses the full names where English abbreviates.
+const AR_WEEKDAYS: [&str; 7] = [
+    "الأحد",
+    "الاثنين",
+    "الثلاثاء",
+    "الأربعاء",
+    "الخميس",
+    "الجمعة",
+    "السبت",
+];
+const AR_MONTHS: [&str; 12] = [
+    "يناير",
+    "فبراير",
+    "مارس",
+    "أبريل",
+    "مايو",
+    "يونيو",
+    "يوليو",
+    "أغسطس",
+    "سبتمبر",
+    "أكتوبر",
+    "نوفمبر",
+    "ديسمبر",
+];
+
 const AR: Cldr = Cldr {
-    weekdays_abbr: [
-        "الأحد",
-        "الاثنين",
-        "الثلاثاء",
-        "الأربعاء",
-        "الخميس",
-        "الجمعة",
-        "السبت",
-    ],
-    weekdays_wide: [
-        "الأحد",
-        "الاثنين",
-        "الثلاثاء",
-        "الأربعاء",
-        "الخميس",
-        "الجمعة",
-        "السبت",
-    ],
+    weekdays_abbr: AR_WEEKDAYS,
+    weekdays_wide: AR_WEEKDAYS,
     weekdays_narrow: ["ح", "ن", "ث", "ر", "خ", "ج", "س"],
-    months_abbr: [
-        "يناير",
-        "فبراير",
-        "مارس",
-        "أبريل",
-        "مايو",
-        "يونيو",
-        "يوليو",
-        "أغسطس",
-        "سبتمبر",
-        "أكتوبر",
-        "نوفمبر",
-        "ديسمبر",
-    ],
-    months_wide: [
-        "يناير",
-        "فبراير",
-        "مارس",
-        "أبريل",
-        "مايو",
-        "يونيو",
-        "يوليو",
-        "أغسطس",
-        "سبتمبر",
-        "أكتوبر",
-        "نوفمبر",
-        "ديسمبر",
-    ],
+    months_abbr: AR_MONTHS,
+    months_wide: AR_MONTHS,
     am_pm: ["ص", "م"],
     month_day_weekday: "EEE، d MMM",
     medium: "dd\u{200F}/MM\u{200F}/y",
@@ -499,38 +480,28 @@ const AR: Cldr = Cldr {
     default_24h: false,
 };
 
+const UR_WEEKDAYS: [&str; 7] = ["اتوار", "پیر", "منگل", "بدھ", "جمعرات", "جمعہ", "ہفتہ"];
+const UR_MONTHS: [&str; 12] = [
+    "جنوری",
+    "فروری",
+    "مارچ",
+    "اپریل",
+    "مئی",
+    "جون",
+    "جولائی",
+    "اگست",
+    "ستمبر",
+    "اکتوبر",
+    "نومبر",
+    "دسمبر",
+];
+
 const UR: Cldr = Cldr {
-    weekdays_abbr: ["اتوار", "پیر", "منگل", "بدھ", "جمعرات", "جمعہ", "ہفتہ"],
-    weekdays_wide: ["اتوار", "پیر", "منگل", "بدھ", "جمعرات", "جمعہ", "ہفتہ"],
+    weekdays_abbr: UR_WEEKDAYS,
+    weekdays_wide: UR_WEEKDAYS,
     weekdays_narrow: ["S", "M", "T", "W", "T", "F", "S"],
-    months_abbr: [
-        "جنوری",
-        "فروری",
-        "مارچ",
-        "اپریل",
-        "مئی",
-        "جون",
-        "جولائی",
-        "اگست",
-        "ستمبر",
-        "اکتوبر",
-        "نومبر",
-        "دسمبر",
-    ],
-    months_wide: [
-        "جنوری",
-        "فروری",
-        "مارچ",
-        "اپریل",
-        "مئی",
-        "جون",
-        "جولائی",
-        "اگست",
-        "ستمبر",
-        "اکتوبر",
-        "نومبر",
-        "دسمبر",
-    ],
+    months_abbr: UR_MONTHS,
+    months_wide: UR_MONTHS,
     am_pm: ["AM", "PM"],
     month_day_weekday: "EEE، d MMM",
     medium: "d MMM، y",
