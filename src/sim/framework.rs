@@ -80,9 +80,14 @@ pub mod keycode {
     pub const DEL: i32 = 67;
     pub const MENU: i32 = 82;
     pub const FORWARD_DEL: i32 = 112;
+    pub const CTRL_LEFT: i32 = 113;
+    pub const CTRL_RIGHT: i32 = 114;
     pub const VOLUME_MUTE: i32 = 164;
     pub const APP_SWITCH: i32 = 187;
     pub const SLEEP: i32 = 223;
+    pub const CUT: i32 = 277;
+    pub const COPY: i32 = 278;
+    pub const PASTE: i32 = 279;
     pub const WAKEUP: i32 = 224;
 }
 
@@ -98,6 +103,8 @@ pub struct Framework {
     pub stack: Vec<Task>,
     /// The focused editable view: (package, tag).
     pub focus: Option<(String, String)>,
+    /// Selected text and its floating toolbar (`selection.rs`).
+    pub selection: Option<super::selection::Selection>,
     pub ime_visible: bool,
     pub keyboard: KeyboardState,
     /// Scroll offsets in px per (package, scroll container tag).
@@ -139,6 +146,7 @@ impl Framework {
             requests: Vec::new(),
             alarms: Vec::new(),
             notifications: Vec::new(),
+            clipboard: Default::default(),
             properties: super::defaults::properties(&config, &serial)
                 .into_iter()
                 .collect(),
@@ -150,6 +158,7 @@ impl Framework {
             catalog: apps::catalog(),
             stack: Vec::new(),
             focus: None,
+            selection: None,
             ime_visible: false,
             keyboard: KeyboardState::default(),
             scroll: BTreeMap::new(),
@@ -559,6 +568,17 @@ impl Framework {
             WindowKind::HeadsUp => self.notification_click(&tag),
             WindowKind::Overview => self.overview_click(&tag),
             WindowKind::App => {
+                if self.toolbar_click(&tag) {
+                    return;
+                }
+                if long && self.long_press_text(target, p) {
+                    if target.class == class::EDIT_TEXT {
+                        self.focus = Some((self.foreground_package().to_string(), tag));
+                        self.ime_visible = true;
+                    }
+                    return;
+                }
+                self.selection = None;
                 if let Some((value, max)) = target.range {
                     let _ = value;
                     let b = target.bounds;
@@ -728,7 +748,7 @@ impl Framework {
     }
 
     /// The focused editable's current text, as the foreground app renders it.
-    fn focused_text(&mut self) -> Option<(String, String)> {
+    pub(super) fn focused_text(&mut self) -> Option<(String, String)> {
         let (package, tag) = self.focus.clone()?;
         if package != self.foreground_package() || self.overview {
             return None;
@@ -748,6 +768,12 @@ impl Framework {
     /// Types text into the focused field, one character at a time as key events would; nothing
     /// happens when no field has focus.
     pub fn type_text(&mut self, text: &str) {
+        if self.type_over_selection(text) {
+            self.sys
+                .clock
+                .advance_ms(EVENT_MS * text.chars().count() as i64);
+            return;
+        }
         for c in text.chars() {
             self.sys.clock.advance_ms(EVENT_MS);
             let Some((tag, mut current)) = self.focused_text() else {
@@ -770,6 +796,9 @@ impl Framework {
     }
 
     fn delete_backward(&mut self) {
+        if self.type_over_selection("") {
+            return;
+        }
         if let Some((tag, mut current)) = self.focused_text() {
             if current.pop().is_some() {
                 self.dispatch(UiEvent::TextChanged { tag, text: current });
@@ -804,6 +833,10 @@ impl Framework {
     }
 
     fn back(&mut self) {
+        if self.selection.take().is_some() {
+            // Back first finishes the text action mode.
+            return;
+        }
         if self.ime_visible {
             // Back first dismisses the keyboard; focus stays in the field.
             self.ime_visible = false;
@@ -892,6 +925,9 @@ impl Framework {
             }
             keycode::ENTER => self.editor_action(),
             keycode::DEL => self.delete_backward(),
+            keycode::CUT => self.cut(),
+            keycode::COPY => self.copy(),
+            keycode::PASTE => self.paste(),
             keycode::TAB => self.focus_next(),
             _ => {
                 if let Some(c) = typed_char(code) {

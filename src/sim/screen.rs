@@ -98,14 +98,14 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
         .as_ref()
         .filter(|(p, _)| *p == package)
         .map(|(_, t)| t.as_str());
-    windows.push(lay_out(
-        kind,
-        &package,
-        decor,
-        screen,
-        focus,
-        Some(&fw.scroll),
-    ));
+    let mut app = lay_out(kind, &package, decor, screen, focus, Some(&fw.scroll));
+    if kind == WindowKind::App {
+        if let Some(toolbar) = super::selection::toolbar_for(fw, &package, &app.root) {
+            let toolbar = lay_out(kind, &package, toolbar, screen, None, None);
+            app.root.children.push(toolbar.root);
+        }
+    }
+    windows.push(app);
 
     let status = status_bar(fw);
     windows.push(lay_out(

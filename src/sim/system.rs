@@ -244,6 +244,8 @@ pub struct System {
     pub alarms: Vec<ScheduledAlarm>,
     /// Posted notifications, oldest first.
     pub notifications: Vec<Notification>,
+    /// ClipboardService's primary clip.
+    pub clipboard: super::clipboard::Clipboard,
     /// The read-only system properties `getprop` reports (`ro.product.model`,
     /// `ro.build.version.release`…), fixed at boot from [`super::defaults::properties`].
     pub properties: BTreeMap<String, String>,

@@ -1,0 +1,211 @@
+//! The embedded phone's system UI driven through its shell: the clipboard (Clipper's broadcasts,
+//! the floating text toolbar, the cut/copy/paste keys).
+
+use droidmcp::geom::Bounds;
+use droidmcp::hierarchy::{parse, Hierarchy, Node};
+use droidmcp::sim::Phone;
+
+use crate::util::{boot, sh};
+
+pub fn screen(phone: &Phone) -> Hierarchy {
+    let out = sh(phone, "uiautomator dump /dev/tty");
+    parse(out.as_bytes()).expect("the dump parses")
+}
+
+pub fn find<'h>(h: &'h Hierarchy, pred: &dyn Fn(&Node) -> bool) -> Option<&'h Node> {
+    h.nodes.iter().find(|n| pred(n))
+}
+
+pub fn by_id<'h>(h: &'h Hierarchy, id: &str) -> &'h Node {
+    find(h, &|n| n.resource_id == id).unwrap_or_else(|| panic!("no {id} in {}", h.xml))
+}
+
+pub fn tap(phone: &Phone, b: Bounds) {
+    let c = b.center();
+    sh(phone, &format!("input tap {} {}", c.x, c.y));
+}
+
+fn long_press(phone: &Phone, b: Bounds) {
+    let c = b.center();
+    sh(
+        phone,
+        &format!("input swipe {} {} {} {} 800", c.x, c.y, c.x, c.y),
+    );
+}
+
+const TOOLBAR_ITEM: &str = "android:id/floating_toolbar_menu_item_text";
+
+/// The toolbar's items as shown: (title, its clickable button's content description and bounds).
+fn toolbar(h: &Hierarchy) -> Vec<(String, String, Bounds)> {
+    h.nodes
+        .iter()
+        .filter(|n| n.resource_id == TOOLBAR_ITEM)
+        .map(|n| {
+            let button = &h.nodes[n.parent.expect("an item sits in its button").0 as usize];
+            assert!(button.clickable, "the item's LinearLayout takes the click");
+            (n.text.clone(), button.content_desc.clone(), button.bounds)
+        })
+        .collect()
+}
+
+fn item(h: &Hierarchy, title: &str) -> Bounds {
+    toolbar(h)
+        .into_iter()
+        .find(|(t, _, _)| t == title)
+        .unwrap_or_else(|| panic!("no {title} in the toolbar: {:?}", toolbar(h)))
+        .2
+}
+
+fn clip(phone: &Phone) -> String {
+    sh(phone, "am broadcast -a clipper.get")
+}
+
+#[test]
+fn clipper_broadcasts_answer_as_the_clipper_app_does() {
+    let phone = boot(0);
+    assert_eq!(
+        clip(&phone),
+        "Broadcasting: Intent { act=clipper.get flg=0x400000 }\nBroadcast completed: result=0, data=\"\"\n"
+    );
+    assert_eq!(
+        sh(&phone, "am broadcast -a clipper.set"),
+        "Broadcasting: Intent { act=clipper.set flg=0x400000 }\nBroadcast completed: result=0, data=\"No text is provided. Use -e text \"text to be pasted\"\"\n"
+    );
+    assert_eq!(
+        sh(&phone, "am broadcast -a clipper.set -e text 'Grüße, 世界 🙂'"),
+        "Broadcasting: Intent { act=clipper.set flg=0x400000 (has extras) }\nBroadcast completed: result=-1, data=\"Text is copied into clipboard.\"\n"
+    );
+    assert_eq!(
+        sh(
+            &phone,
+            "am broadcast -n ca.zgrs.clipper/.ClipperReceiver -a get"
+        ),
+        "Broadcasting: Intent { act=get flg=0x400000 cmp=ca.zgrs.clipper/.ClipperReceiver }\nBroadcast completed: result=-1, data=\"Grüße, 世界 🙂\"\n"
+    );
+    // A broadcast no receiver takes completes with nothing set.
+    assert_eq!(
+        sh(&phone, "am broadcast -a com.example.NOTHING"),
+        "Broadcasting: Intent { act=com.example.NOTHING flg=0x400000 }\nBroadcast completed: result=0\n"
+    );
+    // Android 14's ClipboardService has no shell command: Binder's default answer.
+    let out = phone.exec("cmd clipboard get");
+    assert_eq!(out.exit_code, 0);
+    assert_eq!(out.stdout_text(), "");
+    assert_eq!(out.stderr_text(), "No shell command implementation.\n");
+}
+
+/// Messages with a new conversation open and the compose field focused.
+fn compose(phone: &Phone) -> Hierarchy {
+    sh(phone, "monkey -p com.google.android.apps.messaging 1");
+    let h = screen(phone);
+    tap(
+        phone,
+        by_id(&h, "com.google.android.apps.messaging:id/start_chat_fab").bounds,
+    );
+    sh(phone, "input text 5551234567");
+    sh(phone, "input keyevent 66");
+    screen(phone)
+}
+
+const COMPOSE: &str = "com.google.android.apps.messaging:id/compose_message_text";
+
+#[test]
+fn long_press_offers_the_floating_toolbar_and_paste_cut_copy_round_trip_unicode() {
+    let phone = boot(1);
+    let h = compose(&phone);
+    let field = by_id(&h, COMPOSE).bounds;
+    // Nothing on the clipboard: a long press on the empty field shows no toolbar.
+    long_press(&phone, field);
+    assert!(toolbar(&screen(&phone)).is_empty());
+
+    sh(
+        &phone,
+        "am broadcast -a clipper.set -e text 'Grüße aus 東京'",
+    );
+    long_press(&phone, field);
+    let h = screen(&phone);
+    let items = toolbar(&h);
+    assert_eq!(items.len(), 1, "{items:?}");
+    assert_eq!(
+        (items[0].0.as_str(), items[0].1.as_str()),
+        ("Paste", "Paste")
+    );
+    let paste = find(&h, &|n| n.resource_id == TOOLBAR_ITEM).unwrap();
+    assert_eq!(paste.package, "com.google.android.apps.messaging");
+    assert!(
+        items[0].2.bottom <= field.top,
+        "the toolbar sits above the field"
+    );
+    tap(&phone, items[0].2);
+    let h = screen(&phone);
+    assert_eq!(by_id(&h, COMPOSE).text, "Grüße aus 東京");
+    assert!(toolbar(&h).is_empty(), "a toolbar click closes it");
+
+    // A long press on text selects a word: Cut, Copy, Paste, Select all, in Editor's order.
+    long_press(&phone, field);
+    let h = screen(&phone);
+    let titles: Vec<String> = toolbar(&h).into_iter().map(|(t, _, _)| t).collect();
+    assert_eq!(titles, ["Cut", "Copy", "Paste", "Select all"]);
+    tap(&phone, item(&h, "Select all"));
+    let h = screen(&phone);
+    let titles: Vec<String> = toolbar(&h).into_iter().map(|(t, _, _)| t).collect();
+    assert_eq!(titles, ["Cut", "Copy", "Paste"], "all is selected already");
+    tap(&phone, item(&h, "Cut"));
+    // An empty EditText dumps its hint as its text, as uiautomator does.
+    assert_eq!(by_id(&screen(&phone), COMPOSE).text, "Text message");
+    assert!(clip(&phone).ends_with("result=-1, data=\"Grüße aus 東京\"\n"));
+
+    // ctrl+v and KEYCODE_PASTE paste at the end of the focused field; typing over a selection
+    // replaces it.
+    sh(&phone, "input keycombination 113 50");
+    sh(&phone, "input keyevent 279");
+    assert_eq!(
+        by_id(&screen(&phone), COMPOSE).text,
+        "Grüße aus 東京Grüße aus 東京"
+    );
+    sh(&phone, "input keycombination 113 29");
+    sh(&phone, "input text ok");
+    assert_eq!(by_id(&screen(&phone), COMPOSE).text, "ok");
+    // ctrl+a, ctrl+c: the field's text becomes the clip.
+    sh(&phone, "input keycombination 113 29");
+    sh(&phone, "input keyevent KEYCODE_COPY");
+    assert!(clip(&phone).ends_with("data=\"ok\"\n"));
+    // Back closes the toolbar first, keeping the keyboard's field.
+    long_press(&phone, field);
+    assert!(!toolbar(&screen(&phone)).is_empty());
+    sh(&phone, "input keyevent 4");
+    let h = screen(&phone);
+    assert!(toolbar(&h).is_empty());
+    assert_eq!(by_id(&h, COMPOSE).text, "ok");
+}
+
+#[test]
+fn a_sent_message_can_be_copied_from_its_bubble() {
+    let phone = boot(2);
+    let h = compose(&phone);
+    tap(&phone, by_id(&h, COMPOSE).bounds);
+    sh(&phone, "input text 'Gate 42 at noon'");
+    let h = screen(&phone);
+    tap(
+        &phone,
+        by_id(
+            &h,
+            "com.google.android.apps.messaging:id/send_message_button_icon",
+        )
+        .bounds,
+    );
+    let h = screen(&phone);
+    let bubble = by_id(&h, "com.google.android.apps.messaging:id/message_text");
+    assert!(bubble.long_clickable);
+    long_press(&phone, bubble.bounds);
+    let h = screen(&phone);
+    let titles: Vec<String> = toolbar(&h).into_iter().map(|(t, _, _)| t).collect();
+    assert_eq!(
+        titles,
+        ["Copy", "Select all"],
+        "a TextView offers no cut or paste"
+    );
+    tap(&phone, item(&h, "Select all"));
+    tap(&phone, item(&screen(&phone), "Copy"));
+    assert!(clip(&phone).ends_with("data=\"Gate 42 at noon\"\n"));
+}
