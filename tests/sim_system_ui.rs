@@ -209,3 +209,136 @@ fn a_sent_message_can_be_copied_from_its_bubble() {
     tap(&phone, item(&screen(&phone), "Copy"));
     assert!(clip(&phone).ends_with("data=\"Gate 42 at noon\"\n"));
 }
+
+const SHELL_POSTED: &str = "posting:\n  Notification(channel=shellcmd shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x0 color=0x00000000 vis=PRIVATE)\n";
+
+fn focus(phone: &Phone) -> String {
+    sh(phone, "dumpsys window")
+        .lines()
+        .find(|l| l.contains("mCurrentFocus"))
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn the_shade_opens_from_the_status_bar_lists_notifications_and_fires_their_intents() {
+    let phone = boot(3);
+    assert_eq!(
+        sh(
+            &phone,
+            "cmd notification post -t 'Invoice ready' -c activity -a android.intent.action.VIEW https://example.com/inv/7 invoice 'March invoice'"
+        ),
+        SHELL_POSTED
+    );
+    assert_eq!(
+        sh(
+            &phone,
+            "cmd notification post -t Reminder note 'Water the plants'"
+        ),
+        SHELL_POSTED
+    );
+    // Reposting the same tag replaces; a notification without TEXT is refused with the usage.
+    sh(
+        &phone,
+        "cmd notification post -t Reminder note 'Water the ferns'",
+    );
+    let bad = phone.exec("cmd notification post onlytag");
+    assert!(bad
+        .stdout_text()
+        .starts_with("usage: cmd notification post [flags] <tag> <text>"));
+    assert_ne!(bad.exit_code, 0);
+
+    // A swipe down from the status bar pulls the shade: it is the focused window and the dump.
+    let launcher_focus = focus(&phone);
+    sh(&phone, "input swipe 540 10 540 1400 300");
+    assert!(
+        focus(&phone).ends_with("u0 NotificationShade}"),
+        "{}",
+        focus(&phone)
+    );
+    let h = screen(&phone);
+    assert!(h.nodes.iter().all(|n| n.package == "com.android.systemui"));
+    let rows: Vec<&Node> = h
+        .nodes
+        .iter()
+        .filter(|n| n.resource_id == "com.android.systemui:id/expandableNotificationRow")
+        .collect();
+    assert_eq!(rows.len(), 2);
+    let texts = |id: &str| -> Vec<String> {
+        h.nodes
+            .iter()
+            .filter(|n| n.resource_id == id)
+            .map(|n| n.text.clone())
+            .collect()
+    };
+    // Newest first; the app name, relative time, title and text as the template ids carry them.
+    assert_eq!(texts("android:id/title"), ["Reminder", "Invoice ready"]);
+    assert_eq!(
+        texts("android:id/text"),
+        ["Water the ferns", "March invoice"]
+    );
+    assert_eq!(texts("android:id/app_name_text"), ["Shell", "Shell"]);
+    assert_eq!(texts("android:id/time"), ["now", "now"]);
+    assert_eq!(
+        by_id(&h, "com.android.systemui:id/dismiss_text").text,
+        "Clear all"
+    );
+
+    // Swiping one sideways dismisses it; back closes the shade and gives focus back.
+    let reminder = rows[0].bounds;
+    let y = reminder.center().y;
+    sh(
+        &phone,
+        &format!(
+            "input swipe {} {y} {} {y} 200",
+            reminder.left + 20,
+            reminder.right - 20
+        ),
+    );
+    let h = screen(&phone);
+    assert_eq!(
+        h.nodes
+            .iter()
+            .filter(|n| n.resource_id == "android:id/title")
+            .count(),
+        1
+    );
+    sh(&phone, "input keyevent 4");
+    assert_eq!(focus(&phone), launcher_focus);
+
+    // `cmd statusbar` opens it too; a tap fires the content intent into the app that takes it.
+    assert_eq!(sh(&phone, "cmd statusbar expand-notifications"), "");
+    let h = screen(&phone);
+    tap(
+        &phone,
+        find(&h, &|n| n.text == "Invoice ready").unwrap().bounds,
+    );
+    assert!(
+        focus(&phone).contains("com.android.chrome"),
+        "{}",
+        focus(&phone)
+    );
+    let h = screen(&phone);
+    assert!(by_id(&h, "com.android.chrome:id/url_bar")
+        .text
+        .contains("example.com/inv/7"));
+    // A shell-posted notification has no FLAG_AUTO_CANCEL: it stays after the tap; Clear all
+    // removes it.
+    sh(&phone, "input keyevent KEYCODE_NOTIFICATION");
+    let h = screen(&phone);
+    assert!(find(&h, &|n| n.text == "Invoice ready").is_some());
+    tap(
+        &phone,
+        by_id(&h, "com.android.systemui:id/dismiss_text").bounds,
+    );
+    assert!(focus(&phone).contains("com.android.chrome"));
+    sh(&phone, "cmd statusbar expand-notifications");
+    let h = screen(&phone);
+    assert_eq!(
+        by_id(&h, "com.android.systemui:id/no_notifications").text,
+        "No notifications"
+    );
+    assert_eq!(sh(&phone, "cmd statusbar collapse"), "");
+    assert!(focus(&phone).contains("com.android.chrome"));
+}

@@ -79,6 +79,7 @@ pub mod keycode {
     pub const ENTER: i32 = 66;
     pub const DEL: i32 = 67;
     pub const MENU: i32 = 82;
+    pub const NOTIFICATION: i32 = 83;
     pub const FORWARD_DEL: i32 = 112;
     pub const CTRL_LEFT: i32 = 113;
     pub const CTRL_RIGHT: i32 = 114;
@@ -112,6 +113,8 @@ pub struct Framework {
     pub screen_on: bool,
     /// The recents (overview) screen is showing.
     pub overview: bool,
+    /// The notification shade is pulled down (`shade.rs`).
+    pub shade_open: bool,
     pub display: Display,
     /// `input motionevent DOWN` position and time, until the matching `UP`.
     pub pending_touch: Option<(Point, i64)>,
@@ -164,6 +167,7 @@ impl Framework {
             scroll: BTreeMap::new(),
             screen_on: true,
             overview: false,
+            shade_open: false,
             display,
             pending_touch: None,
             serial: String::new(),
@@ -519,9 +523,13 @@ impl Framework {
         screen::compose(self)
     }
 
-    /// The rendered content of the foreground app's window (what `uiautomator dump` writes).
+    /// The rendered content of the focused window (what `uiautomator dump` writes): the shade
+    /// when it is down, else the foreground app or the recents screen.
     pub fn app_window(&mut self) -> Option<Window> {
-        self.windows().into_iter().find(|w| w.kind.is_app_content())
+        self.windows()
+            .into_iter()
+            .rev()
+            .find(|w| w.kind.is_app_content())
     }
 
     // ---- input ----
@@ -566,6 +574,7 @@ impl Framework {
             },
             WindowKind::StatusBar => {}
             WindowKind::HeadsUp => self.notification_click(&tag),
+            WindowKind::Shade => self.shade_click(&tag),
             WindowKind::Overview => self.overview_click(&tag),
             WindowKind::App => {
                 if self.toolbar_click(&tag) {
@@ -656,6 +665,15 @@ impl Framework {
         }
         self.sys.clock.advance_ms(ms.max(0) + EVENT_MS);
         if !self.screen_on {
+            return;
+        }
+        if self.shade_open {
+            self.shade_swipe(from, to);
+            return;
+        }
+        // A swipe down that starts on the status bar pulls the shade down.
+        if from.y < self.sys.metrics.content.top && to.y - from.y > self.sys.metrics.dp(48.0) {
+            self.expand_notifications();
             return;
         }
         let windows = self.windows();
@@ -814,6 +832,7 @@ impl Framework {
     }
 
     fn go_home(&mut self) {
+        self.collapse_panels();
         self.hide_ime();
         let was_home = !self.overview && self.foreground_package() == apps::launcher::PACKAGE;
         self.overview = false;
@@ -833,6 +852,10 @@ impl Framework {
     }
 
     fn back(&mut self) {
+        if self.shade_open {
+            self.collapse_panels();
+            return;
+        }
         if self.selection.take().is_some() {
             // Back first finishes the text action mode.
             return;
@@ -919,7 +942,16 @@ impl Framework {
         match code {
             keycode::HOME => self.go_home(),
             keycode::BACK => self.back(),
+            // PhoneWindowManager: KEYCODE_NOTIFICATION toggles the notification panel.
+            keycode::NOTIFICATION => {
+                if self.shade_open {
+                    self.collapse_panels();
+                } else {
+                    self.expand_notifications();
+                }
+            }
             keycode::APP_SWITCH => {
+                self.collapse_panels();
                 self.hide_ime();
                 self.overview = !self.overview;
             }

@@ -21,6 +21,7 @@ pub mod providers;
 pub mod render;
 pub mod screen;
 pub mod selection;
+pub mod shade;
 pub mod shell;
 pub mod system;
 pub mod view;

@@ -34,13 +34,18 @@ pub enum WindowKind {
     NavigationBar,
     /// A heads-up notification over the top of the screen (a ringing timer or alarm).
     HeadsUp,
+    /// The notification shade, pulled down over everything but the keyboard.
+    Shade,
     Ime,
 }
 
 impl WindowKind {
     /// The window that holds the foreground content (what `uiautomator dump` writes).
     pub fn is_app_content(self) -> bool {
-        matches!(self, WindowKind::App | WindowKind::Overview)
+        matches!(
+            self,
+            WindowKind::App | WindowKind::Overview | WindowKind::Shade
+        )
     }
 }
 
@@ -125,6 +130,18 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
         None,
         None,
     ));
+    if fw.shade_open {
+        let shade = super::shade::view(fw);
+        windows.push(lay_out(
+            WindowKind::Shade,
+            SYSTEMUI,
+            shade,
+            screen,
+            None,
+            Some(&fw.scroll),
+        ));
+        return windows;
+    }
     if let Some(card) = heads_up(fw) {
         windows.push(lay_out(
             WindowKind::HeadsUp,
