@@ -342,3 +342,27 @@ fn the_shade_opens_from_the_status_bar_lists_notifications_and_fires_their_inten
     assert_eq!(sh(&phone, "cmd statusbar collapse"), "");
     assert!(focus(&phone).contains("com.android.chrome"));
 }
+
+#[test]
+fn the_toolbar_and_the_shade_speak_the_phone_language() {
+    let phone = Phone::new(droidmcp::sim::SimConfig {
+        seed: 4,
+        locale: "ko-KR".into(),
+        ..droidmcp::sim::SimConfig::default()
+    })
+    .expect("phone boots");
+    sh(&phone, "am broadcast -a clipper.set -e text 안녕");
+    let h = compose(&phone);
+    long_press(&phone, by_id(&h, COMPOSE).bounds);
+    let items = toolbar(&screen(&phone));
+    assert_eq!(items.len(), 1);
+    assert_eq!(
+        (items[0].0.as_str(), items[0].1.as_str()),
+        ("붙여넣기", "붙여넣기")
+    );
+    sh(&phone, "cmd statusbar expand-notifications");
+    assert_eq!(
+        by_id(&screen(&phone), "com.android.systemui:id/no_notifications").text,
+        "알림 없음"
+    );
+}

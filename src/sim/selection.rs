@@ -61,14 +61,10 @@ impl Item {
         }
     }
 
-    /// The title (`com.android.internal.R.string.cut` …).
-    fn title(self) -> &'static str {
-        match self {
-            Item::Cut => "Cut",
-            Item::Copy => "Copy",
-            Item::Paste => "Paste",
-            Item::SelectAll => "Select all",
-        }
+    /// The title in the phone's language (`com.android.internal.R.string.cut` …, whose names
+    /// are the items' names).
+    fn title(self, locale: &str) -> &'static str {
+        super::locale::string(locale, "android", self.name())
     }
 
     fn from_tag(tag: &str) -> Option<Item> {
@@ -171,7 +167,7 @@ fn char_at(view: &View, x: i32, m: &Metrics) -> usize {
 }
 
 /// The floating toolbar for `items`, anchored to the selected view's on-screen bounds.
-pub fn toolbar(items: &[Item], anchor: Bounds, m: &Metrics) -> View {
+pub fn toolbar(items: &[Item], anchor: Bounds, m: &Metrics, locale: &str) -> View {
     let height = m.dp(48.0);
     let pad = m.dp(16.0);
     let widths: Vec<i32> = items
@@ -183,7 +179,7 @@ pub fn toolbar(items: &[Item], anchor: Bounds, m: &Metrics) -> View {
                 bold: true,
                 center: false,
             };
-            measure(i.title(), &style).ceil() as i32 + 2 * pad
+            measure(i.title(locale), &style).ceil() as i32 + 2 * pad
         })
         .collect();
     let total: i32 = widths.iter().sum();
@@ -202,12 +198,12 @@ pub fn toolbar(items: &[Item], anchor: Bounds, m: &Metrics) -> View {
         let b = Bounds::new(x, top, x + w, top + height);
         x += w;
         View::new(class::LINEAR_LAYOUT, b)
-            .desc(item.title())
+            .desc(item.title(locale))
             .on_click(format!("{TOOLBAR_PREFIX}{}", item.name()))
             .child(
                 View::new(class::BUTTON, b)
                     .id("android:id/floating_toolbar_menu_item_text")
-                    .text(item.title())
+                    .text(item.title(locale))
                     .style(Style {
                         text_role: Some(Role::Primary),
                         bold: true,
@@ -234,7 +230,7 @@ pub fn toolbar_for(fw: &Framework, package: &str, window_root: &View) -> Option<
     if items.is_empty() {
         return None;
     }
-    Some(toolbar(&items, anchor, &fw.sys.metrics))
+    Some(toolbar(&items, anchor, &fw.sys.metrics, &fw.sys.locale))
 }
 
 impl Framework {

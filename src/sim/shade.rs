@@ -189,7 +189,7 @@ pub fn view(fw: &Framework) -> View {
     if fw.sys.notifications.is_empty() {
         stack = stack.child(text(
             Bounds::new(pad, top + m.dp(16.0), m.width - pad, top + m.dp(48.0)),
-            "No notifications",
+            super::locale::string(&fw.sys.locale, SYSTEMUI, "empty_shade_text"),
             &id("no_notifications"),
             16.0,
             Role::Secondary,
@@ -205,7 +205,11 @@ pub fn view(fw: &Framework) -> View {
         stack = stack.child(
             View::new(class::BUTTON, b)
                 .id(id("dismiss_text"))
-                .text("Clear all")
+                .text(super::locale::string(
+                    &fw.sys.locale,
+                    SYSTEMUI,
+                    "clear_all_notifications_text",
+                ))
                 .on_click(CLEAR_ALL)
                 .style(Style {
                     text_role: Some(Role::Primary),
