@@ -438,24 +438,15 @@ fn heads_up(fw: &Framework) -> Option<View> {
         .child(text(row(0), app, "app_name_text", 12.0, false))
         .child(text(row(1), &n.title, "title", 16.0, true))
         .child(text(row(2), &n.text, "text", 14.0, false));
-    let button_w = m.dp(96.0);
-    let mut x = left + pad;
     let actions_top = top + pad / 2 + 3 * line + m.dp(4.0);
-    for (action, label) in &n.actions {
-        let b = Bounds::new(x, actions_top, x + button_w, actions_top + m.dp(36.0));
-        body = body.child(
-            View::new(class::BUTTON, b)
-                .id(id("action0"))
-                .text(label.as_str())
-                .on_click(tag(action))
-                .style(Style {
-                    text_role: Some(super::view::Role::Accent),
-                    bold: true,
-                    ..Style::default()
-                }),
-        );
-        x += button_w + m.dp(8.0);
-    }
+    body = body.children(super::shade::action_buttons(
+        n,
+        left + pad,
+        actions_top,
+        &m,
+        &id("action0"),
+        &tag,
+    ));
     Some(
         View::new(class::FRAME_LAYOUT, card)
             .id(id("heads_up_status_bar_view"))

@@ -165,24 +165,15 @@ pub fn view(fw: &Framework) -> View {
                 Role::Primary,
                 false,
             ));
-        let button_w = m.dp(96.0);
-        let mut x = left + pad;
         let actions_top = top + pad / 2 + 3 * line + m.dp(4.0);
-        for (action, label) in &n.actions {
-            let b = Bounds::new(x, actions_top, x + button_w, actions_top + m.dp(36.0));
-            body = body.child(
-                View::new(class::BUTTON, b)
-                    .id("android:id/action0")
-                    .text(label.as_str())
-                    .on_click(format!("{ACTION_PREFIX}{index}|{action}"))
-                    .style(Style {
-                        text_role: Some(Role::Accent),
-                        bold: true,
-                        ..Style::default()
-                    }),
-            );
-            x += button_w + m.dp(8.0);
-        }
+        body = body.children(action_buttons(
+            n,
+            left + pad,
+            actions_top,
+            &m,
+            "android:id/action0",
+            &|action| format!("{ACTION_PREFIX}{index}|{action}"),
+        ));
         stack = stack.child(body);
         top += height + m.dp(8.0);
     }
@@ -228,6 +219,36 @@ pub fn view(fw: &Framework) -> View {
         })
         .child(header)
         .child(stack)
+}
+
+/// A notification's action buttons in a row from (`left`, `top`), as its template lays them out
+/// (the heads-up card and the shade both show them); `tag` names each button's click.
+pub fn action_buttons(
+    n: &Notification,
+    left: i32,
+    top: i32,
+    m: &super::view::Metrics,
+    id: &str,
+    tag: &dyn Fn(&str) -> String,
+) -> Vec<View> {
+    let width = m.dp(96.0);
+    let mut x = left;
+    n.actions
+        .iter()
+        .map(|(action, label)| {
+            let b = Bounds::new(x, top, x + width, top + m.dp(36.0));
+            x += width + m.dp(8.0);
+            View::new(class::BUTTON, b)
+                .id(id)
+                .text(label.as_str())
+                .on_click(tag(action))
+                .style(Style {
+                    text_role: Some(Role::Accent),
+                    bold: true,
+                    ..Style::default()
+                })
+        })
+        .collect()
 }
 
 impl Framework {
