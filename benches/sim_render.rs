@@ -37,6 +37,7 @@ fn system(width: i32, height: i32, density: f32, root: &std::path::Path) -> Syst
         alarms: Vec::new(),
         notifications: Vec::new(),
         properties: Default::default(),
+        telephony: Default::default(),
     }
 }
 

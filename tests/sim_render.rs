@@ -251,6 +251,7 @@ mod apps {
                 alarms: Vec::new(),
                 notifications: Vec::new(),
                 properties: Default::default(),
+                telephony: Default::default(),
             };
             let app = create(&mut sys);
             Rig {

@@ -34,6 +34,7 @@ fn system(root: &std::path::Path, width: i32, height: i32, dpi: i32, font_scale:
         alarms: Vec::new(),
         notifications: Vec::new(),
         properties: Default::default(),
+        telephony: Default::default(),
     }
 }
 

@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod apps;
+pub mod console;
 pub mod defaults;
 pub mod dump;
 pub mod framework;
@@ -21,6 +22,7 @@ pub mod render;
 pub mod screen;
 pub mod shell;
 pub mod system;
+pub mod telephony;
 pub mod view;
 
 pub use phone::{Phone, Profile, SimConfig, SimError};

@@ -107,6 +107,12 @@ pub struct RawStep {
     pub time: Option<String>,
     pub ms: Option<i64>,
     pub allow_fail: Option<bool>,
+    // incoming_call / incoming_sms
+    pub number: Option<String>,
+    pub ring_ms: Option<i64>,
+    pub talk_ms: Option<i64>,
+    pub from: Option<String>,
+    pub body: Option<String>,
 }
 
 /// One check: `kind` names the evaluator, the other keys are its arguments.

@@ -602,6 +602,11 @@ fn validate_step(
         ("time", s.time.is_some()),
         ("ms", s.ms.is_some()),
         ("allow_fail", s.allow_fail.is_some()),
+        ("number", s.number.is_some()),
+        ("ring_ms", s.ring_ms.is_some()),
+        ("talk_ms", s.talk_ms.is_some()),
+        ("from", s.from.is_some()),
+        ("body", s.body.is_some()),
     ]
     .into_iter()
     .filter_map(|(k, p)| p.then_some(k))
@@ -616,11 +621,13 @@ fn validate_step(
         "set_time" => &["time"],
         "home" => &[],
         "wait" => &["ms"],
+        "incoming_call" => &["number", "ring_ms", "talk_ms"],
+        "incoming_sms" => &["from", "body"],
         other => {
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, incoming_call, incoming_sms)"),
             ))
         }
     };
@@ -728,6 +735,34 @@ fn validate_step(
             time: need("time", &s.time)?,
         },
         "home" => SetupStep::Home,
+        "incoming_call" => {
+            let span = |name: &str, v: Option<i64>| -> Result<Option<u64>, LoadError> {
+                v.map(|ms| {
+                    (0..=60_000)
+                        .contains(&ms)
+                        .then_some(ms as u64)
+                        .ok_or_else(|| err(name, format!("{name} must be in 0..=60000")))
+                })
+                .transpose()
+            };
+            let ring_ms = span("ring_ms", s.ring_ms)?;
+            let talk_ms = span("talk_ms", s.talk_ms)?;
+            if talk_ms.is_some() && ring_ms.is_none() {
+                return Err(err(
+                    "talk_ms",
+                    "talk_ms needs ring_ms (how long it rang before it was answered)".into(),
+                ));
+            }
+            SetupStep::IncomingCall {
+                number: need("number", &s.number)?,
+                ring_ms,
+                talk_ms,
+            }
+        }
+        "incoming_sms" => SetupStep::IncomingSms {
+            from: need("from", &s.from)?,
+            body: need("body", &s.body)?,
+        },
         _ => SetupStep::Wait {
             ms: s
                 .ms

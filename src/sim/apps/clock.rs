@@ -209,6 +209,7 @@ impl Clock {
                     ("timer_add_minute".into(), "+1:00".into()),
                 ],
                 heads_up: true,
+                intent: None,
                 when: now,
             });
             return true;
@@ -252,6 +253,7 @@ impl Clock {
                 (format!("alarm_dismiss:{alarm_id}"), "Dismiss".into()),
             ],
             heads_up: true,
+                intent: None,
             when: now,
         });
         if alarm.days == 0 && alarm.enabled && action.starts_with("alarm:") {

@@ -12,6 +12,8 @@ pub const DB_PATH: &str = "/data/data/com.android.providers.contacts/databases/c
 pub const INCOMING: i64 = 1;
 pub const OUTGOING: i64 = 2;
 pub const MISSED: i64 = 3;
+/// A ringing call the user declined (`Calls.REJECTED_TYPE`).
+pub const REJECTED: i64 = 5;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS calls (_id INTEGER PRIMARY KEY AUTOINCREMENT, number TEXT,
