@@ -553,7 +553,10 @@ fn calling_from_a_contact_card_opens_the_dialer_in_call_with_the_name() {
         })
         .expect("an intent for the dialer");
     assert_eq!(intent.action.as_deref(), Some("android.intent.action.CALL"));
-    assert!(intent.data.as_deref().is_some_and(|d| d.starts_with("tel:")));
+    assert!(intent
+        .data
+        .as_deref()
+        .is_some_and(|d| d.starts_with("tel:")));
     let mut dialer_app = launch(dialer::info(), sys);
     dialer_app.new_intent(&intent, sys);
     assert!(logged(sys, "Telecom", "EventRecord added as Call"));

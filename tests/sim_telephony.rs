@@ -75,14 +75,17 @@ fn an_incoming_call_rings_over_another_app_and_answering_it_goes_off_hook() {
     tap_id(&phone, "com.android.dialer:id/incall_end_call");
     assert_eq!(call_state(&phone), "0:6505550123");
     // The in-call screen finishes and Settings, which it rang over, is back.
-    assert!(focused(&phone).contains("com.android.settings"), "{}", focused(&phone));
+    assert!(
+        focused(&phone).contains("com.android.settings"),
+        "{}",
+        focused(&phone)
+    );
     let rows = calls(&phone);
     assert!(
         rows.contains("number=6505550123, type=1, duration=42, new=0"),
         "{rows}"
     );
 }
-
 
 #[test]
 fn a_call_the_caller_gives_up_on_is_missed_with_a_notification_and_a_declined_one_is_rejected() {
@@ -163,8 +166,7 @@ fn a_text_that_arrives_is_unread_in_the_inbox_first_in_messages_and_notified() {
     );
     let first = inbox.lines().next().unwrap_or("");
     assert_eq!(
-        first,
-        "Row: 0 address=6505550142, body=Meet at 6 St, Dover",
+        first, "Row: 0 address=6505550142, body=Meet at 6 St, Dover",
         "{inbox}"
     );
     assert!(inbox.contains("thanks, type=1, read=0"), "{inbox}");
@@ -204,7 +206,11 @@ fn apps_pass_intents_through_the_framework_not_the_filesystem() {
         &phone,
         "am start -a android.intent.action.SENDTO -d smsto:2025550143",
     );
-    assert!(focused(&phone).contains("ConversationActivity"), "{}", focused(&phone));
+    assert!(
+        focused(&phone).contains("ConversationActivity"),
+        "{}",
+        focused(&phone)
+    );
     let files = sh(&phone, "ls -R /data");
     assert!(!files.contains("sim_intents"), "{files}");
     assert!(!files.contains("sim_telecom"), "{files}");

@@ -40,9 +40,10 @@ const HELP: &str = "Android console command help:\r\n\r\n    help|h|?         pr
 
 fn gsm(fw: &mut Framework, command: &str, args: Option<&str>) -> Result<String, String> {
     let number = |usage: &str| -> Result<String, String> {
-        let n = args.map(str::trim).filter(|a| !a.is_empty()).ok_or(format!(
-            "missing argument, try 'gsm {usage} <phonenumber>'"
-        ))?;
+        let n = args
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .ok_or(format!("missing argument, try 'gsm {usage} <phonenumber>'"))?;
         if !telephony::valid_number(n) {
             return Err(TelephonyError::BadNumber.to_string());
         }
@@ -74,7 +75,8 @@ fn gsm(fw: &mut Framework, command: &str, args: Option<&str>) -> Result<String, 
             let n = number("busy")?;
             let outgoing = fw.sys.telephony.calls().iter().any(|c| {
                 c.direction == telephony::Direction::Outgoing
-                    && (c.number == n || crate::sim::providers::phone_number::same_line(&c.number, &n))
+                    && (c.number == n
+                        || crate::sim::providers::phone_number::same_line(&c.number, &n))
             });
             if !outgoing {
                 return Err(format!("no current outbound call to number '{n}'"));

@@ -394,7 +394,10 @@ impl Framework {
             }
             let _ = self.launch(dialer, Launcher::Home);
         }
-        self.deliver(dialer, UiEvent::Broadcast(telephony::ACTION_PHONE_STATE.into()));
+        self.deliver(
+            dialer,
+            UiEvent::Broadcast(telephony::ACTION_PHONE_STATE.into()),
+        );
     }
 
     /// Fires every AlarmManager alarm whose time has come, earliest first. Called before each shell

@@ -98,7 +98,7 @@ pub struct RawStep {
     pub db: Option<String>,
     pub sql: Option<String>,
     pub table: Option<String>,
-    pub count: Option<i64>,
+    pub count: Option<toml::Value>,
     pub columns: Option<BTreeMap<String, toml::Value>>,
     pub path: Option<String>,
     pub content: Option<String>,
@@ -111,8 +111,8 @@ pub struct RawStep {
     pub number: Option<String>,
     pub ring_ms: Option<i64>,
     pub talk_ms: Option<i64>,
-    pub from: Option<String>,
-    pub body: Option<String>,
+    pub from: Option<toml::Value>,
+    pub body: Option<toml::Value>,
 }
 
 /// One check: `kind` names the evaluator, the other keys are its arguments.

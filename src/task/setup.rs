@@ -58,10 +58,17 @@ pub enum SetupStep {
         ring_ms: Option<u64>,
         talk_ms: Option<u64>,
     },
-    /// A text from `from` arrives (the console's `sms send`).
+    /// A text from `from` arrives (the console's `sms send`), a second after the step before.
     IncomingSms {
         from: String,
         body: String,
+    },
+    /// `count` texts arrive one second apart, each sender and body drawn from its spec. Becomes
+    /// [`SetupStep::IncomingSms`] steps when the task is instantiated.
+    IncomingTexts {
+        count: super::params::ParamSpec,
+        from: super::params::ParamSpec,
+        body: super::params::ParamSpec,
     },
 }
 
@@ -183,9 +190,16 @@ impl SetupStep {
                 {
                     return Err(format!("incoming_sms: {from:?} is not a phone number"));
                 }
-                vec![ShellOp::Console {
-                    line: format!("sms send {from} {}", console_text(body)),
-                }]
+                // A second apart, so texts that arrive in a row keep their order by date.
+                vec![
+                    exec("sleep 1".into()),
+                    ShellOp::Console {
+                        line: format!("sms send {from} {}", console_text(body)),
+                    },
+                ]
+            }
+            SetupStep::IncomingTexts { .. } => {
+                return Err("incoming_texts must be instantiated before it runs".into())
             }
         })
     }
@@ -220,7 +234,7 @@ impl SetupStep {
                 *from = f(from);
                 *body = f(body);
             }
-            SetupStep::Home | SetupStep::Wait { .. } => {}
+            SetupStep::Home | SetupStep::Wait { .. } | SetupStep::IncomingTexts { .. } => {}
         }
     }
 

@@ -623,11 +623,12 @@ fn validate_step(
         "wait" => &["ms"],
         "incoming_call" => &["number", "ring_ms", "talk_ms"],
         "incoming_sms" => &["from", "body"],
+        "incoming_texts" => &["count", "from", "body"],
         other => {
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, incoming_call, incoming_sms)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, incoming_call, incoming_sms, incoming_texts)"),
             ))
         }
     };
@@ -682,6 +683,8 @@ fn validate_step(
         "insert_rows" => {
             let count = s
                 .count
+                .as_ref()
+                .and_then(toml::Value::as_integer)
                 .filter(|c| (1..=1000).contains(c))
                 .ok_or_else(|| err("count", "count must be in 1..=1000".into()))?;
             let raw_columns = s
@@ -759,10 +762,33 @@ fn validate_step(
                 talk_ms,
             }
         }
-        "incoming_sms" => SetupStep::IncomingSms {
-            from: need("from", &s.from)?,
-            body: need("body", &s.body)?,
-        },
+        "incoming_sms" => {
+            let text = |name: &str, v: &Option<toml::Value>| match v {
+                Some(toml::Value::String(t)) => Ok(t.clone()),
+                Some(_) => Err(err(
+                    name,
+                    format!("{name} is a string (incoming_texts draws them)"),
+                )),
+                None => Err(err(name, format!("op {op:?} needs {name}"))),
+            };
+            SetupStep::IncomingSms {
+                from: text("from", &s.from)?,
+                body: text("body", &s.body)?,
+            }
+        }
+        "incoming_texts" => {
+            let spec = |name: &str, v: &Option<toml::Value>| {
+                let v = v
+                    .as_ref()
+                    .ok_or_else(|| err(name, format!("op {op:?} needs {name}")))?;
+                parse_spec(v).map_err(|e| err(name, e))
+            };
+            SetupStep::IncomingTexts {
+                count: spec("count", &s.count)?,
+                from: spec("from", &s.from)?,
+                body: spec("body", &s.body)?,
+            }
+        }
         _ => SetupStep::Wait {
             ms: s
                 .ms

@@ -253,7 +253,7 @@ impl Clock {
                 (format!("alarm_dismiss:{alarm_id}"), "Dismiss".into()),
             ],
             heads_up: true,
-                intent: None,
+            intent: None,
             when: now,
         });
         if alarm.days == 0 && alarm.enabled && action.starts_with("alarm:") {

@@ -39,7 +39,10 @@ fn intent(action: &str, data: String) -> Intent {
 
 /// ACTION_CALL `tel:NUMBER`: Telecom places the call and the in-call screen shows it.
 pub fn call_intent(number: &str) -> Intent {
-    intent(ACTION_CALL, format!("tel:{}", phone_number::strip_separators(number)))
+    intent(
+        ACTION_CALL,
+        format!("tel:{}", phone_number::strip_separators(number)),
+    )
 }
 
 /// ACTION_SENDTO `smsto:NUMBER`: a conversation with this number.
@@ -68,13 +71,21 @@ pub fn intent_number(intent: &Intent) -> Option<String> {
     let (scheme, rest) = data.split_once(':')?;
     matches!(scheme, "tel" | "sms" | "smsto" | "mms" | "mmsto").then(|| {
         // `smsto:+1%20650…` may arrive URI-encoded from `am start -d`.
-        rest.replace("%20", " ").replace("%2B", "+").trim().to_string()
+        rest.replace("%20", " ")
+            .replace("%2B", "+")
+            .trim()
+            .to_string()
     })
 }
 
 /// The contact id an ACTION_VIEW intent of a contact URI names.
 pub fn intent_contact_id(intent: &Intent) -> Option<i64> {
-    intent.data.as_deref()?.strip_prefix(CONTACT_URI)?.parse().ok()
+    intent
+        .data
+        .as_deref()?
+        .strip_prefix(CONTACT_URI)?
+        .parse()
+        .ok()
 }
 
 /// Asks the framework to start `package` with `intent`.

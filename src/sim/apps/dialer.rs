@@ -8,8 +8,8 @@
 //! timer read from the simulated clock. Telecom writes the call log when a call ends.
 
 use crate::geom::Bounds;
-use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::app::Intent;
+use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::communication::{
     self, at, filled, palette, text_style, DIALER_PACKAGE, DIALER_PID,
 };
@@ -237,7 +237,8 @@ impl App for Dialer {
     }
 
     fn new_intent(&mut self, intent: &Intent, sys: &mut System) {
-        let number = communication::intent_number(intent).map(|n| phone_number::strip_separators(&n));
+        let number =
+            communication::intent_number(intent).map(|n| phone_number::strip_separators(&n));
         match intent.action.as_deref() {
             // Telecom's ACTION_CALL: place the call, then show it until it ends.
             Some(communication::ACTION_CALL) => {
@@ -1110,14 +1111,7 @@ fn render_in_call(sys: &System, call: &telephony::Call, screen: &CallScreen) -> 
                 false,
                 "add_call",
             ),
-            (
-                "incall_fifth_button",
-                "Hold",
-                "hold",
-                held,
-                true,
-                "pause",
-            ),
+            ("incall_fifth_button", "Hold", "hold", held, true, "pause"),
             (
                 "incall_sixth_button",
                 "Video call",

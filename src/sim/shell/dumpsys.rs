@@ -118,7 +118,12 @@ fn notification_records(fw: &Framework) -> String {
     let seed = fw.config.seed;
     let mut s = String::from("Current Notification Manager state:\n  Notification List:\n");
     for (i, n) in fw.sys.notifications.iter().enumerate() {
-        let uid = 10000 + fw.catalog.iter().position(|a| a.package == n.package).unwrap_or(0) + 120;
+        let uid = 10000
+            + fw.catalog
+                .iter()
+                .position(|a| a.package == n.package)
+                .unwrap_or(0)
+            + 120;
         let importance = if n.heads_up { 4 } else { 3 };
         s.push_str(&format!(
             "    NotificationRecord(0x{}: pkg={} user=UserHandle{{0}} id={} tag=null importance={importance} key=0|{}|{}|null|{uid}: Notification(channel={} shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x10 color=0x00000000 vis=PRIVATE))\n      uid={uid} userId=0\n      extras={{\n        android.title=String ({})\n        android.text=String ({})\n      }}\n",
