@@ -810,7 +810,10 @@ fn validate_step(
     if let Some(e) = bad {
         return Err(err("", e));
     }
-    if !matches!(rendered, SetupStep::InsertRows { .. }) {
+    if !matches!(
+        rendered,
+        SetupStep::InsertRows { .. } | SetupStep::IncomingTexts { .. }
+    ) {
         rendered.ops().map_err(|e| err("", e))?;
     }
     Ok(step)

@@ -105,7 +105,6 @@ struct Dialer {
     dialpad: bool,
     /// What the user typed, without formatting.
     digits: String,
-    last_dialed: String,
     /// The in-call screen, while it is up.
     in_call: Option<CallScreen>,
 }
@@ -118,7 +117,6 @@ impl Dialer {
         }
         telephony::place_call(sys, &number);
         sys.log(DIALER_PID, 'I', "Dialer", "InCallActivity.onCreate - enter");
-        self.last_dialed = number;
         self.digits.clear();
         self.dialpad = false;
         self.in_call = Some(CallScreen::default());
@@ -282,7 +280,11 @@ impl App for Dialer {
                 }
                 "dial" => {
                     if self.digits.is_empty() {
-                        self.digits = self.last_dialed.clone();
+                        self.digits = calllog::open(sys)
+                            .and_then(|c| calllog::last_outgoing(&c))
+                            .ok()
+                            .flatten()
+                            .unwrap_or_default();
                     } else {
                         let number = self.digits.clone();
                         self.place_call(sys, &number);
