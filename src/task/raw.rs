@@ -113,6 +113,11 @@ pub struct RawStep {
     pub talk_ms: Option<i64>,
     pub from: Option<toml::Value>,
     pub body: Option<toml::Value>,
+    pub first: Option<String>,
+    pub last: Option<String>,
+    pub phone: Option<String>,
+    pub starred: Option<bool>,
+    pub replace: Option<i64>,
 }
 
 /// One check: `kind` names the evaluator, the other keys are its arguments.

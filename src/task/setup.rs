@@ -70,6 +70,8 @@ pub enum SetupStep {
         from: super::params::ParamSpec,
         body: super::params::ParamSpec,
     },
+    /// A contact written as the contacts provider writes one (see [`super::contact_seed`]).
+    Contact(super::contact_seed::SeedContact),
 }
 
 /// What running a step means on the device.
@@ -201,6 +203,11 @@ impl SetupStep {
             SetupStep::IncomingTexts { .. } => {
                 return Err("incoming_texts must be instantiated before it runs".into())
             }
+            SetupStep::Contact(contact) => vec![exec(format!(
+                "sqlite3 {} {}",
+                sh_quote(super::contact_seed::SeedContact::db()),
+                sh_quote(&contact.sql()?)
+            ))],
         })
     }
 
@@ -233,6 +240,11 @@ impl SetupStep {
             SetupStep::IncomingSms { from, body } => {
                 *from = f(from);
                 *body = f(body);
+            }
+            SetupStep::Contact(c) => {
+                c.first = f(&c.first);
+                c.last = f(&c.last);
+                c.phone = f(&c.phone);
             }
             SetupStep::Home | SetupStep::Wait { .. } | SetupStep::IncomingTexts { .. } => {}
         }
@@ -269,7 +281,7 @@ mod tests {
         };
         assert_eq!(
             sql.ops().unwrap(),
-            vec![ShellOp::Exec { command: "sqlite3 '/data/data/x/databases/a.db' 'DELETE FROM t WHERE n='\\''it'\\'''\\''s'\\'''".into(), allow_fail: false }]
+            vec![ShellOp::Exec { command: "sqlite3 /data/data/x/databases/a.db 'DELETE FROM t WHERE n='\\''it'\\'''\\''s'\\'''".into(), allow_fail: false }]
         );
         let t = SetupStep::SetTime {
             time: "2023-10-15 15:34".into(),
@@ -287,7 +299,7 @@ mod tests {
                 value: "0".into()
             }
             .describe(),
-            "settings put 'global' 'airplane_mode_on' '0'"
+            "settings put global airplane_mode_on 0"
         );
     }
 }

@@ -607,6 +607,11 @@ fn validate_step(
         ("talk_ms", s.talk_ms.is_some()),
         ("from", s.from.is_some()),
         ("body", s.body.is_some()),
+        ("first", s.first.is_some()),
+        ("last", s.last.is_some()),
+        ("phone", s.phone.is_some()),
+        ("starred", s.starred.is_some()),
+        ("replace", s.replace.is_some()),
     ]
     .into_iter()
     .filter_map(|(k, p)| p.then_some(k))
@@ -624,11 +629,12 @@ fn validate_step(
         "incoming_call" => &["number", "ring_ms", "talk_ms"],
         "incoming_sms" => &["from", "body"],
         "incoming_texts" => &["count", "from", "body"],
+        "contact" => &["first", "last", "phone", "starred", "replace"],
         other => {
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, incoming_call, incoming_sms, incoming_texts)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, incoming_call, incoming_sms, incoming_texts, contact)"),
             ))
         }
     };
@@ -788,6 +794,24 @@ fn validate_step(
                 from: spec("from", &s.from)?,
                 body: spec("body", &s.body)?,
             }
+        }
+        "contact" => {
+            if s.first.is_none() && s.last.is_none() {
+                return Err(err("first", "op \"contact\" needs first or last".into()));
+            }
+            if s.replace.is_some_and(|id| id < 1) {
+                return Err(err(
+                    "replace",
+                    "replace names a contacts._id (1 or more)".into(),
+                ));
+            }
+            SetupStep::Contact(crate::task::contact_seed::SeedContact {
+                first: s.first.clone().unwrap_or_default(),
+                last: s.last.clone().unwrap_or_default(),
+                phone: need("phone", &s.phone)?,
+                starred: s.starred.unwrap_or(false),
+                replace: s.replace,
+            })
         }
         _ => SetupStep::Wait {
             ms: s
