@@ -39,6 +39,7 @@ fn rig_with(seed: u64, m: Metrics) -> Rig {
         requests: Vec::new(),
         alarms: Vec::new(),
         notifications: Vec::new(),
+        clipboard: Default::default(),
         properties: Default::default(),
         telephony: Default::default(),
     };

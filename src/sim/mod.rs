@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod apps;
+pub mod clipboard;
 pub mod console;
 pub mod defaults;
 pub mod dump;
@@ -20,6 +21,8 @@ pub mod phone;
 pub mod providers;
 pub mod render;
 pub mod screen;
+pub mod selection;
+pub mod shade;
 pub mod shell;
 pub mod system;
 pub mod telephony;

@@ -346,6 +346,9 @@ pub fn end(sys: &mut System, id: i64, ending: Ending) -> Result<(), TelephonyErr
                 mime: Some("vnd.android.cursor.dir/calls".into()),
                 ..Intent::default()
             }),
+            tag: None,
+            target: None,
+            auto_cancel: true,
         });
     }
     notify_state(sys, &call.number);
@@ -452,6 +455,9 @@ pub fn receive_sms(sys: &mut System, from: &str, body: &str) -> Result<i64, Tele
             data: Some(format!("smsto:{from}")),
             ..Intent::default()
         }),
+        tag: None,
+        target: None,
+        auto_cancel: true,
     });
     Ok(id)
 }

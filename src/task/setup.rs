@@ -46,6 +46,11 @@ pub enum SetupStep {
     Launch {
         package: String,
     },
+    /// The primary clip, set through the Clipper app's receiver as AndroidWorld does
+    /// (`am broadcast -a clipper.set -e text …`).
+    SetClipboard {
+        text: String,
+    },
     Home,
     Wait {
         ms: u64,
@@ -155,6 +160,10 @@ impl SetupStep {
                 "monkey -p {} -c android.intent.category.LAUNCHER 1",
                 sh_quote(package)
             ))],
+            SetupStep::SetClipboard { text } => vec![exec(format!(
+                "am broadcast -a clipper.set -e text {}",
+                sh_quote(text)
+            ))],
             SetupStep::Home => vec![exec("input keyevent KEYCODE_HOME".into())],
             SetupStep::Wait { ms } => vec![ShellOp::Sleep { ms: *ms }],
             SetupStep::IncomingCall {
@@ -241,6 +250,7 @@ impl SetupStep {
                 *from = f(from);
                 *body = f(body);
             }
+            SetupStep::SetClipboard { text } => *text = f(text),
             SetupStep::Contact(c) => {
                 c.first = f(&c.first);
                 c.last = f(&c.last);

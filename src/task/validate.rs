@@ -600,6 +600,7 @@ fn validate_step(
         ("mode", s.mode.is_some()),
         ("package", s.package.is_some()),
         ("time", s.time.is_some()),
+        ("text", s.text.is_some()),
         ("ms", s.ms.is_some()),
         ("allow_fail", s.allow_fail.is_some()),
         ("number", s.number.is_some()),
@@ -624,6 +625,7 @@ fn validate_step(
         "push_file" => &["path", "content", "mode"],
         "force_stop" | "clear_app" | "launch" => &["package"],
         "set_time" => &["time"],
+        "set_clipboard" => &["text"],
         "home" => &[],
         "wait" => &["ms"],
         "incoming_call" => &["number", "ring_ms", "talk_ms"],
@@ -634,7 +636,7 @@ fn validate_step(
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, incoming_call, incoming_sms, incoming_texts, contact)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
             ))
         }
     };
@@ -742,6 +744,9 @@ fn validate_step(
         },
         "set_time" => SetupStep::SetTime {
             time: need("time", &s.time)?,
+        },
+        "set_clipboard" => SetupStep::SetClipboard {
+            text: need("text", &s.text)?,
         },
         "home" => SetupStep::Home,
         "incoming_call" => {

@@ -197,6 +197,9 @@ impl Clock {
                 heads_up: true,
                 intent: None,
                 when: now,
+                tag: None,
+                target: None,
+                auto_cancel: false,
             });
             return true;
         }
@@ -241,6 +244,9 @@ impl Clock {
             heads_up: true,
             intent: None,
             when: now,
+            tag: None,
+            target: None,
+            auto_cancel: false,
         });
         if alarm.days == 0 && alarm.enabled && action.starts_with("alarm:") {
             // A one-time alarm turns itself off once it has rung.
