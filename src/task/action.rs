@@ -41,6 +41,32 @@ pub enum Action {
     Finish,
 }
 
+/// Substitutes parameters in a selector. A selector that is one placeholder and nothing else
+/// (`tap = "{label.row}"`) is a whole selector drawn from a choice table (`row = "class:CheckedTextView
+/// nth:2"`), parsed after substitution: that is how a golden picks a row by position (`nth`, which
+/// takes no placeholder), so it works in every language the row's text is shown in.
+fn map_selector(sel: &mut Selector, f: &mut dyn FnMut(&str) -> String) {
+    use crate::hierarchy::{Criterion, Matcher};
+    if let ([Criterion::Any(Matcher::Exact(v))], None) = (sel.criteria.as_slice(), sel.nth) {
+        let whole =
+            v.starts_with('{') && v.ends_with('}') && v[1..].find(['{', '}']) == Some(v.len() - 2);
+        if whole {
+            let rendered = f(v);
+            match Selector::parse(&rendered) {
+                Ok(parsed) => *sel = parsed,
+                // Keeping the text matches nothing real, so the golden replay of that choice fails
+                // and says which selector it could not find.
+                Err(e) => {
+                    tracing::warn!("selector {rendered:?} from a parameter: {e}");
+                    sel.criteria = vec![Criterion::Any(Matcher::Exact(rendered))];
+                }
+            }
+            return;
+        }
+    }
+    sel.map_strings(f)
+}
+
 impl Action {
     /// Parses one golden entry: `{ open = "Clock" }`, `{ tap = "id:fab" }`, `{ long_press = "…" }`,
     /// `{ type = "text", into = "id:…", submit = true }`, `{ key = "back" }`, `{ swipe = "up" }`,
@@ -169,15 +195,15 @@ impl Action {
         match self {
             Action::Open(s) | Action::Key(s) | Action::Answer(s) | Action::Swipe(s) => *s = f(s),
             Action::Tap(sel) | Action::LongPress(sel) | Action::TapAt { selector: sel, .. } => {
-                sel.map_strings(f)
+                map_selector(sel, f)
             }
             Action::Type { text, into, .. } => {
                 *text = f(text);
                 if let Some(sel) = into {
-                    sel.map_strings(f);
+                    map_selector(sel, f);
                 }
             }
-            Action::ScrollTo { selector, .. } => selector.map_strings(f),
+            Action::ScrollTo { selector, .. } => map_selector(selector, f),
             Action::Wait(_) | Action::Finish => {}
         }
     }

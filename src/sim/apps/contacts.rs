@@ -140,11 +140,12 @@ impl Default for Contacts {
     }
 }
 
-const FIELDS: [(&str, &str); 4] = [
-    ("first", "First name"),
-    ("last", "Last name"),
-    ("phone", "Phone"),
-    ("email", "Email"),
+/// The editor's fields: event tag, hint, resource id (what goldens aim at, whatever the locale).
+const FIELDS: [(&str, &str, &str); 4] = [
+    ("first", "First name", "first_name"),
+    ("last", "Last name", "last_name"),
+    ("phone", "Phone", "phone_number"),
+    ("email", "Email", "email"),
 ];
 
 impl Contacts {
@@ -490,10 +491,10 @@ impl App for Contacts {
                         };
                         return true;
                     }
-                    UiEvent::Click(tag) if FIELDS.iter().any(|(t, _)| t == tag) => {}
+                    UiEvent::Click(tag) if FIELDS.iter().any(|(t, _, _)| t == tag) => {}
                     UiEvent::EditorAction(tag) => {
-                        if let Some(i) = FIELDS.iter().position(|(t, _)| t == tag) {
-                            if let Some((next, _)) = FIELDS.get(i + 1) {
+                        if let Some(i) = FIELDS.iter().position(|(t, _, _)| t == tag) {
+                            if let Some((next, _, _)) = FIELDS.get(i + 1) {
                                 sys.request(Request::Focus {
                                     tag: next.to_string(),
                                 });
@@ -966,10 +967,11 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
     let mut y = form.top + m.dp(16.0);
     let values = [&draft.first, &draft.last, &draft.phone, &draft.email];
     let mut label_anchor = None;
-    for ((tag, hint), value) in FIELDS.iter().zip(values) {
+    for ((tag, hint, field_id), value) in FIELDS.iter().zip(values) {
         let b = Bounds::new(c.left + m.dp(56.0), y, c.right - m.dp(16.0), y + field_h);
         scroll = scroll.child(
             View::new(class::EDIT_TEXT, b)
+                .id(id(field_id))
                 .text(value.as_str())
                 .hint(*hint)
                 .editable(*tag)
@@ -991,6 +993,7 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
             label_anchor = Some(b);
             scroll = scroll.child(
                 View::new(SPINNER, b)
+                    .id(id("spinner"))
                     .desc(format!("{label} Phone"))
                     .on_click("phone_label")
                     .child(
@@ -1029,10 +1032,10 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
         for (i, (kind, label)) in PHONE_TYPES.iter().enumerate() {
             let row = at(b, 0, item_h * i as i32, b.width(), item_h);
             menu = menu.child(
-                View::new(class::TEXT_VIEW, row)
+                View::new(class::CHECKED_TEXT_VIEW, row)
                     .id("android:id/text1")
                     .text(*label)
-                    .selected(*kind == draft.phone_type)
+                    .checked(*kind == draft.phone_type)
                     .on_click(format!("label:{kind}"))
                     .style(text_style(16.0, p.on_surface)),
             );

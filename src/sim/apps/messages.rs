@@ -561,7 +561,11 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
         &name,
         Some(("up", "Back")),
     )
-    .child(communication::toolbar_action(sys, bar_bounds, 1, "Call", "call").on_click("call"))
+    .child(
+        communication::toolbar_action(sys, bar_bounds, 1, "Call", "call")
+            .id("com.google.android.apps.messaging:id/action_call")
+            .on_click("call"),
+    )
     .child(communication::toolbar_action(
         sys,
         bar_bounds,

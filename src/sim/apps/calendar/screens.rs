@@ -96,14 +96,14 @@ impl Calendar {
         };
         let right = b.right;
         vec![
-            icon(b.left, prev_desc, "prev", "arrow_back"),
+            icon(b.left, prev_desc, "prev", "arrow_back").id(id("prev")),
             label(
                 Bounds::new(b.left + icon_w, b.top, right - 4 * icon_w, b.bottom),
                 title,
                 22.0,
             )
             .id(id("date_picker_text_view")),
-            icon(right - 4 * icon_w, next_desc, "next", "chevron_right"),
+            icon(right - 4 * icon_w, next_desc, "next", "chevron_right").id(id("next")),
             View::new(
                 class::TEXT_VIEW,
                 Bounds::new(right - 3 * icon_w, b.top, right - icon_w, b.bottom),
@@ -485,9 +485,9 @@ impl Calendar {
             format!("{} · {}", e.start.format("%A, %B %-d"), time_range(e, h24))
         };
         let mut children = vec![
-            icon(bar.left, "Close", "det_close", "close"),
-            icon(bar.right - 2 * icon_w, "Edit event", "det_edit", "edit"),
-            icon(bar.right - icon_w, "Delete", "det_delete", "delete"),
+            icon(bar.left, "Close", "det_close", "close").id(id("close")),
+            icon(bar.right - 2 * icon_w, "Edit event", "det_edit", "edit").id(id("edit")),
+            icon(bar.right - icon_w, "Delete", "det_delete", "delete").id(id("delete")),
             label(pad(rows.take(m.sp(40.0))), e.title.clone(), 24.0).id(id("title")),
             label(pad(rows.take(m.sp(28.0))), when, 14.0).id(id("time")),
         ];
