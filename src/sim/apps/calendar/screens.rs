@@ -163,6 +163,7 @@ impl Calendar {
                 };
                 let number_b = Bounds::new(cell.left, cell.top, cell.right, cell.top + m.sp(18.0));
                 let mut v = View::new(class::VIEW, cell)
+                    .id(id("month_day"))
                     .desc(format!("{}, {count}", day.format("%A, %B %-d, %Y")))
                     .on_click(format!("day:{}", day.format("%Y-%m-%d")))
                     .selected(day == self.selected)
