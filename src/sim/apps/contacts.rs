@@ -1017,13 +1017,15 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
     }
     let mut root = communication::root(sys).child(bar).child(scroll);
     if let (true, Some(anchor)) = (label_menu, label_anchor) {
+        // The spinner sits in the scrolled form and the app does not know the scroll offset, so
+        // the list opens centred over the content (as a Spinner in dialog mode), where it fits
+        // on every screen: below a scrolled spinner it would fall off dense ones.
         let item_h = m.dp(48.0);
-        let b = Bounds::new(
-            anchor.left,
-            anchor.bottom,
-            anchor.left + m.dp(200.0),
-            anchor.bottom + item_h * PHONE_TYPES.len() as i32,
-        );
+        let menu_h = item_h * PHONE_TYPES.len() as i32;
+        let menu_w = m.dp(200.0).max(anchor.width()).min(c.width() - m.dp(32.0));
+        let left = c.left + (c.width() - menu_w) / 2;
+        let top = c.top + ((c.height() - menu_h) / 2).max(0);
+        let b = Bounds::new(left, top, left + menu_w, top + menu_h);
         let mut menu = View::new(class::LIST_VIEW, b).style(Style {
             background: Some(p.surface),
             corner_radius: m.dp(4.0),

@@ -361,6 +361,10 @@ impl Calendar {
                 ..Style::default()
             }),
         ];
+        // The form scrolls under the bar: on dense screens (B-MoCA's 550-700 dpi) its last
+        // fields sit below the fold, as in the real editor.
+        let form_area = rows.rest();
+        let bar_children = std::mem::take(&mut children);
         let pad =
             |b: Bounds| Bounds::new(b.left + m.dp(16.0), b.top, b.right - m.dp(16.0), b.bottom);
         let title_b = pad(rows.take(m.dp(72.0)));
@@ -434,7 +438,12 @@ impl Calendar {
                 .hint("Add description")
                 .editable("ed_description"),
         );
-        View::new(class::FRAME_LAYOUT, area).children(children)
+        let form = View::new(class::SCROLL_VIEW, form_area)
+            .scrollable("ed_scroll")
+            .children(children);
+        View::new(class::FRAME_LAYOUT, area)
+            .children(bar_children)
+            .child(form)
     }
 
     fn render_detail(&self, m: &Metrics, e: &Event, h24: bool) -> View {
