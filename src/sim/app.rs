@@ -54,8 +54,6 @@ impl Intent {
 /// One installed app as the launcher and package manager see it.
 pub struct AppInfo {
     pub package: &'static str,
-    /// Launcher label per locale prefix, first entry is the default (`[("en", "Clock"), ("de", "Uhr")]`).
-    pub labels: &'static [(&'static str, &'static str)],
     /// Fully qualified launcher activity (`com.android.deskclock.DeskClock`).
     pub launch_activity: &'static str,
     /// Builds the app's UI state; called on launch and after force-stop.
@@ -67,14 +65,17 @@ pub struct AppInfo {
 }
 
 impl AppInfo {
-    /// The label for a locale such as `de-DE` (falls back to the first label).
+    /// The launcher label in a locale such as `de-DE`: the package's `app_label` string resource,
+    /// or the package name for an app that has none (as Android shows a label-less app).
     pub fn label(&self, locale: &str) -> &'static str {
-        let lang = locale.split(['-', '_']).next().unwrap_or("");
-        self.labels
-            .iter()
-            .find(|(l, _)| *l == lang)
-            .map(|(_, label)| *label)
-            .unwrap_or(self.labels[0].1)
+        use super::locale::res::{resources, Value};
+        match resources().lookup(locale, self.package, "app_label") {
+            Some(e) => match &e.value {
+                Value::Text(t) => t,
+                _ => self.package,
+            },
+            None => self.package,
+        }
     }
 }
 

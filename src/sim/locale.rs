@@ -1,8 +1,20 @@
 //! The phone's locale: which language a string is shown in, which way text runs, and how dates
-//! read. Strings are looked up by key in per-language tables (Android's `values-xx/strings.xml`),
-//! falling back to English as Android falls back to `values/`.
+//! and numbers read.
+//!
+//! Strings are Android string resources: `res/<package>/values[-qualifier]/strings.xml` at the
+//! repository root, compiled in (`res.rs`), looked up with [`string`], [`format`], [`plural`] and
+//! [`array`]. Each app's strings live under its own package (its launcher label is `app_label`);
+//! system UI's under `com.android.systemui`, the framework's (dialog buttons) under `android`.
+
+use std::fmt::Display;
 
 use chrono::{Datelike, NaiveDate};
+
+pub mod coverage;
+mod formatter;
+pub mod numbers;
+mod plural;
+pub mod res;
 
 /// The language part of a BCP 47 tag (`ko` of `ko-KR`, `zh` of `zh-Hans-CN`).
 pub fn language(locale: &str) -> &str {
@@ -15,79 +27,84 @@ pub fn is_rtl(locale: &str) -> bool {
     matches!(language(locale), "ar" | "ur" | "fa" | "he" | "iw")
 }
 
-/// One translatable string: the key and its text per language (English first).
-type Table = &'static [(&'static str, &'static [(&'static str, &'static str)])];
-
-/// System UI and launcher strings.
-const STRINGS: Table = &[
-    (
-        "apps_list",
-        &[
-            ("en", "Apps list"),
-            ("es", "Lista de apps"),
-            ("fr", "Liste des applications"),
-            ("de", "App-Liste"),
-            ("pt", "Lista de apps"),
-            ("ru", "Список приложений"),
-            ("zh", "应用列表"),
-            ("ja", "アプリリスト"),
-            ("ko", "앱 목록"),
-            ("hi", "ऐप्लिकेशन सूची"),
-            ("ar", "قائمة التطبيقات"),
-            ("ur", "ایپس کی فہرست"),
-            ("ak", "Apps list"),
-        ],
-    ),
-    (
-        "search",
-        &[
-            ("en", "Search"),
-            ("es", "Buscar"),
-            ("fr", "Rechercher"),
-            ("de", "Suchen"),
-            ("pt", "Pesquisar"),
-            ("ru", "Поиск"),
-            ("zh", "搜索"),
-            ("ja", "検索"),
-            ("ko", "검색"),
-            ("hi", "खोजें"),
-            ("ar", "بحث"),
-            ("ur", "تلاش کریں"),
-        ],
-    ),
-    (
-        "search_apps",
-        &[
-            ("en", "Search apps"),
-            ("es", "Buscar apps"),
-            ("fr", "Rechercher des applications"),
-            ("de", "Apps suchen"),
-            ("pt", "Pesquisar apps"),
-            ("ru", "Поиск приложений"),
-            ("zh", "搜索应用"),
-            ("ja", "アプリを検索"),
-            ("ko", "앱 검색"),
-            ("hi", "ऐप्लिकेशन खोजें"),
-            ("ar", "البحث في التطبيقات"),
-            ("ur", "ایپس تلاش کریں"),
-        ],
-    ),
-];
-
-/// The string `key` in the locale's language (English when untranslated; `?` for an unknown key,
-/// so a missing entry shows instead of vanishing).
-pub fn text(locale: &str, key: &str) -> &'static str {
-    lookup(STRINGS, locale, key).unwrap_or("?")
+/// The region part of a tag, upper-cased (`KR` of `ko-KR`, `CN` of `zh-Hans-CN`), if any.
+pub fn region(locale: &str) -> Option<String> {
+    locale
+        .split(['-', '_'])
+        .skip(1)
+        .find(|p| p.len() == 2 || (p.len() == 3 && p.bytes().all(|b| b.is_ascii_digit())))
+        .map(str::to_ascii_uppercase)
 }
 
-fn lookup(table: Table, locale: &str, key: &str) -> Option<&'static str> {
-    let lang = language(locale);
-    let (_, entries) = table.iter().find(|(k, _)| *k == key)?;
-    entries
-        .iter()
-        .find(|(l, _)| *l == lang)
-        .or_else(|| entries.first())
-        .map(|(_, t)| *t)
+/// The string resource `name` of `package` in the locale (`res/<package>/values*/strings.xml`,
+/// region → language → default, as Android resolves it).
+///
+/// A name the default `values/` lacks is a programming error: debug builds (the tests) panic
+/// with the name, release builds show the name itself, so the screen says what is missing.
+pub fn string<'a>(locale: &str, package: &str, name: &'a str) -> &'a str {
+    match res::resources()
+        .lookup(locale, package, name)
+        .map(|e| &e.value)
+    {
+        Some(res::Value::Text(t)) => t,
+        other => missing(package, name, "<string>", other.is_some()),
+    }
+}
+
+/// The string resource `name` with its `%1$s`/`%1$d`/`%s` placeholders filled from `args` as
+/// `String.format(locale, …)` fills them (numbers in the locale's digits).
+pub fn format(locale: &str, package: &str, name: &str, args: &[&dyn Display]) -> String {
+    formatter::java_format(string(locale, package, name), locale, args)
+}
+
+/// The `<plurals>` resource `name` for `count` (the locale's CLDR category, `other` when the
+/// translation lacks it), placeholders filled from `args` (pass `count` among them when the text
+/// shows it).
+pub fn plural(
+    locale: &str,
+    package: &str,
+    name: &str,
+    count: i64,
+    args: &[&dyn Display],
+) -> String {
+    match res::resources()
+        .lookup(locale, package, name)
+        .map(|e| &e.value)
+    {
+        Some(res::Value::Plurals(items)) => {
+            let wanted = plural::category(locale, count);
+            let text = items
+                .iter()
+                .find(|(q, _)| q == wanted)
+                .or_else(|| items.iter().find(|(q, _)| q == "other"))
+                .map_or("", |(_, t)| t.as_str());
+            formatter::java_format(text, locale, args)
+        }
+        other => missing(package, name, "<plurals>", other.is_some()).to_string(),
+    }
+}
+
+/// The `<string-array>` resource `name` in the locale.
+pub fn array(locale: &str, package: &str, name: &str) -> &'static [String] {
+    match res::resources()
+        .lookup(locale, package, name)
+        .map(|e| &e.value)
+    {
+        Some(res::Value::Array(items)) => items,
+        other => {
+            missing(package, name, "<string-array>", other.is_some());
+            &[]
+        }
+    }
+}
+
+fn missing<'a>(package: &str, name: &'a str, kind: &str, wrong_kind: bool) -> &'a str {
+    let problem = if wrong_kind { "is no" } else { "has no" };
+    debug_assert!(
+        false,
+        "res/{package}/values/strings.xml {problem} {kind} {name:?}"
+    );
+    name
 }
 
 const WEEKDAYS_EN: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -123,8 +140,15 @@ mod tests {
     #[test]
     fn rtl_and_lookup_fall_back_to_english() {
         assert!(is_rtl("ar-EG") && is_rtl("ur-PK") && !is_rtl("ko-KR"));
-        assert_eq!(text("ko-KR", "search"), "검색");
-        assert_eq!(text("ak-GH", "search"), "Search");
+        let launcher = crate::sim::apps::launcher::PACKAGE;
+        assert_eq!(
+            string("ko-KR", launcher, "all_apps_search_bar_hint"),
+            "앱 검색"
+        );
+        assert_eq!(
+            string("ak-GH", launcher, "all_apps_search_bar_hint"),
+            "Search apps"
+        );
         let d = NaiveDate::from_ymd_opt(2024, 6, 3).expect("date");
         assert_eq!(format_date_short(d, "en-US"), "Mon, Jun 3");
         assert_eq!(format_date_short(d, "ko-KR"), "6월 3일 (월)");

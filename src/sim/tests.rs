@@ -122,7 +122,6 @@ fn phone() -> (Framework, tempfile::TempDir, Arc<Mutex<Seen>>) {
     );
     fw.catalog.push(AppInfo {
         package: PKG,
-        labels: &[("en", "Fixture")],
         launch_activity: "org.droidmcp.fixture.MainActivity",
         create,
         install: |_| {},
@@ -277,7 +276,7 @@ fn back_hides_the_keyboard_then_leaves_the_app() {
     assert_ne!(fw.foreground_package(), PKG);
     // The task stays in recents and comes back with its state.
     sh(&mut fw, "input keyevent APP_SWITCH");
-    assert!(dump(&mut fw).contains("content-desc=\"Fixture\""));
+    assert!(dump(&mut fw).contains(&format!("content-desc=\"{PKG}\"")));
     let card = center_of(&mut fw, WindowKind::Overview, "overview:task:11");
     sh(&mut fw, &format!("input tap {} {}", card.x, card.y));
     assert_eq!(fw.foreground_package(), PKG);

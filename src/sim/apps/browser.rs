@@ -24,7 +24,6 @@ const TRANSITION_TYPED: i64 = 1;
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[("en", "Chrome")],
         launch_activity: ACTIVITY,
         create: |sys| Box::new(Browser::open(sys)),
         install,

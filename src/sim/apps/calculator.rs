@@ -22,20 +22,6 @@ pub const ACTIVITY: &str = "com.android.calculator2.Calculator";
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[
-            ("en", "Calculator"),
-            ("de", "Rechner"),
-            ("fr", "Calculatrice"),
-            ("es", "Calculadora"),
-            ("pt", "Calculadora"),
-            ("ru", "Калькулятор"),
-            ("zh", "计算器"),
-            ("ja", "電卓"),
-            ("ko", "계산기"),
-            ("hi", "कैलकुलेटर"),
-            ("ar", "الآلة الحاسبة"),
-            ("ur", "کیلکولیٹر"),
-        ],
         launch_activity: ACTIVITY,
         create: |_| Box::new(Calculator::default()),
         install: |_| {},

@@ -32,20 +32,6 @@ const TAG: &str = "Calendar";
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[
-            ("en", "Calendar"),
-            ("de", "Kalender"),
-            ("fr", "Agenda"),
-            ("es", "Calendario"),
-            ("pt", "Agenda"),
-            ("ru", "Календарь"),
-            ("zh", "日历"),
-            ("ja", "カレンダー"),
-            ("ko", "캘린더"),
-            ("hi", "कैलेंडर"),
-            ("ar", "التقويم"),
-            ("ur", "کیلنڈر"),
-        ],
         launch_activity: ACTIVITY,
         create: |sys| Box::new(Calendar::new(sys)),
         install: |sys| widgets::install_store(sys, store::open, store::DB_PATH, PID, TAG),

@@ -39,20 +39,6 @@ const SNOOZE_MINUTES: i64 = 10;
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[
-            ("en", "Clock"),
-            ("de", "Uhr"),
-            ("fr", "Horloge"),
-            ("es", "Reloj"),
-            ("pt", "Relógio"),
-            ("ru", "Часы"),
-            ("zh", "时钟"),
-            ("ja", "時計"),
-            ("ko", "시계"),
-            ("hi", "घड़ी"),
-            ("ar", "الساعة"),
-            ("ur", "گھڑی"),
-        ],
         launch_activity: ACTIVITY,
         create: |sys| Box::new(Clock::new(sys)),
         install: |sys| widgets::install_store(sys, store::open, store::DB_PATH, PID, TAG),

@@ -26,20 +26,6 @@ fn id(name: &str) -> String {
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[
-            ("en", "Contacts"),
-            ("de", "Kontakte"),
-            ("fr", "Contacts"),
-            ("es", "Contactos"),
-            ("pt", "Contatos"),
-            ("ru", "Контакты"),
-            ("zh", "通讯录"),
-            ("ja", "連絡帳"),
-            ("ko", "주소록"),
-            ("hi", "संपर्क"),
-            ("ar", "جهات الاتصال"),
-            ("ur", "رابطے"),
-        ],
         launch_activity: LIST_ACTIVITY,
         create: |sys| {
             let mut app = Contacts::default();

@@ -26,20 +26,6 @@ fn id(name: &str) -> String {
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[
-            ("en", "Phone"),
-            ("de", "Telefon"),
-            ("fr", "Téléphone"),
-            ("es", "Teléfono"),
-            ("pt", "Telefone"),
-            ("ru", "Телефон"),
-            ("zh", "电话"),
-            ("ja", "電話"),
-            ("ko", "전화"),
-            ("hi", "फ़ोन"),
-            ("ar", "الهاتف"),
-            ("ur", "فون"),
-        ],
         launch_activity: MAIN_ACTIVITY,
         create: |sys| {
             sys.log(DIALER_PID, 'I', "Dialer", "MainActivity.onCreate - enter");

@@ -26,7 +26,6 @@ pub mod home;
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[("en", "Pixel Launcher")],
         launch_activity: ACTIVITY,
         create: |_| Box::new(Screen::default()),
         install: |_| {},
@@ -268,7 +267,11 @@ impl Screen {
                 Bounds::new(cx - handle / 2, hy, cx + handle / 2, hy + handle),
             )
             .id(format!("{ID}all_apps_handle"))
-            .desc(locale::text(&sys.locale, "apps_list"))
+            .desc(locale::string(
+                &sys.locale,
+                PACKAGE,
+                "all_apps_button_label",
+            ))
             .on_click("all_apps")
             .style(Style {
                 icon: Some("collapse"),
@@ -297,7 +300,7 @@ impl Screen {
                 .child(
                     View::new(class::FRAME_LAYOUT, pill)
                         .id(format!("{ID}search_container_hotseat"))
-                        .desc(locale::text(&sys.locale, "search"))
+                        .desc(locale::string(&sys.locale, PACKAGE, "search_bar_label"))
                         .on_click("search")
                         .style(Style {
                             background: Some([0xFF, 0xFF, 0xFF, 0xE6]),
@@ -370,7 +373,11 @@ impl Screen {
                     View::new(class::EDIT_TEXT, text_area)
                         .id(format!("{ID}search_box_input"))
                         .text(self.query.clone())
-                        .hint(locale::text(&sys.locale, "search_apps"))
+                        .hint(locale::string(
+                            &sys.locale,
+                            PACKAGE,
+                            "all_apps_search_bar_hint",
+                        ))
                         .editable("search_box")
                         .style(Style {
                             // The pill is the field's background, so no underline.

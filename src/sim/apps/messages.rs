@@ -23,20 +23,6 @@ fn id(name: &str) -> String {
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[
-            ("en", "Messages"),
-            ("de", "Messages"),
-            ("fr", "Messages"),
-            ("es", "Mensajes"),
-            ("pt", "Mensagens"),
-            ("ru", "Сообщения"),
-            ("zh", "信息"),
-            ("ja", "メッセージ"),
-            ("ko", "메시지"),
-            ("hi", "Messages"),
-            ("ar", "الرسائل"),
-            ("ur", "پیغامات"),
-        ],
         launch_activity: LIST_ACTIVITY,
         create: |sys| {
             let mut app = Messages::default();

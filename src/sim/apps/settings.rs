@@ -35,20 +35,6 @@ const PID_SETTINGS: u32 = 3120;
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        labels: &[
-            ("en", "Settings"),
-            ("de", "Einstellungen"),
-            ("fr", "Paramètres"),
-            ("es", "Ajustes"),
-            ("pt", "Configurações"),
-            ("ru", "Настройки"),
-            ("zh", "设置"),
-            ("ja", "設定"),
-            ("ko", "설정"),
-            ("hi", "सेटिंग"),
-            ("ar", "الإعدادات"),
-            ("ur", "ترتیبات"),
-        ],
         launch_activity: ACTIVITY,
         create: |_| Box::new(Screen::default()),
         install: |_| {},

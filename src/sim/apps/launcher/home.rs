@@ -83,7 +83,7 @@ impl HomeScreen {
             .map(|(i, a)| Favorite {
                 package: a.package.to_string(),
                 activity: a.launch_activity.to_string(),
-                title: a.labels[0].1.to_string(),
+                title: a.label("en-US").to_string(),
                 place: Place::Workspace {
                     col: i as i32 % columns,
                     row: 1 + i as i32 / columns,
