@@ -10,6 +10,7 @@ use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::communication::{
     self, at, filled, palette, text_style, Intent, DIALER_PACKAGE, DIALER_PID,
 };
+use crate::sim::locale;
 use crate::sim::providers::{calllog, contacts, now_ms, phone_number};
 use crate::sim::system::{Request, System};
 use crate::sim::view::{class, Style, View};
@@ -19,6 +20,11 @@ const MAIN_ACTIVITY: &str = "com.google.android.dialer.extensions.GoogleDialtact
 const INCALL_ACTIVITY: &str = "com.android.incallui.InCallActivity";
 
 /// A resource id in the dialer's resource package.
+/// A string of the Phone app's `res/` in the phone's locale.
+fn tr(sys: &System, name: &'static str) -> &'static str {
+    locale::string(&sys.locale, PACKAGE, name)
+}
+
 fn id(name: &str) -> String {
     format!("com.android.dialer:id/{name}")
 }
@@ -423,7 +429,7 @@ impl Dialer {
                     ),
                 )
                 .id(id("search_box_start_search"))
-                .text("Search contacts & places")
+                .text(tr(sys, "search_hint"))
                 .style(text_style(16.0, p.secondary_text)),
             ),
         );
@@ -437,21 +443,21 @@ impl Dialer {
             (
                 Tab::Favorites,
                 "speed_dial_tab",
-                "Favorites",
+                tr(sys, "tab_favorites"),
                 "tab:favorites",
                 "star",
             ),
             (
                 Tab::Recents,
                 "call_log_tab",
-                "Recents",
+                tr(sys, "tab_recents"),
                 "tab:recents",
                 "history",
             ),
             (
                 Tab::Contacts,
                 "contacts_tab",
-                "Contacts",
+                tr(sys, "tab_contacts"),
                 "tab:contacts",
                 "people",
             ),
@@ -548,7 +554,7 @@ fn render_recents(sys: &System, body: Bounds) -> View {
                 at(body, 0, m.dp(120.0), body.width(), m.sp(24.0)),
             )
             .id(id("empty_list_view_message"))
-            .text("No recent calls")
+            .text(tr(sys, "no_recent_calls"))
             .style(Style {
                 center_text: true,
                 ..text_style(16.0, p.secondary_text)
@@ -563,9 +569,9 @@ fn render_recents(sys: &System, body: Bounds) -> View {
             .clone()
             .unwrap_or_else(|| phone_number::format_for_display(&e.number));
         let kind = match e.kind {
-            calllog::INCOMING => "Incoming call",
-            calllog::MISSED => "Missed call",
-            _ => "Outgoing call",
+            calllog::INCOMING => tr(sys, "incoming_call"),
+            calllog::MISSED => tr(sys, "missed_call"),
+            _ => tr(sys, "outgoing_call"),
         };
         let when = communication::short_time(sys, e.date);
         let row = communication::two_line_row(
@@ -590,7 +596,12 @@ fn render_recents(sys: &System, body: Bounds) -> View {
                 ),
             )
             .id(id("call_button"))
-            .desc(format!("Call {shown}"))
+            .desc(locale::format(
+                &sys.locale,
+                PACKAGE,
+                "call_number",
+                &[&shown],
+            ))
             .on_click(format!("call:{}", e.number))
             .style(Style {
                 icon: Some("call"),
@@ -622,7 +633,7 @@ fn render_favorites(sys: &System, body: Bounds) -> View {
                 at(body, 0, m.dp(120.0), body.width(), m.sp(24.0)),
             )
             .id(id("empty_list_view_message"))
-            .text("No favorites yet")
+            .text(tr(sys, "no_favorites"))
             .style(Style {
                 center_text: true,
                 ..text_style(16.0, p.secondary_text)
@@ -725,7 +736,7 @@ fn render_dialpad(sys: &System, digits: &str) -> View {
                 ),
             )
             .id(id("deleteButton"))
-            .desc("backspace")
+            .desc(tr(sys, "backspace"))
             .on_click("delete")
             .long_clickable()
             .style(Style {
@@ -754,7 +765,7 @@ fn render_dialpad(sys: &System, digits: &str) -> View {
     pad.child(
         View::new(class::IMAGE_BUTTON, fab)
             .id(id("dialpad_floating_action_button"))
-            .desc("dial")
+            .desc(tr(sys, "dial"))
             .on_click("dial")
             .style(Style {
                 icon: Some("call"),
@@ -841,11 +852,11 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
     let emergency = phone_number::is_emergency(&call.number);
     let seconds = (now_ms(sys) - call.started_ms) / 1000;
     let status = if emergency {
-        "Emergency call".to_string()
+        tr(sys, "emergency_call").to_string()
     } else if call.held {
-        "On hold".to_string()
+        tr(sys, "on_hold").to_string()
     } else if seconds < 2 {
-        "Calling…".to_string()
+        tr(sys, "calling").to_string()
     } else {
         String::new()
     };
@@ -975,7 +986,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
         let buttons = [
             (
                 "incall_first_button",
-                "Mute",
+                tr(sys, "mute"),
                 "mute",
                 call.muted,
                 true,
@@ -983,7 +994,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
             ),
             (
                 "incall_second_button",
-                "Keypad",
+                tr(sys, "keypad"),
                 "keypad",
                 call.keypad,
                 false,
@@ -991,7 +1002,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
             ),
             (
                 "incall_third_button",
-                "Speaker",
+                tr(sys, "speaker"),
                 "speaker",
                 call.speaker,
                 true,
@@ -999,7 +1010,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
             ),
             (
                 "incall_fourth_button",
-                "Add call",
+                tr(sys, "add_call"),
                 "add_call",
                 false,
                 false,
@@ -1007,7 +1018,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
             ),
             (
                 "incall_fifth_button",
-                "Hold",
+                tr(sys, "hold"),
                 "hold",
                 call.held,
                 true,
@@ -1015,7 +1026,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
             ),
             (
                 "incall_sixth_button",
-                "Video call",
+                tr(sys, "video_call"),
                 "video",
                 false,
                 false,
@@ -1095,7 +1106,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
     root.child(
         View::new(class::IMAGE_BUTTON, end)
             .id(id("incall_end_call"))
-            .desc("End call")
+            .desc(tr(sys, "end_call"))
             .on_click("end_call")
             .style(Style {
                 icon: Some("call_end"),
