@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::device::command::sh_quote;
 use crate::device::{Shell, ShellError};
 
 use super::android::{self, ContentRow, LogFilter, LogLine};
@@ -371,17 +372,6 @@ impl Run<'_, '_> {
     }
 }
 
-/// Single-quotes a word for `/system/bin/sh`.
-pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./:=+%,@".contains(c))
-    {
-        return s.to_string();
-    }
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
 fn rows_uses_clock(test: &RowsTest) -> bool {
     let tests = match test {
         RowsTest::Any(m) | RowsTest::None(m) | RowsTest::Count(m, _) => m,
@@ -568,11 +558,7 @@ impl Check {
         Ok(match &self.probe {
             Probe::Settings { ns, key, test } => {
                 let out = run
-                    .exec(&format!(
-                        "settings get {} {}",
-                        shell_quote(ns),
-                        shell_quote(key)
-                    ))
+                    .exec(&format!("settings get {} {}", sh_quote(ns), sh_quote(key)))
                     .await?;
                 let v = android::parse_setting(&out);
                 judge_value(v.as_deref(), test, None)
@@ -588,15 +574,15 @@ impl Check {
                 selection,
                 rows,
             } => {
-                let mut cmd = format!("content query --uri {}", shell_quote(uri));
+                let mut cmd = format!("content query --uri {}", sh_quote(uri));
                 if !projection.is_empty() {
                     cmd.push_str(&format!(
                         " --projection {}",
-                        shell_quote(&projection.join(":"))
+                        sh_quote(&projection.join(":"))
                     ));
                 }
                 if let Some(sel) = selection {
-                    cmd.push_str(&format!(" --where {}", shell_quote(sel)));
+                    cmd.push_str(&format!(" --where {}", sh_quote(sel)));
                 }
                 let out = run.exec(&cmd).await?;
                 let parsed = android::parse_content_rows(&out);
@@ -616,9 +602,7 @@ impl Check {
                 },
             },
             Probe::File { path, test } => {
-                let (_, code) = run
-                    .exec_status(&format!("ls {}", shell_quote(path)))
-                    .await?;
+                let (_, code) = run.exec_status(&format!("ls {}", sh_quote(path))).await?;
                 let exists = code == 0;
                 match test {
                     FileTest::Exists if exists => Ok(("exists".into(), vec![])),

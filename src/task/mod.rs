@@ -12,6 +12,7 @@
 pub mod action;
 pub mod catalog;
 pub mod constraints;
+pub mod contact_seed;
 pub mod error;
 pub mod near_miss;
 pub mod params;

@@ -107,6 +107,11 @@ pub struct RawStep {
     pub time: Option<String>,
     pub ms: Option<i64>,
     pub allow_fail: Option<bool>,
+    pub first: Option<String>,
+    pub last: Option<String>,
+    pub phone: Option<String>,
+    pub starred: Option<bool>,
+    pub replace: Option<i64>,
 }
 
 /// One check: `kind` names the evaluator, the other keys are its arguments.

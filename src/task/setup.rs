@@ -50,6 +50,8 @@ pub enum SetupStep {
     Wait {
         ms: u64,
     },
+    /// A contact written as the contacts provider writes one (see [`super::contact_seed`]).
+    Contact(super::contact_seed::SeedContact),
 }
 
 /// What running a step means on the device.
@@ -123,6 +125,11 @@ impl SetupStep {
             ))],
             SetupStep::Home => vec![exec("input keyevent KEYCODE_HOME".into())],
             SetupStep::Wait { ms } => vec![ShellOp::Sleep { ms: *ms }],
+            SetupStep::Contact(contact) => vec![exec(format!(
+                "sqlite3 {} {}",
+                sh_quote(super::contact_seed::SeedContact::db()),
+                sh_quote(&contact.sql()?)
+            ))],
         })
     }
 
@@ -151,6 +158,11 @@ impl SetupStep {
             | SetupStep::ClearApp { package }
             | SetupStep::Launch { package } => *package = f(package),
             SetupStep::SetTime { time } => *time = f(time),
+            SetupStep::Contact(c) => {
+                c.first = f(&c.first);
+                c.last = f(&c.last);
+                c.phone = f(&c.phone);
+            }
             SetupStep::Home | SetupStep::Wait { .. } => {}
         }
     }
@@ -185,7 +197,7 @@ mod tests {
         };
         assert_eq!(
             sql.ops().unwrap(),
-            vec![ShellOp::Exec { command: "sqlite3 '/data/data/x/databases/a.db' 'DELETE FROM t WHERE n='\\''it'\\'''\\''s'\\'''".into(), allow_fail: false }]
+            vec![ShellOp::Exec { command: "sqlite3 /data/data/x/databases/a.db 'DELETE FROM t WHERE n='\\''it'\\'''\\''s'\\'''".into(), allow_fail: false }]
         );
         let t = SetupStep::SetTime {
             time: "2023-10-15 15:34".into(),
@@ -203,7 +215,7 @@ mod tests {
                 value: "0".into()
             }
             .describe(),
-            "settings put 'global' 'airplane_mode_on' '0'"
+            "settings put global airplane_mode_on 0"
         );
     }
 }

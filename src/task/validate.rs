@@ -602,6 +602,11 @@ fn validate_step(
         ("time", s.time.is_some()),
         ("ms", s.ms.is_some()),
         ("allow_fail", s.allow_fail.is_some()),
+        ("first", s.first.is_some()),
+        ("last", s.last.is_some()),
+        ("phone", s.phone.is_some()),
+        ("starred", s.starred.is_some()),
+        ("replace", s.replace.is_some()),
     ]
     .into_iter()
     .filter_map(|(k, p)| p.then_some(k))
@@ -616,11 +621,12 @@ fn validate_step(
         "set_time" => &["time"],
         "home" => &[],
         "wait" => &["ms"],
+        "contact" => &["first", "last", "phone", "starred", "replace"],
         other => {
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, contact)"),
             ))
         }
     };
@@ -728,6 +734,24 @@ fn validate_step(
             time: need("time", &s.time)?,
         },
         "home" => SetupStep::Home,
+        "contact" => {
+            if s.first.is_none() && s.last.is_none() {
+                return Err(err("first", "op \"contact\" needs first or last".into()));
+            }
+            if s.replace.is_some_and(|id| id < 1) {
+                return Err(err(
+                    "replace",
+                    "replace names a contacts._id (1 or more)".into(),
+                ));
+            }
+            SetupStep::Contact(crate::task::contact_seed::SeedContact {
+                first: s.first.clone().unwrap_or_default(),
+                last: s.last.clone().unwrap_or_default(),
+                phone: need("phone", &s.phone)?,
+                starred: s.starred.unwrap_or(false),
+                replace: s.replace,
+            })
+        }
         _ => SetupStep::Wait {
             ms: s
                 .ms

@@ -138,8 +138,13 @@ CREATE VIEW IF NOT EXISTS view_v1_phones AS
 /// Opens `contacts2.db`, creating its tables and views as the provider does on first use.
 pub fn open(sys: &System) -> rusqlite::Result<Connection> {
     let conn = sys.open_db(DB_PATH)?;
-    conn.execute_batch(SCHEMA)?;
+    create_schema(&conn)?;
     Ok(conn)
+}
+
+/// Creates the provider's tables and views where they are missing.
+pub fn create_schema(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(SCHEMA)
 }
 
 pub(crate) fn source(authority: &str, segments: &[&str]) -> Option<Source> {
@@ -333,12 +338,7 @@ fn write_data(
     } else {
         (email.to_string(), email.to_string(), 10)
     };
-    let label = display
-        .chars()
-        .next()
-        .filter(|c| c.is_alphabetic())
-        .map(|c| c.to_uppercase().to_string())
-        .unwrap_or_else(|| "#".to_string());
+    let label = phonebook_label(&display);
     conn.execute(
         "UPDATE raw_contacts SET display_name = ?1, display_name_alt = ?2, display_name_source = ?3,
            sort_key = ?1, sort_key_alt = ?2, phonebook_label = ?4, phonebook_label_alt = ?4
@@ -390,20 +390,32 @@ fn write_data(
             params![mimetype_id(conn, MIME_EMAIL)?, raw_id, email],
         )?;
     }
-    let lookup = format!(
-        "0r{raw_id}-{}",
-        display
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .collect::<String>()
-            .to_uppercase()
-    );
+    let lookup = format!("0r{raw_id}-{}", lookup_name(&display));
     conn.execute(
         "UPDATE contacts SET has_phone_number = ?1, lookup = ?2, contact_last_updated_timestamp = ?3
          WHERE _id = ?4",
         params![!phone.is_empty() as i64, lookup, now_ms, contact_id],
     )?;
     Ok(())
+}
+
+/// The index letter the list groups a name under (`#` for a name that starts with no letter).
+pub fn phonebook_label(display: &str) -> String {
+    display
+        .chars()
+        .next()
+        .filter(|c| c.is_alphabetic())
+        .map(|c| c.to_uppercase().to_string())
+        .unwrap_or_else(|| "#".to_string())
+}
+
+/// The name part of a local contact's lookup key (`0r<raw id>-<this>`).
+pub fn lookup_name(display: &str) -> String {
+    display
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_uppercase()
 }
 
 /// Deletes a contact with its raw contact and data.
