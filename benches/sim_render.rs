@@ -36,6 +36,7 @@ fn system(width: i32, height: i32, density: f32, root: &std::path::Path) -> Syst
         requests: Vec::new(),
         alarms: Vec::new(),
         notifications: Vec::new(),
+        clipboard: Default::default(),
         properties: Default::default(),
     }
 }

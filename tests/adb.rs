@@ -1114,3 +1114,101 @@ async fn real_adb_a_hung_command_times_out_and_frees_the_phone() {
     let out = device.shell("echo over adb").await.unwrap();
     assert_eq!(out.stdout_text(), "over adb\n");
 }
+
+/// `wm size`, `wm density`, font scale and night mode as the phone reports them over adb.
+async fn display_state(shell: &AdbShell) -> (String, String, String, String, (u32, u32)) {
+    let run = |c: &'static str| async move { shell.exec(c).await.unwrap().stdout_text() };
+    let png = shell.exec_out("screencap -p").await.unwrap();
+    let shot = image::load_from_memory(&png).expect("screencap is a PNG");
+    (
+        run("wm size").await,
+        run("wm density").await,
+        run("settings get system font_scale").await,
+        run("cmd uimode night").await,
+        (shot.width(), shot.height()),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_environment_applies_and_restores_through_real_adb() {
+    use droidmcp::env::{apply, Environment};
+    let Some(adb) = adb_binary() else { return };
+    let rig = AdbRig::start(adb, sim_shell(sim_phone())).await;
+    let shell = rig.shell().await;
+    // A B-MoCA environment that changes every factor adb can reach: another device, density,
+    // font scale and the dark theme.
+    let env = Environment::resolve_many("all")
+        .unwrap()
+        .into_iter()
+        .find(|e| {
+            e.dark && e.font_scale != 1.0 && (e.device.width, e.device.height) != (1080, 2400)
+        })
+        .expect("B-MoCA has a dark, scaled environment on another device");
+    let before = display_state(&shell).await;
+    assert_eq!(
+        before,
+        (
+            "Physical size: 1080x2400\n".to_string(),
+            "Physical density: 420\n".to_string(),
+            "1.0\n".to_string(),
+            "Night mode: no\n".to_string(),
+            (1080, 2400)
+        )
+    );
+    let done = apply::apply(&shell, &env).await.unwrap();
+    let outcome = |f: &str| {
+        done.factors
+            .iter()
+            .find(|(n, _)| *n == f)
+            .unwrap()
+            .1
+            .clone()
+    };
+    for f in ["device", "density", "font_scale", "dark"] {
+        assert_eq!(outcome(f), apply::Outcome::Applied, "{}", done.describe());
+    }
+    // The shell is adb's `shell` user, not root: what needs root is reported, not pretended.
+    let missed: Vec<&str> = done.not_applied().iter().map(|(f, _)| *f).collect();
+    assert!(missed.contains(&"wallpaper"), "{missed:?}");
+    assert_eq!(
+        missed.contains(&"locale"),
+        env.locale != "en-US",
+        "{}",
+        done.describe()
+    );
+    assert!(done
+        .not_applied()
+        .iter()
+        .all(|(_, why)| why.contains("root")));
+
+    let (w, h) = (env.device.width, env.device.height);
+    let after = display_state(&shell).await;
+    assert_eq!(
+        after.0,
+        format!("Physical size: 1080x2400\nOverride size: {w}x{h}\n")
+    );
+    assert_eq!(
+        after.1,
+        format!("Physical density: 420\nOverride density: {}\n", env.density)
+    );
+    assert_eq!(after.2.trim().parse::<f32>().unwrap(), env.font_scale);
+    assert_eq!(after.3, "Night mode: yes\n");
+    assert_eq!(
+        after.4,
+        (w as u32, h as u32),
+        "the screen itself changed size"
+    );
+    // The dump is laid out on the new screen.
+    let dump = shell
+        .exec("uiautomator dump /dev/tty")
+        .await
+        .unwrap()
+        .stdout_text();
+    assert!(
+        dump.contains(&format!("bounds=\"[0,0][{w},{h}]\"")),
+        "{dump}"
+    );
+
+    apply::restore(&shell, &done).await.unwrap();
+    assert_eq!(display_state(&shell).await, before);
+}

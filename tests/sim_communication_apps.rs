@@ -38,6 +38,7 @@ fn rig_with(seed: u64, m: Metrics) -> Rig {
         requests: Vec::new(),
         alarms: Vec::new(),
         notifications: Vec::new(),
+        clipboard: Default::default(),
         properties: Default::default(),
     };
     for info in [dialer::info(), contacts::info(), messages::info()] {

@@ -250,6 +250,7 @@ mod apps {
                 requests: Vec::new(),
                 alarms: Vec::new(),
                 notifications: Vec::new(),
+                clipboard: Default::default(),
                 properties: Default::default(),
             };
             let app = create(&mut sys);

@@ -33,6 +33,7 @@ fn system(root: &std::path::Path, width: i32, height: i32, dpi: i32, font_scale:
         requests: Vec::new(),
         alarms: Vec::new(),
         notifications: Vec::new(),
+        clipboard: Default::default(),
         properties: Default::default(),
     }
 }

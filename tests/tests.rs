@@ -41,6 +41,9 @@ mod sim_communication_apps;
 // Contacts, Phone, Messages and Calendar in B-MoCA's languages; goldens that survive them.
 mod app_locales;
 
+// System UI through the shell: clipboard and text selection, the notification shade.
+mod sim_system_ui;
+
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;
 

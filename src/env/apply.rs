@@ -245,7 +245,14 @@ pub async fn apply(shell: &dyn Shell, env: &Environment) -> Result<Applied, Shel
     if old == env.locale {
         factors.push(("locale", Outcome::Unchanged));
     } else if !root {
-        factors.push(("locale", no_root()));
+        // Without root Android offers only per-app locales (`cmd locale set-app-locales`, 13+,
+        // for apps that declare their languages); the system locale is a persisted property.
+        factors.push((
+            "locale",
+            Outcome::NotApplied(
+                "needs a root shell (adb root): the system locale is persist.sys.locale".into(),
+            ),
+        ));
     } else {
         let (ok, out) = run(
             shell,

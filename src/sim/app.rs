@@ -32,7 +32,7 @@ pub enum UiEvent {
 
 /// An intent the framework delivers to an app it starts or brings to front (`am start -a … -d …
 /// --es k v`, or another app's request): `onCreate`/`onNewIntent`'s argument.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Intent {
     pub action: Option<String>,
     pub categories: Vec<String>,

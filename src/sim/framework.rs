@@ -79,10 +79,16 @@ pub mod keycode {
     pub const ENTER: i32 = 66;
     pub const DEL: i32 = 67;
     pub const MENU: i32 = 82;
+    pub const NOTIFICATION: i32 = 83;
     pub const FORWARD_DEL: i32 = 112;
+    pub const CTRL_LEFT: i32 = 113;
+    pub const CTRL_RIGHT: i32 = 114;
     pub const VOLUME_MUTE: i32 = 164;
     pub const APP_SWITCH: i32 = 187;
     pub const SLEEP: i32 = 223;
+    pub const CUT: i32 = 277;
+    pub const COPY: i32 = 278;
+    pub const PASTE: i32 = 279;
     pub const WAKEUP: i32 = 224;
 }
 
@@ -98,6 +104,8 @@ pub struct Framework {
     pub stack: Vec<Task>,
     /// The focused editable view: (package, tag).
     pub focus: Option<(String, String)>,
+    /// Selected text and its floating toolbar (`selection.rs`).
+    pub selection: Option<super::selection::Selection>,
     pub ime_visible: bool,
     pub keyboard: KeyboardState,
     /// Scroll offsets in px per (package, scroll container tag).
@@ -105,6 +113,8 @@ pub struct Framework {
     pub screen_on: bool,
     /// The recents (overview) screen is showing.
     pub overview: bool,
+    /// The notification shade is pulled down (`shade.rs`).
+    pub shade_open: bool,
     pub display: Display,
     /// `input motionevent DOWN` position and time, until the matching `UP`.
     pub pending_touch: Option<(Point, i64)>,
@@ -139,6 +149,7 @@ impl Framework {
             requests: Vec::new(),
             alarms: Vec::new(),
             notifications: Vec::new(),
+            clipboard: Default::default(),
             properties: super::defaults::properties(&config, &serial)
                 .into_iter()
                 .collect(),
@@ -150,11 +161,13 @@ impl Framework {
             catalog: apps::catalog(),
             stack: Vec::new(),
             focus: None,
+            selection: None,
             ime_visible: false,
             keyboard: KeyboardState::default(),
             scroll: BTreeMap::new(),
             screen_on: true,
             overview: false,
+            shade_open: false,
             display,
             pending_touch: None,
             serial: String::new(),
@@ -510,9 +523,13 @@ impl Framework {
         screen::compose(self)
     }
 
-    /// The rendered content of the foreground app's window (what `uiautomator dump` writes).
+    /// The rendered content of the focused window (what `uiautomator dump` writes): the shade
+    /// when it is down, else the foreground app or the recents screen.
     pub fn app_window(&mut self) -> Option<Window> {
-        self.windows().into_iter().find(|w| w.kind.is_app_content())
+        self.windows()
+            .into_iter()
+            .rev()
+            .find(|w| w.kind.is_app_content())
     }
 
     // ---- input ----
@@ -557,8 +574,20 @@ impl Framework {
             },
             WindowKind::StatusBar => {}
             WindowKind::HeadsUp => self.notification_click(&tag),
+            WindowKind::Shade => self.shade_click(&tag),
             WindowKind::Overview => self.overview_click(&tag),
             WindowKind::App => {
+                if self.toolbar_click(&tag) {
+                    return;
+                }
+                if long && self.long_press_text(target, p) {
+                    if target.class == class::EDIT_TEXT {
+                        self.focus = Some((self.foreground_package().to_string(), tag));
+                        self.ime_visible = true;
+                    }
+                    return;
+                }
+                self.selection = None;
                 if let Some((value, max)) = target.range {
                     let _ = value;
                     let b = target.bounds;
@@ -636,6 +665,15 @@ impl Framework {
         }
         self.sys.clock.advance_ms(ms.max(0) + EVENT_MS);
         if !self.screen_on {
+            return;
+        }
+        if self.shade_open {
+            self.shade_swipe(from, to);
+            return;
+        }
+        // A swipe down that starts on the status bar pulls the shade down.
+        if from.y < self.sys.metrics.content.top && to.y - from.y > self.sys.metrics.dp(48.0) {
+            self.expand_notifications();
             return;
         }
         let windows = self.windows();
@@ -728,7 +766,7 @@ impl Framework {
     }
 
     /// The focused editable's current text, as the foreground app renders it.
-    fn focused_text(&mut self) -> Option<(String, String)> {
+    pub(super) fn focused_text(&mut self) -> Option<(String, String)> {
         let (package, tag) = self.focus.clone()?;
         if package != self.foreground_package() || self.overview {
             return None;
@@ -748,6 +786,12 @@ impl Framework {
     /// Types text into the focused field, one character at a time as key events would; nothing
     /// happens when no field has focus.
     pub fn type_text(&mut self, text: &str) {
+        if self.type_over_selection(text) {
+            self.sys
+                .clock
+                .advance_ms(EVENT_MS * text.chars().count() as i64);
+            return;
+        }
         for c in text.chars() {
             self.sys.clock.advance_ms(EVENT_MS);
             let Some((tag, mut current)) = self.focused_text() else {
@@ -770,6 +814,9 @@ impl Framework {
     }
 
     fn delete_backward(&mut self) {
+        if self.type_over_selection("") {
+            return;
+        }
         if let Some((tag, mut current)) = self.focused_text() {
             if current.pop().is_some() {
                 self.dispatch(UiEvent::TextChanged { tag, text: current });
@@ -785,6 +832,7 @@ impl Framework {
     }
 
     fn go_home(&mut self) {
+        self.collapse_panels();
         self.hide_ime();
         let was_home = !self.overview && self.foreground_package() == apps::launcher::PACKAGE;
         self.overview = false;
@@ -804,6 +852,14 @@ impl Framework {
     }
 
     fn back(&mut self) {
+        if self.shade_open {
+            self.collapse_panels();
+            return;
+        }
+        if self.selection.take().is_some() {
+            // Back first finishes the text action mode.
+            return;
+        }
         if self.ime_visible {
             // Back first dismisses the keyboard; focus stays in the field.
             self.ime_visible = false;
@@ -886,12 +942,24 @@ impl Framework {
         match code {
             keycode::HOME => self.go_home(),
             keycode::BACK => self.back(),
+            // PhoneWindowManager: KEYCODE_NOTIFICATION toggles the notification panel.
+            keycode::NOTIFICATION => {
+                if self.shade_open {
+                    self.collapse_panels();
+                } else {
+                    self.expand_notifications();
+                }
+            }
             keycode::APP_SWITCH => {
+                self.collapse_panels();
                 self.hide_ime();
                 self.overview = !self.overview;
             }
             keycode::ENTER => self.editor_action(),
             keycode::DEL => self.delete_backward(),
+            keycode::CUT => self.cut(),
+            keycode::COPY => self.copy(),
+            keycode::PASTE => self.paste(),
             keycode::TAB => self.focus_next(),
             _ => {
                 if let Some(c) = typed_char(code) {

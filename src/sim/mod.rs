@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod apps;
+pub mod clipboard;
 pub mod defaults;
 pub mod dump;
 pub mod framework;
@@ -19,6 +20,8 @@ pub mod phone;
 pub mod providers;
 pub mod render;
 pub mod screen;
+pub mod selection;
+pub mod shade;
 pub mod shell;
 pub mod system;
 pub mod view;

@@ -34,13 +34,18 @@ pub enum WindowKind {
     NavigationBar,
     /// A heads-up notification over the top of the screen (a ringing timer or alarm).
     HeadsUp,
+    /// The notification shade, pulled down over everything but the keyboard.
+    Shade,
     Ime,
 }
 
 impl WindowKind {
     /// The window that holds the foreground content (what `uiautomator dump` writes).
     pub fn is_app_content(self) -> bool {
-        matches!(self, WindowKind::App | WindowKind::Overview)
+        matches!(
+            self,
+            WindowKind::App | WindowKind::Overview | WindowKind::Shade
+        )
     }
 }
 
@@ -98,14 +103,14 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
         .as_ref()
         .filter(|(p, _)| *p == package)
         .map(|(_, t)| t.as_str());
-    windows.push(lay_out(
-        kind,
-        &package,
-        decor,
-        screen,
-        focus,
-        Some(&fw.scroll),
-    ));
+    let mut app = lay_out(kind, &package, decor, screen, focus, Some(&fw.scroll));
+    if kind == WindowKind::App {
+        if let Some(toolbar) = super::selection::toolbar_for(fw, &package, &app.root) {
+            let toolbar = lay_out(kind, &package, toolbar, screen, None, None);
+            app.root.children.push(toolbar.root);
+        }
+    }
+    windows.push(app);
 
     let status = status_bar(fw);
     windows.push(lay_out(
@@ -125,6 +130,18 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
         None,
         None,
     ));
+    if fw.shade_open {
+        let shade = super::shade::view(fw);
+        windows.push(lay_out(
+            WindowKind::Shade,
+            SYSTEMUI,
+            shade,
+            screen,
+            None,
+            Some(&fw.scroll),
+        ));
+        return windows;
+    }
     if let Some(card) = heads_up(fw) {
         windows.push(lay_out(
             WindowKind::HeadsUp,
@@ -421,24 +438,15 @@ fn heads_up(fw: &Framework) -> Option<View> {
         .child(text(row(0), app, "app_name_text", 12.0, false))
         .child(text(row(1), &n.title, "title", 16.0, true))
         .child(text(row(2), &n.text, "text", 14.0, false));
-    let button_w = m.dp(96.0);
-    let mut x = left + pad;
     let actions_top = top + pad / 2 + 3 * line + m.dp(4.0);
-    for (action, label) in &n.actions {
-        let b = Bounds::new(x, actions_top, x + button_w, actions_top + m.dp(36.0));
-        body = body.child(
-            View::new(class::BUTTON, b)
-                .id(id("action0"))
-                .text(label.as_str())
-                .on_click(tag(action))
-                .style(Style {
-                    text_role: Some(super::view::Role::Accent),
-                    bold: true,
-                    ..Style::default()
-                }),
-        );
-        x += button_w + m.dp(8.0);
-    }
+    body = body.children(super::shade::action_buttons(
+        n,
+        left + pad,
+        actions_top,
+        &m,
+        &id("action0"),
+        &tag,
+    ));
     Some(
         View::new(class::FRAME_LAYOUT, card)
             .id(id("heads_up_status_bar_view"))

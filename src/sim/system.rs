@@ -209,6 +209,17 @@ pub struct Notification {
     /// Shown as a heads-up over the screen until cancelled (a ringing timer or alarm).
     pub heads_up: bool,
     pub when: NaiveDateTime,
+    /// The content intent: what a tap on the notification's body starts in `package` (the
+    /// launcher activity when `None`).
+    pub intent: Option<crate::sim::app::Intent>,
+    /// The tag it was posted with (`notify(tag, id, …)`): notifications are keyed by package,
+    /// tag and id.
+    pub tag: Option<String>,
+    /// The app the content intent starts when another package made it (`cmd notification post -c
+    /// activity …` posts as the shell); `None` is `package` itself.
+    pub target: Option<String>,
+    /// `FLAG_AUTO_CANCEL`: a tap on the body also dismisses it.
+    pub auto_cancel: bool,
 }
 
 /// Something an app asks of the framework, carried out after the event that raised it.
@@ -244,6 +255,8 @@ pub struct System {
     pub alarms: Vec<ScheduledAlarm>,
     /// Posted notifications, oldest first.
     pub notifications: Vec<Notification>,
+    /// ClipboardService's primary clip.
+    pub clipboard: super::clipboard::Clipboard,
     /// The read-only system properties `getprop` reports (`ro.product.model`,
     /// `ro.build.version.release`…), fixed at boot from [`super::defaults::properties`].
     pub properties: BTreeMap<String, String>,
@@ -383,7 +396,11 @@ impl System {
 
     /// Posts (or replaces, by package and id) a notification, logging NotificationService's line.
     pub fn notify(&mut self, notification: Notification) {
-        self.cancel_notification(&notification.package, notification.id);
+        self.notifications.retain(|n| {
+            !(n.package == notification.package
+                && n.id == notification.id
+                && n.tag == notification.tag)
+        });
         self.log(
             pid::SYSTEM_SERVER,
             'D',

@@ -177,6 +177,15 @@ impl View {
         self
     }
 
+    /// Makes a TextView's text selectable (`android:textIsSelectable`): a long press selects a
+    /// word and offers Copy; the framework handles it under the tag `selectable:<key>`.
+    pub fn selectable(mut self, key: &str) -> Self {
+        self.flags.long_clickable = true;
+        self.flags.focusable = true;
+        self.tag = Some(format!("{}{key}", crate::sim::selection::SELECTABLE_PREFIX));
+        self
+    }
+
     /// Makes the view checkable with the given state (Switch, CheckBox).
     pub fn checked(mut self, checked: bool) -> Self {
         self.flags.checkable = true;

@@ -105,6 +105,7 @@ pub struct RawStep {
     pub mode: Option<i64>,
     pub package: Option<String>,
     pub time: Option<String>,
+    pub text: Option<String>,
     pub ms: Option<i64>,
     pub allow_fail: Option<bool>,
     pub first: Option<String>,

@@ -46,6 +46,11 @@ pub enum SetupStep {
     Launch {
         package: String,
     },
+    /// The primary clip, set through the Clipper app's receiver as AndroidWorld does
+    /// (`am broadcast -a clipper.set -e text …`).
+    SetClipboard {
+        text: String,
+    },
     Home,
     Wait {
         ms: u64,
@@ -123,6 +128,10 @@ impl SetupStep {
                 "monkey -p {} -c android.intent.category.LAUNCHER 1",
                 sh_quote(package)
             ))],
+            SetupStep::SetClipboard { text } => vec![exec(format!(
+                "am broadcast -a clipper.set -e text {}",
+                sh_quote(text)
+            ))],
             SetupStep::Home => vec![exec("input keyevent KEYCODE_HOME".into())],
             SetupStep::Wait { ms } => vec![ShellOp::Sleep { ms: *ms }],
             SetupStep::Contact(contact) => vec![exec(format!(
@@ -158,6 +167,7 @@ impl SetupStep {
             | SetupStep::ClearApp { package }
             | SetupStep::Launch { package } => *package = f(package),
             SetupStep::SetTime { time } => *time = f(time),
+            SetupStep::SetClipboard { text } => *text = f(text),
             SetupStep::Contact(c) => {
                 c.first = f(&c.first);
                 c.last = f(&c.last);

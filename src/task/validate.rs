@@ -600,6 +600,7 @@ fn validate_step(
         ("mode", s.mode.is_some()),
         ("package", s.package.is_some()),
         ("time", s.time.is_some()),
+        ("text", s.text.is_some()),
         ("ms", s.ms.is_some()),
         ("allow_fail", s.allow_fail.is_some()),
         ("first", s.first.is_some()),
@@ -619,6 +620,7 @@ fn validate_step(
         "push_file" => &["path", "content", "mode"],
         "force_stop" | "clear_app" | "launch" => &["package"],
         "set_time" => &["time"],
+        "set_clipboard" => &["text"],
         "home" => &[],
         "wait" => &["ms"],
         "contact" => &["first", "last", "phone", "starred", "replace"],
@@ -626,7 +628,7 @@ fn validate_step(
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, contact)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, set_clipboard, home, wait, contact)"),
             ))
         }
     };
@@ -732,6 +734,9 @@ fn validate_step(
         },
         "set_time" => SetupStep::SetTime {
             time: need("time", &s.time)?,
+        },
+        "set_clipboard" => SetupStep::SetClipboard {
+            text: need("text", &s.text)?,
         },
         "home" => SetupStep::Home,
         "contact" => {

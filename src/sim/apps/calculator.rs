@@ -401,7 +401,7 @@ impl App for Calculator {
                 View::new(class::TEXT_VIEW, result_b)
                     .id(rid(PACKAGE, result_id))
                     .text(result_text)
-                    .long_clickable()
+                    .selectable("result")
                     .style(Style {
                         text_size_sp: Some(if final_state { 56.0 } else { 32.0 }),
                         text_role: Some(result_color),

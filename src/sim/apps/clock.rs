@@ -196,6 +196,10 @@ impl Clock {
                 ],
                 heads_up: true,
                 when: now,
+                intent: None,
+                tag: None,
+                target: None,
+                auto_cancel: false,
             });
             return true;
         }
@@ -239,6 +243,10 @@ impl Clock {
             ],
             heads_up: true,
             when: now,
+            intent: None,
+            tag: None,
+            target: None,
+            auto_cancel: false,
         });
         if alarm.days == 0 && alarm.enabled && action.starts_with("alarm:") {
             // A one-time alarm turns itself off once it has rung.

@@ -622,6 +622,7 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
                     View::new(class::TEXT_VIEW, b)
                         .id(id("message_text"))
                         .text(sms.body.clone())
+                        .selectable(&format!("message:{}", sms.id))
                         .desc(format!(
                             "{}  {} {when} .{status}",
                             locale::format(&sys.locale, PACKAGE, "said", &[&who]),

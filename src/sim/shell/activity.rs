@@ -3,6 +3,7 @@
 use base64::Engine;
 
 use crate::device::ShellOutput;
+use crate::sim::clipboard;
 use crate::sim::framework::{Framework, Launcher};
 use crate::sim::keyboard::ADB_IME;
 use crate::sim::system::Namespace;
@@ -159,8 +160,18 @@ fn broadcast(fw: &mut Framework, args: &[String]) -> ShellOutput {
         Err(e) => return ShellOutput::fail(format!("{e}\n"), 255),
     };
     let shown = intent.describe(Some("0x400000"));
+    let clipper = clipboard::clipper_receive(
+        &mut fw.sys.clipboard,
+        &intent.to_app(),
+        intent
+            .component
+            .as_ref()
+            .map(|(p, c)| (p.as_str(), c.as_str())),
+        intent.package.as_deref(),
+    );
     let out = ShellOutput::ok(format!(
-        "Broadcasting: Intent {{ {shown} }}\nBroadcast completed: result=0\n"
+        "Broadcasting: Intent {{ {shown} }}\n{}",
+        clipboard::completion_line(clipper.as_ref())
     ));
     let adb_ime_active = fw
         .sys
@@ -350,10 +361,20 @@ pub fn cmd(fw: &mut Framework, args: &[String]) -> ShellOutput {
             "" => ShellOutput::ok(if fw.sys.dark_mode() { "Night mode: yes\n" } else { "Night mode: no\n" }),
             _ => ShellOutput::fail(format!("Error: mode must be 'yes', 'no', 'auto' or 'custom_schedule'\n"), 255),
         },
+        "statusbar" => super::statusbar::statusbar(fw, rest),
+        "notification" if first == "post" || first == "notify" => {
+            super::statusbar::notification(fw, &rest[1..])
+        }
+        // ClipboardService implements no shell command: Binder's default answers.
+        "clipboard" => ShellOutput {
+            stdout: Vec::new(),
+            stderr: b"No shell command implementation.\n".to_vec(),
+            exit_code: 0,
+        },
         "" => ShellOutput::fail("cmd: No service specified; use -l to list all running services. Use -w to start and wait for a service.\n", 255),
-        "-l" => ShellOutput::ok("Currently running services:\n  activity\n  appops\n  bluetooth_manager\n  connectivity\n  display\n  input_method\n  package\n  settings\n  uimode\n  wifi\n  window\n"),
+        "-l" => ShellOutput::ok("Currently running services:\n  activity\n  appops\n  bluetooth_manager\n  clipboard\n  connectivity\n  display\n  input_method\n  notification\n  package\n  settings\n  statusbar\n  uimode\n  wifi\n  window\n"),
         other => {
-            let known = ["activity", "appops", "bluetooth_manager", "connectivity", "display", "input_method", "package", "settings", "uimode", "wifi", "window"];
+            let known = ["activity", "appops", "bluetooth_manager", "clipboard", "connectivity", "display", "input_method", "notification", "package", "settings", "statusbar", "uimode", "wifi", "window"];
             if known.contains(&other) {
                 ShellOutput::fail(format!("Unknown command: {first}\n"), 255)
             } else {

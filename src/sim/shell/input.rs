@@ -152,6 +152,19 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 return Err(Exception("java.lang.IllegalArgumentException: keycombination requires at least 2 keycodes".into()));
             }
             fw.sys.clock.advance_ms(EVENT_MS);
+            // TextView.onKeyShortcut: ctrl with A, X, C or V.
+            let ctrl = codes[..codes.len() - 1]
+                .iter()
+                .any(|c| matches!(*c, keycode::CTRL_LEFT | keycode::CTRL_RIGHT));
+            if ctrl {
+                match codes[codes.len() - 1] {
+                    29 => fw.select_all(),
+                    52 => fw.cut(),
+                    31 => fw.copy(),
+                    50 => fw.paste(),
+                    _ => {}
+                }
+            }
             Ok(ShellOutput::ok(Vec::new()))
         })(),
         other => return ShellOutput::fail(format!("Error: Unknown command: {other}\n{USAGE}"), 1),

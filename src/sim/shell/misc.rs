@@ -274,3 +274,65 @@ fn dot_command(conn: &rusqlite::Connection, cmd: &str) -> Result<String, String>
         format!("{}\n", names.join(sep))
     })
 }
+
+/// toybox `id` for adb's `shell` user: the full line, or `-u`/`-g`/`-G` with `-n` for names.
+pub fn id(args: &[String]) -> ShellOutput {
+    const GROUPS: [(u32, &str); 15] = [
+        (2000, "shell"),
+        (1004, "input"),
+        (1007, "log"),
+        (1011, "adb"),
+        (1015, "sdcard_rw"),
+        (1028, "sdcard_r"),
+        (1078, "ext_data_rw"),
+        (1079, "ext_obb_rw"),
+        (3001, "net_bt_admin"),
+        (3002, "net_bt"),
+        (3003, "inet"),
+        (3006, "net_bw_stats"),
+        (3009, "readproc"),
+        (3011, "uhid"),
+        (3012, "readtracefs"),
+    ];
+    let (mut which, mut names) = (None, false);
+    for a in args {
+        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            if a == "shell" || a == "2000" {
+                continue;
+            }
+            return ShellOutput::fail(format!("id: no such user '{a}'\n"), 1);
+        };
+        for f in flags.chars() {
+            match f {
+                'u' | 'g' | 'G' => which = Some(f),
+                'n' => names = true,
+                'r' | 'Z' => {}
+                _ => {
+                    return ShellOutput::fail(
+                        format!("id: Unknown option '{f}' (see \"id --help\")\n"),
+                        1,
+                    )
+                }
+            }
+        }
+    }
+    let line = match (which, names) {
+        (Some('u' | 'g'), false) => "2000".to_string(),
+        (Some('u' | 'g'), true) => "shell".to_string(),
+        (Some(_), false) => GROUPS
+            .iter()
+            .map(|(g, _)| g.to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        (Some(_), true) => GROUPS.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(" "),
+        (None, _) => format!(
+            "uid=2000(shell) gid=2000(shell) groups={} context=u:r:shell:s0",
+            GROUPS
+                .iter()
+                .map(|(g, n)| format!("{g}({n})"))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    };
+    ShellOutput::ok(format!("{line}\n"))
+}

@@ -17,6 +17,7 @@ mod package;
 pub mod parse;
 mod process;
 mod settings;
+mod statusbar;
 mod text;
 mod time;
 mod window;
@@ -664,7 +665,7 @@ fn dispatch(
         "getprop" => misc::getprop(fw, args),
         "date" => time::date(fw, args),
         "sleep" => time::sleep(fw, args),
-        "id" => ShellOutput::ok("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0\n"),
+        "id" => misc::id(args),
         "whoami" => ShellOutput::ok("shell\n"),
         "which" => misc::which(args),
         "printenv" => misc::printenv(name, args, vars),
@@ -678,7 +679,10 @@ fn dispatch(
         "echo" => text::echo(args),
         "pwd" => ShellOutput::ok("/\n"),
         "true" => ShellOutput::ok(Vec::new()),
-        "false" => ShellOutput { exit_code: 1, ..ShellOutput::default() },
+        "false" => ShellOutput {
+            exit_code: 1,
+            ..ShellOutput::default()
+        },
         "grep" => text::grep(fw, args, stdin),
         "head" => text::head_tail(fw, args, stdin, true),
         "tail" => text::head_tail(fw, args, stdin, false),

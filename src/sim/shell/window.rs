@@ -83,7 +83,10 @@ pub fn focus_lines(fw: &mut Framework) -> (String, String) {
     };
     let activity = task.app.activity();
     let short = Framework::short_component(task.package, &activity);
-    let window = if fw.overview {
+    let window = if fw.shade_open {
+        // SystemUI's NotificationShadeWindowView takes focus while the shade is down.
+        format!("Window{{{} u0 NotificationShade}}", hash(seed, 2))
+    } else if fw.overview {
         format!(
             "Window{{{} u0 {}/{}}}",
             hash(seed, 1),
@@ -132,7 +135,7 @@ pub fn dumpsys_window(fw: &mut Framework, sub: &str) -> ShellOutput {
         let name = match w.kind {
             WindowKind::StatusBar => "StatusBar".to_string(),
             WindowKind::NavigationBar => "NavigationBar0".to_string(),
-            WindowKind::HeadsUp => "NotificationShade".to_string(),
+            WindowKind::HeadsUp | WindowKind::Shade => "NotificationShade".to_string(),
             WindowKind::Ime => "InputMethod".to_string(),
             WindowKind::App | WindowKind::Overview => {
                 let act = fw
