@@ -38,6 +38,7 @@ fn system(width: i32, height: i32, density: f32, root: &std::path::Path) -> Syst
         notifications: Vec::new(),
         clipboard: Default::default(),
         properties: Default::default(),
+        telephony: Default::default(),
     }
 }
 

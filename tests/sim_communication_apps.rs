@@ -8,9 +8,10 @@ use rand_chacha::ChaCha8Rng;
 
 use droidmcp::geom::Bounds;
 use droidmcp::sim::app::{App, AppInfo, UiEvent};
-use droidmcp::sim::apps::{communication, contacts, dialer, messages};
+use droidmcp::sim::apps::{contacts, dialer, messages};
 use droidmcp::sim::providers::{self, ProviderError, Row};
-use droidmcp::sim::system::{Logcat, Settings, SimClock, System};
+use droidmcp::sim::system::{Logcat, Request, Settings, SimClock, System};
+use droidmcp::sim::telephony;
 use droidmcp::sim::view::{Metrics, View};
 
 use crate::util::metrics;
@@ -40,6 +41,7 @@ fn rig_with(seed: u64, m: Metrics) -> Rig {
         notifications: Vec::new(),
         clipboard: Default::default(),
         properties: Default::default(),
+        telephony: Default::default(),
     };
     for info in [dialer::info(), contacts::info(), messages::info()] {
         (info.install)(&mut sys);
@@ -197,10 +199,9 @@ fn dialing_a_number_shows_the_in_call_screen_and_ending_it_logs_the_call() {
         "(301)713-0622"
     );
     assert!(logged(sys, "Telecom", "EventRecord added as Call"));
-    assert_eq!(
-        communication::call_state(sys),
-        (communication::CALL_STATE_OFFHOOK, "3017130622".to_string())
-    );
+    assert_eq!(sys.telephony.state(), telephony::CALL_STATE_OFFHOOK);
+    assert!(telephony::dump_registry(sys).contains("\n    mCallState=2\n"));
+    assert!(telephony::dump_registry(sys).contains("\n    mCallIncomingNumber=3017130622\n"));
 
     sys.clock.advance_ms(65_000);
     assert_eq!(
@@ -213,10 +214,7 @@ fn dialing_a_number_shows_the_in_call_screen_and_ending_it_logs_the_call() {
     );
     tap_id(app.as_mut(), sys, "com.android.dialer:id/incall_end_call");
     assert!(logged(sys, "Telecom", "InCallController: onCallRemoved"));
-    assert_eq!(
-        communication::call_state(sys).0,
-        communication::CALL_STATE_IDLE
-    );
+    assert_eq!(sys.telephony.state(), telephony::CALL_STATE_IDLE);
     assert_ne!(app.activity(), "com.android.incallui.InCallActivity");
 
     let calls = query(
@@ -550,12 +548,27 @@ fn calling_from_a_contact_card_opens_the_dialer_in_call_with_the_name() {
     .expect("call action");
     sys.requests.clear();
     contacts_app.handle(&UiEvent::Click(call), sys);
-    assert!(sys.requests.iter().any(|r| matches!(
-        r,
-        droidmcp::sim::system::Request::Launch { package, .. } if package == dialer::PACKAGE
-    )));
-    assert!(logged(sys, "Telecom", "EventRecord added as Call"));
+    // Contacts starts the Dialer with ACTION_CALL through the framework; the Dialer has Telecom
+    // place the call when the intent arrives.
+    let intent = sys
+        .requests
+        .iter()
+        .find_map(|r| match r {
+            Request::Launch {
+                package,
+                intent: Some(intent),
+            } if package == dialer::PACKAGE => Some(intent.clone()),
+            _ => None,
+        })
+        .expect("an intent for the dialer");
+    assert_eq!(intent.action.as_deref(), Some("android.intent.action.CALL"));
+    assert!(intent
+        .data
+        .as_deref()
+        .is_some_and(|d| d.starts_with("tel:")));
     let mut dialer_app = launch(dialer::info(), sys);
+    dialer_app.new_intent(&intent, sys);
+    assert!(logged(sys, "Telecom", "EventRecord added as Call"));
     assert_eq!(
         text_of(
             dialer_app.as_ref(),
@@ -571,9 +584,9 @@ fn calling_from_a_contact_card_opens_the_dialer_in_call_with_the_name() {
         "com.android.dialer:id/incall_end_call",
     );
     // The call came from Contacts, so the in-call screen finishes back to it.
-    assert!(sys
-        .requests
-        .contains(&droidmcp::sim::system::Request::Finish));
+    assert!(sys.requests.contains(&Request::FinishTask {
+        package: dialer::PACKAGE.to_string()
+    }));
     let calls = query(
         sys,
         "content://call_log/calls",

@@ -252,6 +252,7 @@ mod apps {
                 notifications: Vec::new(),
                 clipboard: Default::default(),
                 properties: Default::default(),
+                telephony: Default::default(),
             };
             let app = create(&mut sys);
             Rig {

@@ -35,6 +35,7 @@ fn system(root: &std::path::Path, width: i32, height: i32, dpi: i32, font_scale:
         notifications: Vec::new(),
         clipboard: Default::default(),
         properties: Default::default(),
+        telephony: Default::default(),
     }
 }
 

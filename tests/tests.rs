@@ -50,6 +50,9 @@ mod sim_render;
 // The embedded phone's clock: virtual and real time, timers and alarms.
 mod sim_time;
 
+// Calls and texts that arrive: the emulator console, the Dialer's incoming screen, the providers.
+mod sim_telephony;
+
 // Settings as an agent meets it: the Android 14 homepage, About phone, search, Display.
 mod sim_settings;
 

@@ -75,6 +75,10 @@ pub enum ShellError {
         what: String,
         after: Duration,
     },
+    /// The device has no emulator console (a real phone): incoming calls and texts cannot be
+    /// simulated on it.
+    #[error("{serial} has no emulator console to simulate calls and texts on")]
+    NoConsole { serial: String },
     /// The command printed more than the output cap allows; its output was dropped.
     #[error("`{what}` on {serial} produced more than {limit} bytes of output")]
     TooMuchOutput {
@@ -141,6 +145,14 @@ pub trait Shell: Send + Sync {
 
     /// Writes a whole file with the given mode bits (adb sync SEND).
     async fn push(&self, path: &str, data: &[u8], mode: u32) -> Result<(), ShellError>;
+
+    /// Sends one line to the emulator console (`gsm call 5551234`, `sms send 5551234 hi`) and
+    /// returns what the console printed for it: lines ending in `OK`, or a `KO: …` line.
+    async fn console(&self, _line: &str) -> Result<String, ShellError> {
+        Err(ShellError::NoConsole {
+            serial: self.serial().to_string(),
+        })
+    }
 
     /// Runs a command whose output may not exceed `max_output` bytes. Implementations that stream
     /// output should stop reading once past it; the default checks after the fact.
@@ -248,6 +260,11 @@ impl Shell for Bounded {
 
     async fn push(&self, path: &str, data: &[u8], mode: u32) -> Result<(), ShellError> {
         self.timed(|| format!("push {path}"), self.inner.push(path, data, mode))
+            .await
+    }
+
+    async fn console(&self, line: &str) -> Result<String, ShellError> {
+        self.timed(|| format!("console {line}"), self.inner.console(line))
             .await
     }
 }

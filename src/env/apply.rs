@@ -346,4 +346,8 @@ impl Shell for InEnvironment {
     async fn push(&self, path: &str, data: &[u8], mode: u32) -> Result<(), ShellError> {
         self.inner.push(path, data, mode).await
     }
+
+    async fn console(&self, line: &str) -> Result<String, ShellError> {
+        self.inner.console(line).await
+    }
 }

@@ -263,6 +263,13 @@ impl Episode {
                             .map(|_| (true, String::new(), 0));
                         (format!("push {path}"), r)
                     }
+                    ShellOp::Console { line } => {
+                        let r = self.shell.console(line).await.map(|out| {
+                            let ok = out.trim_end().ends_with("OK");
+                            (ok, out, if ok { 0 } else { 1 })
+                        });
+                        (format!("console: {line}"), r)
+                    }
                     ShellOp::Sleep { ms } => {
                         tokio::time::sleep(std::time::Duration::from_millis(*ms)).await;
                         (format!("sleep {ms}ms"), Ok((true, String::new(), 0)))

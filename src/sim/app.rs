@@ -28,6 +28,9 @@ pub enum UiEvent {
     /// An alarm the app scheduled with [`System::set_alarm`] came due (the app may be in the
     /// background, its process started for the occasion).
     Alarm(String),
+    /// A system broadcast the app listens for, by action (`android.intent.action.PHONE_STATE`
+    /// after a call rang, was answered or ended somewhere other than the app itself).
+    Broadcast(String),
 }
 
 /// An intent the framework delivers to an app it starts or brings to front (`am start -a … -d …

@@ -20,6 +20,7 @@ use super::keyboard::{self, Key, KeyboardState};
 use super::phone::{Profile, SimConfig};
 use super::screen::{self, Window, WindowKind};
 use super::system::{pid, ClockMode, Logcat, Namespace, Request, SimClock, Stream, System};
+use super::telephony;
 use super::view::{class, Metrics, View};
 
 /// One running app: its UI object and the ids Android would give its task and process.
@@ -69,6 +70,8 @@ pub enum LaunchError {
 pub mod keycode {
     pub const HOME: i32 = 3;
     pub const BACK: i32 = 4;
+    pub const CALL: i32 = 5;
+    pub const ENDCALL: i32 = 6;
     pub const STAR: i32 = 17;
     pub const POUND: i32 = 18;
     pub const VOLUME_UP: i32 = 24;
@@ -153,6 +156,7 @@ impl Framework {
             properties: super::defaults::properties(&config, &serial)
                 .into_iter()
                 .collect(),
+            telephony: Default::default(),
         };
         let mut fw = Framework {
             sys,
@@ -385,6 +389,30 @@ impl Framework {
         handled
     }
 
+    /// Tells the Dialer (the InCallService Telecom binds) that calls changed somewhere else: a call
+    /// rang, the caller gave up, a key or the console answered or ended one. A ringing call wakes
+    /// the screen and brings the in-call screen over whatever is in front.
+    pub fn telephony_changed(&mut self) {
+        let dialer = apps::dialer::PACKAGE;
+        let ringing = self.sys.telephony.state() == telephony::CALL_STATE_RINGING;
+        if ringing {
+            if !self.screen_on {
+                self.screen_on = true;
+                self.sys.log(
+                    pid::SYSTEM_SERVER,
+                    'I',
+                    "PowerManagerService",
+                    "Waking up from Asleep (uid=1000, reason=WAKE_REASON_APPLICATION, details=com.android.server.telecom:INCOMING_CALL)...",
+                );
+            }
+            let _ = self.launch(dialer, Launcher::Home);
+        }
+        self.deliver(
+            dialer,
+            UiEvent::Broadcast(telephony::ACTION_PHONE_STATE.into()),
+        );
+    }
+
     /// Fires every AlarmManager alarm whose time has come, earliest first. Called before each shell
     /// command, so a real clock's alarms fire when the phone is next used, and after the clock moves.
     pub fn run_due_alarms(&mut self) {
@@ -491,6 +519,15 @@ impl Framework {
                     }
                     Request::ClearFocus => self.hide_ime(),
                     Request::Finish => self.finish_foreground(),
+                    Request::FinishTask { package } => {
+                        if package != apps::launcher::PACKAGE {
+                            self.stack.retain(|t| t.package != package);
+                            self.scroll.retain(|(p, _), _| *p != package);
+                            if self.focus.as_ref().is_some_and(|(p, _)| *p == package) {
+                                self.hide_ime();
+                            }
+                        }
+                    }
                     Request::ResetScroll { tag } => {
                         let package = self.foreground_package().to_string();
                         self.scroll.remove(&(package, tag));
@@ -618,7 +655,18 @@ impl Framework {
             return;
         };
         if action.is_empty() {
-            let _ = self.launch(package, Launcher::Home);
+            let intent = self
+                .sys
+                .notifications
+                .iter()
+                .rev()
+                .find(|n| n.package == package && n.heads_up)
+                .and_then(|n| n.intent.clone());
+            if self.launch(package, Launcher::Home).is_ok() {
+                if let Some(intent) = intent {
+                    self.deliver_intent(package, &intent);
+                }
+            }
         } else {
             self.deliver(package, UiEvent::Click(action.to_string()));
         }
@@ -911,6 +959,41 @@ impl Framework {
                         "PowerManagerService",
                         "Going to sleep due to sleep_button (uid 1000)...",
                     );
+                }
+                return;
+            }
+            // PhoneWindowManager: ENDCALL hangs up (or declines) a call, else puts the phone to
+            // sleep; CALL answers a ringing call.
+            keycode::ENDCALL => {
+                let call = self.sys.telephony.foreground().map(|c| c.id);
+                match call {
+                    Some(id) => {
+                        let _ = telephony::end(&mut self.sys, id, telephony::Ending::Local);
+                        self.telephony_changed();
+                    }
+                    None if self.screen_on => {
+                        self.screen_on = false;
+                        self.sys.log(
+                            pid::SYSTEM_SERVER,
+                            'I',
+                            "PowerManagerService",
+                            "Going to sleep due to power_button (uid 1000)...",
+                        );
+                    }
+                    None => {}
+                }
+                return;
+            }
+            keycode::CALL => {
+                let ringing = self
+                    .sys
+                    .telephony
+                    .foreground()
+                    .filter(|c| c.status == telephony::Status::Ringing)
+                    .map(|c| c.id);
+                if let Some(id) = ringing {
+                    let _ = telephony::answer(&mut self.sys, id);
+                    self.telephony_changed();
                 }
                 return;
             }

@@ -11,6 +11,7 @@
 pub mod app;
 pub mod apps;
 pub mod clipboard;
+pub mod console;
 pub mod defaults;
 pub mod dump;
 pub mod framework;
@@ -24,6 +25,7 @@ pub mod selection;
 pub mod shade;
 pub mod shell;
 pub mod system;
+pub mod telephony;
 pub mod view;
 
 pub use phone::{Phone, Profile, SimConfig, SimError};

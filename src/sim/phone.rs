@@ -228,6 +228,16 @@ impl Phone {
         }
     }
 
+    /// Runs one emulator console line (`gsm call 5551234`) and returns what the console prints.
+    pub fn console(&self, line: &str) -> String {
+        let mut state = self.lock();
+        let fw = &mut state.framework;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            super::console::run(fw, line)
+        }))
+        .unwrap_or_else(|_| "KO: internal error\r\n".to_string())
+    }
+
     /// Reads a file by Android path.
     pub fn read_file(&self, path: &str) -> std::io::Result<Vec<u8>> {
         let state = self.lock();
@@ -291,6 +301,17 @@ impl Shell for Phone {
 
     async fn pull(&self, path: &str) -> Result<Vec<u8>, ShellError> {
         self.read_file(path).map_err(|e| file_error(path, e))
+    }
+
+    async fn console(&self, line: &str) -> Result<String, ShellError> {
+        let phone = self.clone();
+        let line = line.to_string();
+        tokio::task::spawn_blocking(move || phone.console(&line))
+            .await
+            .map_err(|e| ShellError::Disconnected {
+                serial: self.serial.to_string(),
+                reason: e.to_string(),
+            })
     }
 
     async fn push(&self, path: &str, data: &[u8], mode: u32) -> Result<(), ShellError> {

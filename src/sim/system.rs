@@ -236,6 +236,9 @@ pub enum Request {
     ClearFocus,
     /// Finish the requesting app (as if back left it).
     Finish,
+    /// Finish `package`'s task wherever it is in the stack (an in-call screen whose call ended
+    /// while another app was in front).
+    FinishTask { package: String },
     /// Reset the named scroll container to the top.
     ResetScroll { tag: String },
 }
@@ -260,6 +263,8 @@ pub struct System {
     /// The read-only system properties `getprop` reports (`ro.product.model`,
     /// `ro.build.version.release`…), fixed at boot from [`super::defaults::properties`].
     pub properties: BTreeMap<String, String>,
+    /// The modem's calls and Telecom's call state.
+    pub telephony: super::telephony::Telephony,
 }
 
 /// The cancellation of one shell command: a flag, plus the SQLite statement (if any) to interrupt

@@ -96,7 +96,7 @@ impl App for Fixture {
             UiEvent::Click(tag) => seen.clicks.push(tag.clone()),
             UiEvent::LongClick(tag) => seen.long_clicks.push(tag.clone()),
             UiEvent::Seek { value, .. } => seen.seek = Some(*value),
-            UiEvent::Back | UiEvent::Alarm(_) => return false,
+            UiEvent::Back | UiEvent::Alarm(_) | UiEvent::Broadcast(_) => return false,
         }
         true
     }

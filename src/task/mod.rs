@@ -251,6 +251,21 @@ impl Task {
                         out.push(SetupStep::Sql { db, sql });
                     }
                 }
+                SetupStep::IncomingTexts { count, from, body } => {
+                    let n: u32 = count
+                        .draw(rng, values)?
+                        .text
+                        .parse()
+                        .ok()
+                        .filter(|n| *n <= 50)
+                        .ok_or("incoming_texts: count must be a whole number in 0..=50")?;
+                    for _ in 0..n {
+                        out.push(SetupStep::IncomingSms {
+                            from: from.draw(rng, values)?.text,
+                            body: body.draw(rng, values)?.text,
+                        });
+                    }
+                }
                 other => out.push(other),
             }
         }

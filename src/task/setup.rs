@@ -55,6 +55,26 @@ pub enum SetupStep {
     Wait {
         ms: u64,
     },
+    /// A call from `number` rings (the emulator console's `gsm call`). With `ring_ms` the caller
+    /// gives up after that long on the phone's clock (a missed call); with `talk_ms` as well the
+    /// call is answered from the network side and lasts that long before the caller hangs up.
+    IncomingCall {
+        number: String,
+        ring_ms: Option<u64>,
+        talk_ms: Option<u64>,
+    },
+    /// A text from `from` arrives (the console's `sms send`), a second after the step before.
+    IncomingSms {
+        from: String,
+        body: String,
+    },
+    /// `count` texts arrive one second apart, each sender and body drawn from its spec. Becomes
+    /// [`SetupStep::IncomingSms`] steps when the task is instantiated.
+    IncomingTexts {
+        count: super::params::ParamSpec,
+        from: super::params::ParamSpec,
+        body: super::params::ParamSpec,
+    },
     /// A contact written as the contacts provider writes one (see [`super::contact_seed`]).
     Contact(super::contact_seed::SeedContact),
 }
@@ -74,6 +94,18 @@ pub enum ShellOp {
     Sleep {
         ms: u64,
     },
+    /// One emulator console line (`gsm call …`, `sms send …`); it must answer `OK`.
+    Console {
+        line: String,
+    },
+}
+
+/// A message as the console's `sms send` takes it: one line, `\\` and `\n` escaped.
+fn console_text(body: &str) -> String {
+    body.replace('\\', "\\\\")
+        .replace("\r\n", "\\n")
+        .replace('\n', "\\n")
+        .replace('\r', "\\n")
 }
 
 impl SetupStep {
@@ -134,6 +166,52 @@ impl SetupStep {
             ))],
             SetupStep::Home => vec![exec("input keyevent KEYCODE_HOME".into())],
             SetupStep::Wait { ms } => vec![ShellOp::Sleep { ms: *ms }],
+            SetupStep::IncomingCall {
+                number,
+                ring_ms,
+                talk_ms,
+            } => {
+                let number = crate::sim::providers::phone_number::strip_separators(number);
+                if !crate::sim::telephony::valid_number(&number) {
+                    return Err(format!("incoming_call: {number:?} is not a phone number"));
+                }
+                let console = |line: String| ShellOp::Console { line };
+                // `sleep` moves the phone's clock (and waits on a real device), so the ring and
+                // the call take that long as the phone sees them.
+                let sleep = |ms: u64| exec(format!("sleep {}", ms as f64 / 1000.0));
+                let mut ops = vec![console(format!("gsm call {number}"))];
+                if let Some(ring) = ring_ms {
+                    ops.push(sleep(*ring));
+                    if let Some(talk) = talk_ms {
+                        ops.push(console(format!("gsm accept {number}")));
+                        ops.push(sleep(*talk));
+                    }
+                    ops.push(console(format!("gsm cancel {number}")));
+                }
+                ops
+            }
+            SetupStep::IncomingSms { from, body } => {
+                let from = crate::sim::providers::phone_number::strip_separators(from);
+                if from.is_empty()
+                    || !from
+                        .strip_prefix('+')
+                        .unwrap_or(&from)
+                        .chars()
+                        .all(|c| c.is_ascii_digit())
+                {
+                    return Err(format!("incoming_sms: {from:?} is not a phone number"));
+                }
+                // A second apart, so texts that arrive in a row keep their order by date.
+                vec![
+                    exec("sleep 1".into()),
+                    ShellOp::Console {
+                        line: format!("sms send {from} {}", console_text(body)),
+                    },
+                ]
+            }
+            SetupStep::IncomingTexts { .. } => {
+                return Err("incoming_texts must be instantiated before it runs".into())
+            }
             SetupStep::Contact(contact) => vec![exec(format!(
                 "sqlite3 {} {}",
                 sh_quote(super::contact_seed::SeedContact::db()),
@@ -167,13 +245,18 @@ impl SetupStep {
             | SetupStep::ClearApp { package }
             | SetupStep::Launch { package } => *package = f(package),
             SetupStep::SetTime { time } => *time = f(time),
+            SetupStep::IncomingCall { number, .. } => *number = f(number),
+            SetupStep::IncomingSms { from, body } => {
+                *from = f(from);
+                *body = f(body);
+            }
             SetupStep::SetClipboard { text } => *text = f(text),
             SetupStep::Contact(c) => {
                 c.first = f(&c.first);
                 c.last = f(&c.last);
                 c.phone = f(&c.phone);
             }
-            SetupStep::Home | SetupStep::Wait { .. } => {}
+            SetupStep::Home | SetupStep::Wait { .. } | SetupStep::IncomingTexts { .. } => {}
         }
     }
 
@@ -187,6 +270,7 @@ impl SetupStep {
                         format!("push {path} ({} bytes)", data.len())
                     }
                     ShellOp::Sleep { ms } => format!("sleep {ms}ms"),
+                    ShellOp::Console { line } => format!("console: {line}"),
                 })
                 .collect::<Vec<_>>()
                 .join("; "),

@@ -603,6 +603,11 @@ fn validate_step(
         ("text", s.text.is_some()),
         ("ms", s.ms.is_some()),
         ("allow_fail", s.allow_fail.is_some()),
+        ("number", s.number.is_some()),
+        ("ring_ms", s.ring_ms.is_some()),
+        ("talk_ms", s.talk_ms.is_some()),
+        ("from", s.from.is_some()),
+        ("body", s.body.is_some()),
         ("first", s.first.is_some()),
         ("last", s.last.is_some()),
         ("phone", s.phone.is_some()),
@@ -623,12 +628,15 @@ fn validate_step(
         "set_clipboard" => &["text"],
         "home" => &[],
         "wait" => &["ms"],
+        "incoming_call" => &["number", "ring_ms", "talk_ms"],
+        "incoming_sms" => &["from", "body"],
+        "incoming_texts" => &["count", "from", "body"],
         "contact" => &["first", "last", "phone", "starred", "replace"],
         other => {
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, set_clipboard, home, wait, contact)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
             ))
         }
     };
@@ -683,6 +691,8 @@ fn validate_step(
         "insert_rows" => {
             let count = s
                 .count
+                .as_ref()
+                .and_then(toml::Value::as_integer)
                 .filter(|c| (1..=1000).contains(c))
                 .ok_or_else(|| err("count", "count must be in 1..=1000".into()))?;
             let raw_columns = s
@@ -739,6 +749,57 @@ fn validate_step(
             text: need("text", &s.text)?,
         },
         "home" => SetupStep::Home,
+        "incoming_call" => {
+            let span = |name: &str, v: Option<i64>| -> Result<Option<u64>, LoadError> {
+                v.map(|ms| {
+                    (0..=60_000)
+                        .contains(&ms)
+                        .then_some(ms as u64)
+                        .ok_or_else(|| err(name, format!("{name} must be in 0..=60000")))
+                })
+                .transpose()
+            };
+            let ring_ms = span("ring_ms", s.ring_ms)?;
+            let talk_ms = span("talk_ms", s.talk_ms)?;
+            if talk_ms.is_some() && ring_ms.is_none() {
+                return Err(err(
+                    "talk_ms",
+                    "talk_ms needs ring_ms (how long it rang before it was answered)".into(),
+                ));
+            }
+            SetupStep::IncomingCall {
+                number: need("number", &s.number)?,
+                ring_ms,
+                talk_ms,
+            }
+        }
+        "incoming_sms" => {
+            let text = |name: &str, v: &Option<toml::Value>| match v {
+                Some(toml::Value::String(t)) => Ok(t.clone()),
+                Some(_) => Err(err(
+                    name,
+                    format!("{name} is a string (incoming_texts draws them)"),
+                )),
+                None => Err(err(name, format!("op {op:?} needs {name}"))),
+            };
+            SetupStep::IncomingSms {
+                from: text("from", &s.from)?,
+                body: text("body", &s.body)?,
+            }
+        }
+        "incoming_texts" => {
+            let spec = |name: &str, v: &Option<toml::Value>| {
+                let v = v
+                    .as_ref()
+                    .ok_or_else(|| err(name, format!("op {op:?} needs {name}")))?;
+                parse_spec(v).map_err(|e| err(name, e))
+            };
+            SetupStep::IncomingTexts {
+                count: spec("count", &s.count)?,
+                from: spec("from", &s.from)?,
+                body: spec("body", &s.body)?,
+            }
+        }
         "contact" => {
             if s.first.is_none() && s.last.is_none() {
                 return Err(err("first", "op \"contact\" needs first or last".into()));
@@ -778,7 +839,10 @@ fn validate_step(
     if let Some(e) = bad {
         return Err(err("", e));
     }
-    if !matches!(rendered, SetupStep::InsertRows { .. }) {
+    if !matches!(
+        rendered,
+        SetupStep::InsertRows { .. } | SetupStep::IncomingTexts { .. }
+    ) {
         rendered.ops().map_err(|e| err("", e))?;
     }
     Ok(step)

@@ -1,14 +1,13 @@
-//! What the Phone, Contacts and Messages apps share: handing an intent (call this number, text
-//! this number, show this contact) from one app to another, Telecom's side of placing a call,
-//! the process ids their log lines carry, and small layout pieces (toolbar, list rows, FAB).
+//! What the Phone, Contacts and Messages apps share: the intents they start each other with
+//! (call, dial, text, show or add a contact), the process ids their log lines carry, and small
+//! layout pieces (toolbar, list rows, FAB).
 //!
-//! Intents travel through a file under `/data/system/sim_intents/<package>` because the
-//! framework's `Request::Launch` carries only a package: the sender writes the file and asks for
-//! the launch, the receiver applies it on its next event (and shows it already on the next
-//! frame), then deletes it.
+//! Intents go through the framework: an app queues `Request::Launch` with an [`Intent`], and the
+//! framework starts or raises the target and hands it the intent (`App::new_intent`).
 
 use crate::geom::Bounds;
-use crate::sim::providers::{contacts, now_ms, phone_number};
+use crate::sim::app::Intent;
+use crate::sim::providers::{contacts, phone_number};
 use crate::sim::system::{Namespace, Request, System};
 use crate::sim::view::{class, Style, View};
 
@@ -22,178 +21,84 @@ pub const DIALER_PACKAGE: &str = "com.google.android.dialer";
 pub const CONTACTS_PACKAGE: &str = "com.google.android.contacts";
 pub const MESSAGES_PACKAGE: &str = "com.google.android.apps.messaging";
 
-/// What one app asks another to do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Intent {
-    /// Telecom placed a call; the dialer shows the in-call screen. `from` is the app to return to.
-    Call {
-        number: String,
-        started_ms: i64,
-        call_id: i64,
-        from: String,
-    },
-    /// Open the dialpad with this number typed (ACTION_DIAL).
-    Dial { number: String },
-    /// Open a conversation with this number (ACTION_SENDTO sms:).
-    SendTo { number: String },
-    /// Show one contact (ACTION_VIEW on a contact URI).
-    ViewContact { id: i64 },
-}
+pub const ACTION_CALL: &str = "android.intent.action.CALL";
+pub const ACTION_DIAL: &str = "android.intent.action.DIAL";
+pub const ACTION_SENDTO: &str = "android.intent.action.SENDTO";
+pub const ACTION_VIEW: &str = "android.intent.action.VIEW";
+pub const ACTION_INSERT: &str = "android.intent.action.INSERT";
+/// The contact a Contacts intent shows, as `content://com.android.contacts/contacts/<id>`.
+const CONTACT_URI: &str = "content://com.android.contacts/contacts/";
 
-impl Intent {
-    fn encode(&self) -> String {
-        match self {
-            Intent::Call {
-                number,
-                started_ms,
-                call_id,
-                from,
-            } => format!("CALL\t{number}\t{started_ms}\t{call_id}\t{from}"),
-            Intent::Dial { number } => format!("DIAL\t{number}"),
-            Intent::SendTo { number } => format!("SENDTO\t{number}"),
-            Intent::ViewContact { id } => format!("VIEW\t{id}"),
-        }
-    }
-
-    fn decode(text: &str) -> Option<Intent> {
-        let parts: Vec<&str> = text.trim_end_matches('\n').split('\t').collect();
-        match parts.as_slice() {
-            ["CALL", number, started, id, from] => Some(Intent::Call {
-                number: number.to_string(),
-                started_ms: started.parse().ok()?,
-                call_id: id.parse().ok()?,
-                from: from.to_string(),
-            }),
-            ["DIAL", number] => Some(Intent::Dial {
-                number: number.to_string(),
-            }),
-            ["SENDTO", number] => Some(Intent::SendTo {
-                number: number.to_string(),
-            }),
-            ["VIEW", id] => Some(Intent::ViewContact {
-                id: id.parse().ok()?,
-            }),
-            _ => None,
-        }
+fn intent(action: &str, data: String) -> Intent {
+    Intent {
+        action: Some(action.to_string()),
+        data: Some(data),
+        ..Intent::default()
     }
 }
 
-fn intent_path(package: &str) -> String {
-    format!("/data/system/sim_intents/{package}")
+/// ACTION_CALL `tel:NUMBER`: Telecom places the call and the in-call screen shows it.
+pub fn call_intent(number: &str) -> Intent {
+    intent(
+        ACTION_CALL,
+        format!("tel:{}", phone_number::strip_separators(number)),
+    )
 }
 
-/// Delivers an intent to `package` and asks the framework to bring it to the front.
-pub fn send_intent(sys: &mut System, package: &str, intent: &Intent) {
-    if let Some(path) = sys.host_path(&intent_path(package)) {
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let _ = std::fs::write(path, intent.encode());
+/// ACTION_SENDTO `smsto:NUMBER`: a conversation with this number.
+pub fn sendto_intent(number: &str) -> Intent {
+    intent(ACTION_SENDTO, format!("smsto:{}", number.trim()))
+}
+
+/// ACTION_VIEW of one contact.
+pub fn view_contact_intent(id: i64) -> Intent {
+    intent(ACTION_VIEW, format!("{CONTACT_URI}{id}"))
+}
+
+/// ACTION_INSERT of a contact with this phone number (the dialpad's "Create new contact").
+pub fn insert_contact_intent(number: &str) -> Intent {
+    Intent {
+        action: Some(ACTION_INSERT.into()),
+        mime: Some("vnd.android.cursor.dir/contact".into()),
+        extras: vec![("phone".into(), number.to_string())],
+        ..Intent::default()
     }
+}
+
+/// The number a `tel:`, `sms:` or `smsto:` intent addresses.
+pub fn intent_number(intent: &Intent) -> Option<String> {
+    let data = intent.data.as_deref()?;
+    let (scheme, rest) = data.split_once(':')?;
+    matches!(scheme, "tel" | "sms" | "smsto" | "mms" | "mmsto").then(|| {
+        // `smsto:+1%20650…` may arrive URI-encoded from `am start -d`.
+        rest.replace("%20", " ")
+            .replace("%2B", "+")
+            .trim()
+            .to_string()
+    })
+}
+
+/// The contact id an ACTION_VIEW intent of a contact URI names.
+pub fn intent_contact_id(intent: &Intent) -> Option<i64> {
+    intent
+        .data
+        .as_deref()?
+        .strip_prefix(CONTACT_URI)?
+        .parse()
+        .ok()
+}
+
+/// Asks the framework to start `package` with `intent`.
+pub fn send_intent(sys: &mut System, package: &str, intent: Intent) {
     sys.request(Request::Launch {
         package: package.to_string(),
-        intent: None,
+        intent: Some(intent),
     });
 }
 
-/// The intent waiting for `package`, left in place (for rendering before it is applied).
-pub fn pending_intent(sys: &System, package: &str) -> Option<Intent> {
-    let path = sys.host_path(&intent_path(package))?;
-    let text = std::fs::read_to_string(path).ok()?;
-    Intent::decode(&text)
-}
-
-/// The intent waiting for `package`, consumed.
-pub fn take_intent(sys: &System, package: &str) -> Option<Intent> {
-    let intent = pending_intent(sys, package);
-    if let Some(path) = sys.host_path(&intent_path(package)) {
-        let _ = std::fs::remove_file(path);
-    }
-    intent
-}
-
-/// Telecom's side of an outgoing call `TC@call_id`: logs what Telecom logs and marks the phone
-/// off-hook.
-pub fn telecom_place_call(sys: &mut System, number: &str, call_id: i64) {
-    let dialed = phone_number::strip_separators(number);
-    sys.log(
-        SYSTEM_SERVER_PID,
-        'I',
-        "Telecom",
-        format!("CallIntentProcessor: processOutgoingCallIntent: TC@{call_id}"),
-    );
-    sys.log(
-        SYSTEM_SERVER_PID,
-        'I',
-        "Telecom",
-        format!("LogUtils: EventRecord added as Call: TC@{call_id}"),
-    );
-    if phone_number::is_emergency(&dialed) {
-        sys.log(
-            SYSTEM_SERVER_PID,
-            'I',
-            "Telecom",
-            format!(
-                "NewOutgoingCallIntentBroadcaster: processIntent: Emergency number detected: {dialed}: TC@{call_id}"
-            ),
-        );
-    }
-    sys.log(
-        SYSTEM_SERVER_PID,
-        'I',
-        "Telecom",
-        format!("InCallController: onCallAdded: TC@{call_id}"),
-    );
-    set_call_state(sys, CALL_STATE_OFFHOOK, &dialed);
-}
-
-const CALL_STATE_PATH: &str = "/data/system/sim_telecom/call_state";
-
-/// TelephonyManager call states, as `dumpsys telephony.registry` prints `mCallState`.
-pub const CALL_STATE_IDLE: i32 = 0;
-pub const CALL_STATE_OFFHOOK: i32 = 2;
-
-/// Records Telecom's call state (and the number in the call) for `dumpsys telephony.registry`.
-pub fn set_call_state(sys: &System, state: i32, number: &str) {
-    if let Some(path) = sys.host_path(CALL_STATE_PATH) {
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let _ = std::fs::write(path, format!("{state}\t{number}"));
-    }
-}
-
-/// The current call state and number (`mCallState`, `mCallIncomingNumber`); idle when no call
-/// was ever placed.
-pub fn call_state(sys: &System) -> (i32, String) {
-    sys.host_path(CALL_STATE_PATH)
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|text| {
-            let (state, number) = text.split_once('\t')?;
-            Some((state.parse().ok()?, number.to_string()))
-        })
-        .unwrap_or((CALL_STATE_IDLE, String::new()))
-}
-
-/// Places a call from another app: Telecom logs it and the dialer's in-call screen comes up.
-pub fn place_call_from(sys: &mut System, number: &str, from: &str) {
-    let call_id = next_call_id(sys);
-    telecom_place_call(sys, number, call_id);
-    let intent = Intent::Call {
-        number: phone_number::strip_separators(number),
-        started_ms: now_ms(sys),
-        call_id,
-        from: from.to_string(),
-    };
-    send_intent(sys, DIALER_PACKAGE, &intent);
-}
-
-/// Telecom numbers calls from the call log's high-water mark.
-pub fn next_call_id(sys: &System) -> i64 {
-    crate::sim::providers::calllog::open(sys)
-        .and_then(|c| crate::sim::providers::calllog::count(&c))
-        .unwrap_or(0)
-        + 1
+/// Calls a number from another app: ACTION_CALL to the Dialer, which has Telecom place it.
+pub fn place_call_from(sys: &mut System, number: &str) {
+    send_intent(sys, DIALER_PACKAGE, call_intent(number));
 }
 
 /// The contact name for a number, for caller id and conversation titles.
@@ -487,25 +392,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn intents_round_trip() {
-        let intents = [
-            Intent::Call {
-                number: "911".into(),
-                started_ms: 5,
-                call_id: 3,
-                from: CONTACTS_PACKAGE.into(),
-            },
-            Intent::Dial {
-                number: "+1 650".into(),
-            },
-            Intent::SendTo {
-                number: "123".into(),
-            },
-            Intent::ViewContact { id: 9 },
-        ];
-        for intent in intents {
-            assert_eq!(Intent::decode(&intent.encode()), Some(intent));
-        }
-        assert_eq!(Intent::decode("CALL\tx"), None);
+    fn intents_carry_numbers_and_contacts_in_their_uris() {
+        assert_eq!(
+            call_intent("+1 (650) 555-0100").data.as_deref(),
+            Some("tel:+16505550100")
+        );
+        assert_eq!(
+            intent_number(&sendto_intent("5551234")).as_deref(),
+            Some("5551234")
+        );
+        assert_eq!(intent_contact_id(&view_contact_intent(9)), Some(9));
+        assert_eq!(intent_number(&view_contact_intent(9)), None);
     }
 }

@@ -6,7 +6,7 @@
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::communication::{
-    self, at, filled, palette, text_style, Intent, CONTACTS_PACKAGE, CONTACTS_PID,
+    self, at, filled, palette, text_style, CONTACTS_PACKAGE, CONTACTS_PID,
 };
 use crate::sim::locale;
 use crate::sim::providers::contacts::{self as store, Contact, ContactDraft, PHONE_TYPES};
@@ -29,11 +29,8 @@ pub fn info() -> AppInfo {
         package: PACKAGE,
         launch_activity: LIST_ACTIVITY,
         create: |sys| {
-            let mut app = Contacts::default();
-            if let Some(Intent::ViewContact { id }) = communication::take_intent(sys, PACKAGE) {
-                app.screen = card(id);
-            }
-            Box::new(app)
+            let _ = sys;
+            Box::new(Contacts::default())
         },
         install,
         on_home_screen: true,
@@ -155,14 +152,6 @@ pub fn phone_type_label(sys: &System, kind: i64) -> &'static str {
 }
 
 impl Contacts {
-    fn with_pending(&self, sys: &System) -> Contacts {
-        let mut c = self.clone();
-        if let Some(Intent::ViewContact { id }) = communication::pending_intent(sys, PACKAGE) {
-            c.screen = card(id);
-        }
-        c
-    }
-
     fn open_editor(&mut self, sys: &mut System, contact: Option<&Contact>) {
         let (action, data) = match contact {
             Some(c) => (
@@ -273,8 +262,7 @@ impl App for Contacts {
     }
 
     fn render(&self, sys: &System) -> View {
-        let state = self.with_pending(sys);
-        match &state.screen {
+        match &self.screen {
             Screen::List { search } => render_list(sys, search.as_deref()),
             Screen::Card {
                 contact_id,
@@ -292,10 +280,26 @@ impl App for Contacts {
         }
     }
 
-    fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        if let Some(Intent::ViewContact { id }) = communication::take_intent(sys, PACKAGE) {
-            self.screen = card(id);
+    fn new_intent(&mut self, intent: &crate::sim::app::Intent, sys: &mut System) {
+        match intent.action.as_deref() {
+            Some(communication::ACTION_VIEW) => {
+                if let Some(id) = communication::intent_contact_id(intent) {
+                    self.screen = card(id);
+                }
+            }
+            Some(communication::ACTION_INSERT) => {
+                self.open_editor(sys, None);
+                if let (Screen::Editor { draft, .. }, Some(phone)) =
+                    (&mut self.screen, intent.extra("phone"))
+                {
+                    draft.phone = phone.to_string();
+                }
+            }
+            _ => {}
         }
+    }
+
+    fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
         // A card whose contact vanished (deleted elsewhere) shows the list.
         if let Screen::Card { contact_id, .. } = self.screen {
             if load(sys, contact_id).is_none() {
@@ -403,25 +407,21 @@ impl App for Contacts {
                             let _ = store::set_starred(&conn, contact_id, !contact.starred);
                         }
                     }
-                    "call" if !number.is_empty() => {
-                        communication::place_call_from(sys, &number, PACKAGE)
-                    }
+                    "call" if !number.is_empty() => communication::place_call_from(sys, &number),
                     "text" if !number.is_empty() => communication::send_intent(
                         sys,
                         communication::MESSAGES_PACKAGE,
-                        &Intent::SendTo { number },
+                        communication::sendto_intent(&number),
                     ),
                     other => {
                         if let Some(n) = other.strip_prefix("call:") {
                             let n = n.to_string();
-                            communication::place_call_from(sys, &n, PACKAGE);
+                            communication::place_call_from(sys, &n);
                         } else if let Some(n) = other.strip_prefix("text:") {
                             communication::send_intent(
                                 sys,
                                 communication::MESSAGES_PACKAGE,
-                                &Intent::SendTo {
-                                    number: n.to_string(),
-                                },
+                                communication::sendto_intent(n),
                             );
                         } else {
                             return false;

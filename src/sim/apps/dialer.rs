@@ -2,17 +2,21 @@
 //! the dialpad, and the in-call screen (InCallUI), with resource ids as the Google Dialer reports
 //! them (`com.android.dialer:id/…`, its AOSP resource package).
 //!
-//! Calls are placed through Telecom ([`communication::telecom_place_call`]), shown with a timer read
-//! from the simulated clock, and written to the call log when they end.
+//! Calls live in Telecom ([`crate::sim::telephony`]): the dialpad places them there, ACTION_CALL
+//! intents arrive already placed, a ringing call brings up the incoming screen (Answer / Decline,
+//! the Dialer's two-button answer method), and the in-call screen shows the foreground call with a
+//! timer read from the simulated clock. Telecom writes the call log when a call ends.
 
 use crate::geom::Bounds;
+use crate::sim::app::Intent;
 use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::communication::{
-    self, at, filled, palette, text_style, Intent, DIALER_PACKAGE, DIALER_PID,
+    self, at, filled, palette, text_style, DIALER_PACKAGE, DIALER_PID,
 };
 use crate::sim::locale;
 use crate::sim::providers::{calllog, contacts, now_ms, phone_number};
 use crate::sim::system::{Request, System};
+use crate::sim::telephony::{self, Ending, Status};
 use crate::sim::view::{class, Style, View};
 
 pub const PACKAGE: &str = DIALER_PACKAGE;
@@ -35,12 +39,7 @@ pub fn info() -> AppInfo {
         launch_activity: MAIN_ACTIVITY,
         create: |sys| {
             sys.log(DIALER_PID, 'I', "Dialer", "MainActivity.onCreate - enter");
-            let mut dialer = Dialer::default();
-            // Started for an intent (a call placed from Contacts): show it from the first frame.
-            if let Some(intent) = communication::take_intent(sys, PACKAGE) {
-                dialer.apply(intent, sys);
-            }
-            Box::new(dialer)
+            Box::new(Dialer::default())
         },
         install,
         on_home_screen: true,
@@ -94,20 +93,16 @@ enum Tab {
     Contacts,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-struct ActiveCall {
-    number: String,
-    name: Option<String>,
-    label: Option<String>,
-    started_ms: i64,
-    call_id: i64,
-    /// Package to return to when the call ends (the dialer itself, or Contacts/Messages).
-    from: String,
+/// What the in-call screen keeps of its own; the call itself is Telecom's.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct CallScreen {
     muted: bool,
     speaker: bool,
-    held: bool,
     keypad: bool,
     dtmf: String,
+    /// Shown for an intent or a ringing call rather than from the dialpad: when the call ends the
+    /// screen finishes and what was under it shows again.
+    finish_on_end: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -116,133 +111,82 @@ struct Dialer {
     dialpad: bool,
     /// What the user typed, without formatting.
     digits: String,
-    last_dialed: String,
-    call: Option<ActiveCall>,
+    /// The in-call screen, while it is up.
+    in_call: Option<CallScreen>,
 }
 
 impl Dialer {
-    /// This state with a waiting intent applied, without side effects (for rendering).
-    fn with_pending(&self, sys: &System) -> Dialer {
-        let mut d = self.clone();
-        if let Some(intent) = communication::pending_intent(sys, PACKAGE) {
-            d.apply(intent, sys);
-        }
-        d
-    }
-
-    fn apply(&mut self, intent: Intent, sys: &System) {
-        match intent {
-            Intent::Call {
-                number,
-                started_ms,
-                call_id,
-                from,
-            } => self.call = Some(new_call(sys, &number, started_ms, call_id, &from)),
-            Intent::Dial { number } => {
-                self.dialpad = true;
-                self.digits = phone_number::strip_separators(&number);
-            }
-            Intent::SendTo { .. } | Intent::ViewContact { .. } => {}
-        }
-    }
-
     fn place_call(&mut self, sys: &mut System, number: &str) {
         let number = phone_number::strip_separators(number);
         if number.is_empty() {
             return;
         }
-        let call_id = communication::next_call_id(sys);
-        communication::telecom_place_call(sys, &number, call_id);
+        telephony::place_call(sys, &number);
         sys.log(DIALER_PID, 'I', "Dialer", "InCallActivity.onCreate - enter");
-        self.last_dialed = number.clone();
         self.digits.clear();
         self.dialpad = false;
-        self.call = Some(new_call(sys, &number, now_ms(sys), call_id, PACKAGE));
+        self.in_call = Some(CallScreen::default());
     }
 
-    fn end_call(&mut self, sys: &mut System) {
-        let Some(call) = self.call.take() else {
-            return;
-        };
-        let now = now_ms(sys);
-        communication::set_call_state(sys, communication::CALL_STATE_IDLE, "");
-        sys.log(
-            communication::SYSTEM_SERVER_PID,
-            'I',
-            "Telecom",
-            format!("InCallController: onCallRemoved: TC@{}", call.call_id),
-        );
-        sys.log(
-            communication::SYSTEM_SERVER_PID,
-            'I',
-            "Telecom",
-            format!(
-                "CallsManager: setCallState DIALING -> DISCONNECTED, call: TC@{}",
-                call.call_id
-            ),
-        );
-        let matched = contacts::open(sys)
-            .ok()
-            .and_then(|c| contacts::lookup_number(&c, &call.number).ok().flatten());
-        let record = calllog::Call {
-            number: call.number.clone(),
-            date: call.started_ms,
-            duration: ((now - call.started_ms) / 1000).max(0),
-            kind: calllog::OUTGOING,
-            name: matched.as_ref().map(|c| c.name.clone()),
-            number_type: matched
-                .as_ref()
-                .and_then(|c| c.phones.first().map(|(_, t)| *t)),
-            normalized: phone_number::normalize(&call.number),
-        };
-        match calllog::open(sys).and_then(|c| calllog::insert(&c, &record)) {
-            Ok(_) => {}
-            Err(e) => sys.log(
-                communication::SYSTEM_SERVER_PID,
-                'E',
-                "CallLogProvider",
-                format!("insert failed: {e}"),
-            ),
+    /// Brings the in-call screen in line with Telecom after a change made elsewhere.
+    fn sync(&mut self, sys: &mut System) {
+        match (sys.telephony.foreground().is_some(), &self.in_call) {
+            (true, None) => {
+                sys.log(DIALER_PID, 'I', "Dialer", "InCallActivity.onCreate - enter");
+                self.in_call = Some(CallScreen {
+                    finish_on_end: true,
+                    ..CallScreen::default()
+                });
+            }
+            (false, Some(_)) => self.close_call_screen(sys),
+            _ => {}
         }
-        if call.from != PACKAGE {
-            sys.request(Request::Finish);
+    }
+
+    fn close_call_screen(&mut self, sys: &mut System) {
+        if let Some(screen) = self.in_call.take() {
+            if screen.finish_on_end {
+                sys.request(Request::FinishTask {
+                    package: PACKAGE.to_string(),
+                });
+            }
+        }
+    }
+
+    /// Ends (or declines) the call on screen.
+    fn end_call(&mut self, sys: &mut System) {
+        if let Some(id) = sys.telephony.foreground().map(|c| c.id) {
+            let _ = telephony::end(sys, id, Ending::Local);
+        }
+        if sys.telephony.foreground().is_none() {
+            self.close_call_screen(sys);
         }
     }
 
     fn press_key(&mut self, key: char) {
-        if let Some(call) = self.call.as_mut() {
-            call.dtmf.push(key);
+        if let Some(screen) = self.in_call.as_mut() {
+            screen.dtmf.push(key);
         } else if self.digits.len() < 40 {
             self.digits.push(key);
         }
     }
 }
 
-fn new_call(sys: &System, number: &str, started_ms: i64, call_id: i64, from: &str) -> ActiveCall {
+/// The caller as the in-call screen names them: the contact's name and phone type, if known.
+fn caller(sys: &System, number: &str) -> (Option<String>, Option<String>) {
     let matched = contacts::open(sys)
         .ok()
         .and_then(|c| contacts::lookup_number(&c, number).ok().flatten());
-    ActiveCall {
-        number: number.to_string(),
-        name: matched.as_ref().map(|c| c.name.clone()),
-        label: matched.as_ref().map(|c| {
-            let kind = c
-                .phones
-                .iter()
-                .find(|(n, _)| phone_number::same_line(n, number))
-                .map(|(_, t)| *t)
-                .unwrap_or(2);
-            contacts::phone_type_label(kind).to_string()
-        }),
-        started_ms,
-        call_id,
-        from: from.to_string(),
-        muted: false,
-        speaker: false,
-        held: false,
-        keypad: false,
-        dtmf: String::new(),
-    }
+    let label = matched.as_ref().map(|c| {
+        let kind = c
+            .phones
+            .iter()
+            .find(|(n, _)| phone_number::same_line(n, number))
+            .map(|(_, t)| *t)
+            .unwrap_or(2);
+        contacts::phone_type_label(kind).to_string()
+    });
+    (matched.map(|c| c.name), label)
 }
 
 /// Dialpad keys: tag character, digit, letters.
@@ -267,7 +211,7 @@ impl App for Dialer {
     }
 
     fn activity(&self) -> String {
-        if self.call.is_some() {
+        if self.in_call.is_some() {
             INCALL_ACTIVITY.to_string()
         } else {
             MAIN_ACTIVITY.to_string()
@@ -275,19 +219,52 @@ impl App for Dialer {
     }
 
     fn render(&self, sys: &System) -> View {
-        let state = self.with_pending(sys);
-        match &state.call {
-            Some(call) => render_in_call(sys, call),
-            None => state.render_main(sys),
+        match (&self.in_call, sys.telephony.foreground()) {
+            (Some(_), Some(call)) if call.status == Status::Ringing => render_incoming(sys, call),
+            (Some(screen), Some(call)) => render_in_call(sys, call, screen),
+            _ => self.render_main(sys),
+        }
+    }
+
+    fn new_intent(&mut self, intent: &Intent, sys: &mut System) {
+        let number =
+            communication::intent_number(intent).map(|n| phone_number::strip_separators(&n));
+        match intent.action.as_deref() {
+            // Telecom's ACTION_CALL: place the call, then show it until it ends.
+            Some(communication::ACTION_CALL) => {
+                if let Some(number) = number.filter(|n| !n.is_empty()) {
+                    self.place_call(sys, &number);
+                    if let Some(screen) = self.in_call.as_mut() {
+                        screen.finish_on_end = true;
+                    }
+                }
+            }
+            Some(communication::ACTION_DIAL) => {
+                self.dialpad = true;
+                self.digits = number.unwrap_or_default();
+            }
+            // The missed-call notification opens the call log.
+            Some("android.intent.action.VIEW")
+                if intent.mime.as_deref() == Some("vnd.android.cursor.dir/calls") =>
+            {
+                self.dialpad = false;
+                self.tab = Tab::Recents;
+            }
+            _ => {}
         }
     }
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        if let Some(intent) = communication::take_intent(sys, PACKAGE) {
-            self.apply(intent, sys);
+        if matches!(event, UiEvent::Broadcast(a) if a == telephony::ACTION_PHONE_STATE) {
+            self.sync(sys);
+            return true;
         }
-        if self.call.is_some() {
+        if self.in_call.is_some() && sys.telephony.foreground().is_some() {
             return self.handle_in_call(event, sys);
+        }
+        if self.in_call.is_some() {
+            // The call ended while the screen was away; show the main screen again.
+            self.in_call = None;
         }
         match event {
             UiEvent::Click(tag) => match tag.as_str() {
@@ -309,25 +286,30 @@ impl App for Dialer {
                 }
                 "dial" => {
                     if self.digits.is_empty() {
-                        self.digits = self.last_dialed.clone();
+                        self.digits = calllog::open(sys)
+                            .and_then(|c| calllog::last_outgoing(&c))
+                            .ok()
+                            .flatten()
+                            .unwrap_or_default();
                     } else {
                         let number = self.digits.clone();
                         self.place_call(sys, &number);
                     }
                 }
                 "create_contact" => {
-                    // ACTION_INSERT with the number goes to Contacts; the number is not carried.
-                    sys.request(Request::Launch {
-                        package: communication::CONTACTS_PACKAGE.to_string(),
-                        intent: None,
-                    });
+                    let number = self.digits.clone();
+                    communication::send_intent(
+                        sys,
+                        communication::CONTACTS_PACKAGE,
+                        communication::insert_contact_intent(&number),
+                    );
                 }
                 "send_message" => {
                     let number = self.digits.clone();
                     communication::send_intent(
                         sys,
                         communication::MESSAGES_PACKAGE,
-                        &Intent::SendTo { number },
+                        communication::sendto_intent(&number),
                     );
                 }
                 other => {
@@ -336,12 +318,18 @@ impl App for Dialer {
                     } else if let Some(number) = other.strip_prefix("call:") {
                         let number = number.to_string();
                         self.place_call(sys, &number);
+                    } else if let Some(number) = other.strip_prefix("sms:") {
+                        communication::send_intent(
+                            sys,
+                            communication::MESSAGES_PACKAGE,
+                            communication::sendto_intent(number),
+                        );
                     } else if let Some(id) = other.strip_prefix("contact:") {
                         match id.parse() {
                             Ok(id) => communication::send_intent(
                                 sys,
                                 communication::CONTACTS_PACKAGE,
-                                &Intent::ViewContact { id },
+                                communication::view_contact_intent(id),
                             ),
                             Err(_) => return false,
                         }
@@ -374,23 +362,32 @@ impl App for Dialer {
 
 impl Dialer {
     fn handle_in_call(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        let Some(call) = self.call.as_mut() else {
+        let Some(call) = sys.telephony.foreground().cloned() else {
+            return false;
+        };
+        let Some(screen) = self.in_call.as_mut() else {
             return false;
         };
         match event {
             UiEvent::Click(tag) => match tag.as_str() {
-                "end_call" => self.end_call(sys),
-                "mute" => call.muted = !call.muted,
-                "speaker" => call.speaker = !call.speaker,
-                "hold" => call.held = !call.held,
-                "keypad" => call.keypad = !call.keypad,
+                "answer" if call.status == Status::Ringing => {
+                    let _ = telephony::answer(sys, call.id);
+                }
+                "decline" | "end_call" => self.end_call(sys),
+                _ if call.status == Status::Ringing => return false,
+                "mute" => screen.muted = !screen.muted,
+                "speaker" => screen.speaker = !screen.speaker,
+                "hold" => {
+                    let _ = telephony::set_held(sys, call.id, call.status != Status::Held);
+                }
+                "keypad" => screen.keypad = !screen.keypad,
                 "add_call" => {}
                 other => match other.strip_prefix("key:").and_then(|k| k.chars().next()) {
                     Some(key) => self.press_key(key),
                     None => return false,
                 },
             },
-            UiEvent::Back if call.keypad => call.keypad = false,
+            UiEvent::Back if screen.keypad => screen.keypad = false,
             // Back leaves InCallUI running on a real phone; here the call screen stays up.
             UiEvent::Back => {}
             _ => return false,
@@ -840,28 +837,23 @@ fn elapsed(seconds: i64) -> String {
     }
 }
 
-fn render_in_call(sys: &System, call: &ActiveCall) -> View {
+/// The blue full-screen background of InCallUI.
+fn in_call_root(sys: &System) -> View {
+    View::new(class::FRAME_LAYOUT, sys.metrics.content).style(Style {
+        background: Some([23, 78, 166, 255]),
+        ..Style::default()
+    })
+}
+
+/// InCallUI's contact grid: avatar, status line, caller, phone type and number, call timer.
+fn contact_grid(sys: &System, number: &str, status: &str, timer: Option<i64>) -> View {
     let m = sys.metrics;
     let c = m.content;
     let white = [255, 255, 255, 255];
     let dim = [200, 205, 210, 255];
-    let mut root = View::new(class::FRAME_LAYOUT, c).style(Style {
-        background: Some([23, 78, 166, 255]),
-        ..Style::default()
-    });
-    let emergency = phone_number::is_emergency(&call.number);
-    let seconds = (now_ms(sys) - call.started_ms) / 1000;
-    let status = if emergency {
-        tr(sys, "emergency_call").to_string()
-    } else if call.held {
-        tr(sys, "on_hold").to_string()
-    } else if seconds < 2 {
-        tr(sys, "calling").to_string()
-    } else {
-        String::new()
-    };
-    let shown_number = phone_number::format_for_display(&call.number);
-    let name = call.name.clone().unwrap_or_else(|| shown_number.clone());
+    let (contact, label) = caller(sys, number);
+    let shown_number = phone_number::format_for_display(number);
+    let name = contact.clone().unwrap_or_else(|| shown_number.clone());
     let grid = at(
         c,
         m.dp(24.0),
@@ -896,7 +888,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
                 at(grid, 0, m.dp(64.0), grid.width(), m.sp(22.0)),
             )
             .id(id("contactgrid_status_text"))
-            .text(status.clone())
+            .text(status)
             .style(Style {
                 center_text: true,
                 ..text_style(14.0, dim)
@@ -916,7 +908,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
         }),
     );
     let bottom_top = m.dp(68.0) + m.sp(68.0);
-    if let (Some(label), Some(_)) = (&call.label, &call.name) {
+    if let (Some(label), Some(_)) = (&label, &contact) {
         contact_grid = contact_grid.child(
             View::new(
                 class::TEXT_VIEW,
@@ -927,7 +919,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
             .style(text_style(14.0, dim)),
         );
     }
-    if status.is_empty() || call.held {
+    if let Some(seconds) = timer {
         contact_grid = contact_grid.child(
             View::new(
                 class::TEXT_VIEW,
@@ -944,7 +936,109 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
             .style(text_style(14.0, dim)),
         );
     }
-    root = root.child(contact_grid);
+    contact_grid
+}
+
+/// The incoming-call screen: who calls, and the Dialer's two-button answer method (Answer,
+/// Decline) with its resource ids.
+fn render_incoming(sys: &System, call: &telephony::Call) -> View {
+    let m = sys.metrics;
+    let c = m.content;
+    let white = [255, 255, 255, 255];
+    let size = m.dp(64.0);
+    let top = c.bottom - m.dp(72.0) - size - m.sp(20.0);
+    let mut method = View::new(
+        class::FRAME_LAYOUT,
+        Bounds::new(c.left, top - m.dp(40.0), c.right, c.bottom),
+    )
+    .id(id("answer_method_container"))
+    .child(
+        View::new(
+            class::TEXT_VIEW,
+            Bounds::new(c.left, top - m.dp(40.0), c.right, top - m.dp(12.0)),
+        )
+        .id(id("two_button_hint_text"))
+        .text("Tap to answer or decline")
+        .style(Style {
+            center_text: true,
+            ..text_style(14.0, [200, 205, 210, 255])
+        }),
+    );
+    for (i, (button, label, tag, desc, color, icon)) in [
+        (
+            "two_button_decline_button",
+            "two_button_decline_label",
+            "decline",
+            "Decline",
+            [217, 48, 37, 255],
+            "call_end",
+        ),
+        (
+            "two_button_answer_button",
+            "two_button_answer_label",
+            "answer",
+            "Answer",
+            [30, 142, 62, 255],
+            "call",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let center = c.left + c.width() * (1 + 2 * i as i32) / 4;
+        let b = Bounds::new(center - size / 2, top, center + size / 2, top + size);
+        method = method
+            .child(
+                View::new(class::IMAGE_BUTTON, b)
+                    .id(id(button))
+                    .desc(desc)
+                    .on_click(tag)
+                    .style(Style {
+                        icon: Some(icon),
+                        ..filled(color, white, size / 2)
+                    }),
+            )
+            .child(
+                View::new(
+                    class::TEXT_VIEW,
+                    Bounds::new(
+                        center - m.dp(60.0),
+                        b.bottom + m.dp(8.0),
+                        center + m.dp(60.0),
+                        b.bottom + m.dp(8.0) + m.sp(20.0),
+                    ),
+                )
+                .id(id(label))
+                .text(desc)
+                .style(Style {
+                    center_text: true,
+                    ..text_style(14.0, white)
+                }),
+            );
+    }
+    in_call_root(sys)
+        .child(contact_grid(sys, &call.number, "Incoming call", None))
+        .child(method)
+}
+
+fn render_in_call(sys: &System, call: &telephony::Call, screen: &CallScreen) -> View {
+    let m = sys.metrics;
+    let c = m.content;
+    let white = [255, 255, 255, 255];
+    let held = call.status == Status::Held;
+    let emergency = phone_number::is_emergency(&call.number);
+    let seconds = (now_ms(sys) - call.connected_ms.unwrap_or(call.created_ms)) / 1000;
+    let status = if emergency {
+        tr(sys, "emergency_call")
+    } else if held {
+        tr(sys, "on_hold")
+    } else if call.direction == telephony::Direction::Outgoing && seconds < 2 {
+        tr(sys, "calling")
+    } else {
+        ""
+    };
+    let timer = (status.is_empty() || held).then_some(seconds);
+    let mut root = in_call_root(sys).child(contact_grid(sys, &call.number, status, timer));
 
     let end_size = m.dp(64.0);
     let end = Bounds::new(
@@ -953,7 +1047,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
         c.left + (c.width() + end_size) / 2,
         c.bottom - m.dp(36.0),
     );
-    if call.keypad {
+    if screen.keypad {
         let pad_area = Bounds::new(
             c.left,
             end.top - m.dp(16.0) - m.dp(64.0) * 4,
@@ -961,7 +1055,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
             end.top - m.dp(16.0),
         );
         let mut pad = View::new(class::FRAME_LAYOUT, pad_area).id(id("incall_dialpad_container"));
-        if !call.dtmf.is_empty() {
+        if !screen.dtmf.is_empty() {
             pad = pad.child(
                 View::new(
                     class::EDIT_TEXT,
@@ -974,7 +1068,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
                     ),
                 )
                 .id(id("digits"))
-                .text(call.dtmf.clone())
+                .text(screen.dtmf.clone())
                 .style(Style {
                     center_text: true,
                     ..text_style(28.0, white)
@@ -988,7 +1082,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
                 "incall_first_button",
                 tr(sys, "mute"),
                 "mute",
-                call.muted,
+                screen.muted,
                 true,
                 "mic_off",
             ),
@@ -996,7 +1090,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
                 "incall_second_button",
                 tr(sys, "keypad"),
                 "keypad",
-                call.keypad,
+                screen.keypad,
                 false,
                 "dialpad",
             ),
@@ -1004,7 +1098,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
                 "incall_third_button",
                 tr(sys, "speaker"),
                 "speaker",
-                call.speaker,
+                screen.speaker,
                 true,
                 "speaker",
             ),
@@ -1016,14 +1110,7 @@ fn render_in_call(sys: &System, call: &ActiveCall) -> View {
                 false,
                 "add_call",
             ),
-            (
-                "incall_fifth_button",
-                tr(sys, "hold"),
-                "hold",
-                call.held,
-                true,
-                "pause",
-            ),
+            ("incall_fifth_button", tr(sys, "hold"), "hold", held, true, "pause"),
             (
                 "incall_sixth_button",
                 tr(sys, "video_call"),

@@ -5,7 +5,7 @@
 use crate::geom::Bounds;
 use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::communication::{
-    self, at, filled, palette, text_style, Intent, MESSAGES_PACKAGE, MESSAGES_PID,
+    self, at, filled, palette, text_style, MESSAGES_PACKAGE, MESSAGES_PID,
 };
 use crate::sim::locale;
 use crate::sim::providers::{contacts, now_ms, phone_number, telephony};
@@ -31,11 +31,8 @@ pub fn info() -> AppInfo {
         package: PACKAGE,
         launch_activity: LIST_ACTIVITY,
         create: |sys| {
-            let mut app = Messages::default();
-            if let Some(Intent::SendTo { number }) = communication::take_intent(sys, PACKAGE) {
-                app.open_conversation(sys, &number, false);
-            }
-            Box::new(app)
+            let _ = sys;
+            Box::new(Messages::default())
         },
         install,
         on_home_screen: true,
@@ -150,18 +147,6 @@ impl Default for Messages {
 }
 
 impl Messages {
-    fn with_pending(&self, sys: &System) -> Messages {
-        let mut m = self.clone();
-        if let Some(Intent::SendTo { number }) = communication::pending_intent(sys, PACKAGE) {
-            m.screen = Screen::Conversation {
-                thread_id: existing_thread(sys, &number).unwrap_or(-1),
-                address: number,
-            };
-            m.draft.clear();
-        }
-        m
-    }
-
     fn open_conversation(&mut self, sys: &mut System, address: &str, created: bool) {
         let address =
             phone_number::normalize(address).unwrap_or_else(|| address.trim().to_string());
@@ -181,6 +166,8 @@ impl Messages {
             if let Ok(conn) = telephony::open(sys) {
                 let _ = telephony::mark_read(&conn, thread_id);
             }
+            // Reading the conversation clears its new-message notification.
+            sys.cancel_notification(PACKAGE, thread_id as i32);
         }
         self.screen = Screen::Conversation { thread_id, address };
         self.draft.clear();
@@ -276,7 +263,7 @@ impl App for Messages {
     }
 
     fn render(&self, sys: &System) -> View {
-        let state = self.with_pending(sys);
+        let state = self;
         match &state.screen {
             Screen::List => render_list(sys),
             Screen::NewChat { query } => render_new_chat(sys, query),
@@ -286,10 +273,18 @@ impl App for Messages {
         }
     }
 
-    fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        if let Some(Intent::SendTo { number }) = communication::take_intent(sys, PACKAGE) {
+    fn new_intent(&mut self, intent: &crate::sim::app::Intent, sys: &mut System) {
+        let sendto = matches!(
+            intent.action.as_deref(),
+            Some(communication::ACTION_SENDTO) | Some(communication::ACTION_VIEW)
+        );
+        if let Some(number) = communication::intent_number(intent).filter(|_| sendto) {
             self.open_conversation(sys, &number, false);
+            self.draft = intent.extra("sms_body").unwrap_or_default().to_string();
         }
+    }
+
+    fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
         let up = matches!(event, UiEvent::Back) || matches!(event, UiEvent::Click(t) if t == "up");
         if up && self.screen != Screen::List {
             self.screen = Screen::List;
@@ -335,7 +330,7 @@ impl App for Messages {
             (Screen::Conversation { .. }, UiEvent::Click(tag)) if tag == "send" => self.send(sys),
             (Screen::Conversation { address, .. }, UiEvent::Click(tag)) if tag == "call" => {
                 let address = address.clone();
-                communication::place_call_from(sys, &address, PACKAGE);
+                communication::place_call_from(sys, &address);
             }
             _ => return false,
         }

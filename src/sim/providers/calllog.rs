@@ -12,6 +12,8 @@ pub const DB_PATH: &str = "/data/data/com.android.providers.contacts/databases/c
 pub const INCOMING: i64 = 1;
 pub const OUTGOING: i64 = 2;
 pub const MISSED: i64 = 3;
+/// A ringing call the user declined (`Calls.REJECTED_TYPE`).
+pub const REJECTED: i64 = 5;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS calls (_id INTEGER PRIMARY KEY AUTOINCREMENT, number TEXT,
@@ -128,6 +130,18 @@ pub fn recent(conn: &Connection, limit: i64) -> rusqlite::Result<Vec<Entry>> {
 }
 
 /// How many calls were ever logged (Telecom's call ids continue from it).
+/// The number of the newest outgoing call (`CallLog.Calls.getLastOutgoingCall`), what the dialpad's
+/// call button fills in when pressed with nothing typed.
+pub fn last_outgoing(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    use rusqlite::OptionalExtension;
+    conn.query_row(
+        "SELECT number FROM calls WHERE type = ?1 AND deleted = 0 ORDER BY date DESC, _id DESC LIMIT 1",
+        [OUTGOING],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
 pub fn count(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("SELECT IFNULL(MAX(_id), 0) FROM calls", [], |r| r.get(0))
 }

@@ -74,6 +74,8 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 fw.ime_visible
             ))
         }
+        "notification" => ShellOutput::ok(notification_records(fw)),
+        "telephony.registry" => ShellOutput::ok(crate::sim::telephony::dump_registry(&fw.sys)),
         "battery" => ShellOutput::ok("Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n  Max charging current: 500000\n  status: 5\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n  voltage: 4400\n  temperature: 250\n  technology: Li-ion\n"),
         "" => ShellOutput::ok("Currently running services:
   SurfaceFlinger
@@ -81,8 +83,10 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
   battery
   display
   input_method
+  notification
   package
   power
+  telephony.registry
   window
 "),
         other => ShellOutput::ok(format!("Can't find service: {other}\n")),
@@ -105,4 +109,33 @@ fn activity_top(fw: &Framework) -> String {
         task.pid,
         hash(seed, task.id + 500)
     )
+}
+
+/// `dumpsys notification`: NotificationManagerService's list, each record's header line
+/// (`NotificationRecord.toString`) with its uid and the title and text extras
+/// (`--noredact` form). Other record fields are left out.
+fn notification_records(fw: &Framework) -> String {
+    let seed = fw.config.seed;
+    let mut s = String::from("Current Notification Manager state:\n  Notification List:\n");
+    for (i, n) in fw.sys.notifications.iter().enumerate() {
+        let uid = 10000
+            + fw.catalog
+                .iter()
+                .position(|a| a.package == n.package)
+                .unwrap_or(0)
+            + 120;
+        let importance = if n.heads_up { 4 } else { 3 };
+        s.push_str(&format!(
+            "    NotificationRecord(0x{}: pkg={} user=UserHandle{{0}} id={} tag=null importance={importance} key=0|{}|{}|null|{uid}: Notification(channel={} shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x10 color=0x00000000 vis=PRIVATE))\n      uid={uid} userId=0\n      extras={{\n        android.title=String ({})\n        android.text=String ({})\n      }}\n",
+            hash(seed, 900 + i as u32),
+            n.package,
+            n.id,
+            n.package,
+            n.id,
+            n.channel,
+            n.title,
+            n.text
+        ));
+    }
+    s
 }
