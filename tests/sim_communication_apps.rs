@@ -354,17 +354,25 @@ fn creating_a_contact_stores_it_where_content_query_finds_it() {
     type_into(app.as_mut(), sys, "Email", "ada@example.com");
     // Phone label: Mobile by default, Work after picking it.
     let tree = app.render(sys);
-    assert!(find(&tree, &|v| v.content_desc == "Mobile Phone").is_some());
-    let label = find(&tree, &|v| v.content_desc == "Mobile Phone")
-        .and_then(|v| v.tag.clone())
-        .expect("label spinner");
+    assert!(find(&tree, &|v| v.resource_id
+        == "com.google.android.contacts:id/spinner"
+        && v.content_desc == "Mobile")
+    .is_some());
+    let label = find(&tree, &|v| {
+        v.resource_id == "com.google.android.contacts:id/spinner" && v.content_desc == "Mobile"
+    })
+    .and_then(|v| v.tag.clone())
+    .expect("label spinner");
     app.handle(&UiEvent::Click(label), sys);
     let tree = app.render(sys);
     let work = find(&tree, &|v| v.text == "Work" && v.flags.clickable)
         .and_then(|v| v.tag.clone())
         .expect("Work in the label menu");
     app.handle(&UiEvent::Click(work), sys);
-    assert!(find(&app.render(sys), &|v| v.content_desc == "Work Phone").is_some());
+    assert!(find(&app.render(sys), &|v| v.resource_id
+        == "com.google.android.contacts:id/spinner"
+        && v.content_desc == "Work")
+    .is_some());
     tap_id(
         app.as_mut(),
         sys,
@@ -1013,7 +1021,7 @@ fn every_screen_is_well_formed() {
         (
             contacts::info,
             "com.google.android.contacts",
-            &["Create contact", "Mobile Phone"],
+            &["Create contact", "com.google.android.contacts:id/spinner"],
         ),
         (messages::info, "com.google.android.apps.messaging", &[]),
         (

@@ -38,6 +38,9 @@ mod sim_utility_apps;
 // Phone, Contacts, Messages and the content providers of the embedded phone.
 mod sim_communication_apps;
 
+// Contacts, Phone, Messages and Calendar in B-MoCA's languages; goldens that survive them.
+mod app_locales;
+
 // System UI through the shell: clipboard and text selection, the notification shade.
 mod sim_system_ui;
 

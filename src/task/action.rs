@@ -41,6 +41,54 @@ pub enum Action {
     Finish,
 }
 
+/// A golden's selector. One whose number terms (`nth:{d.month_cell}`, `index:…`) are placeholders
+/// cannot be parsed before substitution: the rest is checked now (with `0` for each placeholder)
+/// and the whole text is kept, to be parsed by [`map_selector`] once the values are in.
+fn parse_selector(text: &str) -> Result<Selector, String> {
+    use crate::hierarchy::{Criterion, Matcher};
+    match Selector::parse(text) {
+        Ok(selector) => Ok(selector),
+        Err(e) if text.contains('{') => {
+            let probe = regex::Regex::new(r"\{[^{}]*\}")
+                .expect("valid regex")
+                .replace_all(text, "0");
+            Selector::parse(&probe).map_err(|_| e.to_string())?;
+            Ok(Selector {
+                criteria: vec![Criterion::Any(Matcher::Exact(text.to_string()))],
+                nth: None,
+            })
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Substitutes parameters in a selector. A selector kept whole by [`parse_selector`], or one that is
+/// a single placeholder (`tap = "{label.row}"`, a whole selector drawn from a choice table: `row =
+/// "class:CheckedTextView nth:2"`), is parsed after substitution. That is how a golden picks an
+/// element by position (a dropdown row, a day of the month grid), so it works in every language
+/// the element's text is shown in.
+fn map_selector(sel: &mut Selector, f: &mut dyn FnMut(&str) -> String) {
+    use crate::hierarchy::{Criterion, Matcher};
+    if let ([Criterion::Any(Matcher::Exact(v))], None) = (sel.criteria.as_slice(), sel.nth) {
+        let whole =
+            v.starts_with('{') && v.ends_with('}') && v[1..].find(['{', '}']) == Some(v.len() - 2);
+        if whole || (v.contains('{') && Selector::parse(v).is_err()) {
+            let rendered = f(v);
+            match Selector::parse(&rendered) {
+                Ok(parsed) => *sel = parsed,
+                // Keeping the text matches nothing real, so the golden replay of that choice fails
+                // and says which selector it could not find.
+                Err(e) => {
+                    tracing::warn!("selector {rendered:?} from a parameter: {e}");
+                    sel.criteria = vec![Criterion::Any(Matcher::Exact(rendered))];
+                }
+            }
+            return;
+        }
+    }
+    sel.map_strings(f)
+}
+
 impl Action {
     /// Parses one golden entry: `{ open = "Clock" }`, `{ tap = "id:fab" }`, `{ long_press = "…" }`,
     /// `{ type = "text", into = "id:…", submit = true }`, `{ key = "back" }`, `{ swipe = "up" }`,
@@ -56,9 +104,7 @@ impl Action {
                 .map(str::to_string)
                 .ok_or_else(|| format!("{key} needs a string"))
         };
-        let sel = |key: &str| -> Result<Selector, String> {
-            Selector::parse(&s(key)?).map_err(|e| e.to_string())
-        };
+        let sel = |key: &str| -> Result<Selector, String> { parse_selector(&s(key)?) };
         let only = |keys: &[&str]| -> Result<(), String> {
             match t.keys().find(|k| !keys.contains(&k.as_str())) {
                 Some(k) => Err(format!("unexpected key {k:?} in this action")),
@@ -169,15 +215,15 @@ impl Action {
         match self {
             Action::Open(s) | Action::Key(s) | Action::Answer(s) | Action::Swipe(s) => *s = f(s),
             Action::Tap(sel) | Action::LongPress(sel) | Action::TapAt { selector: sel, .. } => {
-                sel.map_strings(f)
+                map_selector(sel, f)
             }
             Action::Type { text, into, .. } => {
                 *text = f(text);
                 if let Some(sel) = into {
-                    sel.map_strings(f);
+                    map_selector(sel, f);
                 }
             }
-            Action::ScrollTo { selector, .. } => selector.map_strings(f),
+            Action::ScrollTo { selector, .. } => map_selector(selector, f),
             Action::Wait(_) | Action::Finish => {}
         }
     }

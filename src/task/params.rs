@@ -222,7 +222,8 @@ impl RelativeDay {
         let today = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
             format!("relative date: {anchor_name:?} = {text:?} is not a date or moment")
         })?;
-        let day = date_value(self.resolve(today));
+        let date = self.resolve(today);
+        let day = date_value(date).with("month_cell", month_cell(date, today));
         let v = match at {
             None => day,
             Some(t) if t.fields.contains_key("ms_of_day") => datetime_value(day, t.clone()),
@@ -380,6 +381,17 @@ pub fn date_value(d: NaiveDate) -> Value {
         .with("long", format!("{month_name} {} {}", d.day(), d.year()))
         .with("epoch_ms", epoch_ms)
         .with("epoch_s", epoch_ms / 1000)
+        .with("month_cell", month_cell(d, d))
+}
+
+/// Where `d` sits in the month grid a calendar shows for the month of `shown` (six weeks, Sunday
+/// first, in reading order): what a golden taps for a day whatever language the days are named in.
+/// A relative day counts from its anchor's month (the one the calendar opens on); it may fall
+/// outside that grid (negative or past 41), where no cell shows it.
+fn month_cell(d: NaiveDate, shown: NaiveDate) -> i64 {
+    let first = shown.with_day(1).unwrap_or(shown);
+    let start = first - Duration::days(first.weekday().num_days_from_sunday() as i64);
+    (d - start).num_days()
 }
 
 /// The value of a time of day.

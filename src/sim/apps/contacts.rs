@@ -8,6 +8,7 @@ use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::communication::{
     self, at, filled, palette, text_style, CONTACTS_PACKAGE, CONTACTS_PID,
 };
+use crate::sim::locale;
 use crate::sim::providers::contacts::{self as store, Contact, ContactDraft, PHONE_TYPES};
 use crate::sim::providers::{now_ms, phone_number};
 use crate::sim::system::{Request, System};
@@ -123,12 +124,32 @@ impl Default for Contacts {
     }
 }
 
-const FIELDS: [(&str, &str); 4] = [
-    ("first", "First name"),
-    ("last", "Last name"),
-    ("phone", "Phone"),
-    ("email", "Email"),
+/// The editor's fields: event tag, hint (a string resource), resource id (what goldens aim at,
+/// whatever the locale).
+const FIELDS: [(&str, &str, &str); 4] = [
+    ("first", "first_name", "first_name"),
+    ("last", "last_name", "last_name"),
+    ("phone", "phone", "phone_number"),
+    ("email", "email", "email"),
 ];
+
+/// A string of Contacts' `res/` in the phone's locale.
+fn tr(sys: &System, name: &'static str) -> &'static str {
+    locale::string(&sys.locale, PACKAGE, name)
+}
+
+/// The label Contacts shows for a phone type (`Phone.TYPE_*`), in the phone's locale.
+pub fn phone_type_label(sys: &System, kind: i64) -> &'static str {
+    tr(
+        sys,
+        match kind {
+            2 => "type_mobile",
+            3 => "type_work",
+            1 => "type_home",
+            _ => "type_other",
+        },
+    )
+}
 
 impl Contacts {
     fn open_editor(&mut self, sys: &mut System, contact: Option<&Contact>) {
@@ -476,10 +497,10 @@ impl App for Contacts {
                         };
                         return true;
                     }
-                    UiEvent::Click(tag) if FIELDS.iter().any(|(t, _)| t == tag) => {}
+                    UiEvent::Click(tag) if FIELDS.iter().any(|(t, _, _)| t == tag) => {}
                     UiEvent::EditorAction(tag) => {
-                        if let Some(i) = FIELDS.iter().position(|(t, _)| t == tag) {
-                            if let Some((next, _)) = FIELDS.get(i + 1) {
+                        if let Some(i) = FIELDS.iter().position(|(t, _, _)| t == tag) {
+                            if let Some((next, _, _)) = FIELDS.get(i + 1) {
                                 sys.request(Request::Focus {
                                     tag: next.to_string(),
                                 });
@@ -552,7 +573,7 @@ fn render_list(sys: &System, search: Option<&str>) -> View {
                             class::IMAGE_BUTTON,
                             at(bar, m.dp(4.0), m.dp(4.0), m.dp(48.0), m.dp(48.0)),
                         )
-                        .desc("Navigate up")
+                        .desc(tr(sys, "navigate_up"))
                         .on_click("up")
                         .style(Style {
                             icon: Some("back"),
@@ -573,7 +594,7 @@ fn render_list(sys: &System, search: Option<&str>) -> View {
                         )
                         .id(id("open_search_view_edit_text"))
                         .text(q)
-                        .hint("Search contacts")
+                        .hint(tr(sys, "search_contacts"))
                         .editable("search_text")
                         .style(text_style(16.0, p.on_surface)),
                     ),
@@ -597,7 +618,7 @@ fn render_list(sys: &System, search: Option<&str>) -> View {
                             ),
                         )
                         .id(id("open_search_bar_text_view"))
-                        .text("Search contacts")
+                        .text(tr(sys, "search_contacts"))
                         .style(text_style(16.0, p.secondary_text)),
                     ),
             );
@@ -629,11 +650,14 @@ fn render_list(sys: &System, search: Option<&str>) -> View {
                 at(body, 0, m.dp(120.0), body.width(), m.sp(24.0)),
             )
             .id(id("empty_state_text"))
-            .text(if search.is_some() {
-                "No contacts found"
-            } else {
-                "No contacts yet"
-            })
+            .text(tr(
+                sys,
+                if search.is_some() {
+                    "no_contacts_found"
+                } else {
+                    "no_contacts"
+                },
+            ))
             .style(Style {
                 center_text: true,
                 ..text_style(16.0, p.secondary_text)
@@ -643,7 +667,7 @@ fn render_list(sys: &System, search: Option<&str>) -> View {
     root = root.child(list);
     if search.is_none() {
         root = root.child(
-            communication::fab(sys, c, "", "Create contact", "add")
+            communication::fab(sys, c, "", tr(sys, "create_contact"), "add")
                 .id(id("floating_action_button"))
                 .on_click("create"),
         );
@@ -661,21 +685,25 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
         c,
         "com.google.android.contacts",
         "",
-        Some(("up", "Navigate up")),
+        Some(("up", tr(sys, "navigate_up"))),
     )
     .child(
-        communication::toolbar_action(sys, bar_bounds, 0, "More options", "more").on_click("more"),
+        communication::toolbar_action(sys, bar_bounds, 0, tr(sys, "more_options"), "more")
+            .on_click("more"),
     )
     .child(
         communication::toolbar_action(
             sys,
             bar_bounds,
             1,
-            if contact.starred {
-                "Remove from favorites"
-            } else {
-                "Add to favorites"
-            },
+            tr(
+                sys,
+                if contact.starred {
+                    "remove_favorite"
+                } else {
+                    "add_favorite"
+                },
+            ),
             "star",
         )
         .id(id("menu_star"))
@@ -683,7 +711,7 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
         .on_click("star"),
     )
     .child(
-        communication::toolbar_action(sys, bar_bounds, 2, "Edit contact", "edit")
+        communication::toolbar_action(sys, bar_bounds, 2, tr(sys, "edit_contact"), "edit")
             .id(id("menu_edit"))
             .on_click("edit"),
     );
@@ -722,9 +750,9 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
         );
     let number = contact.primary_phone().unwrap_or("").to_string();
     let actions = [
-        ("Call", "call", "call"),
-        ("Text", "text", "chat"),
-        ("Video", "video", "videocam"),
+        (tr(sys, "action_call"), "call", "call"),
+        (tr(sys, "action_text"), "text", "chat"),
+        (tr(sys, "action_video"), "video", "videocam"),
     ];
     let action_top = m.dp(196.0) + m.sp(40.0);
     let action_w = (c.width() - m.dp(32.0)) / actions.len() as i32;
@@ -754,7 +782,7 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
     let mut details = Vec::new();
     for (n, kind) in &contact.phones {
         let b = Bounds::new(c.left, c.top + y, c.right, c.top + y + row_h);
-        let label = store::phone_type_label(*kind);
+        let label = phone_type_label(sys, *kind);
         details.push(
             communication::two_line_row(
                 sys,
@@ -764,7 +792,12 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
                 label,
                 &format!("call:{n}"),
             )
-            .desc(format!("Call {label} {n}"))
+            .desc(locale::format(
+                &sys.locale,
+                PACKAGE,
+                "call_number",
+                &[&label, n],
+            ))
             .child(
                 View::new(
                     class::IMAGE_VIEW,
@@ -777,7 +810,12 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
                     ),
                 )
                 .id(id("icon_alternate"))
-                .desc(format!("Text {label} {n}"))
+                .desc(locale::format(
+                    &sys.locale,
+                    PACKAGE,
+                    "sms_number",
+                    &[&label, n],
+                ))
                 .on_click(format!("text:{n}"))
                 .style(Style {
                     icon: Some("chat"),
@@ -796,10 +834,15 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
                 b,
                 (&id("header"), &id("sub_header")),
                 e,
-                "Home",
+                phone_type_label(sys, 1),
                 "email",
             )
-            .desc(format!("Email Home {e}")),
+            .desc(locale::format(
+                &sys.locale,
+                PACKAGE,
+                "email_number",
+                &[&phone_type_label(sys, 1), e],
+            )),
         );
         y += row_h;
     }
@@ -813,10 +856,10 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
             m.dp(48.0) * 4,
         );
         let items = [
-            ("Delete", "menu_delete"),
-            ("Share", "menu_share"),
-            ("Add to Home screen", "menu_shortcut"),
-            ("Edit", "menu_edit"),
+            (tr(sys, "menu_delete"), "menu_delete"),
+            (tr(sys, "menu_share"), "menu_share"),
+            (tr(sys, "menu_shortcut"), "menu_shortcut"),
+            (tr(sys, "menu_edit"), "menu_edit"),
         ];
         let mut popup = View::new(class::LIST_VIEW, b).style(Style {
             background: Some(p.surface),
@@ -852,9 +895,9 @@ fn render_card(sys: &System, contact: &Contact, menu: bool, confirm_delete: bool
     if confirm_delete {
         root = root.child(dialog(
             sys,
-            "Delete this contact?",
-            ("Delete", "delete_confirm"),
-            ("Cancel", "delete_cancel"),
+            tr(sys, "delete_confirm"),
+            (tr(sys, "menu_delete"), "delete_confirm"),
+            (tr(sys, "cancel"), "delete_cancel"),
         ));
     }
     root
@@ -921,12 +964,15 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
         sys,
         c,
         "com.google.android.contacts",
-        if editing {
-            "Edit contact"
-        } else {
-            "Create contact"
-        },
-        Some(("cancel", "Cancel")),
+        tr(
+            sys,
+            if editing {
+                "edit_contact"
+            } else {
+                "create_contact"
+            },
+        ),
+        Some(("cancel", tr(sys, "cancel"))),
     )
     .child(
         View::new(
@@ -939,7 +985,7 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
             ),
         )
         .id(id("toolbar_button"))
-        .text("Save")
+        .text(tr(sys, "save"))
         .on_click("save")
         .style(filled(p.accent, p.on_accent, m.dp(20.0))),
     );
@@ -952,12 +998,13 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
     let mut y = form.top + m.dp(16.0);
     let values = [&draft.first, &draft.last, &draft.phone, &draft.email];
     let mut label_anchor = None;
-    for ((tag, hint), value) in FIELDS.iter().zip(values) {
+    for ((tag, hint, field_id), value) in FIELDS.iter().zip(values) {
         let b = Bounds::new(c.left + m.dp(56.0), y, c.right - m.dp(16.0), y + field_h);
         scroll = scroll.child(
             View::new(class::EDIT_TEXT, b)
+                .id(id(field_id))
                 .text(value.as_str())
-                .hint(*hint)
+                .hint(tr(sys, hint))
                 .editable(*tag)
                 .style(Style {
                     background: Some(p.surface),
@@ -967,7 +1014,7 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
         );
         y += field_h + gap;
         if *tag == "phone" {
-            let label = store::phone_type_label(draft.phone_type);
+            let label = phone_type_label(sys, draft.phone_type);
             let b = Bounds::new(
                 c.left + m.dp(56.0),
                 y - gap / 2,
@@ -977,7 +1024,8 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
             label_anchor = Some(b);
             scroll = scroll.child(
                 View::new(SPINNER, b)
-                    .desc(format!("{label} Phone"))
+                    .id(id("spinner"))
+                    .desc(label)
                     .on_click("phone_label")
                     .child(
                         View::new(
@@ -1000,25 +1048,27 @@ fn render_editor(sys: &System, editing: bool, draft: &ContactDraft, label_menu: 
     }
     let mut root = communication::root(sys).child(bar).child(scroll);
     if let (true, Some(anchor)) = (label_menu, label_anchor) {
+        // The spinner sits in the scrolled form and the app does not know the scroll offset, so
+        // the list opens centred over the content (as a Spinner in dialog mode), where it fits
+        // on every screen: below a scrolled spinner it would fall off dense ones.
         let item_h = m.dp(48.0);
-        let b = Bounds::new(
-            anchor.left,
-            anchor.bottom,
-            anchor.left + m.dp(200.0),
-            anchor.bottom + item_h * PHONE_TYPES.len() as i32,
-        );
+        let menu_h = item_h * PHONE_TYPES.len() as i32;
+        let menu_w = m.dp(200.0).max(anchor.width()).min(c.width() - m.dp(32.0));
+        let left = c.left + (c.width() - menu_w) / 2;
+        let top = c.top + ((c.height() - menu_h) / 2).max(0);
+        let b = Bounds::new(left, top, left + menu_w, top + menu_h);
         let mut menu = View::new(class::LIST_VIEW, b).style(Style {
             background: Some(p.surface),
             corner_radius: m.dp(4.0),
             ..Style::default()
         });
-        for (i, (kind, label)) in PHONE_TYPES.iter().enumerate() {
+        for (i, (kind, _)) in PHONE_TYPES.iter().enumerate() {
             let row = at(b, 0, item_h * i as i32, b.width(), item_h);
             menu = menu.child(
-                View::new(class::TEXT_VIEW, row)
+                View::new(class::CHECKED_TEXT_VIEW, row)
                     .id("android:id/text1")
-                    .text(*label)
-                    .selected(*kind == draft.phone_type)
+                    .text(phone_type_label(sys, *kind))
+                    .checked(*kind == draft.phone_type)
                     .on_click(format!("label:{kind}"))
                     .style(text_style(16.0, p.on_surface)),
             );

@@ -13,6 +13,7 @@ use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::communication::{
     self, at, filled, palette, text_style, DIALER_PACKAGE, DIALER_PID,
 };
+use crate::sim::locale;
 use crate::sim::providers::{calllog, contacts, now_ms, phone_number};
 use crate::sim::system::{Request, System};
 use crate::sim::telephony::{self, Ending, Status};
@@ -23,6 +24,11 @@ const MAIN_ACTIVITY: &str = "com.google.android.dialer.extensions.GoogleDialtact
 const INCALL_ACTIVITY: &str = "com.android.incallui.InCallActivity";
 
 /// A resource id in the dialer's resource package.
+/// A string of the Phone app's `res/` in the phone's locale.
+fn tr(sys: &System, name: &'static str) -> &'static str {
+    locale::string(&sys.locale, PACKAGE, name)
+}
+
 fn id(name: &str) -> String {
     format!("com.android.dialer:id/{name}")
 }
@@ -420,7 +426,7 @@ impl Dialer {
                     ),
                 )
                 .id(id("search_box_start_search"))
-                .text("Search contacts & places")
+                .text(tr(sys, "search_hint"))
                 .style(text_style(16.0, p.secondary_text)),
             ),
         );
@@ -434,21 +440,21 @@ impl Dialer {
             (
                 Tab::Favorites,
                 "speed_dial_tab",
-                "Favorites",
+                tr(sys, "tab_favorites"),
                 "tab:favorites",
                 "star",
             ),
             (
                 Tab::Recents,
                 "call_log_tab",
-                "Recents",
+                tr(sys, "tab_recents"),
                 "tab:recents",
                 "history",
             ),
             (
                 Tab::Contacts,
                 "contacts_tab",
-                "Contacts",
+                tr(sys, "tab_contacts"),
                 "tab:contacts",
                 "people",
             ),
@@ -545,7 +551,7 @@ fn render_recents(sys: &System, body: Bounds) -> View {
                 at(body, 0, m.dp(120.0), body.width(), m.sp(24.0)),
             )
             .id(id("empty_list_view_message"))
-            .text("No recent calls")
+            .text(tr(sys, "no_recent_calls"))
             .style(Style {
                 center_text: true,
                 ..text_style(16.0, p.secondary_text)
@@ -560,9 +566,9 @@ fn render_recents(sys: &System, body: Bounds) -> View {
             .clone()
             .unwrap_or_else(|| phone_number::format_for_display(&e.number));
         let kind = match e.kind {
-            calllog::INCOMING => "Incoming call",
-            calllog::MISSED => "Missed call",
-            _ => "Outgoing call",
+            calllog::INCOMING => tr(sys, "incoming_call"),
+            calllog::MISSED => tr(sys, "missed_call"),
+            _ => tr(sys, "outgoing_call"),
         };
         let when = communication::short_time(sys, e.date);
         let row = communication::two_line_row(
@@ -587,7 +593,12 @@ fn render_recents(sys: &System, body: Bounds) -> View {
                 ),
             )
             .id(id("call_button"))
-            .desc(format!("Call {shown}"))
+            .desc(locale::format(
+                &sys.locale,
+                PACKAGE,
+                "call_number",
+                &[&shown],
+            ))
             .on_click(format!("call:{}", e.number))
             .style(Style {
                 icon: Some("call"),
@@ -619,7 +630,7 @@ fn render_favorites(sys: &System, body: Bounds) -> View {
                 at(body, 0, m.dp(120.0), body.width(), m.sp(24.0)),
             )
             .id(id("empty_list_view_message"))
-            .text("No favorites yet")
+            .text(tr(sys, "no_favorites"))
             .style(Style {
                 center_text: true,
                 ..text_style(16.0, p.secondary_text)
@@ -722,7 +733,7 @@ fn render_dialpad(sys: &System, digits: &str) -> View {
                 ),
             )
             .id(id("deleteButton"))
-            .desc("backspace")
+            .desc(tr(sys, "backspace"))
             .on_click("delete")
             .long_clickable()
             .style(Style {
@@ -751,7 +762,7 @@ fn render_dialpad(sys: &System, digits: &str) -> View {
     pad.child(
         View::new(class::IMAGE_BUTTON, fab)
             .id(id("dialpad_floating_action_button"))
-            .desc("dial")
+            .desc(tr(sys, "dial"))
             .on_click("dial")
             .style(Style {
                 icon: Some("call"),
@@ -1018,11 +1029,11 @@ fn render_in_call(sys: &System, call: &telephony::Call, screen: &CallScreen) -> 
     let emergency = phone_number::is_emergency(&call.number);
     let seconds = (now_ms(sys) - call.connected_ms.unwrap_or(call.created_ms)) / 1000;
     let status = if emergency {
-        "Emergency call"
+        tr(sys, "emergency_call")
     } else if held {
-        "On hold"
+        tr(sys, "on_hold")
     } else if call.direction == telephony::Direction::Outgoing && seconds < 2 {
-        "Calling…"
+        tr(sys, "calling")
     } else {
         ""
     };
@@ -1069,7 +1080,7 @@ fn render_in_call(sys: &System, call: &telephony::Call, screen: &CallScreen) -> 
         let buttons = [
             (
                 "incall_first_button",
-                "Mute",
+                tr(sys, "mute"),
                 "mute",
                 screen.muted,
                 true,
@@ -1077,7 +1088,7 @@ fn render_in_call(sys: &System, call: &telephony::Call, screen: &CallScreen) -> 
             ),
             (
                 "incall_second_button",
-                "Keypad",
+                tr(sys, "keypad"),
                 "keypad",
                 screen.keypad,
                 false,
@@ -1085,7 +1096,7 @@ fn render_in_call(sys: &System, call: &telephony::Call, screen: &CallScreen) -> 
             ),
             (
                 "incall_third_button",
-                "Speaker",
+                tr(sys, "speaker"),
                 "speaker",
                 screen.speaker,
                 true,
@@ -1093,16 +1104,16 @@ fn render_in_call(sys: &System, call: &telephony::Call, screen: &CallScreen) -> 
             ),
             (
                 "incall_fourth_button",
-                "Add call",
+                tr(sys, "add_call"),
                 "add_call",
                 false,
                 false,
                 "add_call",
             ),
-            ("incall_fifth_button", "Hold", "hold", held, true, "pause"),
+            ("incall_fifth_button", tr(sys, "hold"), "hold", held, true, "pause"),
             (
                 "incall_sixth_button",
-                "Video call",
+                tr(sys, "video_call"),
                 "video",
                 false,
                 false,
@@ -1182,7 +1193,7 @@ fn render_in_call(sys: &System, call: &telephony::Call, screen: &CallScreen) -> 
     root.child(
         View::new(class::IMAGE_BUTTON, end)
             .id(id("incall_end_call"))
-            .desc("End call")
+            .desc(tr(sys, "end_call"))
             .on_click("end_call")
             .style(Style {
                 icon: Some("call_end"),

@@ -7,6 +7,7 @@ use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::communication::{
     self, at, filled, palette, text_style, MESSAGES_PACKAGE, MESSAGES_PID,
 };
+use crate::sim::locale;
 use crate::sim::providers::{contacts, now_ms, phone_number, telephony};
 use crate::sim::system::{Request, System};
 use crate::sim::view::{class, Style, View};
@@ -15,6 +16,11 @@ pub const PACKAGE: &str = MESSAGES_PACKAGE;
 const LIST_ACTIVITY: &str = "com.google.android.apps.messaging.ui.ConversationListActivity";
 const CONVERSATION_ACTIVITY: &str =
     "com.google.android.apps.messaging.ui.conversation.ConversationActivity";
+
+/// A string of Messages' `res/` in the phone's locale.
+fn tr(sys: &System, name: &'static str) -> &'static str {
+    locale::string(&sys.locale, PACKAGE, name)
+}
 
 fn id(name: &str) -> String {
     format!("com.google.android.apps.messaging:id/{name}")
@@ -384,7 +390,7 @@ fn render_list(sys: &System) -> View {
             at(c, 0, m.dp(16.0), c.width(), m.sp(32.0)),
         )
         .id(id("toolbar_title"))
-        .text("Messages")
+        .text(tr(sys, "app_label"))
         .style(Style {
             center_text: true,
             ..text_style(22.0, p.on_surface)
@@ -416,7 +422,11 @@ fn render_list(sys: &System) -> View {
         .long_clickable()
         .desc(format!(
             "{name}, {}{}, {when}.",
-            if t.read { "" } else { "Unread, " },
+            if t.read {
+                String::new()
+            } else {
+                format!("{}, ", tr(sys, "unread"))
+            },
             t.snippet
         ))
         .child(
@@ -443,7 +453,7 @@ fn render_list(sys: &System) -> View {
                 at(body, 0, m.dp(160.0), body.width(), m.sp(24.0)),
             )
             .id(id("empty_state_text"))
-            .text("Once you start a new conversation, you'll see it listed here")
+            .text(tr(sys, "empty_list"))
             .style(Style {
                 center_text: true,
                 ..text_style(16.0, p.secondary_text)
@@ -452,7 +462,7 @@ fn render_list(sys: &System) -> View {
     }
     root = root.child(list);
     root.child(
-        communication::fab(sys, c, "Start chat", "Start chat", "chat")
+        communication::fab(sys, c, tr(sys, "start_chat"), tr(sys, "start_chat"), "chat")
             .id(id("start_chat_fab"))
             .on_click("start_chat"),
     )
@@ -466,8 +476,8 @@ fn render_new_chat(sys: &System, query: &str) -> View {
         sys,
         c,
         "com.google.android.apps.messaging",
-        "New conversation",
-        Some(("up", "Navigate up")),
+        tr(sys, "new_conversation"),
+        Some(("up", tr(sys, "navigate_up"))),
     );
     let field_top = m.dp(64.0);
     let mut root = communication::root(sys).child(bar).child(
@@ -481,7 +491,7 @@ fn render_new_chat(sys: &System, query: &str) -> View {
                 m.sp(24.0),
             ),
         )
-        .text("To")
+        .text(tr(sys, "to"))
         .style(text_style(16.0, p.secondary_text)),
     );
     root = root.child(
@@ -491,7 +501,7 @@ fn render_new_chat(sys: &System, query: &str) -> View {
         )
         .id(id("recipient_text_view"))
         .text(query)
-        .hint("Type a name, phone number, or email")
+        .hint(tr(sys, "recipient_hint"))
         .editable("recipient")
         .style(text_style(16.0, p.on_surface)),
     );
@@ -504,7 +514,12 @@ fn render_new_chat(sys: &System, query: &str) -> View {
     let typed = phone_number::strip_separators(query);
     if !typed.is_empty() && phone_number::digits(query).len() >= 3 {
         rows.push((
-            format!("Send to {}", phone_number::format_for_display(&typed)),
+            locale::format(
+                &sys.locale,
+                PACKAGE,
+                "send_to",
+                &[&phone_number::format_for_display(&typed)],
+            ),
             typed.clone(),
             String::new(),
         ));
@@ -540,18 +555,18 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
         c,
         "com.google.android.apps.messaging",
         &name,
-        Some(("up", "Back")),
+        Some(("up", tr(sys, "back"))),
     )
     .child(
-        communication::toolbar_action(sys, bar_bounds, 1, "Call", "call")
-            .id(id("action_call"))
+        communication::toolbar_action(sys, bar_bounds, 1, tr(sys, "call"), "call")
+            .id("com.google.android.apps.messaging:id/action_call")
             .on_click("call"),
     )
     .child(communication::toolbar_action(
         sys,
         bar_bounds,
         0,
-        "More options",
+        tr(sys, "more_options"),
         "more",
     ));
     let compose_height = m.dp(64.0);
@@ -585,11 +600,15 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
         let b = Bounds::new(left, bottom - height, left + text_width, bottom);
         let when = communication::clock_time(sms.date);
         let who = if outgoing {
-            "You".to_string()
+            tr(sys, "you").to_string()
         } else {
             name.clone()
         };
-        let status = if outgoing { ", , Sent" } else { "" };
+        let status = if outgoing {
+            format!(", , {}", tr(sys, "sent"))
+        } else {
+            String::new()
+        };
         bubbles.push(
             View::new(class::VIEW_GROUP, b)
                 .id(id("message_content"))
@@ -599,7 +618,11 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
                         .id(id("message_text"))
                         .text(sms.body.clone())
                         .selectable(&format!("message:{}", sms.id))
-                        .desc(format!("{who} said  {} {when} .{status}", sms.body))
+                        .desc(format!(
+                            "{}  {} {when} .{status}",
+                            locale::format(&sys.locale, PACKAGE, "said", &[&who]),
+                            sms.body
+                        ))
                         .style(Style {
                             background: Some(if outgoing {
                                 p.card
@@ -639,7 +662,7 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
                 )
                 .id(id("compose_message_text"))
                 .text(draft)
-                .hint("Text message")
+                .hint(tr(sys, "compose_hint"))
                 .editable("compose")
                 .style(filled([241, 243, 244, 255], [32, 33, 36, 255], m.dp(24.0))),
             )
@@ -655,7 +678,7 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
                     ),
                 )
                 .id(id("send_message_button_icon"))
-                .desc("Send SMS")
+                .desc(tr(sys, "send_sms"))
                 .on_click("send")
                 .enabled(!draft.trim().is_empty())
                 .style(Style {

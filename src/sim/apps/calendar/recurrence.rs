@@ -9,6 +9,8 @@
 
 use chrono::{Datelike, NaiveDate, Weekday};
 
+use crate::sim::locale;
+
 /// How often an event repeats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Freq {
@@ -206,44 +208,67 @@ impl Rule {
         }
     }
 
-    /// How the editor and the details page say it: "Every week on Monday".
-    pub fn describe(&self, start: NaiveDate) -> String {
-        let every = |unit: &str| {
-            if self.interval > 1 {
-                format!("Every {} {unit}s", self.interval)
-            } else {
-                format!("Every {unit}")
-            }
+    /// How the editor and the details page say it: "Every week on Monday" (in `loc`'s language).
+    pub fn describe(&self, loc: &str, start: NaiveDate) -> String {
+        let n = self.interval;
+        let f = |name: &str, args: &[&dyn std::fmt::Display]| {
+            locale::format(loc, super::PACKAGE, name, args)
         };
         match self.freq {
-            Freq::Daily => every("day"),
+            Freq::Daily if n > 1 => f("every_n_days", &[&n]),
+            Freq::Daily => f("every_day", &[]),
             Freq::Weekly => {
                 let days = if self.by_day.is_empty() {
                     vec![start.weekday()]
                 } else {
                     self.by_day.clone()
                 };
-                let names: Vec<String> = days
-                    .iter()
-                    .map(|d| {
-                        NaiveDate::from_isoywd_opt(2024, 1, *d)
-                            .map(|x| x.format("%A").to_string())
-                            .unwrap_or_default()
-                    })
-                    .collect();
-                format!("{} on {}", every("week"), names.join(", "))
+                let names: Vec<&str> = days.iter().map(|d| weekday_name(loc, *d)).collect();
+                let names = names.join(", ");
+                if n > 1 {
+                    f("every_n_weeks_on", &[&n, &names])
+                } else {
+                    f("every_week_on", &[&names])
+                }
             }
-            Freq::Monthly => format!("{} on day {}", every("month"), start.day()),
-            Freq::Yearly => format!("{} on {}", every("year"), start.format("%B %-d")),
+            Freq::Monthly if n > 1 => f("every_n_months_on", &[&n, &start.day()]),
+            Freq::Monthly => f("every_month_on", &[&start.day()]),
+            Freq::Yearly => {
+                let day = locale::format(
+                    loc,
+                    super::PACKAGE,
+                    "month_day",
+                    &[&month_name(loc, start.month0()), &start.day()],
+                );
+                if n > 1 {
+                    f("every_n_years_on", &[&n, &day])
+                } else {
+                    f("every_year_on", &[&day])
+                }
+            }
         }
     }
 }
 
+/// A weekday's full name in `loc`'s language (Calendar's `weekdays` array, Sunday first).
+fn weekday_name(loc: &str, d: Weekday) -> &'static str {
+    locale::array(loc, super::PACKAGE, "weekdays")
+        .get(d.num_days_from_sunday() as usize)
+        .map_or("", String::as_str)
+}
+
+/// A month's full name in `loc`'s language (Calendar's `months` array).
+fn month_name(loc: &str, month0: u32) -> &'static str {
+    locale::array(loc, super::PACKAGE, "months")
+        .get(month0 as usize)
+        .map_or("", String::as_str)
+}
+
 /// What the editor's repeat row and dialog show for a choice.
-pub fn choice_label(freq: Option<Freq>, start: NaiveDate) -> String {
+pub fn choice_label(loc: &str, freq: Option<Freq>, start: NaiveDate) -> String {
     match freq {
-        None => "Does not repeat".into(),
-        Some(f) => Rule::simple(f, start).describe(start),
+        None => locale::string(loc, super::PACKAGE, "does_not_repeat").to_string(),
+        Some(f) => Rule::simple(f, start).describe(loc, start),
     }
 }
 
@@ -264,7 +289,7 @@ mod tests {
         assert!(weekly.occurs_on(start, d(2024, 6, 17)));
         assert!(!weekly.occurs_on(start, d(2024, 6, 18)));
         assert!(!weekly.occurs_on(start, d(2024, 5, 27)));
-        assert_eq!(weekly.describe(start), "Every week on Monday");
+        assert_eq!(weekly.describe("en-US", start), "Every week on Monday");
         let daily = Rule::parse("FREQ=DAILY;COUNT=3").unwrap();
         assert!(daily.occurs_on(start, d(2024, 6, 5)));
         assert!(!daily.occurs_on(start, d(2024, 6, 6)));

@@ -11,21 +11,28 @@ use crate::sim::apps::widgets::{
     self, button, columns, columns_vertical, dialog_card, dialog_frame, first_of_month, format_hm,
     inset, label, with_card_children, Rows,
 };
+use crate::sim::locale;
 use crate::sim::system::System;
-use crate::sim::view::{class, Metrics, Role, Style, View};
+use crate::sim::view::{class, Role, Style, View};
+
+/// A string of Calendar's `res/` in the phone's locale.
+fn tr(sys: &System, name: &'static str) -> &'static str {
+    locale::string(&sys.locale, PACKAGE, name)
+}
 
 /// How an event's repeat rule reads ("Every week on Monday"; "Custom" for a rule the app cannot
 /// read).
-fn repeat_label(e: &Event) -> String {
+fn repeat_label(sys: &System, e: &Event) -> String {
     match (&e.rrule, e.rule()) {
-        (None, _) => recurrence::choice_label(None, e.start.date()),
-        (Some(_), Some(rule)) => rule.describe(e.start.date()),
-        (Some(_), None) => "Custom".to_string(),
+        (None, _) => recurrence::choice_label(&sys.locale, None, e.start.date()),
+        (Some(_), Some(rule)) => rule.describe(&sys.locale, e.start.date()),
+        (Some(_), None) => tr(sys, "custom").to_string(),
     }
 }
 
 /// The repeat choices as a single-choice dialog (`rep:N` picks choice N).
-fn repeat_dialog(m: &Metrics, e: &Event) -> View {
+fn repeat_dialog(sys: &System, e: &Event) -> View {
+    let m = &sys.metrics;
     let current = e.rule();
     let card = dialog_card(
         m,
@@ -33,7 +40,7 @@ fn repeat_dialog(m: &Metrics, e: &Event) -> View {
     );
     let mut rows = Rows::new(inset(card, m.dp(24.0)));
     let mut children =
-        vec![label(rows.take(m.sp(32.0)), "Repeat", 20.0).id("android:id/alertTitle")];
+        vec![label(rows.take(m.sp(32.0)), tr(sys, "repeat"), 20.0).id("android:id/alertTitle")];
     for (i, choice) in recurrence::CHOICES.iter().enumerate() {
         let checked = match (choice, &current, &e.rrule) {
             (None, _, None) => true,
@@ -43,7 +50,11 @@ fn repeat_dialog(m: &Metrics, e: &Event) -> View {
         children.push(
             View::new(class::CHECKED_TEXT_VIEW, rows.take(m.dp(48.0)))
                 .id("android:id/text1")
-                .text(recurrence::choice_label(*choice, e.start.date()))
+                .text(recurrence::choice_label(
+                    &sys.locale,
+                    *choice,
+                    e.start.date(),
+                ))
                 .on_click(format!("rep:{i}"))
                 .checked(checked),
         );
@@ -52,14 +63,45 @@ fn repeat_dialog(m: &Metrics, e: &Event) -> View {
 }
 
 /// "Mon, Nov 23, 2026".
-fn date_text(d: NaiveDate) -> String {
-    d.format("%a, %b %-d, %Y").to_string()
+fn date_text(sys: &System, d: NaiveDate) -> String {
+    date_full(sys, d)
+}
+
+/// A name from one of Calendar's arrays (`weekdays`, `months`, …) in the phone's locale.
+fn named(sys: &System, array: &str, i: u32) -> &'static str {
+    locale::array(&sys.locale, PACKAGE, array)
+        .get(i as usize)
+        .map_or("", String::as_str)
+}
+
+/// "Wednesday, June 5, 2024" in the phone's locale.
+fn date_full(sys: &System, d: NaiveDate) -> String {
+    let weekday = named(sys, "weekdays", d.weekday().num_days_from_sunday());
+    let month = named(sys, "months", d.month0());
+    locale::format(
+        &sys.locale,
+        PACKAGE,
+        "date_full",
+        &[&weekday, &month, &d.day(), &d.year()],
+    )
+}
+
+/// "Wednesday, June 5" in the phone's locale.
+fn date_day(sys: &System, d: NaiveDate) -> String {
+    let weekday = named(sys, "weekdays", d.weekday().num_days_from_sunday());
+    let month = named(sys, "months", d.month0());
+    locale::format(
+        &sys.locale,
+        PACKAGE,
+        "date_day",
+        &[&weekday, &month, &d.day()],
+    )
 }
 
 /// "10:00 – 11:00 AM" style range for a timed event (always with both suffixes, for clarity).
-fn time_range(e: &Event, h24: bool) -> String {
+fn time_range(sys: &System, e: &Event, h24: bool) -> String {
     if e.all_day {
-        return "All day".to_string();
+        return tr(sys, "all_day").to_string();
     }
     format!(
         "{} – {}",
@@ -69,18 +111,27 @@ fn time_range(e: &Event, h24: bool) -> String {
 }
 
 impl Calendar {
-    fn render_toolbar(&self, m: &Metrics, b: Bounds, today: NaiveDate) -> Vec<View> {
+    fn render_toolbar(&self, sys: &System, b: Bounds, today: NaiveDate) -> Vec<View> {
+        let m = &sys.metrics;
         let icon_w = m.dp(48.0);
         let title = match self.mode {
             Mode::Month if self.selected.year() == today.year() => {
-                self.selected.format("%B").to_string()
+                named(sys, "months_standalone", self.selected.month0()).to_string()
             }
-            Mode::Month => self.selected.format("%B %Y").to_string(),
-            Mode::Day => self.selected.format("%a, %b %-d").to_string(),
+            Mode::Month => locale::format(
+                &sys.locale,
+                PACKAGE,
+                "month_year",
+                &[
+                    &named(sys, "months_standalone", self.selected.month0()),
+                    &self.selected.year(),
+                ],
+            ),
+            Mode::Day => date_day(sys, self.selected),
         };
         let (prev_desc, next_desc) = match self.mode {
-            Mode::Month => ("Previous month", "Next month"),
-            Mode::Day => ("Previous day", "Next day"),
+            Mode::Month => (tr(sys, "previous_month"), tr(sys, "next_month")),
+            Mode::Day => (tr(sys, "previous_day"), tr(sys, "next_day")),
         };
         let icon = |x: i32, desc: &str, tag: &str, icon: &'static str| {
             View::new(
@@ -96,25 +147,25 @@ impl Calendar {
         };
         let right = b.right;
         vec![
-            icon(b.left, prev_desc, "prev", "arrow_back"),
+            icon(b.left, prev_desc, "prev", "arrow_back").id(id("prev")),
             label(
                 Bounds::new(b.left + icon_w, b.top, right - 4 * icon_w, b.bottom),
                 title,
                 22.0,
             )
             .id(id("date_picker_text_view")),
-            icon(right - 4 * icon_w, next_desc, "next", "chevron_right"),
+            icon(right - 4 * icon_w, next_desc, "next", "chevron_right").id(id("next")),
             View::new(
                 class::TEXT_VIEW,
                 Bounds::new(right - 3 * icon_w, b.top, right - icon_w, b.bottom),
             )
             .text(match self.mode {
-                Mode::Month => "Day",
-                Mode::Day => "Month",
+                Mode::Month => tr(sys, "view_day"),
+                Mode::Day => tr(sys, "view_month"),
             })
             .desc(match self.mode {
-                Mode::Month => "Switch to day view",
-                Mode::Day => "Switch to month view",
+                Mode::Month => tr(sys, "switch_to_day"),
+                Mode::Day => tr(sys, "switch_to_month"),
             })
             .on_click("mode")
             .style(Style {
@@ -125,7 +176,7 @@ impl Calendar {
                 class::IMAGE_BUTTON,
                 Bounds::new(right - icon_w, b.top, right, b.bottom),
             )
-            .desc("Jump to Today")
+            .desc(tr(sys, "jump_to_today"))
             .on_click("today")
             .style(Style {
                 center_text: true,
@@ -135,16 +186,18 @@ impl Calendar {
         ]
     }
 
-    fn render_month(&self, m: &Metrics, body: Bounds, today: NaiveDate) -> View {
+    fn render_month(&self, sys: &System, body: Bounds, today: NaiveDate) -> View {
+        let m = &sys.metrics;
         let first = first_of_month(self.selected);
         let mut grid =
             View::new(class::VIEW_GROUP, body).id(id("alternate_timeline_fragment_container"));
         let mut rows = Rows::new(body);
         let header = rows.take(m.dp(24.0));
-        for (b, name) in columns(header, 7)
-            .into_iter()
-            .zip(["S", "M", "T", "W", "T", "F", "S"])
-        {
+        for (b, name) in columns(header, 7).into_iter().zip(locale::array(
+            &sys.locale,
+            PACKAGE,
+            "weekday_initials",
+        )) {
             grid = grid.child(label(b, name, 12.0).style(Style {
                 center_text: true,
                 text_size_sp: Some(12.0),
@@ -157,13 +210,14 @@ impl Calendar {
                 let day = start + Duration::days((w * 7 + d) as i64);
                 let events = self.events_on(day);
                 let count = match events.len() {
-                    0 => "No events".to_string(),
-                    1 => "1 event".to_string(),
-                    n => format!("{n} events"),
+                    0 => tr(sys, "no_events").to_string(),
+                    1 => tr(sys, "one_event").to_string(),
+                    n => locale::format(&sys.locale, PACKAGE, "n_events", &[&n]),
                 };
                 let number_b = Bounds::new(cell.left, cell.top, cell.right, cell.top + m.sp(18.0));
                 let mut v = View::new(class::VIEW, cell)
-                    .desc(format!("{}, {count}", day.format("%A, %B %-d, %Y")))
+                    .id(id("month_day"))
+                    .desc(format!("{}, {count}", date_full(sys, day)))
                     .on_click(format!("day:{}", day.format("%Y-%m-%d")))
                     .selected(day == self.selected)
                     .style(Style {
@@ -172,7 +226,10 @@ impl Calendar {
                     })
                     .child(
                         View::new(class::TEXT_VIEW, number_b)
-                            .text(day.day().to_string())
+                            .text(locale::numbers::format_integer(
+                                day.day() as i64,
+                                &sys.locale,
+                            ))
                             .style(Style {
                                 text_role: (day.month() != first.month())
                                     .then_some(Role::Secondary),
@@ -207,7 +264,8 @@ impl Calendar {
         grid
     }
 
-    fn render_day(&self, m: &Metrics, body: Bounds, h24: bool) -> View {
+    fn render_day(&self, sys: &System, body: Bounds, h24: bool) -> View {
+        let m = &sys.metrics;
         let mut list = View::new(class::SCROLL_VIEW, body)
             .id(id("alternate_timeline_fragment_container"))
             .scrollable("day_list");
@@ -224,7 +282,7 @@ impl Calendar {
                         y + m.dp(64.0),
                     ),
                 )
-                .text("Nothing planned. Tap to create.")
+                .text(tr(sys, "nothing_planned"))
                 .on_click("empty_day"),
             );
         }
@@ -239,7 +297,7 @@ impl Calendar {
             let mut rows = Rows::new(inset(row, m.dp(8.0)));
             list = list.child(
                 View::new(class::VIEW, row)
-                    .desc(format!("{}, {}", e.title, time_range(e, h24)))
+                    .desc(format!("{}, {}", e.title, time_range(sys, e, h24)))
                     .on_click(format!("ev:{ev_id}"))
                     .style(Style {
                         background: Some([3, 155, 229, 255]),
@@ -254,7 +312,7 @@ impl Calendar {
                         }),
                     )
                     .child(
-                        label(rows.take(m.sp(20.0)), time_range(e, h24), 12.0).style(Style {
+                        label(rows.take(m.sp(20.0)), time_range(sys, e, h24), 12.0).style(Style {
                             text_color: Some([255, 255, 255, 255]),
                             text_size_sp: Some(12.0),
                             ..Style::default()
@@ -266,7 +324,8 @@ impl Calendar {
         list
     }
 
-    fn render_fab(&self, m: &Metrics, area: Bounds) -> Vec<View> {
+    fn render_fab(&self, sys: &System, area: Bounds) -> Vec<View> {
+        let m = &sys.metrics;
         let size = m.dp(56.0);
         let fab_b = Bounds::new(
             area.right - size - m.dp(16.0),
@@ -285,10 +344,10 @@ impl Calendar {
             views.push(
                 View::new(class::LINEAR_LAYOUT, row)
                     .id(id("speed_dial_event_container"))
-                    .desc("Event")
+                    .desc(tr(sys, "event"))
                     .on_click("new_event")
                     .child(
-                        label(inset(row, m.dp(8.0)), "Event", 14.0)
+                        label(inset(row, m.dp(8.0)), tr(sys, "event"), 14.0)
                             .id(id("speed_dial_event_label")),
                     )
                     .style(Style {
@@ -302,9 +361,9 @@ impl Calendar {
             View::new(class::IMAGE_BUTTON, fab_b)
                 .id(id("floating_action_button"))
                 .desc(if self.speed_dial {
-                    "Close"
+                    tr(sys, "close")
                 } else {
-                    "Create new event and more"
+                    tr(sys, "create_new")
                 })
                 .on_click("fab")
                 .style(Style {
@@ -317,13 +376,14 @@ impl Calendar {
         views
     }
 
-    fn render_editor(&self, m: &Metrics, editor: &Editor, h24: bool) -> View {
+    fn render_editor(&self, sys: &System, editor: &Editor, h24: bool) -> View {
+        let m = &sys.metrics;
         match &editor.picker {
             Some(EditorPicker::StartDate(p) | EditorPicker::EndDate(p)) => return p.render(m),
             Some(EditorPicker::StartTime(p) | EditorPicker::EndTime(p)) => {
                 return p.render(PACKAGE, m)
             }
-            Some(EditorPicker::Repeat) => return repeat_dialog(m, &editor.event),
+            Some(EditorPicker::Repeat) => return repeat_dialog(sys, &editor.event),
             None => {}
         }
         let e = &editor.event;
@@ -335,7 +395,7 @@ impl Calendar {
                 class::IMAGE_BUTTON,
                 Bounds::new(bar.left, bar.top, bar.left + m.dp(56.0), bar.bottom),
             )
-            .desc("Close")
+            .desc(tr(sys, "close"))
             .on_click("ed_close")
             .style(Style {
                 icon: Some("close"),
@@ -348,7 +408,7 @@ impl Calendar {
                     bar.right - m.dp(16.0),
                     bar.bottom - m.dp(8.0),
                 ),
-                "Save",
+                tr(sys, "save"),
                 "ed_save",
             )
             .id(id("save"))
@@ -360,6 +420,10 @@ impl Calendar {
                 ..Style::default()
             }),
         ];
+        // The form scrolls under the bar: on dense screens (B-MoCA's 550-700 dpi) its last
+        // fields sit below the fold, as in the real editor.
+        let form_area = rows.rest();
+        let bar_children = std::mem::take(&mut children);
         let pad =
             |b: Bounds| Bounds::new(b.left + m.dp(16.0), b.top, b.right - m.dp(16.0), b.bottom);
         let title_b = pad(rows.take(m.dp(72.0)));
@@ -370,7 +434,7 @@ impl Calendar {
                     View::new(class::EDIT_TEXT, title_b)
                         .id(id("input"))
                         .text(e.title.clone())
-                        .hint("Add title")
+                        .hint(tr(sys, "add_title"))
                         .editable("ed_title")
                         .style(Style {
                             text_size_sp: Some(24.0),
@@ -382,7 +446,7 @@ impl Calendar {
         children.push(
             View::new(class::SWITCH, all_day_b)
                 .id(id("all_day_switch"))
-                .text("All-day")
+                .text(tr(sys, "all_day_switch"))
                 .on_click("ed_all_day")
                 .checked(e.all_day),
         );
@@ -390,12 +454,21 @@ impl Calendar {
             let b = pad(rows.take(m.dp(56.0)));
             let cols = columns(b, 3);
             let date_b = Bounds::new(cols[0].left, b.top, cols[1].right, b.bottom);
-            let word = if which == "start" { "Start" } else { "End" };
+
             children.push(
                 View::new(class::TEXT_VIEW, date_b)
                     .id(id(&format!("{which}_date")))
-                    .text(date_text(date))
-                    .desc(format!("{word} date: {}", date.format("%A, %B %-d, %Y")))
+                    .text(date_text(sys, date))
+                    .desc(locale::format(
+                        &sys.locale,
+                        PACKAGE,
+                        if which == "start" {
+                            "start_date"
+                        } else {
+                            "end_date"
+                        },
+                        &[&date_full(sys, date)],
+                    ))
                     .on_click(format!("ed_{which}_date")),
             );
             if !e.all_day {
@@ -404,7 +477,16 @@ impl Calendar {
                     View::new(class::TEXT_VIEW, cols[2])
                         .id(id(&format!("{which}_time")))
                         .text(t.clone())
-                        .desc(format!("{word} time: {t}"))
+                        .desc(locale::format(
+                            &sys.locale,
+                            PACKAGE,
+                            if which == "start" {
+                                "start_time"
+                            } else {
+                                "end_time"
+                            },
+                            &[&t],
+                        ))
                         .on_click(format!("ed_{which}_time")),
                 );
             }
@@ -414,8 +496,13 @@ impl Calendar {
         children.push(
             View::new(class::TEXT_VIEW, pad(rows.take(m.dp(56.0))))
                 .id(id("recurrence"))
-                .text(repeat_label(e))
-                .desc(format!("Repeat: {}", repeat_label(e)))
+                .text(repeat_label(sys, e))
+                .desc(locale::format(
+                    &sys.locale,
+                    PACKAGE,
+                    "repeat_desc",
+                    &[&repeat_label(sys, e)],
+                ))
                 .on_click("ed_repeat"),
         );
         rows.take(m.dp(8.0));
@@ -423,33 +510,39 @@ impl Calendar {
             View::new(class::EDIT_TEXT, pad(rows.take(m.dp(56.0))))
                 .id(id("location"))
                 .text(e.location.clone())
-                .hint("Add location")
+                .hint(tr(sys, "add_location"))
                 .editable("ed_location"),
         );
         children.push(
             View::new(class::EDIT_TEXT, pad(rows.take(m.dp(96.0))))
                 .id(id("description"))
                 .text(e.description.clone())
-                .hint("Add description")
+                .hint(tr(sys, "add_description"))
                 .editable("ed_description"),
         );
-        View::new(class::FRAME_LAYOUT, area).children(children)
+        let form = View::new(class::SCROLL_VIEW, form_area)
+            .scrollable("ed_scroll")
+            .children(children);
+        View::new(class::FRAME_LAYOUT, area)
+            .children(bar_children)
+            .child(form)
     }
 
-    fn render_detail(&self, m: &Metrics, e: &Event, h24: bool) -> View {
+    fn render_detail(&self, sys: &System, e: &Event, h24: bool) -> View {
+        let m = &sys.metrics;
         if self.confirm_delete {
             let card = dialog_card(m, m.dp(180.0));
             let mut rows = Rows::new(inset(card, m.dp(24.0)));
-            let msg =
-                label(rows.take(m.sp(48.0)), "Delete this event?", 18.0).id("android:id/message");
+            let msg = label(rows.take(m.sp(48.0)), tr(sys, "delete_confirm"), 18.0)
+                .id("android:id/message");
             rows.take(m.dp(16.0));
             let cols = columns(rows.take(m.dp(48.0)), 4);
             return with_card_children(
                 dialog_frame(m, card),
                 vec![
                     msg,
-                    button(cols[2], "Cancel", "del_cancel").id("android:id/button2"),
-                    button(cols[3], "Delete", "del_ok").id("android:id/button1"),
+                    button(cols[2], tr(sys, "cancel"), "del_cancel").id("android:id/button2"),
+                    button(cols[3], tr(sys, "delete"), "del_ok").id("android:id/button1"),
                 ],
             );
         }
@@ -473,27 +566,43 @@ impl Calendar {
             |b: Bounds| Bounds::new(b.left + m.dp(24.0), b.top, b.right - m.dp(16.0), b.bottom);
         let when = if e.all_day {
             if e.start.date() == e.end.date() {
-                e.start.format("%A, %B %-d").to_string()
+                date_day(sys, e.start.date())
             } else {
                 format!(
                     "{} – {}",
-                    e.start.format("%A, %B %-d"),
-                    e.end.format("%A, %B %-d")
+                    date_day(sys, e.start.date()),
+                    date_day(sys, e.end.date())
                 )
             }
         } else {
-            format!("{} · {}", e.start.format("%A, %B %-d"), time_range(e, h24))
+            format!(
+                "{} · {}",
+                date_day(sys, e.start.date()),
+                time_range(sys, e, h24)
+            )
         };
         let mut children = vec![
-            icon(bar.left, "Close", "det_close", "close"),
-            icon(bar.right - 2 * icon_w, "Edit event", "det_edit", "edit"),
-            icon(bar.right - icon_w, "Delete", "det_delete", "delete"),
+            icon(bar.left, tr(sys, "close"), "det_close", "close").id(id("close")),
+            icon(
+                bar.right - 2 * icon_w,
+                tr(sys, "edit_event"),
+                "det_edit",
+                "edit",
+            )
+            .id(id("edit")),
+            icon(
+                bar.right - icon_w,
+                tr(sys, "delete"),
+                "det_delete",
+                "delete",
+            )
+            .id(id("delete")),
             label(pad(rows.take(m.sp(40.0))), e.title.clone(), 24.0).id(id("title")),
             label(pad(rows.take(m.sp(28.0))), when, 14.0).id(id("time")),
         ];
         if e.rrule.is_some() {
             children.push(
-                label(pad(rows.take(m.sp(28.0))), repeat_label(e), 14.0).id(id("recurrence")),
+                label(pad(rows.take(m.sp(28.0))), repeat_label(sys, e), 14.0).id(id("recurrence")),
             );
         }
         if !e.location.is_empty() {
@@ -513,13 +622,13 @@ impl Calendar {
     pub(super) fn screen(&self, sys: &System) -> View {
         let m = &sys.metrics;
         if let Some(editor) = &self.editor {
-            return self.render_editor(m, editor, widgets::uses_24h(sys));
+            return self.render_editor(sys, editor, widgets::uses_24h(sys));
         }
         if let Some(e) = self
             .detail
             .and_then(|d| self.events.iter().find(|e| e.id == Some(d)))
         {
-            return self.render_detail(m, e, widgets::uses_24h(sys));
+            return self.render_detail(sys, e, widgets::uses_24h(sys));
         }
         let area = m.content;
         let today = sys.clock.now().date();
@@ -527,12 +636,12 @@ impl Calendar {
         let toolbar = rows.take(m.dp(56.0));
         let body = rows.rest();
         let main = match self.mode {
-            Mode::Month => self.render_month(m, body, today),
-            Mode::Day => self.render_day(m, body, widgets::uses_24h(sys)),
+            Mode::Month => self.render_month(sys, body, today),
+            Mode::Day => self.render_day(sys, body, widgets::uses_24h(sys)),
         };
         View::new(class::FRAME_LAYOUT, area)
-            .children(self.render_toolbar(m, toolbar, today))
+            .children(self.render_toolbar(sys, toolbar, today))
             .child(main)
-            .children(self.render_fab(m, area))
+            .children(self.render_fab(sys, area))
     }
 }
