@@ -1110,7 +1110,14 @@ fn render_in_call(sys: &System, call: &telephony::Call, screen: &CallScreen) -> 
                 false,
                 "add_call",
             ),
-            ("incall_fifth_button", tr(sys, "hold"), "hold", held, true, "pause"),
+            (
+                "incall_fifth_button",
+                tr(sys, "hold"),
+                "hold",
+                held,
+                true,
+                "pause",
+            ),
             (
                 "incall_sixth_button",
                 tr(sys, "video_call"),
