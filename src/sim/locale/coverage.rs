@@ -8,7 +8,17 @@ use super::res::{self, resources, Entries, Value};
 
 /// Packages whose every translatable string must resolve to a translation in every B-MoCA
 /// locale but Akan (Android's apps ship no `values-ak`; an ak-GH phone shows English, as here).
-pub const TRANSLATED: &[&str] = &["com.google.android.apps.nexuslauncher"];
+pub const TRANSLATED: &[&str] = &[
+    "com.google.android.apps.nexuslauncher",
+    "com.google.android.deskclock",
+    "com.google.android.calculator",
+    "com.google.android.contacts",
+    "com.google.android.dialer",
+    "com.google.android.apps.messaging",
+    "com.google.android.calendar",
+    "com.android.systemui",
+    "android",
+];
 
 /// Locales whose language Android's own apps do not translate into.
 const UNTRANSLATED_LANGUAGES: &[&str] = &["en", "ak"];
