@@ -9,37 +9,27 @@ use droidmcp::geom::Bounds;
 use droidmcp::sim::app::AppInfo;
 use droidmcp::sim::apps::{launcher, settings};
 use droidmcp::sim::render::{render_scaled, Scale, Theme};
-use droidmcp::sim::system::{Logcat, Settings, SimClock, System};
+use droidmcp::sim::system::{SimClock, System};
 use droidmcp::sim::view::Metrics;
-use rand_chacha::rand_core::SeedableRng;
 
 fn system(width: i32, height: i32, density: f32, root: &std::path::Path) -> System {
     let dp = |v: f32| (v * density).round() as i32;
-    System {
-        settings: Settings::default(),
-        logcat: Logcat::default(),
-        clock: SimClock::virtual_at(
+    System::new(
+        root.to_path_buf(),
+        SimClock::virtual_at(
             NaiveDate::from_ymd_opt(2026, 11, 23)
                 .and_then(|d| d.and_hms_opt(9, 30, 0))
                 .expect("valid date"),
         ),
-        metrics: Metrics {
+        Metrics {
             width,
             height,
             density,
             font_scale: 1.0,
             content: Bounds::new(0, dp(24.0), width, height - dp(48.0)),
         },
-        locale: "en-US".into(),
-        rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
-        root: root.to_path_buf(),
-        requests: Vec::new(),
-        alarms: Vec::new(),
-        notifications: Vec::new(),
-        clipboard: Default::default(),
-        properties: Default::default(),
-        telephony: Default::default(),
-    }
+        0,
+    )
 }
 
 fn bench(name: &str, info: AppInfo, width: i32, height: i32, density: f32) {

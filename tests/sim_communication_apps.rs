@@ -3,14 +3,12 @@
 //! files in a temporary root), checked through view trees, provider queries and logcat.
 
 use chrono::NaiveDate;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use droidmcp::geom::Bounds;
 use droidmcp::sim::app::{App, AppInfo, UiEvent};
 use droidmcp::sim::apps::{contacts, dialer, messages};
 use droidmcp::sim::providers::{self, ProviderError, Row};
-use droidmcp::sim::system::{Logcat, Request, Settings, SimClock, System};
+use droidmcp::sim::system::{Request, SimClock, System};
 use droidmcp::sim::telephony;
 use droidmcp::sim::view::{Metrics, View};
 
@@ -24,25 +22,16 @@ struct Rig {
 
 fn rig_with(seed: u64, m: Metrics) -> Rig {
     let root = tempfile::tempdir().expect("temp dir");
-    let mut sys = System {
-        settings: Settings::default(),
-        logcat: Logcat::default(),
-        clock: SimClock::virtual_at(
+    let mut sys = System::new(
+        root.path().to_path_buf(),
+        SimClock::virtual_at(
             NaiveDate::from_ymd_opt(2026, 11, 23)
                 .and_then(|d| d.and_hms_opt(10, 0, 0))
                 .expect("valid date"),
         ),
-        metrics: m,
-        locale: "en-US".into(),
-        rng: ChaCha8Rng::seed_from_u64(seed),
-        root: root.path().to_path_buf(),
-        requests: Vec::new(),
-        alarms: Vec::new(),
-        notifications: Vec::new(),
-        clipboard: Default::default(),
-        properties: Default::default(),
-        telephony: Default::default(),
-    };
+        m,
+        seed,
+    );
     for info in [dialer::info(), contacts::info(), messages::info()] {
         (info.install)(&mut sys);
     }

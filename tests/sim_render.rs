@@ -211,9 +211,8 @@ mod apps {
     use chrono::NaiveDate;
     use droidmcp::sim::app::{App, UiEvent};
     use droidmcp::sim::apps::{launcher, settings};
-    use droidmcp::sim::system::{Logcat, Namespace, Request, Settings, SimClock, System};
+    use droidmcp::sim::system::{Namespace, Request, SimClock, System};
     use droidmcp::sim::view::Metrics;
-    use rand_chacha::rand_core::SeedableRng;
 
     pub struct Rig {
         pub sys: System,
@@ -235,25 +234,16 @@ mod apps {
     impl Rig {
         pub fn new(create: fn(&mut System) -> Box<dyn App>) -> Rig {
             let dir = tempfile::tempdir().expect("temp dir");
-            let mut sys = System {
-                settings: Settings::default(),
-                logcat: Logcat::default(),
-                clock: SimClock::virtual_at(
+            let mut sys = System::new(
+                dir.path().to_path_buf(),
+                SimClock::virtual_at(
                     NaiveDate::from_ymd_opt(2026, 11, 23)
                         .and_then(|d| d.and_hms_opt(9, 30, 0))
                         .expect("valid date"),
                 ),
-                metrics: metrics(),
-                locale: "en-US".into(),
-                rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
-                root: dir.path().to_path_buf(),
-                requests: Vec::new(),
-                alarms: Vec::new(),
-                notifications: Vec::new(),
-                clipboard: Default::default(),
-                properties: Default::default(),
-                telephony: Default::default(),
-            };
+                metrics(),
+                0,
+            );
             let app = create(&mut sys);
             Rig {
                 sys,

@@ -6,9 +6,8 @@ use chrono::{NaiveDate, NaiveDateTime};
 use droidmcp::geom::Bounds;
 use droidmcp::sim::app::{App, AppInfo, UiEvent};
 use droidmcp::sim::apps::{calculator, calendar, clock};
-use droidmcp::sim::system::{Logcat, Settings, SimClock, System};
+use droidmcp::sim::system::{SimClock, System};
 use droidmcp::sim::view::View;
-use rand_chacha::rand_core::SeedableRng;
 
 use crate::util::inked;
 
@@ -22,21 +21,12 @@ fn monday_morning() -> NaiveDateTime {
 
 /// A phone-sized system (Pixel 6 at the given font scale) on a private root.
 fn system(root: &std::path::Path, width: i32, height: i32, dpi: i32, font_scale: f32) -> System {
-    System {
-        settings: Settings::default(),
-        logcat: Logcat::default(),
-        clock: SimClock::virtual_at(monday_morning()),
-        metrics: crate::util::metrics(width, height, dpi, font_scale),
-        locale: "en-US".into(),
-        rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
-        root: root.to_path_buf(),
-        requests: Vec::new(),
-        alarms: Vec::new(),
-        notifications: Vec::new(),
-        clipboard: Default::default(),
-        properties: Default::default(),
-        telephony: Default::default(),
-    }
+    System::new(
+        root.to_path_buf(),
+        SimClock::virtual_at(monday_morning()),
+        crate::util::metrics(width, height, dpi, font_scale),
+        0,
+    )
 }
 
 /// One app on a fresh phone, tapped by what the dump shows.

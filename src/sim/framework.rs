@@ -9,8 +9,6 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use crate::geom::{Bounds, Point};
 
@@ -19,7 +17,7 @@ use super::apps;
 use super::keyboard::{self, Key, KeyboardState};
 use super::phone::{Profile, SimConfig};
 use super::screen::{self, Window, WindowKind};
-use super::system::{pid, ClockMode, Logcat, Namespace, Request, SimClock, Stream, System};
+use super::system::{pid, ClockMode, Namespace, Request, SimClock, Stream, System};
 use super::telephony;
 use super::view::{class, Metrics, View};
 
@@ -138,26 +136,20 @@ impl Framework {
             size_override: None,
             density_override: config.density.filter(|d| *d != config.profile.density),
         };
-        let sys = System {
-            settings: super::defaults::settings(&config),
-            logcat: Logcat::default(),
-            clock: match config.clock {
+        let mut sys = System::new(
+            root,
+            match config.clock {
                 ClockMode::Virtual => SimClock::virtual_at(boot_time(config.seed)),
                 ClockMode::Real => SimClock::real(),
             },
-            metrics: metrics_for(&display, config.font_scale),
-            locale: config.locale.replace('_', "-"),
-            rng: ChaCha8Rng::seed_from_u64(config.seed),
-            root,
-            requests: Vec::new(),
-            alarms: Vec::new(),
-            notifications: Vec::new(),
-            clipboard: Default::default(),
-            properties: super::defaults::properties(&config, &serial)
-                .into_iter()
-                .collect(),
-            telephony: Default::default(),
-        };
+            metrics_for(&display, config.font_scale),
+            config.seed,
+        );
+        sys.settings = super::defaults::settings(&config);
+        sys.locale = config.locale.replace('_', "-");
+        sys.properties = super::defaults::properties(&config, &serial)
+            .into_iter()
+            .collect();
         let mut fw = Framework {
             sys,
             interrupt: Default::default(),

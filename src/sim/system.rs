@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDateTime;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::view::Metrics;
@@ -265,6 +266,28 @@ pub struct System {
     pub properties: BTreeMap<String, String>,
     /// The modem's calls and Telecom's call state.
     pub telephony: super::telephony::Telephony,
+}
+
+impl System {
+    /// A system with nothing set yet: default settings, no properties, `en-US`, no alarms,
+    /// notifications or calls. Boot fills in the rest; app tests use it bare.
+    pub fn new(root: PathBuf, clock: SimClock, metrics: Metrics, seed: u64) -> System {
+        System {
+            settings: Settings::default(),
+            logcat: Logcat::default(),
+            clock,
+            metrics,
+            locale: "en-US".into(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            root,
+            requests: Vec::new(),
+            alarms: Vec::new(),
+            notifications: Vec::new(),
+            clipboard: Default::default(),
+            properties: BTreeMap::new(),
+            telephony: Default::default(),
+        }
+    }
 }
 
 /// The cancellation of one shell command: a flag, plus the SQLite statement (if any) to interrupt
