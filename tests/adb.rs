@@ -17,6 +17,8 @@ use droidmcp::sim::{Phone, SimConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
+mod console;
+
 // ---------------------------------------------------------------------------------------------------
 // Fixtures
 

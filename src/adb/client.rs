@@ -403,10 +403,36 @@ fn to_shell_error(serial: &str, e: AdbError) -> ShellError {
     }
 }
 
+/// The console port an emulator's serial names (`emulator-5554` → 5554).
+pub fn console_port(serial: &str) -> Option<u16> {
+    serial.strip_prefix("emulator-")?.parse().ok()
+}
+
 #[async_trait]
 impl Shell for AdbShell {
     fn serial(&self) -> &str {
         &self.inner.serial
+    }
+
+    /// An emulator's console listens beside the adb server that found it (as `adb emu` assumes:
+    /// the server's host, the port in the serial); other devices have none.
+    async fn console(&self, line: &str) -> Result<String, ShellError> {
+        let serial = &self.inner.serial;
+        let Some(port) = console_port(serial) else {
+            return Err(ShellError::NoConsole {
+                serial: serial.clone(),
+            });
+        };
+        let server = self.inner.server.addr();
+        let host = server.rsplit_once(':').map_or("127.0.0.1", |(h, _)| h);
+        let addr = format!("{host}:{port}");
+        let token = super::console::token_path();
+        super::console::send(&addr, token.as_deref(), line)
+            .await
+            .map_err(|source| ShellError::Console {
+                serial: serial.clone(),
+                source,
+            })
     }
 
     async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {

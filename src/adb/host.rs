@@ -327,6 +327,19 @@ impl AdbServer {
         read_block(&mut stream).await.map_err(|e| self.io_error(e))
     }
 
+    /// Tells the server an emulator's adbd listens on 127.0.0.1:`adb_port` (what an emulator sends
+    /// when it starts, `host:emulator:PORT`); the server then lists it as `emulator-<adb_port - 1>`.
+    /// The server sends no reply to this request.
+    pub async fn register_emulator(&self, adb_port: u16) -> Result<(), AdbError> {
+        let mut stream = self.dial().await?;
+        send_request(&mut stream, &format!("host:emulator:{adb_port}"))
+            .await
+            .map_err(|e| self.io_error(e))?;
+        // Let the server read the request before the socket closes.
+        let _ = tokio::time::timeout(Duration::from_millis(200), stream.read_u8()).await;
+        Ok(())
+    }
+
     /// The server's protocol version (41 for adb 1.0.41).
     pub async fn version(&self) -> Result<u32, AdbError> {
         let block = self.query("host:version").await?;

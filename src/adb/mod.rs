@@ -8,10 +8,13 @@
 //! - client: [`host`] (smart-socket requests to an adb server: devices, connect, transport switch) and
 //!   [`client::AdbShell`] (a pooled [`crate::device::Shell`] for one device);
 //! - device side: [`adbd`] (connections, streams, flow control) and [`services`] (`shell:`,
-//!   `shell,v2,…:`, `exec:`, `sync:` answered from any `Shell`, normally the embedded phone).
+//!   `shell,v2,…:`, `exec:`, `sync:` answered from any `Shell`, normally the embedded phone);
+//! - [`console`]: the emulator console over TCP, served for the embedded phone and dialled for an
+//!   `emulator-N` serial.
 
 pub mod adbd;
 pub mod client;
+pub mod console;
 pub mod host;
 pub mod packet;
 pub mod services;

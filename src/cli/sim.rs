@@ -13,8 +13,14 @@ use crate::sim::{ClockMode, Phone, Profile};
 pub struct Args {
     /// Serve the phone to real adb clients on this address (e.g. 127.0.0.1:5600), like a phone's
     /// `adb tcpip`; then `adb connect` to it.
-    #[arg(long, value_name = "HOST:PORT")]
+    #[arg(long, value_name = "HOST:PORT", conflicts_with = "emulator")]
     pub adb: Option<String>,
+    /// Serve the phone as an emulator does: its console on 127.0.0.1:PORT (`adb emu`, telnet;
+    /// authenticated with ~/.emulator_console_auth_token, created if missing) and its adbd on PORT+1,
+    /// announced to the adb server, which then lists it as `emulator-PORT`. PORT is even, 5554–5584
+    /// for adb's own scan to find it too.
+    #[arg(long, value_name = "PORT")]
+    pub emulator: Option<u16>,
     /// Allow --adb to listen on a non-loopback address. The phone's shell then is a root-capable
     /// shell (files, databases, settings of the embedded phone) for anyone who can reach the port.
     #[arg(long)]
@@ -57,8 +63,18 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         config.density = None;
     }
     let profile = config.profile;
-    let Some(addr) = args.adb else {
-        anyhow::bail!("nothing to serve: pass --adb HOST:PORT (e.g. --adb 127.0.0.1:5600)");
+    let (addr, console_port) = match (args.adb, args.emulator) {
+        (Some(addr), _) => (addr, None),
+        (None, Some(port)) => {
+            anyhow::ensure!(
+                port % 2 == 0 && port < u16::MAX,
+                "--emulator {port}: an emulator's console port is even and its adbd listens on the next one"
+            );
+            (format!("127.0.0.1:{}", port + 1), Some(port))
+        }
+        (None, None) => anyhow::bail!(
+            "nothing to serve: pass --adb HOST:PORT (e.g. --adb 127.0.0.1:5600) or --emulator PORT (e.g. 5554)"
+        ),
     };
     let exposed = resolves_beyond_loopback(&addr)
         .with_context(|| format!("--adb {addr}: not a HOST:PORT address"))?;
@@ -84,22 +100,71 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
              this port gets an unauthenticated shell on the embedded phone"
         );
     }
-    println!(
-        "embedded phone ({}, seed {}, {}) is serving adb on {local}\n\
-         connect with:  adb connect {local}\n\
-         then e.g.:     adb -s {local} shell uiautomator dump /dev/tty\n\
-         Ctrl-C stops it.",
-        identity.model,
-        args.seed,
-        env.describe()
-    );
+    let console = match console_port {
+        Some(port) => Some(serve_console(global, &shell, port, local.port()).await?),
+        None => None,
+    };
+    match console_port {
+        Some(port) => println!(
+            "embedded phone ({}, seed {}, {}) is serving as emulator-{port}: console on \
+             127.0.0.1:{port}, adbd on {local}\n\
+             then e.g.:     adb -s emulator-{port} emu gsm call 5551234\n\
+             \x20              adb -s emulator-{port} shell uiautomator dump /dev/tty\n\
+             Ctrl-C stops it.",
+            identity.model,
+            args.seed,
+            env.describe()
+        ),
+        None => println!(
+            "embedded phone ({}, seed {}, {}) is serving adb on {local}\n\
+             connect with:  adb connect {local}\n\
+             then e.g.:     adb -s {local} shell uiautomator dump /dev/tty\n\
+             Ctrl-C stops it.",
+            identity.model,
+            args.seed,
+            env.describe()
+        ),
+    }
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
     adb::serve(listener, Arc::clone(&shell), identity, shutdown)
         .await
         .context("adbd stopped")?;
+    drop(console);
     Ok(0)
+}
+
+/// Starts the console on 127.0.0.1:`port` and announces the adbd on `adb_port` to the adb server
+/// (a warning when no server runs: a server started later finds ports 5555–5585 by itself). The
+/// console stops when the returned handle drops.
+async fn serve_console(
+    global: &Global,
+    shell: &Arc<dyn Shell>,
+    port: u16,
+    adb_port: u16,
+) -> anyhow::Result<tokio_util::sync::DropGuard> {
+    let token = match adb::console::token_path() {
+        Some(path) => adb::console::load_or_create_token(&path)
+            .with_context(|| format!("reading the console token {}", path.display()))?,
+        None => None,
+    };
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .with_context(|| format!("cannot listen on 127.0.0.1:{port} for the console"))?;
+    let stop = tokio_util::sync::CancellationToken::new();
+    let stopped = stop.clone();
+    let shell = Arc::clone(shell);
+    tokio::spawn(async move {
+        if let Err(e) = adb::console::serve(listener, shell, token, stopped.cancelled()).await {
+            eprintln!("console stopped: {e}");
+        }
+    });
+    let server = adb::AdbServer::new(&adb::server_address(global.adb_server.as_deref())?)?;
+    if let Err(e) = server.register_emulator(adb_port).await {
+        eprintln!("note: could not announce emulator-{port} to the adb server ({e}); an adb server started later finds it on its own when the port is in 5554–5584");
+    }
+    Ok(stop.drop_guard())
 }
 
 /// Whether a `HOST:PORT` resolves to any address other than loopback.

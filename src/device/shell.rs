@@ -77,8 +77,16 @@ pub enum ShellError {
     },
     /// The device has no emulator console (a real phone): incoming calls and texts cannot be
     /// simulated on it.
-    #[error("{serial} has no emulator console to simulate calls and texts on")]
+    #[error("{serial} has no emulator console to simulate calls and texts on (only emulators, `emulator-N`, and the embedded phone have one)")]
     NoConsole { serial: String },
+    /// The emulator has a console but the command could not be run there (unreachable port,
+    /// authentication refused, no answer).
+    #[error("{serial}: {source}")]
+    Console {
+        serial: String,
+        #[source]
+        source: crate::adb::console::ConsoleError,
+    },
     /// The command printed more than the output cap allows; its output was dropped.
     #[error("`{what}` on {serial} produced more than {limit} bytes of output")]
     TooMuchOutput {

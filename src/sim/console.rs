@@ -8,9 +8,6 @@
 use super::framework::Framework;
 use super::telephony::{self, TelephonyError};
 
-/// What the console prints before the first prompt (the emulator's banner after `auth`).
-pub const BANNER: &str = "Android Console: type 'help' for a list of commands\r\nOK\r\n";
-
 /// Runs one console line on the phone and returns everything the console prints for it.
 pub fn run(fw: &mut Framework, line: &str) -> String {
     let line = line.trim_end_matches(['\r', '\n']);

@@ -52,6 +52,11 @@ pub enum SetupStep {
         text: String,
     },
     Home,
+    /// AndroidWorld's `end_call_if_active`: a ringing or active call is hung up with
+    /// KEYCODE_ENDCALL, so a call left by the task before does not carry over on a device that
+    /// runs episodes one after another. With no call nothing is pressed (ENDCALL then turns the
+    /// screen off).
+    EndCall,
     Wait {
         ms: u64,
     },
@@ -165,6 +170,10 @@ impl SetupStep {
                 sh_quote(text)
             ))],
             SetupStep::Home => vec![exec("input keyevent KEYCODE_HOME".into())],
+            SetupStep::EndCall => vec![exec(
+                "if dumpsys telephony.registry | grep -q 'mCallState=[12]'; then input keyevent KEYCODE_ENDCALL; fi"
+                    .into(),
+            )],
             SetupStep::Wait { ms } => vec![ShellOp::Sleep { ms: *ms }],
             SetupStep::IncomingCall {
                 number,
@@ -256,7 +265,10 @@ impl SetupStep {
                 c.last = f(&c.last);
                 c.phone = f(&c.phone);
             }
-            SetupStep::Home | SetupStep::Wait { .. } | SetupStep::IncomingTexts { .. } => {}
+            SetupStep::Home
+            | SetupStep::EndCall
+            | SetupStep::Wait { .. }
+            | SetupStep::IncomingTexts { .. } => {}
         }
     }
 

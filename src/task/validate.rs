@@ -641,7 +641,7 @@ fn validate_step(
         "force_stop" | "clear_app" | "launch" => &["package"],
         "set_time" => &["time"],
         "set_clipboard" => &["text"],
-        "home" => &[],
+        "home" | "end_call" => &[],
         "wait" => &["ms"],
         "incoming_call" => &["number", "ring_ms", "talk_ms"],
         "incoming_sms" => &["from", "body"],
@@ -651,7 +651,7 @@ fn validate_step(
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
             ))
         }
     };
@@ -764,6 +764,7 @@ fn validate_step(
             text: need("text", &s.text)?,
         },
         "home" => SetupStep::Home,
+        "end_call" => SetupStep::EndCall,
         "incoming_call" => {
             let span = |name: &str, v: Option<i64>| -> Result<Option<u64>, LoadError> {
                 v.map(|ms| {
