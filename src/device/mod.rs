@@ -71,20 +71,24 @@ pub async fn string_resource(
     let out = shell.exec(&command::string_lookup(package, name)).await?;
     let stdout = out.stdout_text();
     if !out.success() || stdout.starts_with("Error") || stdout.is_empty() {
-        let message = [out.stderr_text(), stdout]
-            .iter()
-            .map(|s| s.trim())
-            .find(|s| !s.is_empty())
-            .unwrap_or("no output")
-            .chars()
-            .take(300)
-            .collect();
         return Err(DeviceError::Resource {
             reference: format!("@{package}:string/{name}"),
-            message,
+            message: failure_message(&out),
         });
     }
     Ok(parse::resource_value(&stdout))
+}
+
+/// What a failed command said: its stderr, else its stdout, cut to 300 characters.
+fn failure_message(out: &ShellOutput) -> String {
+    [out.stderr_text(), out.stdout_text()]
+        .iter()
+        .map(|s| s.trim())
+        .find(|s| !s.is_empty())
+        .unwrap_or("no output")
+        .chars()
+        .take(300)
+        .collect()
 }
 
 /// [`Device::resolve_strings`] over any shell.
@@ -188,18 +192,10 @@ impl Device {
             l.starts_with("Error:") || l.starts_with("Exception") || l.contains("Error type ")
         });
         if !out.success() || failed_quietly {
-            let message = [out.stderr_text(), stdout]
-                .iter()
-                .map(|s| s.trim())
-                .find(|s| !s.is_empty())
-                .unwrap_or("no output")
-                .chars()
-                .take(300)
-                .collect();
             return Err(DeviceError::Command {
                 command: command_line.chars().take(200).collect(),
                 exit_code: out.exit_code,
-                message,
+                message: failure_message(&out),
             });
         }
         Ok(out)
