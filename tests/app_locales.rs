@@ -294,7 +294,7 @@ async fn settings_in_korean_and_a_resource_selector_finds_its_row() {
     );
     let xml = s.hierarchy_xml(&Control::default()).await.unwrap();
     assert!(
-        xml.contains("전화 올 때 진동"),
+        xml.contains("미디어 볼륨") && xml.contains("content-desc=\"위로 이동\""),
         "the Sound page in Korean: {xml}"
     );
 }
