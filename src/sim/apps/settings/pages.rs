@@ -1016,7 +1016,12 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
                 info(tr(sys, "user_settings_title"), tr(sys, "users_summary")),
                 info(
                     tr(sys, "system_update_settings_list_item_title"),
-                    "Updated to Android 14",
+                    locale::format(
+                        &sys.locale,
+                        super::PACKAGE,
+                        "android_version_summary",
+                        &[&sys.property("ro.build.version.release")],
+                    ),
                 ),
             ],
         ),
