@@ -147,6 +147,8 @@ fn selector_strings(action: &Action) -> Vec<String> {
                 match m {
                     Matcher::Exact(v) | Matcher::Contains(v) => Some(v.clone()),
                     Matcher::Regex(r) => Some(r.as_str().to_string()),
+                    // A string resource is resolved in the phone's language.
+                    Matcher::Resource { .. } => None,
                 }
             }
             _ => None,

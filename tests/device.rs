@@ -417,3 +417,67 @@ async fn a_cancelled_wait_stops_early() {
     assert!(matches!(err, SessionError::Cancelled));
     assert!(started.elapsed().as_secs() < 20);
 }
+
+/// A selector that names a string resource (`any:@package:string/name`) finds the label in the
+/// phone's language: the device resolves it with `cmd overlay lookup`, each time it aims. A name
+/// the device cannot resolve is a typed error that says so, never a silent miss.
+#[tokio::test]
+async fn string_resource_selectors_resolve_in_the_phones_language() {
+    let env = droidmcp::env::Environment::resolve("105").unwrap();
+    let (s, shell) = session_with(env.sim_config(0, droidmcp::sim::ClockMode::Virtual)).await;
+    let device = droidmcp::device::Device::new(shell.clone());
+    let contacts = "com.google.android.contacts";
+    assert_eq!(
+        device
+            .string_resource(contacts, "search_contacts")
+            .await
+            .unwrap(),
+        "연락처 검색"
+    );
+    let missing = device
+        .string_resource(contacts, "no_such_string")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&missing, droidmcp::device::DeviceError::Resource { message, .. }
+            if message.contains("failed to get the resource")),
+        "{missing}"
+    );
+    act(
+        &s,
+        Action::OpenApp {
+            app: "contacts".into(),
+        },
+    )
+    .await
+    .unwrap();
+    let selector = |text: &str| Target::Selector(text.parse().unwrap());
+    let out = act(
+        &s,
+        Action::Tap(selector(
+            "any:@com.google.android.contacts:string/search_contacts",
+        )),
+    )
+    .await
+    .unwrap();
+    assert!(
+        out.target
+            .as_ref()
+            .is_some_and(|e| e.describe().contains("연락처 검색")),
+        "{out:?}"
+    );
+    let err = act(
+        &s,
+        Action::Tap(selector(
+            "text:@com.google.android.contacts:string/no_such_string",
+        )),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "cannot resolve the string resource @com.google.android.contacts:string/no_such_string"
+        ),
+        "{err}"
+    );
+}

@@ -199,6 +199,16 @@ pub fn resolve_launcher(package: &str) -> String {
 pub const QUERY_LAUNCHER_ACTIVITIES: &str =
     "cmd package query-activities --brief -a android.intent.action.MAIN -c android.intent.category.LAUNCHER";
 
+/// `cmd overlay lookup PACKAGE PACKAGE:string/NAME`: the resource's value in the device's current
+/// configuration (its locale).
+pub fn string_lookup(package: &str, name: &str) -> String {
+    format!(
+        "cmd overlay lookup {} {}",
+        sh_quote(package),
+        sh_quote(&format!("{package}:string/{name}"))
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,6 +50,8 @@ pub enum DeviceError {
     NotLaunchable(String),
     #[error("unknown device {spec:?}: {reason}")]
     UnknownDevice { spec: String, reason: String },
+    #[error("the device cannot resolve the string resource {reference} (`cmd overlay lookup`, Android 10 and later): {message}")]
+    Resource { reference: String, message: String },
 }
 
 impl DeviceError {
@@ -237,6 +239,31 @@ impl Device {
         ))
         .await?;
         Ok((!current.is_empty() && current != "null").then_some(current))
+    }
+
+    /// The text of a string resource in the device's current locale, as `cmd overlay lookup`
+    /// prints it (OverlayManagerService loads the package's resources with the current
+    /// configuration). This is how a selector that names a label by its resource finds it in any
+    /// language; a device without the command or the resource is an error, never an empty text.
+    pub async fn string_resource(&self, package: &str, name: &str) -> Result<String, DeviceError> {
+        let command = command::string_lookup(package, name);
+        let out = self.shell(&command).await?;
+        let stdout = out.stdout_text();
+        if !out.success() || stdout.starts_with("Error") || stdout.is_empty() {
+            let message = [out.stderr_text(), stdout]
+                .iter()
+                .map(|s| s.trim())
+                .find(|s| !s.is_empty())
+                .unwrap_or("no output")
+                .chars()
+                .take(300)
+                .collect();
+            return Err(DeviceError::Resource {
+                reference: format!("@{package}:string/{name}"),
+                message,
+            });
+        }
+        Ok(parse::resource_value(&stdout))
     }
 
     /// The size input coordinates live in (override when set), cached after the first read.

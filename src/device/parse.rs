@@ -200,9 +200,30 @@ fn first_line(s: &str) -> String {
     }
 }
 
+/// The value `cmd overlay lookup` printed: one line, and for a reference to another resource
+/// (`@string/x -> text`) the text it resolves to.
+pub fn resource_value(stdout: &str) -> String {
+    let value = stdout.strip_suffix('\n').unwrap_or(stdout);
+    match value.split_once(" -> ") {
+        Some((reference, resolved)) if reference.starts_with('@') => resolved.to_string(),
+        _ => value.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overlay_lookup_values() {
+        assert_eq!(resource_value("소리 및 진동\n"), "소리 및 진동");
+        // A reference to another resource prints both; the text is what it resolves to.
+        assert_eq!(
+            resource_value("@string/sound_settings -> Sound & vibration\n"),
+            "Sound & vibration"
+        );
+        assert_eq!(resource_value("A -> B\n"), "A -> B");
+    }
 
     #[test]
     fn wm_size_prefers_override() {

@@ -40,7 +40,7 @@ pub use format::Format;
 pub use marks::annotate;
 pub use node::{Hierarchy, Node, NodeId};
 pub use parse::{parse, parse_with_limits, Limits, ParseError, ParseErrorKind};
-pub use selector::{Criterion, Matcher, SelectError, Selector, SelectorError};
+pub use selector::{Criterion, Matcher, SelectError, Selector, SelectorError, StringRef};
 
 /// Everything that shapes one rendered observation.
 #[derive(Debug, Clone, Default)]

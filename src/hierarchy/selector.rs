@@ -12,11 +12,19 @@
 //! | `desc:…`, `desc~=…`, `desc:/…/` | the content description, likewise |
 //! | `hint:…`, `hint~=…` | the hint, likewise |
 //! | `any:…`, `any~=…`, or a bare `Sign in` | any shown string (text, description, hint, folded) |
+//! | `text:@com.android.settings:string/sound_settings` (also `~=`, and for `desc`/`hint`/`any`) | the string resource in the phone's current language |
 //! | `id:com.x:id/fab` or `id:fab` | resource id, in full or its part after `:id/` |
 //! | `class:Button` or `class:android.widget.Button` | class, short or full |
 //! | `role:switch` | the element's role |
 //! | `index:2` | the uiautomator `index` attribute |
 //! | `nth:1` | the second (0-based) of the elements the other terms match |
+//!
+//! A string-resource value (Android's reference syntax `@package:string/name`) names a label the
+//! way an app's code does, so one selector finds the row in every language. It is resolved on the
+//! device, in its current locale, each time the selector is matched
+//! ([`Selector::resolve_strings`]: the session asks the device through `cmd overlay lookup`);
+//! `%1$s`/`%1$d` placeholders in the resolved text match any text. An unresolved selector matches
+//! nothing, and [`Selector::find`] says so. A literal text starting with `@` is written quoted.
 
 use std::fmt;
 
@@ -26,6 +34,54 @@ use super::elements::{Element, ElementId, ElementList, Role};
 use super::node::{resource_id_tail, short_class, Hierarchy, Node, NodeId};
 use crate::geom::Point;
 
+/// A string resource named in Android's reference syntax: `@com.android.settings:string/name`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StringRef {
+    pub package: String,
+    pub name: String,
+}
+
+impl StringRef {
+    /// `@package:string/name` (the leading `@` included). Other resource types are refused: only a
+    /// string is shown as one piece of text.
+    pub fn parse(v: &str) -> Result<StringRef, String> {
+        let body = v
+            .strip_prefix('@')
+            .ok_or_else(|| format!("{v:?} is not a resource reference"))?;
+        let shape = || {
+            format!(
+                "string resource {v:?}: expected @package:string/name \
+                 (e.g. @com.android.settings:string/sound_settings)"
+            )
+        };
+        let (package, rest) = body.split_once(':').ok_or_else(shape)?;
+        let (kind, name) = rest.split_once('/').ok_or_else(shape)?;
+        let word = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        };
+        if !word(package) || !word(name) || name.contains('.') {
+            return Err(shape());
+        }
+        if kind != "string" {
+            return Err(format!(
+                "string resource {v:?}: only string resources can be matched, not {kind}"
+            ));
+        }
+        Ok(StringRef {
+            package: package.to_string(),
+            name: name.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for StringRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@{}:string/{}", self.package, self.name)
+    }
+}
+
 /// How a string value is compared.
 #[derive(Debug, Clone)]
 pub enum Matcher {
@@ -33,6 +89,12 @@ pub enum Matcher {
     /// Case-insensitive substring; stored lowercased.
     Contains(String),
     Regex(Regex),
+    /// A string resource not yet resolved on a device: matches nothing until
+    /// [`Selector::resolve_strings`] replaces it (`contains` for the `~=` form).
+    Resource {
+        reference: StringRef,
+        contains: bool,
+    },
 }
 
 impl Matcher {
@@ -41,7 +103,34 @@ impl Matcher {
             Matcher::Exact(v) => s == v,
             Matcher::Contains(v) => s.to_lowercase().contains(v.as_str()),
             Matcher::Regex(re) => re.is_match(s),
+            Matcher::Resource { .. } => false,
         }
+    }
+
+    /// The matcher a resolved resource text gives: exact (or contains) when it is plain, a regex
+    /// whose placeholders match any text when it is a format string.
+    fn for_resolved(text: &str, contains: bool) -> Matcher {
+        let placeholder = Regex::new(r"%(?:\d+\$)?[sd]").expect("valid regex");
+        if !placeholder.is_match(text) {
+            let text = text.replace("%%", "%");
+            return if contains {
+                Matcher::Contains(text.to_lowercase())
+            } else {
+                Matcher::Exact(text)
+            };
+        }
+        let literal = |part: &str| regex::escape(&part.replace("%%", "%"));
+        let body = placeholder
+            .split(text)
+            .map(literal)
+            .collect::<Vec<_>>()
+            .join(".+?");
+        let pattern = if contains {
+            format!("(?i){body}")
+        } else {
+            format!("^{body}$")
+        };
+        Matcher::Regex(Regex::new(&pattern).expect("escaped literal parts form a valid regex"))
     }
 }
 
@@ -51,6 +140,16 @@ impl PartialEq for Matcher {
             (Matcher::Exact(a), Matcher::Exact(b)) => a == b,
             (Matcher::Contains(a), Matcher::Contains(b)) => a == b,
             (Matcher::Regex(a), Matcher::Regex(b)) => a.as_str() == b.as_str(),
+            (
+                Matcher::Resource {
+                    reference: a,
+                    contains: x,
+                },
+                Matcher::Resource {
+                    reference: b,
+                    contains: y,
+                },
+            ) => a == b && x == y,
             _ => false,
         }
     }
@@ -98,6 +197,8 @@ pub enum SelectError {
         count: usize,
         nth: usize,
     },
+    #[error("{selector} names the string resource {reference}, which must be resolved on the device first")]
+    Unresolved { selector: String, reference: String },
 }
 
 const KEYS: [&str; 10] = [
@@ -212,6 +313,10 @@ impl Selector {
     fn push(&mut self, key: &str, op: Op, value: Value) -> Result<(), String> {
         let matcher = |value: Value| -> Result<Matcher, String> {
             Ok(match (op, value) {
+                (op, Value::Resource(reference)) => Matcher::Resource {
+                    reference,
+                    contains: op == Op::Contains,
+                },
                 (_, Value::Regex(re)) => {
                     Matcher::Regex(Regex::new(&re).map_err(|e| format!("bad regex /{re}/: {e}"))?)
                 }
@@ -279,8 +384,50 @@ impl Selector {
         }
     }
 
+    /// The string resources this selector names, in order.
+    pub fn string_refs(&self) -> impl Iterator<Item = &StringRef> {
+        self.criteria.iter().filter_map(|c| match c {
+            Criterion::Text(Matcher::Resource { reference, .. })
+            | Criterion::Desc(Matcher::Resource { reference, .. })
+            | Criterion::Hint(Matcher::Resource { reference, .. })
+            | Criterion::Any(Matcher::Resource { reference, .. }) => Some(reference),
+            _ => None,
+        })
+    }
+
+    /// This selector with every string resource replaced by its text as `lookup` resolves it (the
+    /// device, in its current locale). A selector without resources comes back unchanged.
+    pub fn resolve_strings<E>(
+        &self,
+        mut lookup: impl FnMut(&StringRef) -> Result<String, E>,
+    ) -> Result<Selector, E> {
+        let mut out = self.clone();
+        for c in &mut out.criteria {
+            if let Criterion::Text(m)
+            | Criterion::Desc(m)
+            | Criterion::Hint(m)
+            | Criterion::Any(m) = c
+            {
+                if let Matcher::Resource {
+                    reference,
+                    contains,
+                } = m
+                {
+                    *m = Matcher::for_resolved(&lookup(reference)?, *contains);
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The first matching element (the `nth` one when given).
     pub fn find<'a>(&self, list: &'a ElementList) -> Result<&'a Element, SelectError> {
+        if let Some(reference) = self.string_refs().next() {
+            return Err(SelectError::Unresolved {
+                selector: self.to_string(),
+                reference: reference.to_string(),
+            });
+        }
         if let Some(e) = self.select(list).into_iter().next() {
             return Ok(e);
         }
@@ -333,6 +480,8 @@ impl Matcher {
                     Err(e) => tracing::warn!("selector regex /{rendered}/ after substitution: {e}"),
                 }
             }
+            // A resource name is not a template.
+            Matcher::Resource { .. } => {}
         }
     }
 }
@@ -416,6 +565,7 @@ enum Op {
 enum Value {
     Plain(String),
     Regex(String),
+    Resource(StringRef),
 }
 
 fn parse_element_id(v: &str) -> Option<ElementId> {
@@ -454,6 +604,9 @@ fn read_value(s: &str) -> Result<(Value, &str), String> {
     legacy_form(raw)?;
     if raw.len() >= 2 && raw.starts_with('/') && raw.ends_with('/') {
         return Ok((Value::Regex(raw[1..raw.len() - 1].to_string()), &s[end..]));
+    }
+    if raw.starts_with('@') {
+        return Ok((Value::Resource(StringRef::parse(raw)?), &s[end..]));
     }
     Ok((Value::Plain(raw.to_string()), &s[end..]))
 }
@@ -499,6 +652,7 @@ fn next_term(s: &str) -> Option<usize> {
 fn write_value(f: &mut fmt::Formatter<'_>, v: &str) -> fmt::Result {
     let needs_quotes = v.is_empty()
         || v.starts_with('"')
+        || v.starts_with('@')
         || v.starts_with('/')
         || v.chars().any(|c| c.is_whitespace() || c.is_control());
     if needs_quotes {
@@ -519,6 +673,10 @@ fn write_matcher(f: &mut fmt::Formatter<'_>, key: &str, m: &Matcher) -> fmt::Res
             write_value(f, v)
         }
         Matcher::Regex(re) => write!(f, "{key}:/{}/", re.as_str()),
+        Matcher::Resource {
+            reference,
+            contains,
+        } => write!(f, "{key}{}{reference}", if *contains { "~=" } else { ":" }),
     }
 }
 
@@ -606,8 +764,96 @@ mod tests {
             "class:TextView&desc:6 o'clock",
             "id:seekbar#3",
             "desc~:June 3",
+            "text:@com.android.settings:plurals/see_all_apps",
+            "text:@sound_settings",
+            "text:@com.android.settings:string/",
+            "id:@com.android.settings:string/sound_settings",
         ] {
             assert!(Selector::parse(bad).is_err(), "{bad:?} should fail");
         }
+    }
+
+    #[test]
+    fn string_resource_forms() {
+        check(
+            "text:@com.android.settings:string/sound_settings",
+            "text:@com.android.settings:string/sound_settings",
+        );
+        check("desc~=@android:string/ok", "desc~=@android:string/ok");
+        check(
+            "@com.android.settings:string/wifi_settings nth:1",
+            "any:@com.android.settings:string/wifi_settings nth:1",
+        );
+        // Quoted, an `@` is literal text.
+        check(r#"text:"@home""#, r#"text:"@home""#);
+        let s = Selector::parse("text:@com.android.settings:string/sound_settings").unwrap();
+        let refs: Vec<String> = s.string_refs().map(|r| r.to_string()).collect();
+        assert_eq!(refs, ["@com.android.settings:string/sound_settings"]);
+        assert!(Selector::parse(r#"text:"@home""#)
+            .unwrap()
+            .string_refs()
+            .next()
+            .is_none());
+    }
+
+    fn list(xml_rows: &[&str]) -> ElementList {
+        let nodes: String = xml_rows
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                format!(
+                    r#"<node index="{i}" text="{t}" resource-id="android:id/title" class="android.widget.TextView" package="com.android.settings" content-desc="" clickable="true" enabled="true" bounds="[0,{}][1080,{}]" />"#,
+                    i * 100,
+                    i * 100 + 90
+                )
+            })
+            .collect();
+        let xml = format!(
+            r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" class="android.widget.FrameLayout" package="com.android.settings" bounds="[0,0][1080,2400]">{nodes}</node></hierarchy>"#
+        );
+        let h = crate::hierarchy::parse(xml.as_bytes()).unwrap();
+        ElementList::from_hierarchy(&h, &crate::hierarchy::Options::default())
+    }
+
+    #[test]
+    fn string_resources_match_once_resolved() {
+        let rows = list(&["소리 및 진동", "디스플레이", "앱 12개 모두 보기"]);
+        let sound = Selector::parse("text:@com.android.settings:string/sound_settings").unwrap();
+        // Unresolved, the selector refuses to match rather than finding nothing.
+        assert!(matches!(
+            sound.find(&rows),
+            Err(SelectError::Unresolved { .. })
+        ));
+        let korean = |r: &StringRef| -> Result<String, String> {
+            match r.name.as_str() {
+                "sound_settings" => Ok("소리 및 진동".into()),
+                "display_settings" => Ok("디스플레이".into()),
+                "see_all_apps_title" => Ok("앱 %1$d개 모두 보기".into()),
+                other => Err(format!("no {other}")),
+            }
+        };
+        let resolved = sound.resolve_strings(korean).unwrap();
+        assert_eq!(resolved.to_string(), r#"text:"소리 및 진동""#);
+        assert_eq!(resolved.find(&rows).unwrap().text, "소리 및 진동");
+        let contains = Selector::parse("text~=@com.android.settings:string/display_settings")
+            .unwrap()
+            .resolve_strings(korean)
+            .unwrap();
+        assert_eq!(contains.find(&rows).unwrap().text, "디스플레이");
+        // A format string's placeholders match whatever the app filled in.
+        let all = Selector::parse("text:@com.android.settings:string/see_all_apps_title")
+            .unwrap()
+            .resolve_strings(korean)
+            .unwrap();
+        assert_eq!(all.find(&rows).unwrap().text, "앱 12개 모두 보기");
+        // The lookup's error is the resolution's error.
+        let missing = Selector::parse("text:@com.android.settings:string/nope").unwrap();
+        assert_eq!(
+            missing.resolve_strings(korean).unwrap_err(),
+            "no nope".to_string()
+        );
+        // Resolution leaves other terms alone.
+        let plain = Selector::parse("id:title nth:1").unwrap();
+        assert_eq!(plain.resolve_strings(korean).unwrap(), plain);
     }
 }

@@ -76,6 +76,8 @@ impl Session {
                 "scroll until needs a text, element or selector, not a point".into(),
             ));
         }
+        let query = self.resolve_strings(slot, query).await?;
+        let query = query.as_ref();
         let max_swipes = max_swipes.clamp(1, MAX_SWIPES);
         for swipe_no in 0..=max_swipes {
             ctl.check()?;

@@ -2,8 +2,12 @@
 //! element ids read against the observation the caller saw, and the geometry of directional
 //! gestures.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use crate::device::ScreenSize;
 use crate::geom::{Bounds, Point};
+use crate::hierarchy::{Selector, StringRef};
 
 use super::act::Attempt;
 use super::{DeviceSlot, Direction, ElementRef, Screen, Session, SessionError, State, Target};
@@ -31,7 +35,16 @@ impl Session {
             .screen_size()
             .await
             .map_err(|e| SessionError::from_device(slot.serial(), e))?;
-        let aim = match target {
+        let original = target;
+        let target = self.resolve_strings(slot, target).await?;
+        // A miss names the selector as the caller wrote it and the text it stood for here.
+        let missed = |e: SessionError| match e {
+            SessionError::NoMatch(here) if !matches!(target, Cow::Borrowed(_)) => {
+                SessionError::NoMatch(format!("{original} (here {here})"))
+            }
+            e => e,
+        };
+        let aim = match target.as_ref() {
             Target::Point(p) => Aim {
                 point: *p,
                 element: current.element_at(*p),
@@ -53,7 +66,7 @@ impl Session {
                 }
             }
             Target::Selector(selector) => {
-                let b = current.node_bounds(selector)?;
+                let b = current.node_bounds(selector).map_err(missed)?;
                 let point = b.center();
                 Aim {
                     point,
@@ -61,7 +74,7 @@ impl Session {
                 }
             }
             Target::Within { selector, fx, fy } => {
-                let b = current.node_bounds(selector)?;
+                let b = current.node_bounds(selector).map_err(missed)?;
                 let point = Point::new(
                     b.left + ((b.width() - 1) as f64 * fx.clamp(0.0, 1.0)).round() as i32,
                     b.top + ((b.height() - 1) as f64 * fy.clamp(0.0, 1.0)).round() as i32,
@@ -86,6 +99,45 @@ impl Session {
             run.target = aim.element.clone();
         }
         Ok(aim)
+    }
+
+    /// `target` with the string resources its selector names (`text:@pkg:string/name`) replaced
+    /// by their text on the device, in the locale it has now: a language task may have changed it
+    /// since the last action, so nothing is cached. Every actor aims through here.
+    pub(super) async fn resolve_strings<'t>(
+        &self,
+        slot: &DeviceSlot,
+        target: &'t Target,
+    ) -> Result<Cow<'t, Target>, SessionError> {
+        let selector = match target {
+            Target::Selector(s) | Target::Within { selector: s, .. } => s,
+            _ => return Ok(Cow::Borrowed(target)),
+        };
+        let mut texts: HashMap<StringRef, String> = HashMap::new();
+        for r in selector.string_refs() {
+            if !texts.contains_key(r) {
+                let text = slot
+                    .device
+                    .string_resource(&r.package, &r.name)
+                    .await
+                    .map_err(|e| SessionError::from_device(slot.serial(), e))?;
+                texts.insert(r.clone(), text);
+            }
+        }
+        if texts.is_empty() {
+            return Ok(Cow::Borrowed(target));
+        }
+        let resolved: Selector = selector
+            .resolve_strings(|r| texts.get(r).cloned().ok_or(()))
+            .expect("every reference was looked up above");
+        Ok(Cow::Owned(match target {
+            Target::Within { fx, fy, .. } => Target::Within {
+                selector: resolved,
+                fx: *fx,
+                fy: *fy,
+            },
+            _ => Target::Selector(resolved),
+        }))
     }
 
     /// Element `id` as the caller saw it (the observation `seen`, else this session's last one),

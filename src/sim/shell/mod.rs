@@ -13,6 +13,7 @@ mod input;
 mod intent;
 mod logcat;
 mod misc;
+mod overlay;
 mod package;
 pub mod parse;
 mod process;

@@ -132,6 +132,11 @@ fn packages(fw: &Framework) -> Vec<(String, String, bool)> {
     all
 }
 
+/// Whether `package` is installed (an app of the catalog or a system package).
+pub fn installed(fw: &Framework, package: &str) -> bool {
+    packages(fw).iter().any(|(p, ..)| p == package)
+}
+
 fn ok_empty() -> ShellOutput {
     ShellOutput::ok(Vec::new())
 }
