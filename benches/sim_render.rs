@@ -1,6 +1,7 @@
 //! Frame-render throughput of the embedded phone's renderer: a Settings homepage and a Launcher home
 //! screen at Pixel 6 (1080×2400) and tablet (2560×1600) sizes, cold (first frame, empty glyph cache)
-//! and warm (mean of repeated frames), plus PNG encoding of one frame.
+//! and warm (mean of repeated frames), plus PNG encoding of one frame; the Settings homepage and
+//! launcher also in Hindi and Arabic, whose text goes through shaping.
 
 use std::time::Instant;
 
@@ -32,9 +33,10 @@ fn system(width: i32, height: i32, density: f32, root: &std::path::Path) -> Syst
     )
 }
 
-fn bench(name: &str, info: AppInfo, width: i32, height: i32, density: f32) {
+fn bench(name: &str, locale: &str, info: AppInfo, width: i32, height: i32, density: f32) {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut sys = system(width, height, density, dir.path());
+    sys.locale = locale.into();
     let app = (info.create)(&mut sys);
     let scale = Scale {
         density,
@@ -81,6 +83,7 @@ fn bench(name: &str, info: AppInfo, width: i32, height: i32, density: f32) {
 fn main() {
     bench(
         "settings home (pixel6)",
+        "en-US",
         settings::info(),
         1080,
         2400,
@@ -88,10 +91,31 @@ fn main() {
     );
     bench(
         "launcher home (pixel6)",
+        "en-US",
         launcher::info(),
         1080,
         2400,
         420.0 / 160.0,
     );
-    bench("settings home (tablet)", settings::info(), 2560, 1600, 2.0);
+    bench(
+        "settings home (tablet)",
+        "en-US",
+        settings::info(),
+        2560,
+        1600,
+        2.0,
+    );
+    // The complex scripts: Devanagari conjuncts and matras, Arabic joining right to left.
+    for (name, locale) in [
+        ("settings home hi-IN (pixel6)", "hi-IN"),
+        ("settings home ar-EG (pixel6)", "ar-EG"),
+        ("launcher home hi-IN (pixel6)", "hi-IN"),
+    ] {
+        let info = if name.starts_with("launcher") {
+            launcher::info()
+        } else {
+            settings::info()
+        };
+        bench(name, locale, info, 1080, 2400, 420.0 / 160.0);
+    }
 }

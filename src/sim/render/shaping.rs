@@ -1,269 +1,349 @@
-//! Just enough text shaping for the phone's right-to-left and Indic locales, with no shaping
-//! engine: Arabic letters take their contextual forms (the Unicode presentation forms, which the
-//! bundled Noto Sans Arabic maps; lam-alef becomes its ligature), a line whose first strong
-//! character is right-to-left is laid out in visual order (runs of Latin letters and digits keep
-//! their own order inside it), and Devanagari's short i (U+093F) moves before its consonant.
-//! Android shapes with HarfBuzz; this covers the labels and short strings the phone shows.
+//! Shaping one line of text the way Android's Minikin does: the Unicode bidirectional algorithm
+//! (`unicode-bidi`) splits the line into runs in visual order, each run is split again where the
+//! bundled face that draws it changes (combining marks, joiners and a few punctuation marks stick
+//! to the face of the run they sit in, as Minikin's itemizer keeps them), and rustybuzz (HarfBuzz
+//! ported to Rust) shapes each piece: Arabic letters join, lam-alef ligates, Devanagari conjuncts
+//! form and its matras reorder and attach, Latin kerns.
+//!
+//! Shaping does not depend on the text size, so a line is shaped once in em units and cached for
+//! every size and frame.
 
-use std::borrow::Cow;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, OnceLock};
 
-/// (letter, isolated, final, initial, medial); a letter with no initial form joins only to the
-/// right (alef, dal, reh, waw…).
-const FORMS: &[(char, u32, u32, u32, u32)] = &[
-    ('\u{0621}', 0xFE80, 0, 0, 0),
-    ('\u{0622}', 0xFE81, 0xFE82, 0, 0),
-    ('\u{0623}', 0xFE83, 0xFE84, 0, 0),
-    ('\u{0624}', 0xFE85, 0xFE86, 0, 0),
-    ('\u{0625}', 0xFE87, 0xFE88, 0, 0),
-    ('\u{0626}', 0xFE89, 0xFE8A, 0xFE8B, 0xFE8C),
-    ('\u{0627}', 0xFE8D, 0xFE8E, 0, 0),
-    ('\u{0628}', 0xFE8F, 0xFE90, 0xFE91, 0xFE92),
-    ('\u{0629}', 0xFE93, 0xFE94, 0, 0),
-    ('\u{062A}', 0xFE95, 0xFE96, 0xFE97, 0xFE98),
-    ('\u{062B}', 0xFE99, 0xFE9A, 0xFE9B, 0xFE9C),
-    ('\u{062C}', 0xFE9D, 0xFE9E, 0xFE9F, 0xFEA0),
-    ('\u{062D}', 0xFEA1, 0xFEA2, 0xFEA3, 0xFEA4),
-    ('\u{062E}', 0xFEA5, 0xFEA6, 0xFEA7, 0xFEA8),
-    ('\u{062F}', 0xFEA9, 0xFEAA, 0, 0),
-    ('\u{0630}', 0xFEAB, 0xFEAC, 0, 0),
-    ('\u{0631}', 0xFEAD, 0xFEAE, 0, 0),
-    ('\u{0632}', 0xFEAF, 0xFEB0, 0, 0),
-    ('\u{0633}', 0xFEB1, 0xFEB2, 0xFEB3, 0xFEB4),
-    ('\u{0634}', 0xFEB5, 0xFEB6, 0xFEB7, 0xFEB8),
-    ('\u{0635}', 0xFEB9, 0xFEBA, 0xFEBB, 0xFEBC),
-    ('\u{0636}', 0xFEBD, 0xFEBE, 0xFEBF, 0xFEC0),
-    ('\u{0637}', 0xFEC1, 0xFEC2, 0xFEC3, 0xFEC4),
-    ('\u{0638}', 0xFEC5, 0xFEC6, 0xFEC7, 0xFEC8),
-    ('\u{0639}', 0xFEC9, 0xFECA, 0xFECB, 0xFECC),
-    ('\u{063A}', 0xFECD, 0xFECE, 0xFECF, 0xFED0),
-    ('\u{0641}', 0xFED1, 0xFED2, 0xFED3, 0xFED4),
-    ('\u{0642}', 0xFED5, 0xFED6, 0xFED7, 0xFED8),
-    ('\u{0643}', 0xFED9, 0xFEDA, 0xFEDB, 0xFEDC),
-    ('\u{0644}', 0xFEDD, 0xFEDE, 0xFEDF, 0xFEE0),
-    ('\u{0645}', 0xFEE1, 0xFEE2, 0xFEE3, 0xFEE4),
-    ('\u{0646}', 0xFEE5, 0xFEE6, 0xFEE7, 0xFEE8),
-    ('\u{0647}', 0xFEE9, 0xFEEA, 0xFEEB, 0xFEEC),
-    ('\u{0648}', 0xFEED, 0xFEEE, 0, 0),
-    ('\u{0649}', 0xFEEF, 0xFEF0, 0, 0),
-    ('\u{064A}', 0xFEF1, 0xFEF2, 0xFEF3, 0xFEF4),
-    // Urdu and Persian letters (Arabic Presentation Forms-A).
-    ('\u{0679}', 0xFB66, 0xFB67, 0xFB68, 0xFB69),
-    ('\u{067E}', 0xFB56, 0xFB57, 0xFB58, 0xFB59),
-    ('\u{0686}', 0xFB7A, 0xFB7B, 0xFB7C, 0xFB7D),
-    ('\u{0688}', 0xFB88, 0xFB89, 0, 0),
-    ('\u{0691}', 0xFB8C, 0xFB8D, 0, 0),
-    ('\u{0698}', 0xFB8A, 0xFB8B, 0, 0),
-    ('\u{06A9}', 0xFB8E, 0xFB8F, 0xFB90, 0xFB91),
-    ('\u{06AF}', 0xFB92, 0xFB93, 0xFB94, 0xFB95),
-    ('\u{06BA}', 0xFB9E, 0xFB9F, 0, 0),
-    ('\u{06BE}', 0xFBAA, 0xFBAB, 0xFBAC, 0xFBAD),
-    ('\u{06C1}', 0xFBA6, 0xFBA7, 0xFBA8, 0xFBA9),
-    ('\u{06CC}', 0xFBFC, 0xFBFD, 0xFBFE, 0xFBFF),
-    ('\u{06D2}', 0xFBAE, 0xFBAF, 0, 0),
-];
+use ab_glyph::{Font, GlyphId};
+use rustybuzz::{Direction, UnicodeBuffer};
+use unicode_bidi::{Level, ParagraphBidiInfo};
+use unicode_script::{Script, UnicodeScript};
 
-fn forms(c: char) -> Option<&'static (char, u32, u32, u32, u32)> {
-    FORMS.iter().find(|f| f.0 == c)
+use super::text::{font, resolve, shaper, Face};
+
+/// One shaped glyph, positioned in ems from the line's start on the baseline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Glyph {
+    pub face: Face,
+    pub id: GlyphId,
+    /// Pen position plus the glyph's own offset.
+    pub x: f32,
+    /// Offset above the baseline (marks stacked on a letter).
+    pub y: f32,
+    /// How far the pen moves after it.
+    pub advance: f32,
+    /// Byte offset in the line of the first character this glyph draws (HarfBuzz's cluster).
+    pub cluster: usize,
 }
 
-/// Whether `c` joins to the letter after it (has an initial form) — tatweel always does.
-fn joins_forward(c: char) -> bool {
-    c == '\u{0640}' || forms(c).is_some_and(|f| f.3 != 0)
+/// A line shaped and laid out left to right, in ems.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub glyphs: Vec<Glyph>,
+    pub width: f32,
 }
 
-/// Whether `c` joins to the letter before it.
-fn joins_back(c: char) -> bool {
-    c == '\u{0640}' || forms(c).is_some_and(|f| f.2 != 0)
-}
+impl Line {
+    /// The byte offsets where a cluster starts, ascending: the places the line may be cut
+    /// without splitting a conjunct, a ligature or a letter from its marks.
+    pub fn cluster_starts(&self) -> Vec<usize> {
+        let mut starts: Vec<usize> = self.glyphs.iter().map(|g| g.cluster).collect();
+        starts.sort_unstable();
+        starts.dedup();
+        starts
+    }
 
-/// Harakat and other marks are transparent to joining.
-fn is_mark(c: char) -> bool {
-    matches!(c, '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{06D6}'..='\u{06ED}')
-}
-
-/// A right-to-left letter or mark (Arabic-Indic digits are numbers, not letters: they keep their
-/// left-to-right order inside a right-to-left line, as the bidi algorithm's AN class does).
-pub fn is_rtl_char(c: char) -> bool {
-    matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}')
-        && !is_digit(c)
-}
-
-/// European, Arabic-Indic and Extended Arabic-Indic digits.
-fn is_digit(c: char) -> bool {
-    c.is_ascii_digit() || matches!(c, '\u{0660}'..='\u{0669}' | '\u{06F0}'..='\u{06F9}')
-}
-
-/// A separator that stays inside a number between two digits (`8:30`, `1,234.5`, `٣٫٥`).
-fn is_number_separator(c: char) -> bool {
-    matches!(c, ':' | '.' | ',' | '/' | '\u{066B}' | '\u{066C}')
-}
-
-fn is_strong_ltr(c: char) -> bool {
-    c.is_alphabetic() && !is_rtl_char(c)
+    /// The width of the glyphs drawing the text before byte `end`.
+    pub fn width_before(&self, end: usize) -> f32 {
+        self.glyphs
+            .iter()
+            .filter(|g| g.cluster < end)
+            .map(|g| g.advance)
+            .sum()
+    }
 }
 
 /// Whether a paragraph runs right to left: its first strong letter decides, and a paragraph with
 /// none (digits, punctuation) takes the view's direction (Android's `FIRSTSTRONG_LTR`/`_RTL`).
 pub fn paragraph_rtl(text: &str, view_rtl: bool) -> bool {
-    text.chars()
-        .find(|c| is_rtl_char(*c) || is_strong_ltr(*c))
-        .map_or(view_rtl, is_rtl_char)
+    match unicode_bidi::get_base_direction(text) {
+        unicode_bidi::Direction::Rtl => true,
+        unicode_bidi::Direction::Ltr => false,
+        unicode_bidi::Direction::Mixed => view_rtl,
+    }
 }
 
-/// Arabic letters in their contextual forms (logical order kept).
-fn join_arabic(chars: &[char]) -> Vec<char> {
-    let letter_at = |i: usize, step: isize| -> Option<char> {
-        let mut j = i as isize + step;
-        while j >= 0 && (j as usize) < chars.len() {
-            let c = chars[j as usize];
-            if !is_mark(c) {
-                return Some(c);
-            }
-            j += step;
-        }
-        None
+type LineKey = (String, bool, bool);
+
+/// Shaped lines shared by every phone in the process, cleared wholesale when full (a frame shows
+/// a few hundred distinct lines).
+fn cache() -> &'static Mutex<HashMap<LineKey, Arc<Line>>> {
+    static CACHE: OnceLock<Mutex<HashMap<LineKey, Arc<Line>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+const CACHE_LIMIT: usize = 4096;
+
+/// `text` (one line, no control characters drawn) shaped in the regular or bold face, in a view
+/// laid out right to left or not.
+pub fn shape(text: &str, bold: bool, view_rtl: bool) -> Arc<Line> {
+    let key = (text.to_string(), bold, view_rtl);
+    if let Some(line) = cache().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return line.clone();
+    }
+    let line = Arc::new(shape_uncached(text, bold, view_rtl));
+    let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
+    if map.len() >= CACHE_LIMIT {
+        map.clear();
+    }
+    map.insert(key, line.clone());
+    line
+}
+
+fn shape_uncached(text: &str, bold: bool, view_rtl: bool) -> Line {
+    let mut line = Line {
+        glyphs: Vec::with_capacity(text.len()),
+        width: 0.0,
     };
-    let mut out = Vec::with_capacity(chars.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let prev_joins = letter_at(i, -1).is_some_and(joins_forward);
-        // Lam followed by an alef is one ligature.
-        if c == '\u{0644}' {
-            let lig = match chars.get(i + 1) {
-                Some('\u{0622}') => Some(0xFEF5),
-                Some('\u{0623}') => Some(0xFEF7),
-                Some('\u{0625}') => Some(0xFEF9),
-                Some('\u{0627}') => Some(0xFEFB),
-                _ => None,
-            };
-            if let Some(iso) = lig {
-                out.extend(char::from_u32(iso + u32::from(prev_joins)));
-                i += 2;
+    if text.is_empty() {
+        return line;
+    }
+    let base = if paragraph_rtl(text, view_rtl) {
+        Level::rtl()
+    } else {
+        Level::ltr()
+    };
+    let bidi = ParagraphBidiInfo::new(text, Some(base));
+    let (levels, runs) = if bidi.has_rtl() {
+        bidi.visual_runs(0..text.len())
+    } else {
+        (Vec::new(), vec![0..text.len()])
+    };
+    for run in runs {
+        let rtl = levels.get(run.start).is_some_and(|l| l.is_rtl());
+        let mut pieces = face_runs(text, run, bold);
+        if rtl {
+            pieces.reverse();
+        }
+        for (face, range) in pieces {
+            shape_piece(&mut line, text, face, range, rtl);
+        }
+    }
+    line
+}
+
+/// Characters that stay in the face of the run they follow when that face has them (Minikin's
+/// sticky list, plus the space, so a phrase in one script is shaped as one piece).
+fn sticky(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '!'
+            | ','
+            | '-'
+            | '.'
+            | ':'
+            | ';'
+            | '?'
+            | '\u{00A0}'
+            | '\u{2010}'
+            | '\u{2011}'
+            | '\u{202F}'
+    ) || is_joiner(c)
+        || c.script() == Script::Inherited
+}
+
+/// Zero-width (non-)joiners and variation selectors: they steer shaping, they draw nothing.
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE00}'..='\u{FE0F}')
+}
+
+/// `range` of `text` split where the face drawing it changes, in logical order; control
+/// characters are left out.
+fn face_runs(text: &str, range: Range<usize>, bold: bool) -> Vec<(Face, Range<usize>)> {
+    let mut out: Vec<(Face, Range<usize>)> = Vec::new();
+    for (i, c) in text[range.clone()].char_indices() {
+        let at = range.start + i;
+        let end = at + c.len_utf8();
+        if c.is_control() {
+            continue;
+        }
+        if let Some((face, r)) = out.last_mut() {
+            let keeps =
+                r.end == at && sticky(c) && (is_joiner(c) || font(*face).glyph_id(c).0 != 0);
+            if keeps {
+                r.end = end;
                 continue;
             }
         }
-        match forms(c) {
-            Some(&(_, iso, fin, ini, med)) => {
-                let next_joins = letter_at(i, 1).is_some_and(joins_back);
-                let code = match (prev_joins && fin != 0, next_joins && ini != 0) {
-                    (true, true) if med != 0 => med,
-                    (true, _) => fin,
-                    (false, true) => ini,
-                    _ => iso,
-                };
-                out.extend(char::from_u32(code));
-            }
-            None => out.push(c),
+        let face = resolve(c, bold).0;
+        match out.last_mut() {
+            Some((f, r)) if *f == face && r.end == at => r.end = end,
+            _ => out.push((face, at..end)),
         }
-        i += 1;
     }
     out
 }
 
-/// Devanagari's vowel sign I is written after its consonant but drawn before it.
-fn reorder_devanagari(chars: &mut [char]) {
-    for i in 1..chars.len() {
-        if chars[i] == '\u{093F}' && ('\u{0915}'..='\u{0939}').contains(&chars[i - 1]) {
-            chars.swap(i - 1, i);
-        }
-    }
-}
-
-/// One line of text as it is drawn left to right.
-pub fn visual(line: &str) -> Cow<'_, str> {
-    let has_rtl = line.chars().any(is_rtl_char);
-    let has_deva = line.chars().any(|c| c == '\u{093F}');
-    if !has_rtl && !has_deva {
-        return Cow::Borrowed(line);
-    }
-    let mut chars: Vec<char> = line.chars().collect();
-    reorder_devanagari(&mut chars);
-    if !has_rtl {
-        return Cow::Owned(chars.into_iter().collect());
-    }
-    let shaped = join_arabic(&chars);
-    let rtl_paragraph = shaped
-        .iter()
-        .find(|c| is_rtl_char(**c) || is_strong_ltr(**c))
-        .is_some_and(|c| is_rtl_char(*c));
-    // Runs: right-to-left letters (with the neutrals between them) vs everything else.
-    let mut runs: Vec<(bool, Vec<char>)> = Vec::new();
-    for (i, &c) in shaped.iter().enumerate() {
-        let in_number = is_number_separator(c)
-            && i > 0
-            && is_digit(shaped[i - 1])
-            && shaped.get(i + 1).is_some_and(|n| is_digit(*n));
-        let rtl = if is_rtl_char(c) {
-            true
-        } else if is_strong_ltr(c) || is_digit(c) || in_number {
-            false
-        } else {
-            // Neutrals take the paragraph's direction.
-            rtl_paragraph
-        };
-        match runs.last_mut() {
-            Some((r, run)) if *r == rtl => run.push(c),
-            _ => runs.push((rtl, vec![c])),
-        }
-    }
-    let mut out = String::with_capacity(line.len());
-    let ordered: Vec<(bool, Vec<char>)> = if rtl_paragraph {
-        runs.into_iter().rev().collect()
+/// Shapes `range` of `text` in `face` and appends its glyphs at the line's pen.
+fn shape_piece(line: &mut Line, text: &str, face: Face, range: Range<usize>, rtl: bool) {
+    let hb = shaper(face);
+    let em = 1.0 / hb.units_per_em() as f32;
+    let mut buffer = UnicodeBuffer::new();
+    buffer.push_str(&text[range.clone()]);
+    buffer.set_direction(if rtl {
+        Direction::RightToLeft
     } else {
-        runs
-    };
-    for (rtl, run) in ordered {
-        if rtl {
-            out.extend(run.into_iter().rev());
-        } else {
-            out.extend(run);
-        }
+        Direction::LeftToRight
+    });
+    let shaped = rustybuzz::shape(hb, &[], buffer);
+    for (info, pos) in shaped.glyph_infos().iter().zip(shaped.glyph_positions()) {
+        let advance = pos.x_advance as f32 * em;
+        line.glyphs.push(Glyph {
+            face,
+            id: GlyphId(info.glyph_id as u16),
+            x: line.width + pos.x_offset as f32 * em,
+            y: pos.y_offset as f32 * em,
+            advance,
+            cluster: range.start + info.cluster as usize,
+        });
+        line.width += advance;
     }
-    Cow::Owned(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn arabic_joins_and_reads_right_to_left() {
-        // "بحث" (search): beh initial, hah medial, theh final, drawn right to left.
-        assert_eq!(visual("بحث"), "\u{FE9A}\u{FEA4}\u{FE91}");
-        // lam-alef ligature; alef does not join forward.
-        assert_eq!(visual("لا"), "\u{FEFB}");
-        // Latin and digits inside keep their order.
-        assert_eq!(visual("ا 12"), "12 \u{FE8D}");
-        // Arabic-Indic numbers keep their order, separators inside them too: "٨:٣٠ ص" reads
-        // right to left as the time, then the marker.
-        assert_eq!(visual("٨:٣٠ ص"), "\u{FEB9} ٨:٣٠");
-        assert_eq!(visual("٨:٣٠"), "٨:٣٠");
-        assert_eq!(visual("Clock"), "Clock");
-        assert_eq!(visual("कि"), "\u{093F}\u{0915}");
+    fn ids(line: &Line) -> Vec<u16> {
+        line.glyphs.iter().map(|g| g.id.0).collect()
+    }
+
+    /// What drawing each character's own glyph (the font's cmap, no shaping) would give.
+    fn unshaped(text: &str) -> Vec<u16> {
+        text.chars().map(|c| resolve(c, false).1 .0).collect()
     }
 
     #[test]
-    fn every_script_of_the_locales_has_a_bundled_face() {
-        use super::super::text::{resolve, Face};
-        for (c, face) in [
-            ('\u{FE91}', Face::Arabic),
-            ('\u{FB58}', Face::Arabic),
-            ('क', Face::Devanagari),
-            ('설', Face::Fallback),
-            ('设', Face::Fallback),
-            ('Ж', Face::Regular),
-        ] {
-            let (got, id) = resolve(c, false);
-            assert_eq!(got, face, "{c}");
-            assert_ne!(id.0, 0, "{c} has a glyph");
+    fn devanagari_conjuncts_form_and_matras_reorder() {
+        for word in ["हिन्दी", "क्षत्रिय"] {
+            let line = shape(word, false, false);
+            assert!(line.glyphs.iter().all(|g| g.face == Face::Devanagari));
+            assert!(
+                line.glyphs.iter().all(|g| g.id.0 != 0),
+                "{word}: no .notdef"
+            );
+            let cmap = unshaped(word);
+            assert_ne!(ids(&line), cmap, "{word} is shaped");
+            // The virama joins its consonants into one conjunct glyph: fewer glyphs than
+            // characters.
+            assert!(ids(&line).len() < cmap.len(), "{word}: {:?}", ids(&line));
         }
-        // Every shaped form of the letters in use maps to a glyph.
-        for label in ["الإعدادات", "الساعة", "ترتیبات", "گھڑی", "کیلکولیٹر"]
-        {
-            for c in visual(label).chars().filter(|c| *c != ' ') {
-                assert_ne!(resolve(c, false).1 .0, 0, "{label}: {c:?} has no glyph");
+        // "कि": the short i is drawn before its consonant although written after it.
+        let ki = shape("कि", false, false);
+        let (ka, i) = (resolve('क', false).1 .0, resolve('ि', false).1 .0);
+        assert_eq!(ki.glyphs.len(), 2);
+        assert_eq!(ki.glyphs[1].id.0, ka, "consonant second");
+        assert_ne!(ki.glyphs[0].id.0, i, "the matra takes its contextual form");
+        assert!(ki.glyphs[0].x < ki.glyphs[1].x);
+        // "क्ष" is one conjunct glyph for three characters, and cutting the line never splits it.
+        let ksha = shape("क्ष", false, false);
+        assert_eq!(ksha.glyphs.len(), 1);
+        assert_eq!(ksha.cluster_starts(), vec![0]);
+    }
+
+    #[test]
+    fn arabic_joins_and_reads_right_to_left() {
+        // "بحث" (search): three letters, each in its joined form, not the isolated cmap glyph.
+        let line = shape("بحث", false, false);
+        let cmap = unshaped("بحث");
+        assert_eq!(line.glyphs.len(), 3);
+        assert!(line.glyphs.iter().all(|g| g.face == Face::Arabic));
+        for g in &line.glyphs {
+            assert!(!cmap.contains(&g.id.0), "{:?} is a joined form", g.id);
+        }
+        // Drawn right to left: the first letter (cluster 0) is the rightmost glyph.
+        assert_eq!(line.glyphs.last().map(|g| g.cluster), Some(0));
+        // Lam-alef is one ligature.
+        assert_eq!(shape("لا", false, false).glyphs.len(), 1);
+        // The same letters in isolated positions keep their cmap glyphs.
+        let apart = shape("ب ح ث", false, false);
+        let solo: Vec<u16> = apart.glyphs.iter().map(|g| g.id.0).collect();
+        for c in ['ب', 'ح', 'ث'] {
+            assert!(solo.contains(&resolve(c, false).1 .0));
+        }
+    }
+
+    #[test]
+    fn bidi_orders_runs_and_numbers_keep_their_order() {
+        // Latin digits inside an Arabic line stay left to right, on the line's left.
+        let line = shape("ا 12", false, false);
+        let order: Vec<usize> = line.glyphs.iter().map(|g| g.cluster).collect();
+        assert_eq!(order, vec![3, 4, 2, 0], "{order:?}");
+        // Arabic-Indic numbers with their separator stay in reading order, the marker after.
+        let time = shape("٨:٣٠ ص", false, false);
+        let order: Vec<usize> = time.glyphs.iter().map(|g| g.cluster).collect();
+        let marker = "٨:٣٠ ".len();
+        assert_eq!(order.first(), Some(&marker), "{order:?}");
+        let digits: Vec<usize> = order.iter().copied().filter(|c| *c < marker - 1).collect();
+        assert!(digits.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+        // A Latin line is one left-to-right piece.
+        let clock = shape("Clock", false, false);
+        assert!(clock.glyphs.windows(2).all(|w| w[0].x < w[1].x));
+        assert!(paragraph_rtl("الساعة 12", false));
+        assert!(!paragraph_rtl("12:30", false));
+        assert!(paragraph_rtl("12:30", true));
+    }
+
+    #[test]
+    fn every_label_of_the_complex_locales_shapes_to_real_glyphs() {
+        for label in [
+            "الإعدادات",
+            "الساعة",
+            "ترتیبات",
+            "گھڑی",
+            "کیلکولیٹر",
+            "सेटिंग",
+            "घड़ी",
+            "संपर्क",
+            "설정",
+            "设置",
+            "Настройки",
+        ] {
+            let line = shape(label, false, false);
+            assert!(!line.glyphs.is_empty(), "{label}");
+            for g in &line.glyphs {
+                assert_ne!(g.id.0, 0, "{label}: .notdef at {}", g.cluster);
+            }
+            assert!(line.width > 0.0);
+        }
+    }
+
+    #[test]
+    fn every_string_resource_draws_with_no_missing_glyph() {
+        use crate::sim::locale::res::{resources, Value};
+        let mut checked = 0;
+        for (package, dir, entries) in resources().files() {
+            for (name, entry) in entries {
+                let texts: Vec<&str> = match &entry.value {
+                    Value::Text(t) => vec![t.as_str()],
+                    Value::Plurals(items) => items.iter().map(|(_, t)| t.as_str()).collect(),
+                    Value::Array(items) => items.iter().map(String::as_str).collect(),
+                };
+                for text in texts.iter().flat_map(|t| t.split('\n')) {
+                    let locale = dir.trim_start_matches("values-");
+                    let line = shape(text, false, crate::sim::locale::is_rtl(locale));
+                    let missing: Vec<char> = line
+                        .glyphs
+                        .iter()
+                        .filter(|g| g.id.0 == 0)
+                        .filter_map(|g| text[g.cluster..].chars().next())
+                        .collect();
+                    assert!(
+                        missing.is_empty(),
+                        "res/{package}/{dir} {name}: no glyph for {missing:?} in {text:?}"
+                    );
+                    checked += 1;
+                }
             }
         }
+        assert!(checked > 1000, "{checked} strings");
     }
 }

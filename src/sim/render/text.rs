@@ -1,6 +1,7 @@
 //! Text on the canvas: the bundled fonts (Roboto for Latin, monochrome Noto Emoji for emoji, Noto
-//! Sans Arabic and Devanagari, Droid Sans Fallback for CJK and Hangul; `shaping` puts Arabic and
-//! right-to-left lines in visual order first), line layout with word wrap and ellipsis, and a process-wide cache of rasterised glyphs.
+//! Sans Arabic and Devanagari, Droid Sans Fallback for CJK and Hangul), lines shaped by `shaping`
+//! (bidi order, font runs, rustybuzz), line layout with word wrap and ellipsis at cluster
+//! boundaries, and a process-wide cache of rasterised glyphs.
 //!
 //! The fonts are compiled in (`include_bytes!`) so a fresh machine renders the same pixels with no
 //! fonts installed; their licences sit next to them in `assets/fonts/`.
@@ -8,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use ab_glyph::{Font, FontRef, GlyphId, PxScale, ScaleFont};
+use ab_glyph::{Font, FontRef, GlyphId, PxScale};
 
 use super::canvas::{Canvas, Rgba};
 use crate::geom::Bounds;
@@ -33,6 +34,17 @@ pub enum Face {
     Fallback,
 }
 
+impl Face {
+    const ALL: [Face; 6] = [
+        Face::Regular,
+        Face::Medium,
+        Face::Emoji,
+        Face::Arabic,
+        Face::Devanagari,
+        Face::Fallback,
+    ];
+}
+
 struct Fonts {
     regular: FontRef<'static>,
     medium: FontRef<'static>,
@@ -42,21 +54,46 @@ struct Fonts {
     fallback: FontRef<'static>,
 }
 
+/// Each face parsed a second time for rustybuzz (ab_glyph rasterises, rustybuzz shapes; both
+/// read the same bytes with ttf-parser).
+struct Shapers([rustybuzz::Face<'static>; 6]);
+
+fn bytes(face: Face) -> &'static [u8] {
+    match face {
+        Face::Regular => ROBOTO_REGULAR,
+        Face::Medium => ROBOTO_MEDIUM,
+        Face::Emoji => NOTO_EMOJI,
+        Face::Arabic => NOTO_ARABIC,
+        Face::Devanagari => NOTO_DEVANAGARI,
+        Face::Fallback => DROID_FALLBACK,
+    }
+}
+
+/// The rustybuzz face that shapes text in `face`.
+pub(super) fn shaper(face: Face) -> &'static rustybuzz::Face<'static> {
+    static SHAPERS: OnceLock<Shapers> = OnceLock::new();
+    let all = SHAPERS.get_or_init(|| {
+        Shapers(Face::ALL.map(|f| {
+            rustybuzz::Face::from_slice(bytes(f), 0).expect("bundled font parses for shaping")
+        }))
+    });
+    &all.0[face as usize]
+}
+
 fn fonts() -> &'static Fonts {
     static FONTS: OnceLock<Fonts> = OnceLock::new();
+    let parse = |face| FontRef::try_from_slice(bytes(face)).expect("bundled font parses");
     FONTS.get_or_init(|| Fonts {
-        regular: FontRef::try_from_slice(ROBOTO_REGULAR).expect("bundled Roboto-Regular parses"),
-        medium: FontRef::try_from_slice(ROBOTO_MEDIUM).expect("bundled Roboto-Medium parses"),
-        emoji: FontRef::try_from_slice(NOTO_EMOJI).expect("bundled NotoEmoji-Regular parses"),
-        arabic: FontRef::try_from_slice(NOTO_ARABIC).expect("bundled NotoSansArabic parses"),
-        devanagari: FontRef::try_from_slice(NOTO_DEVANAGARI)
-            .expect("bundled NotoSansDevanagari parses"),
-        fallback: FontRef::try_from_slice(DROID_FALLBACK)
-            .expect("bundled DroidSansFallback parses"),
+        regular: parse(Face::Regular),
+        medium: parse(Face::Medium),
+        emoji: parse(Face::Emoji),
+        arabic: parse(Face::Arabic),
+        devanagari: parse(Face::Devanagari),
+        fallback: parse(Face::Fallback),
     })
 }
 
-fn font(face: Face) -> &'static FontRef<'static> {
+pub(super) fn font(face: Face) -> &'static FontRef<'static> {
     let f = fonts();
     match face {
         Face::Regular => &f.regular,
@@ -170,47 +207,14 @@ pub struct TextStyle {
     pub rtl: bool,
 }
 
-/// One glyph placed on a line, `x` from the line's start.
-#[derive(Debug, Clone, Copy)]
-struct Placed {
-    face: Face,
-    id: GlyphId,
-    x: f32,
-}
-
-/// The advance of `c` at `size_px`.
-fn advance(face: Face, id: GlyphId, size_px: f32) -> f32 {
-    font(face).as_scaled(px_scale(face, size_px)).h_advance(id)
-}
-
-/// Lays `text` out on one line; returns the glyphs and the line width.
-fn layout_line(text: &str, style: &TextStyle) -> (Vec<Placed>, f32) {
-    let text = super::shaping::visual(text);
-    let mut out = Vec::with_capacity(text.len());
-    let mut x = 0.0;
-    let mut prev: Option<(Face, GlyphId)> = None;
-    for c in text.chars() {
-        if c.is_control() {
-            continue;
-        }
-        let (face, id) = resolve(c, style.bold);
-        if let Some((pf, pid)) = prev {
-            if pf == face {
-                x += font(face)
-                    .as_scaled(px_scale(face, style.size_px))
-                    .kern(pid, id);
-            }
-        }
-        out.push(Placed { face, id, x });
-        x += advance(face, id, style.size_px);
-        prev = Some((face, id));
-    }
-    (out, x)
+/// `text` shaped as one line in the style's weight and direction (control characters drop out).
+fn layout_line(text: &str, style: &TextStyle) -> Arc<super::shaping::Line> {
+    super::shaping::shape(text, style.bold, style.rtl)
 }
 
 /// The width `text` takes on one line.
 pub fn measure(text: &str, style: &TextStyle) -> f32 {
-    layout_line(text, style).1
+    layout_line(text, style).width * style.size_px
 }
 
 /// Android's line height for a text size (Roboto's ascent + descent, ~1.17 em).
@@ -226,24 +230,22 @@ fn ascent(size_px: f32) -> f32 {
     size_px * f.ascent_unscaled() / upem
 }
 
-/// `text` shortened with "…" so it fits in `max_width`.
+/// `text` shortened with "…" so it fits in `max_width`, cut at a cluster boundary (never inside
+/// a conjunct or between a letter and its marks).
 fn ellipsize(text: &str, max_width: f32, style: &TextStyle) -> String {
-    if measure(text, style) <= max_width {
+    let line = layout_line(text, style);
+    let em_max = max_width / style.size_px;
+    if line.width <= em_max {
         return text.to_string();
     }
-    let ellipsis_w = measure("…", style);
-    let mut out = String::new();
-    let mut w = 0.0;
-    for c in text.chars() {
-        let (face, id) = resolve(c, style.bold);
-        let a = advance(face, id, style.size_px);
-        if w + a + ellipsis_w > max_width {
-            break;
-        }
-        w += a;
-        out.push(c);
-    }
-    out.truncate(out.trim_end().len());
+    let room = em_max - layout_line("…", style).width;
+    let cut = line
+        .cluster_starts()
+        .into_iter()
+        .take_while(|&end| line.width_before(end) <= room)
+        .last()
+        .unwrap_or(0);
+    let mut out = text[..cut].trim_end().to_string();
     out.push('…');
     out
 }
@@ -264,13 +266,20 @@ fn wrap(text: &str, max_width: f32, max_lines: usize, style: &TextStyle) -> Vec<
             if !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
             }
-            // A word wider than the line is broken between characters.
-            for c in word.chars() {
-                let candidate = format!("{line}{c}");
+            // A word wider than the line is broken between clusters (CJK characters, a
+            // Devanagari conjunct with its matras).
+            let mut starts = layout_line(word, style).cluster_starts();
+            if starts.first() != Some(&0) {
+                starts.insert(0, 0);
+            }
+            let ends = starts.iter().skip(1).copied().chain([word.len()]);
+            for (start, end) in starts.iter().copied().zip(ends) {
+                let piece = &word[start..end];
+                let candidate = format!("{line}{piece}");
                 if measure(candidate.trim_end(), style) > max_width && !line.is_empty() {
                     lines.push(std::mem::take(&mut line));
                 }
-                line.push(c);
+                line.push_str(piece);
             }
         }
         lines.push(line);
@@ -288,14 +297,14 @@ fn wrap(text: &str, max_width: f32, max_lines: usize, style: &TextStyle) -> Vec<
 
 /// Draws one line with its baseline at `baseline`, starting at `x`.
 fn draw_line(canvas: &mut Canvas, text: &str, x: f32, baseline: f32, style: &TextStyle) {
-    let (glyphs, _) = layout_line(text, style);
-    for g in glyphs {
+    let line = layout_line(text, style);
+    for g in &line.glyphs {
         let bm = bitmap(g.face, g.id, style.size_px);
         if bm.width == 0 {
             continue;
         }
-        let gx = (x + g.x).round() as i32 + bm.left;
-        let gy = baseline.round() as i32 + bm.top;
+        let gx = (x + g.x * style.size_px).round() as i32 + bm.left;
+        let gy = (baseline - g.y * style.size_px).round() as i32 + bm.top;
         canvas.draw_mask(gx, gy, bm.width, &bm.mask, style.color);
     }
 }
