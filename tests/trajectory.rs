@@ -149,3 +149,27 @@ async fn metrics_are_the_same_by_coordinates_element_ids_and_text() {
         assert!(tap_inside(records, 1, &airplane).is_ok(), "{aim:?}");
     }
 }
+
+/// A stored episode scores the same trajectory metrics in `report` as it did live, also when its
+/// first action is a tap (answering a call that rings at setup): the store keeps the screen that
+/// tap was aimed at, which no earlier step settled on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stored_episodes_keep_the_screen_their_first_tap_was_aimed_at() {
+    use droidmcp::task::replay::{run_instance, Solution};
+    let tasks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
+    let (catalog, _) = Catalog::load_dir(&tasks);
+    let task = catalog.get("aw.phone.answer_call").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = droidmcp::store::Store::open(&dir.path().join("e.db")).unwrap();
+    let shell = device::open(Some("sim:0"), None).await.unwrap();
+    let live = run_instance(&task, 0, shell, Some(store.clone()), Solution::Golden)
+        .await
+        .unwrap();
+    assert!(live.verdict.success, "{:?}", live.verdict);
+    let metrics = live.metrics.expect("the task has a reference solution");
+    assert_eq!(metrics.task_reward, 1.0, "{metrics:?}");
+    let rows = droidmcp::judge::report::report(&store, &catalog).unwrap();
+    let row = rows.iter().find(|r| r.task == task.id).unwrap();
+    assert_eq!(row.task_reward, Some(metrics.task_reward), "{row:?}");
+    assert_eq!(row.completion_ratio, Some(1.0), "{row:?}");
+}

@@ -28,10 +28,12 @@ pub fn trajectory(
     let task_reward = if n == 0 {
         0.0
     } else {
+        // A fold from +0.0: `Sum for f64` starts at -0.0, and a trajectory matching nothing
+        // printed as "-0.000" in reports.
         let got: f64 = pairs
             .iter()
             .map(|(i, _)| GAMMA.powi((n - 1 - i) as i32))
-            .sum();
+            .fold(0.0, |a, b| a + b);
         let best: f64 = (0..n).map(|k| GAMMA.powi(k as i32)).sum();
         got / best
     };
@@ -126,5 +128,15 @@ mod tests {
         assert_eq!(m.reversed_redundancy, 0.25);
         assert!((m.repeat_ratio - 2.0 / 3.0).abs() < 1e-9);
         assert_eq!(trajectory(&[], &[], false).task_reward, 0.0);
+    }
+
+    #[test]
+    fn a_trajectory_matching_nothing_rewards_positive_zero() {
+        let m = trajectory(&[rkey("a")], &[key("x")], false);
+        assert!(
+            m.task_reward == 0.0 && m.task_reward.is_sign_positive(),
+            "{m:?}"
+        );
+        assert_eq!(format!("{:.3}", m.task_reward), "0.000");
     }
 }

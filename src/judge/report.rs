@@ -82,8 +82,9 @@ fn recorded_actions(store: &Store, episode: &str) -> Result<Vec<ActionRecord>, S
             kind: v["kind"].as_str().unwrap_or("").to_string(),
             point,
             text: v["text"].as_str().map(str::to_string),
-            screen_before: before
-                .take()
+            screen_before: step
+                .screen_before
+                .or(before.take())
                 .and_then(|xml| crate::hierarchy::parse(xml.as_bytes()).ok())
                 .map(std::sync::Arc::new),
             aliases: v["aliases"]

@@ -403,7 +403,7 @@ impl Episode {
             step.activity = self.focused_activity().await?;
         }
         if let Some(store) = &self.store {
-            store.insert_step(&self.id, &step_row(&step, &now()))?;
+            store.insert_step(&self.id, &step_row(&step, self.steps.last(), &now()))?;
         }
         self.steps.push(step);
         let max = self.instance.task.max_steps;
@@ -695,7 +695,9 @@ impl Episode {
     }
 }
 
-fn step_row(step: &Step, at: &str) -> StepRow {
+/// `previous` is the step before (none for the first): the screen `step` was aimed at is kept only
+/// when it is not the one `previous` settled on, so a report can tell what every touch hit.
+fn step_row(step: &Step, previous: Option<&Step>, at: &str) -> StepRow {
     let element = |e: &super::ElementRef| json!({"id": e.id, "role": e.role, "label": e.label});
     let record = action_record(step);
     let mut action = json!({
@@ -744,6 +746,15 @@ fn step_row(step: &Step, at: &str) -> StepRow {
         at: at.to_string(),
         action: action.to_string(),
         screen: step.after.as_ref().map(|s| s.xml.clone()),
+        screen_before: step
+            .before
+            .as_ref()
+            .filter(|_| {
+                step.aimed_at.is_none()
+                    || previous.and_then(|p| p.observation_digest.as_ref())
+                        != step.aimed_at.as_ref()
+            })
+            .map(|s| s.xml.clone()),
         recorded: serde_json::Value::Object(recorded).to_string(),
     }
 }
@@ -910,9 +921,11 @@ impl Episodes {
         Ok(guard
             .steps
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(i, s)| {
                 step_row(
                     s,
+                    i.checked_sub(1).map(|p| &guard.steps[p]),
                     &s.started_at.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
                 )
             })

@@ -3,7 +3,8 @@
 //! out one episode per line.
 //!
 //! Tables: `episodes` (task, seed, parameters, goal, device, status, answer, score, verdict…),
-//! `steps` (episode, index, time, action JSON, screen XML, recorded shell outputs JSON),
+//! `steps` (episode, index, time, action JSON, settled screen XML after the step, recorded shell
+//! outputs JSON, the screen the step was aimed at when it is not the previous step's),
 //! `check_results` (episode, run number, check id, pass, inconclusive reason, value, reason, evidence
 //! JSON). JSON columns are written with `serde_json::json!` from plain values; no core type derives
 //! `Serialize`.
@@ -130,6 +131,9 @@ pub struct StepRow {
     /// The action as JSON text (written by the session).
     pub action: String,
     pub screen: Option<String>,
+    /// The screen the step was aimed at, when it is not the previous step's `screen` (the first
+    /// step's always; later ones when the screen moved between steps).
+    pub screen_before: Option<String>,
     /// Recorded shell outputs as JSON text (`{"cmd": "output"}`).
     pub recorded: String,
 }
@@ -152,13 +156,14 @@ CREATE INDEX IF NOT EXISTS check_results_episode ON check_results(episode_id, ru
 ";
 
 /// Columns added after the first release, added to older stores on open.
-const ADDED_COLUMNS: [(&str, &str, &str); 6] = [
+const ADDED_COLUMNS: [(&str, &str, &str); 7] = [
     ("episodes", "owner", "TEXT"),
     ("episodes", "verdict", "TEXT"),
     ("episodes", "provisional", "INTEGER NOT NULL DEFAULT 0"),
     ("episodes", "abort_reason", "TEXT"),
     ("check_results", "inconclusive", "TEXT"),
     ("episodes", "env", "TEXT"),
+    ("steps", "screen_before", "TEXT"),
 ];
 
 /// Statuses of episodes some process may still act on (see `session::episode::Status::is_open`).
@@ -352,8 +357,8 @@ impl Store {
     pub fn insert_step(&self, episode: &str, s: &StepRow) -> Result<(), StoreError> {
         self.with(|c| {
             c.execute(
-                "INSERT INTO steps(episode_id, idx, at, action, screen, recorded) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![episode, s.index, s.at, s.action, s.screen, s.recorded],
+                "INSERT INTO steps(episode_id, idx, at, action, screen, recorded, screen_before) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![episode, s.index, s.at, s.action, s.screen, s.recorded, s.screen_before],
             )
             .map(|_| ())
         })
@@ -398,9 +403,9 @@ impl Store {
 
     pub fn steps(&self, id: &str) -> Result<Vec<StepRow>, StoreError> {
         self.with(|c| {
-            let mut stmt = c.prepare("SELECT idx, at, action, screen, recorded FROM steps WHERE episode_id=?1 ORDER BY idx")?;
+            let mut stmt = c.prepare("SELECT idx, at, action, screen, recorded, screen_before FROM steps WHERE episode_id=?1 ORDER BY idx")?;
             let rows = stmt.query_map([id], |r| {
-                Ok(StepRow { index: r.get(0)?, at: r.get(1)?, action: r.get(2)?, screen: r.get(3)?, recorded: r.get(4)? })
+                Ok(StepRow { index: r.get(0)?, at: r.get(1)?, action: r.get(2)?, screen: r.get(3)?, recorded: r.get(4)?, screen_before: r.get(5)? })
             })?;
             rows.collect()
         })
@@ -589,6 +594,7 @@ mod tests {
                     at: "t".into(),
                     action: "{\"kind\":\"tap\"}".into(),
                     screen: Some("<hierarchy/>".into()),
+                    screen_before: Some("<hierarchy rotation=\"0\"/>".into()),
                     recorded: "{}".into(),
                 },
             )
@@ -641,6 +647,7 @@ mod tests {
                     at: "t".into(),
                     action: "{}".into(),
                     screen: None,
+                    screen_before: None,
                     recorded: "{}".into(),
                 },
             )
