@@ -290,6 +290,26 @@ impl System {
     }
 }
 
+#[cfg(test)]
+impl System {
+    /// A bare Pixel 6 system whose clock stands at `now`, for apps' unit tests (en-US until the
+    /// test sets a locale).
+    pub fn bare_at(now: NaiveDateTime) -> System {
+        System::new(
+            std::env::temp_dir(),
+            SimClock::virtual_at(now),
+            Metrics {
+                width: 1080,
+                height: 2400,
+                density: 2.625,
+                font_scale: 1.0,
+                content: crate::geom::Bounds::new(0, 63, 1080, 2274),
+            },
+            0,
+        )
+    }
+}
+
 /// The cancellation of one shell command: a flag, plus the SQLite statement (if any) to interrupt
 /// at once. Cloned handles share it.
 #[derive(Clone, Default)]

@@ -506,19 +506,7 @@ mod tests {
 
     #[test]
     fn arabic_indic_digits_on_the_keypad_and_the_display_in_arabic() {
-        use crate::sim::system::SimClock;
-        let mut sys = System::new(
-            std::env::temp_dir(),
-            SimClock::virtual_at(chrono::NaiveDateTime::default()),
-            crate::sim::view::Metrics {
-                width: 1080,
-                height: 2400,
-                density: 2.625,
-                font_scale: 1.0,
-                content: Bounds::new(0, 63, 1080, 2274),
-            },
-            0,
-        );
+        let mut sys = System::bare_at(chrono::NaiveDateTime::default());
         let mut c = Calculator::default();
         press_all(
             &mut c,
