@@ -213,8 +213,10 @@ pub async fn run_instance(
     store: Option<crate::store::Store>,
     solution: Solution,
 ) -> Result<Report, ReplayError> {
+    let first_day = device_first_day(shell.as_ref()).await;
     let instance = task
         .instantiate(seed, &Default::default())
+        .and_then(|i| i.for_week_start(first_day))
         .map_err(EpisodeError::from)?;
     let actions = solution_actions(&instance, solution).ok_or_else(|| {
         ReplayError::Invalid(format!(
@@ -230,6 +232,20 @@ pub async fn run_instance(
         solution != Solution::Golden,
     )
     .await
+}
+
+/// The first day of the calendar week on the device, from its system locale
+/// (`persist.sys.locale`, else `ro.product.locale`); Sunday (en-US's) when it reports none.
+async fn device_first_day(shell: &dyn Shell) -> chrono::Weekday {
+    for prop in ["persist.sys.locale", "ro.product.locale"] {
+        if let Ok(out) = shell.exec(&format!("getprop {prop}")).await {
+            let locale = out.stdout_text();
+            if !locale.trim().is_empty() {
+                return crate::sim::locale::datetime::first_day_of_week(locale.trim());
+            }
+        }
+    }
+    chrono::Weekday::Sun
 }
 
 /// Starts an episode of `instance` on `shell`, replays `actions`, checks, and ends it. With
