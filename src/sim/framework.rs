@@ -19,7 +19,7 @@ use super::phone::{Profile, SimConfig};
 use super::screen::{self, Window, WindowKind};
 use super::system::{pid, ClockMode, Namespace, Request, SimClock, Stream, System};
 use super::telephony;
-use super::view::{class, Metrics, View};
+use super::view::{class, Metrics, View, SEEK_BAR_PAD_DP};
 
 /// One running app: its UI object and the ids Android would give its task and process.
 pub struct Task {
@@ -617,10 +617,8 @@ impl Framework {
                     return;
                 }
                 self.selection = None;
-                if let Some((value, max)) = target.range {
-                    let _ = value;
-                    let b = target.bounds;
-                    let value = seek_value(b, max, p);
+                if let Some((_, max)) = target.range {
+                    let value = seek_value(target, max, p, self.sys.metrics.dp(SEEK_BAR_PAD_DP));
                     self.dispatch(UiEvent::Seek { tag, value });
                     return;
                 }
@@ -720,14 +718,9 @@ impl Framework {
         let Some(app) = windows.iter().find(|w| w.kind.is_app_content()) else {
             return;
         };
-        if screen::hit(&windows, from).map(|(k, _)| k) != Some(app.kind) {
-            return;
-        }
-        if let Some(seek) = screen::find_at(&app.root, from, &|v| v.range.is_some()) {
-            if let (Some(tag), Some((_, max))) = (seek.tag.clone(), seek.range) {
-                let value = seek_value(seek.bounds, max, to);
-                self.dispatch(UiEvent::Seek { tag, value });
-            }
+        // The window under the finger takes the gesture even where nothing in it is clickable (a
+        // list's padding, a row of sliders).
+        if screen::window_at(&windows, from) != Some(app.kind) {
             return;
         }
         // The innermost container under the finger that can actually scroll takes the gesture;
@@ -739,11 +732,29 @@ impl Framework {
                     .and_then(|t| app.scrollables.get(t))
                     .is_some_and(|s| s.limit > 0)
         };
-        let Some((tag, limits)) = screen::find_at(&app.root, from, &scrollable).and_then(|c| {
+        let container = screen::find_at(&app.root, from, &scrollable).and_then(|c| {
             let tag = c.tag.clone()?;
             let limits = app.scrollables.get(&tag).copied()?;
             Some((tag, limits))
-        }) else {
+        });
+        if let Some(seek) = screen::find_at(&app.root, from, &|v| v.range.is_some()) {
+            // AbsSeekBar in a scrolling container waits for the finger to pass the touch slop
+            // sideways before it drags, while the container intercepts as soon as the finger passes
+            // it along its axis: a swipe mostly along the list scrolls it, as on a phone.
+            let (dx, dy) = ((to.x - from.x).abs(), (to.y - from.y).abs());
+            let list_wins =
+                container
+                    .as_ref()
+                    .is_some_and(|(_, l)| if l.horizontal { dx > 0 } else { dy >= dx });
+            if !list_wins {
+                if let (Some(tag), Some((_, max))) = (seek.tag.clone(), seek.range) {
+                    let value = seek_value(seek, max, to, self.sys.metrics.dp(SEEK_BAR_PAD_DP));
+                    self.dispatch(UiEvent::Seek { tag, value });
+                }
+                return;
+            }
+        }
+        let Some((tag, limits)) = container else {
             let (dx, dy) = (to.x - from.x, to.y - from.y);
             let direction = if dy.abs() >= dx.abs() {
                 if dy < 0 {
@@ -1103,11 +1114,17 @@ pub fn typed_char(code: i32) -> Option<char> {
     })
 }
 
-fn seek_value(bounds: Bounds, max: i32, p: Point) -> i32 {
-    if bounds.width() <= 0 {
+/// The value a touch at `p` gives a seek bar, as `AbsSeekBar.trackTouchEvent`: the position along
+/// the track inside the padding, clamped to the ends.
+fn seek_value(seek: &View, max: i32, p: Point, pad: i32) -> i32 {
+    let b = seek.bounds;
+    let pad = pad.min(b.width() / 4);
+    let available = b.width() - 2 * pad;
+    if available <= 0 {
         return 0;
     }
-    let frac = (p.x - bounds.left) as f64 / bounds.width() as f64;
+    let from_start = p.x - (b.left + pad);
+    let frac = from_start as f64 / available as f64;
     (frac.clamp(0.0, 1.0) * max as f64).round() as i32
 }
 

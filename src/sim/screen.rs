@@ -318,6 +318,15 @@ pub fn hit(windows: &[Window], p: Point) -> Option<(WindowKind, View)> {
     None
 }
 
+/// The kind of the topmost window under `p`.
+pub fn window_at(windows: &[Window], p: Point) -> Option<WindowKind> {
+    windows
+        .iter()
+        .rev()
+        .find(|w| w.root.bounds.contains(p))
+        .map(|w| w.kind)
+}
+
 /// The deepest view under `p` matching `pred`, later (drawn-on-top) siblings first.
 pub fn find_at<'v>(view: &'v View, p: Point, pred: &dyn Fn(&View) -> bool) -> Option<&'v View> {
     if !view.bounds.contains(p) || !view.flags.enabled && view.flags.clickable {

@@ -22,7 +22,11 @@ struct Seen {
     clicks: Vec<String>,
     long_clicks: Vec<String>,
     seek: Option<i32>,
+    list_seek: Option<i32>,
 }
+
+/// The list row that holds a seek bar instead of an item.
+const LIST_SEEK_ROW: i32 = 4;
 
 struct Fixture {
     seen: Arc<Mutex<Seen>>,
@@ -63,13 +67,23 @@ impl App for Fixture {
         let list_top = c.top + 2 * row;
         let items = (0..40).map(|i| {
             let top = list_top + i * row;
-            View::new(
-                class::TEXT_VIEW,
-                Bounds::new(c.left, top, c.right, top + row),
-            )
-            .text(format!("Item {i}"))
-            .on_click(format!("item:{i}"))
-            .long_clickable()
+            let b = Bounds::new(c.left, top, c.right, top + row);
+            if i == LIST_SEEK_ROW {
+                // A slider row as Settings draws one: inset, nothing clickable beside it.
+                let bar = View::new(
+                    class::SEEK_BAR,
+                    Bounds::new(c.left + m.dp(48.0), top, c.right - m.dp(48.0), top + row),
+                );
+                return View {
+                    tag: Some("list_seek".into()),
+                    range: Some((seen.list_seek.unwrap_or(0), 100)),
+                    ..bar
+                };
+            }
+            View::new(class::TEXT_VIEW, b)
+                .text(format!("Item {i}"))
+                .on_click(format!("item:{i}"))
+                .long_clickable()
         });
         View::new(class::FRAME_LAYOUT, c)
             .child(field)
@@ -95,6 +109,7 @@ impl App for Fixture {
             }
             UiEvent::Click(tag) => seen.clicks.push(tag.clone()),
             UiEvent::LongClick(tag) => seen.long_clicks.push(tag.clone()),
+            UiEvent::Seek { tag, value } if tag == "list_seek" => seen.list_seek = Some(*value),
             UiEvent::Seek { value, .. } => seen.seek = Some(*value),
             UiEvent::Back | UiEvent::Alarm(_) | UiEvent::Broadcast(_) => return false,
         }
@@ -259,8 +274,53 @@ fn long_press_and_seek() {
     sh(&mut fw, &format!("input tap {} {}", item.x, item.y));
     assert_eq!(seen.lock().unwrap().clicks, vec!["item:2".to_string()]);
     let seek = center_of(&mut fw, WindowKind::App, "seek");
-    sh(&mut fw, &format!("input tap {} {}", 1080 * 3 / 4, seek.y));
-    assert_eq!(seen.lock().unwrap().seek, Some(75));
+    sh(&mut fw, &format!("input tap {} {}", seek.x, seek.y));
+    assert_eq!(seen.lock().unwrap().seek, Some(50));
+    // The track ends 16dp inside the bar: a touch in the padding gives the end value.
+    let pad = fw.sys.metrics.dp(16.0);
+    sh(&mut fw, &format!("input tap {} {}", 1080 - pad / 2, seek.y));
+    assert_eq!(seen.lock().unwrap().seek, Some(100));
+    sh(
+        &mut fw,
+        &format!("input tap {} {}", pad + (1080 - 2 * pad) / 4, seek.y),
+    );
+    assert_eq!(seen.lock().unwrap().seek, Some(25));
+}
+
+#[test]
+fn a_swipe_along_a_list_scrolls_it_even_from_a_seek_bar_and_a_sideways_drag_seeks() {
+    let (mut fw, _dir, seen) = phone();
+    let key = (PKG.to_string(), "list".to_string());
+    let bar = center_of(&mut fw, WindowKind::App, "list_seek");
+    // Up along the list from the middle of the bar: AbsSeekBar in a scrolling container leaves a
+    // vertical drag to the list.
+    sh(
+        &mut fw,
+        &format!(
+            "input swipe {0} {1} {0} {2} 1000",
+            bar.x,
+            bar.y,
+            bar.y - 300
+        ),
+    );
+    assert_eq!(fw.scroll[&key], 300);
+    assert_eq!(seen.lock().unwrap().list_seek, None);
+    // From the row's empty start, where nothing is clickable, the list still takes the swipe.
+    let bar = center_of(&mut fw, WindowKind::App, "list_seek");
+    let edge = fw.sys.metrics.dp(16.0);
+    sh(
+        &mut fw,
+        &format!("input swipe {0} {1} {0} {2} 1000", edge, bar.y, bar.y + 100),
+    );
+    assert_eq!(fw.scroll[&key], 200);
+    // Sideways along the bar: it drags to where the finger lifts.
+    let bar = center_of(&mut fw, WindowKind::App, "list_seek");
+    sh(
+        &mut fw,
+        &format!("input swipe {} {1} 1080 {1} 500", bar.x, bar.y),
+    );
+    assert_eq!(seen.lock().unwrap().list_seek, Some(100));
+    assert_eq!(fw.scroll[&key], 200);
 }
 
 #[test]

@@ -35,6 +35,10 @@ pub mod class {
     pub const CHECKED_TEXT_VIEW: &str = "android.widget.CheckedTextView";
 }
 
+/// `Widget.Material.SeekBar`'s horizontal padding: its track, and the scale a touch is read on,
+/// start and end this far inside the view.
+pub const SEEK_BAR_PAD_DP: f32 = 16.0;
+
 /// The boolean attributes uiautomator reports for every node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Flags {
