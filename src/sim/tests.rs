@@ -298,9 +298,15 @@ fn a_seek_bar_runs_right_to_left_in_urdu() {
     // The right end is the start: a touch there is the minimum, a quarter from it 25.
     sh(&mut fw, &format!("input tap {} {}", 1080 - pad / 2, seek.y));
     assert_eq!(seen.lock().unwrap().seek, Some(0));
-    sh(&mut fw, &format!("input tap {} {}", 1080 - pad - (1080 - 2 * pad) / 4, seek.y));
+    sh(
+        &mut fw,
+        &format!("input tap {} {}", 1080 - pad - (1080 - 2 * pad) / 4, seek.y),
+    );
     assert_eq!(seen.lock().unwrap().seek, Some(25));
-    sh(&mut fw, &format!("input swipe {} {1} 0 {1} 500", seek.x, seek.y));
+    sh(
+        &mut fw,
+        &format!("input swipe {} {1} 0 {1} 500", seek.x, seek.y),
+    );
     assert_eq!(seen.lock().unwrap().seek, Some(100));
 }
 

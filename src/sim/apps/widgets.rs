@@ -544,13 +544,12 @@ impl TimePicker {
         let c = face.center();
         let radius = face.width() as f32 / 2.0 - m.dp(24.0) as f32;
         let inner_ring = self.is_24h && self.selecting == Selecting::Hour;
-        // A number's touch target is 48dp where the ring has room, and never wider than the gap to
-        // its neighbours (the chord between two numbers 30° apart on the inner ring, or on the outer
-        // one): on a shrunken face (a dense screen) overlapping targets would hand a tap on one hour
-        // to the next.
+        // A number's touch target is 48dp where the ring has room, and never so wide that it
+        // reaches a neighbour's: square targets of numbers 30° apart (1 and 2 o'clock are 0.366 r
+        // apart across and down) must stay under that gap, or on a shrunken face (a dense screen)
+        // a tap on 10 lands on 11.
         let ring = if inner_ring { radius * 0.62 } else { radius };
-        let chord = 2.0 * ring * (std::f32::consts::PI / 12.0).sin();
-        let cell = m.dp(48.0).min(chord.floor() as i32).max(1);
+        let cell = m.dp(48.0).min((ring * 0.36) as i32).max(1);
         let count = if inner_ring { 24u32 } else { 12 };
         let numbers: Vec<View> = (0..count)
             .map(|i| {

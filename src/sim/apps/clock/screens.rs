@@ -353,7 +353,12 @@ impl Clock {
                 // `timer_setup_digits` lays them out.
                 let time_row = rows.take(m.sp(72.0));
                 let del_w = m.dp(64.0);
-                let time_b = Bounds::new(time_row.left, time_row.top, time_row.right - del_w, time_row.bottom);
+                let time_b = Bounds::new(
+                    time_row.left,
+                    time_row.top,
+                    time_row.right - del_w,
+                    time_row.bottom,
+                );
                 views.push(
                     View::new(class::TEXT_VIEW, time_b)
                         .id(id("timer_setup_time"))
