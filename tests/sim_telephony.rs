@@ -215,3 +215,28 @@ fn apps_pass_intents_through_the_framework_not_the_filesystem() {
     assert!(!files.contains("sim_intents"), "{files}");
     assert!(!files.contains("sim_telecom"), "{files}");
 }
+
+#[test]
+fn the_incoming_screen_and_the_missed_call_notification_speak_the_phone_language() {
+    // Environment 104 is a French (Canada) phone.
+    let env = droidmcp::env::Environment::resolve("104").expect("env 104");
+    let phone = Phone::new(env.sim_config(0, droidmcp::sim::ClockMode::Virtual)).expect("boots");
+    assert_eq!(phone.console("gsm call 4155550199"), "OK\r\n");
+    let screen = dump(&phone);
+    for text in [
+        "Appel entrant",
+        "Répondre",
+        "Refuser",
+        "Appuyez pour répondre ou refuser",
+    ] {
+        assert!(screen.contains(&format!("\"{text}\"")), "{text}: {screen}");
+    }
+    assert!(!screen.contains("\"Answer\""), "{screen}");
+    assert_eq!(phone.console("gsm cancel 4155550199"), "OK\r\n");
+    sh(&phone, "cmd statusbar expand-notifications");
+    let shade = dump(&phone);
+    for text in ["Appel manqué", "Rappeler", "Message"] {
+        assert!(shade.contains(&format!("\"{text}\"")), "{text}: {shade}");
+    }
+    assert!(!shade.contains("Missed call"), "{shade}");
+}

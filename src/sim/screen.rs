@@ -11,7 +11,7 @@ use crate::geom::{Bounds, Point};
 use super::apps;
 use super::framework::Framework;
 use super::keyboard;
-use super::system::Namespace;
+use super::system::{Namespace, System};
 use super::view::{class, Style, View};
 
 pub const SYSTEMUI: &str = "com.android.systemui";
@@ -360,21 +360,28 @@ pub fn collect(view: &View, f: &mut dyn FnMut(&View)) {
     }
 }
 
+/// SystemUI's clock (the status bar's and the shade header's) as (text, description): the time
+/// in the locale's clock and digits, without the AM/PM marker on the 12-hour clock, which the
+/// description keeps.
+pub fn status_clock(sys: &System) -> (String, String) {
+    let time = sys.clock.now();
+    let h24 = apps::widgets::uses_24h(sys);
+    let (hour, minute) = (time.hour(), time.minute());
+    let desc = super::locale::format_time(hour, minute, &sys.locale, h24);
+    let text = if h24 {
+        desc.clone()
+    } else {
+        let marker = super::locale::datetime::am_pm(hour, &sys.locale);
+        desc.replace(marker, "").trim().to_string()
+    };
+    (text, desc)
+}
+
 fn status_bar(fw: &Framework) -> View {
     let m = fw.sys.metrics;
     let h = m.content.top;
     let id = |name: &str| format!("{SYSTEMUI}:id/{name}");
-    let time = fw.sys.clock.now();
-    // SystemUI's clock drops the AM/PM marker on the 12-hour clock; its description keeps it.
-    let h24 = apps::widgets::uses_24h(&fw.sys);
-    let (hour, minute) = (time.hour(), time.minute());
-    let desc = super::locale::format_time(hour, minute, &fw.sys.locale, h24);
-    let text = if h24 {
-        desc.clone()
-    } else {
-        let marker = super::locale::datetime::am_pm(hour, &fw.sys.locale);
-        desc.replace(marker, "").trim().to_string()
-    };
+    let (text, desc) = status_clock(&fw.sys);
     let icon_style = |icon: &'static str| Style {
         icon: Some(icon),
         ..Style::default()

@@ -35,16 +35,17 @@ fn clearable(n: &Notification) -> bool {
     !n.heads_up
 }
 
-/// The notification header's relative time (`DateTimeView` in its short form): "now", "5m",
-/// "3h", "2d".
-fn ago(when: NaiveDateTime, now: NaiveDateTime) -> String {
+/// The notification header's relative time (`DateTimeView` in its shortest form, from the
+/// framework's strings): "now", "5m", "3h", "2d"; "5 Min.", "٥ د".
+fn ago(when: NaiveDateTime, now: NaiveDateTime, locale: &str) -> String {
     let minutes = (now - when).num_minutes().max(0);
-    match minutes {
-        0 => "now".into(),
-        m if m < 60 => format!("{m}m"),
-        m if m < 60 * 24 => format!("{}h", m / 60),
-        m => format!("{}d", m / (60 * 24)),
-    }
+    let (name, n) = match minutes {
+        0 => return super::locale::string(locale, "android", "now_string_shortest").to_string(),
+        m if m < 60 => ("duration_minutes_shortest", m),
+        m if m < 60 * 24 => ("duration_hours_shortest", m / 60),
+        m => ("duration_days_shortest", m / (60 * 24)),
+    };
+    super::locale::plural(locale, "android", name, n, &[&n])
 }
 
 /// The label the shade shows for a notification's package.
@@ -74,16 +75,7 @@ pub fn view(fw: &Framework) -> View {
     };
     // The header: clock and date, as the expanded status bar shows them.
     let header_h = m.dp(72.0);
-    let twelve = fw
-        .sys
-        .settings
-        .get(super::system::Namespace::System, "time_12_24")
-        != Some("24");
-    let clock = if twelve {
-        now.format("%-I:%M").to_string()
-    } else {
-        now.format("%H:%M").to_string()
-    };
+    let (clock, _) = super::screen::status_clock(&fw.sys);
     let header = View::new(class::FRAME_LAYOUT, Bounds::new(0, 0, m.width, header_h))
         .id(id("split_shade_status_bar"))
         .child(text(
@@ -96,7 +88,11 @@ pub fn view(fw: &Framework) -> View {
         ))
         .child(text(
             Bounds::new(pad + m.dp(104.0), m.dp(20.0), m.width - pad, m.dp(44.0)),
-            &now.format("%a, %b %-d").to_string(),
+            &super::locale::format_date(
+                now.date(),
+                &fw.sys.locale,
+                super::locale::DateStyle::MonthDayWeekday,
+            ),
             &id("date"),
             14.0,
             Role::Secondary,
@@ -143,7 +139,7 @@ pub fn view(fw: &Framework) -> View {
             ))
             .child(text(
                 row(0, left + pad + name_w, right - pad),
-                &ago(n.when, now),
+                &ago(n.when, now, &fw.sys.locale),
                 "android:id/time",
                 12.0,
                 Role::Secondary,
@@ -342,5 +338,27 @@ impl Framework {
         } else if dy < 0 {
             self.collapse_panels();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notification_times_speak_the_locale() {
+        let now = chrono::NaiveDate::from_ymd_opt(2024, 6, 3)
+            .and_then(|d| d.and_hms_opt(12, 0, 0))
+            .expect("valid");
+        let before = |m| now - chrono::Duration::minutes(m);
+        assert_eq!(ago(now, now, "en-US"), "now");
+        assert_eq!(ago(before(5), now, "en-US"), "5m");
+        assert_eq!(ago(before(180), now, "en-US"), "3h");
+        assert_eq!(ago(before(2 * 1440), now, "en-US"), "2d");
+        assert_eq!(ago(before(5), now, "de-DE"), "5 Min.");
+        assert_eq!(ago(now, now, "ko-KR"), "지금");
+        // Arabic-Indic digits where the locale uses them.
+        assert_eq!(ago(before(5), now, "ar-EG"), "٥ د");
+        assert_eq!(ago(before(5), now, "ar-AE"), "5 د");
     }
 }

@@ -326,6 +326,9 @@ pub fn end(sys: &mut System, id: i64, ending: Ending) -> Result<(), TelephonyErr
         );
     }
     if kind == calllog::MISSED {
+        // The notification is worded in the language of the moment it is posted, as Android's is.
+        let locale = sys.locale.clone();
+        let dialer_string = |name| super::locale::string(&locale, DIALER, name);
         let caller = matched
             .map(|c| c.name)
             .unwrap_or_else(|| phone_number::format_for_display(&call.number));
@@ -333,11 +336,17 @@ pub fn end(sys: &mut System, id: i64, ending: Ending) -> Result<(), TelephonyErr
             package: DIALER.into(),
             id: MISSED_CALL_NOTIFICATION,
             channel: "phone_missed_call".into(),
-            title: "Missed call".into(),
+            title: dialer_string("notification_missedCallTitle").into(),
             text: caller,
             actions: vec![
-                (format!("call:{}", call.number), "Call back".into()),
-                (format!("sms:{}", call.number), "Message".into()),
+                (
+                    format!("call:{}", call.number),
+                    dialer_string("notification_missedCall_call_back").into(),
+                ),
+                (
+                    format!("sms:{}", call.number),
+                    dialer_string("notification_missedCall_message").into(),
+                ),
             ],
             heads_up: false,
             when: sys.clock.now(),

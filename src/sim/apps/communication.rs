@@ -5,8 +5,11 @@
 //! Intents go through the framework: an app queues `Request::Launch` with an [`Intent`], and the
 //! framework starts or raises the target and hands it the intent (`App::new_intent`).
 
+use chrono::{Datelike, Timelike};
+
 use crate::geom::Bounds;
 use crate::sim::app::Intent;
+use crate::sim::locale::{self, DateStyle};
 use crate::sim::providers::{contacts, phone_number};
 use crate::sim::system::{Namespace, Request, System};
 use crate::sim::view::{class, Style, View};
@@ -362,23 +365,30 @@ pub fn avatar_color(name: &str) -> [u8; 4] {
     COLORS[(sum as usize) % COLORS.len()]
 }
 
-/// `h:mm AM` for a timestamp in ms (the phone's zone is UTC).
-pub fn clock_time(ms: i64) -> String {
+/// A timestamp's time of day (ms; the phone's zone is UTC) as the phone writes it in its
+/// locale and clock: "9:05 AM", "오전 9:05", "09:05", "٩:٠٥ ص".
+pub fn clock_time(sys: &System, ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.format("%-I:%M %p").to_string())
+        .map(|t| super::widgets::format_time(sys, t.hour(), t.minute()))
         .unwrap_or_default()
 }
 
-/// What a list shows for a message or call time: the time today, else `Mon d`.
+/// What a list shows for a message or call time (Android's `DateUtils` abbreviated forms): the
+/// time today, the month and day this year ("Jun 3", "3 juin"), the short date before.
 pub fn short_time(sys: &System, ms: i64) -> String {
     let Some(t) = chrono::DateTime::from_timestamp_millis(ms) else {
         return String::new();
     };
-    if t.date_naive() == sys.clock.now().date() {
-        t.format("%-I:%M %p").to_string()
-    } else {
-        t.format("%b %-d").to_string()
+    let (date, today) = (t.date_naive(), sys.clock.now().date());
+    if date == today {
+        return clock_time(sys, ms);
     }
+    let style = if date.year() == today.year() {
+        DateStyle::MonthDay
+    } else {
+        DateStyle::Short
+    };
+    locale::format_date(date, &sys.locale, style)
 }
 
 /// Rows of `height` px stacked from `top`, `count` of them, inside `area`'s width.
@@ -390,6 +400,53 @@ pub fn row_bounds(area: Bounds, top: i32, height: i32, index: usize) -> Bounds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn list_times_follow_the_locale_and_its_clock() {
+        use crate::sim::system::SimClock;
+        let now = chrono::NaiveDate::from_ymd_opt(2024, 6, 12)
+            .and_then(|d| d.and_hms_opt(15, 0, 0))
+            .expect("valid");
+        let mut sys = System::new(
+            std::env::temp_dir(),
+            SimClock::virtual_at(now),
+            crate::sim::view::Metrics {
+                width: 1080,
+                height: 2400,
+                density: 2.625,
+                font_scale: 1.0,
+                content: Bounds::new(0, 63, 1080, 2274),
+            },
+            0,
+        );
+        let ms = |y, mo, d, h, mi| {
+            chrono::NaiveDate::from_ymd_opt(y, mo, d)
+                .and_then(|d| d.and_hms_opt(h, mi, 0))
+                .expect("valid")
+                .and_utc()
+                .timestamp_millis()
+        };
+        let today = ms(2024, 6, 12, 9, 5);
+        let this_year = ms(2024, 6, 3, 9, 5);
+        let last_year = ms(2023, 11, 20, 9, 5);
+        let cases = [
+            ("en-US", "9:05 AM", "Jun 3", "11/20/23"),
+            ("fr-CA", "09 h 05", "3 juin", "2023-11-20"),
+            ("ko-KR", "오전 9:05", "6월 3일", "23. 11. 20."),
+            ("ar-EG", "٩:٠٥ ص", "٣ يونيو", "٢٠\u{200F}/١١\u{200F}/٢٠٢٣"),
+        ];
+        for (locale, time, day, old) in cases {
+            sys.locale = locale.into();
+            assert_eq!(clock_time(&sys, today), time, "{locale}");
+            assert_eq!(short_time(&sys, today), time, "{locale}");
+            assert_eq!(short_time(&sys, this_year), day, "{locale}");
+            assert_eq!(short_time(&sys, last_year), old, "{locale}");
+        }
+        // The user's 24-hour choice wins over the locale's clock.
+        sys.locale = "en-US".into();
+        sys.settings.put(Namespace::System, "time_12_24", "24");
+        assert_eq!(clock_time(&sys, today), "09:05");
+    }
 
     #[test]
     fn intents_carry_numbers_and_contacts_in_their_uris() {

@@ -958,7 +958,7 @@ fn render_incoming(sys: &System, call: &telephony::Call) -> View {
             Bounds::new(c.left, top - m.dp(40.0), c.right, top - m.dp(12.0)),
         )
         .id(id("two_button_hint_text"))
-        .text("Tap to answer or decline")
+        .text(tr(sys, "call_incoming_two_button_hint"))
         .style(Style {
             center_text: true,
             ..text_style(14.0, [200, 205, 210, 255])
@@ -969,7 +969,7 @@ fn render_incoming(sys: &System, call: &telephony::Call) -> View {
             "two_button_decline_button",
             "two_button_decline_label",
             "decline",
-            "Decline",
+            tr(sys, "call_incoming_decline"),
             [217, 48, 37, 255],
             "call_end",
         ),
@@ -977,7 +977,7 @@ fn render_incoming(sys: &System, call: &telephony::Call) -> View {
             "two_button_answer_button",
             "two_button_answer_label",
             "answer",
-            "Answer",
+            tr(sys, "call_incoming_answer"),
             [30, 142, 62, 255],
             "call",
         ),
@@ -1017,7 +1017,12 @@ fn render_incoming(sys: &System, call: &telephony::Call) -> View {
             );
     }
     in_call_root(sys)
-        .child(contact_grid(sys, &call.number, "Incoming call", None))
+        .child(contact_grid(
+            sys,
+            &call.number,
+            tr(sys, "incoming_call"),
+            None,
+        ))
         .child(method)
 }
 

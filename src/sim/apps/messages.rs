@@ -598,7 +598,7 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
             body.left + m.dp(16.0)
         };
         let b = Bounds::new(left, bottom - height, left + text_width, bottom);
-        let when = communication::clock_time(sms.date);
+        let when = communication::clock_time(sys, sms.date);
         let who = if outgoing {
             tr(sys, "you").to_string()
         } else {

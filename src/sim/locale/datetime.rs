@@ -2,9 +2,10 @@
 //! skeletons the phone's apps ask for (`MMMEd` on the launcher, `yMMMd`, `yMd`, `hm`/`Hm`), the
 //! day-period markers (오전, 午前, 上午, ص) and each locale's 12/24-hour default. The table holds
 //! the phone's fifteen B-MoCA locales, copied from CLDR 42's `common/main/*.xml` (format
-//! context, Gregorian calendar); other locales use English's.
+//! context, Gregorian calendar); other locales use English's. The week's first day comes from
+//! CLDR's supplemental week data, by region.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::{Datelike, NaiveDate, Weekday};
 
 /// One locale's calendar data.
 struct Cldr {
@@ -18,6 +19,8 @@ struct Cldr {
     am_pm: [&'static str; 2],
     /// `MMMEd`: the launcher's "At a glance" date.
     month_day_weekday: &'static str,
+    /// `MMMd`: a day of this year in lists (Messages' conversations, the call log).
+    month_day: &'static str,
     /// `yMMMd`
     medium: &'static str,
     /// `yMd`
@@ -61,6 +64,7 @@ const EN: Cldr = Cldr {
     ],
     am_pm: ["AM", "PM"],
     month_day_weekday: "EEE, MMM d",
+    month_day: "MMM d",
     medium: "MMM d, y",
     short: "M/d/yy",
     time_12: "h:mm a",
@@ -99,6 +103,7 @@ const ES: Cldr = Cldr {
     ],
     am_pm: ["a.\u{A0}m.", "p.\u{A0}m."],
     month_day_weekday: "EEE, d MMM",
+    month_day: "d MMM",
     medium: "d MMM y",
     short: "d/M/yy",
     time_12: "h:mm a",
@@ -143,6 +148,7 @@ const FR: Cldr = Cldr {
     ],
     am_pm: ["AM", "PM"],
     month_day_weekday: "EEE d MMM",
+    month_day: "d MMM",
     medium: "d MMM y",
     short: "dd/MM/y",
     time_12: "h:mm a",
@@ -194,6 +200,7 @@ const DE: Cldr = Cldr {
     ],
     am_pm: ["AM", "PM"],
     month_day_weekday: "EEE, d. MMM",
+    month_day: "d. MMM",
     medium: "dd.MM.y",
     short: "dd.MM.yy",
     time_12: "h:mm a",
@@ -233,6 +240,7 @@ const PT: Cldr = Cldr {
     ],
     am_pm: ["AM", "PM"],
     month_day_weekday: "EEE, d 'de' MMM",
+    month_day: "d 'de' MMM",
     medium: "d 'de' MMM 'de' y",
     short: "dd/MM/y",
     time_12: "h:mm a",
@@ -246,6 +254,7 @@ const PT_PT: Cldr = Cldr {
     ],
     am_pm: ["da manhã", "da tarde"],
     month_day_weekday: "EEE, d/MM",
+    month_day: "d/MM",
     medium: "dd/MM/y",
     short: "dd/MM/yy",
     ..PT
@@ -294,6 +303,7 @@ const RU: Cldr = Cldr {
     ],
     am_pm: ["AM", "PM"],
     month_day_weekday: "EEE, d MMM",
+    month_day: "d MMM",
     medium: "d MMM y 'г'.",
     short: "dd.MM.y",
     time_12: "h:mm a",
@@ -338,6 +348,7 @@ const ZH: Cldr = Cldr {
     ],
     am_pm: ["上午", "下午"],
     month_day_weekday: "M月d日EEE",
+    month_day: "M月d日",
     medium: "y年M月d日",
     short: "y/M/d",
     time_12: "ah:mm",
@@ -361,6 +372,7 @@ const JA: Cldr = Cldr {
     months_wide: NUMBERED_MONTHS,
     am_pm: ["午前", "午後"],
     month_day_weekday: "M月d日(EEE)",
+    month_day: "M月d日",
     medium: "y/MM/dd",
     short: "y/MM/dd",
     time_12: "aK:mm",
@@ -384,6 +396,7 @@ const KO: Cldr = Cldr {
     months_wide: KO_MONTHS,
     am_pm: ["오전", "오후"],
     month_day_weekday: "MMM d일 (EEE)",
+    month_day: "MMM d일",
     medium: "y. M. d.",
     short: "yy. M. d.",
     time_12: "a h:mm",
@@ -433,6 +446,7 @@ const HI: Cldr = Cldr {
     ],
     am_pm: ["am", "pm"],
     month_day_weekday: "EEE, d MMM",
+    month_day: "d MMM",
     medium: "d MMM y",
     short: "d/M/yy",
     time_12: "h:mm a",
@@ -473,6 +487,7 @@ const AR: Cldr = Cldr {
     months_wide: AR_MONTHS,
     am_pm: ["ص", "م"],
     month_day_weekday: "EEE، d MMM",
+    month_day: "d MMM",
     medium: "dd\u{200F}/MM\u{200F}/y",
     short: "d\u{200F}/M\u{200F}/y",
     time_12: "h:mm a",
@@ -504,6 +519,7 @@ const UR: Cldr = Cldr {
     months_wide: UR_MONTHS,
     am_pm: ["AM", "PM"],
     month_day_weekday: "EEE، d MMM",
+    month_day: "d MMM",
     medium: "d MMM، y",
     short: "d/M/yy",
     time_12: "h:mm a",
@@ -536,6 +552,7 @@ const AK: Cldr = Cldr {
     ],
     am_pm: ["AN", "EW"],
     month_day_weekday: "EEE, MMM d",
+    month_day: "MMM d",
     medium: "MMM d, y",
     short: "yy/MM/dd",
     time_12: "h:mm a",
@@ -570,15 +587,75 @@ pub fn default_24h(locale: &str) -> bool {
     cldr(locale).default_24h
 }
 
+/// The first day of the week in a calendar's month view, by region: CLDR's
+/// `supplemental/supplementalData.xml` `<weekData>` `<firstDay>` as Android's copy of CLDR ships it
+/// (AOSP `external/cldr`, which moved AE to Monday with the UAE's 2022 Saturday–Sunday weekend).
+/// Regions listed nowhere start on Monday (`001`).
+const FIRST_DAY: &[(Weekday, &[&str])] = &[
+    (Weekday::Fri, &["MV"]),
+    (
+        Weekday::Sat,
+        &[
+            "AF", "BH", "DJ", "DZ", "EG", "IQ", "IR", "JO", "KW", "LY", "OM", "QA", "SD", "SY",
+        ],
+    ),
+    (
+        Weekday::Sun,
+        &[
+            "AG", "AS", "BD", "BR", "BS", "BT", "BW", "BZ", "CA", "CO", "DM", "DO", "ET", "GT",
+            "GU", "HK", "HN", "ID", "IL", "IN", "JM", "JP", "KE", "KH", "KR", "LA", "MH", "MM",
+            "MO", "MT", "MX", "MZ", "NI", "NP", "PA", "PE", "PH", "PK", "PR", "PT", "PY", "SA",
+            "SG", "SV", "TH", "TT", "TW", "UM", "US", "VE", "VI", "WS", "YE", "ZA", "ZW",
+        ],
+    ),
+];
+
+/// The region a language-only tag stands for (CLDR's likely subtags, for the phone's languages).
+fn likely_region(language: &str) -> &'static str {
+    match language {
+        "en" => "US",
+        "es" => "ES",
+        "fr" => "FR",
+        "de" => "DE",
+        "pt" => "BR",
+        "ru" => "RU",
+        "zh" => "CN",
+        "ja" => "JP",
+        "ko" => "KR",
+        "hi" => "IN",
+        "ar" => "EG",
+        "ur" => "PK",
+        "ak" => "GH",
+        _ => "001",
+    }
+}
+
+/// The weekday a calendar week starts on in `locale` (ICU's `Calendar.getFirstDayOfWeek`): by the
+/// tag's region, or the language's likely region when it has none.
+pub fn first_day_of_week(locale: &str) -> Weekday {
+    let region = super::region(locale);
+    let region = region
+        .as_deref()
+        .unwrap_or_else(|| likely_region(super::language(locale)));
+    FIRST_DAY
+        .iter()
+        .find(|(_, regions)| regions.contains(&region))
+        .map_or(Weekday::Mon, |(day, _)| *day)
+}
+
 /// A date in one of the skeletons the phone's apps use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DateStyle {
     /// `MMMEd`: "Mon, Jun 3", "6월 3일 (월)" (the launcher's date).
     MonthDayWeekday,
+    /// `MMMd`: "Jun 3", "3 juin", "6月3日".
+    MonthDay,
     /// `yMMMd`: "Jun 3, 2024".
     Medium,
     /// `yMd`: "6/3/24".
     Short,
+    /// `yMMMMd`: "June 3, 2024", "2024년 6월 3일" (Settings' dates).
+    Long,
 }
 
 /// `date` as the locale writes it in `style`, in the locale's digits.
@@ -586,8 +663,10 @@ pub fn format_date(date: NaiveDate, locale: &str, style: DateStyle) -> String {
     let c = cldr(locale);
     let pattern = match style {
         DateStyle::MonthDayWeekday => c.month_day_weekday,
+        DateStyle::MonthDay => c.month_day,
         DateStyle::Medium => c.medium,
         DateStyle::Short => c.short,
+        DateStyle::Long => long_pattern(locale),
     };
     let fields = Fields {
         date: Some(date),
@@ -595,6 +674,21 @@ pub fn format_date(date: NaiveDate, locale: &str, style: DateStyle) -> String {
         minute: 0,
     };
     super::numbers::localize_digits(&apply(pattern, c, &fields), locale)
+}
+
+/// CLDR 42's `yMMMMd` skeleton per language (the month spelled out).
+fn long_pattern(locale: &str) -> &'static str {
+    match (super::language(locale), super::region(locale).as_deref()) {
+        ("en", Some("US") | None) => "MMMM d, y",
+        ("de", _) => "d. MMMM y",
+        ("es" | "pt", _) => "d 'de' MMMM 'de' y",
+        ("ru", _) => "d MMMM y 'г'.",
+        ("ja" | "zh", _) => "y年M月d日",
+        ("ko", _) => "y년 M월 d일",
+        ("ur", _) => "d MMMM، y",
+        ("ak", _) => "MMMM d, y",
+        _ => "d MMMM y",
+    }
 }
 
 /// A time of day on the 12- or 24-hour clock, as the locale writes it ("9:05 AM", "오전 9:05",
@@ -735,6 +829,48 @@ mod tests {
             format_date(d, "pt-BR", DateStyle::Medium),
             "3 de jun. de 2024"
         );
+    }
+
+    #[test]
+    fn month_and_day_as_lists_show_them() {
+        let d = NaiveDate::from_ymd_opt(2024, 6, 3).expect("date");
+        let md = |l| format_date(d, l, DateStyle::MonthDay);
+        assert_eq!(md("en-US"), "Jun 3");
+        assert_eq!(md("fr-CA"), "3 juin");
+        assert_eq!(md("de-DE"), "3. Juni");
+        assert_eq!(md("pt-PT"), "3/06");
+        assert_eq!(md("ja-JP"), "6月3日");
+        assert_eq!(md("ko-KR"), "6월 3일");
+        assert_eq!(md("ar-EG"), "٣ يونيو");
+    }
+
+    #[test]
+    fn the_week_starts_where_cldr_says() {
+        use Weekday::*;
+        for (locale, day) in [
+            ("en-US", Sun),
+            ("es-US", Sun),
+            ("fr-CA", Sun),
+            ("zh-Hans-CN", Mon),
+            ("hi-IN", Sun),
+            ("ja-JP", Sun),
+            ("ru-MD", Mon),
+            ("ar-AE", Mon),
+            ("de-DE", Mon),
+            ("ak-GH", Mon),
+            ("pt-BR", Sun),
+            ("pt-PT", Sun),
+            ("ko-KR", Sun),
+            ("ur-PK", Sun),
+            ("ar-EG", Sat),
+            ("fr-FR", Mon),
+            ("de", Mon),
+            ("ja", Sun),
+            ("ar", Sat),
+            ("xx", Mon),
+        ] {
+            assert_eq!(first_day_of_week(locale), day, "{locale}");
+        }
     }
 
     #[test]
