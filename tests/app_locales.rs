@@ -1,6 +1,6 @@
-//! Contacts, Phone, Messages and Calendar in the phone's language (B-MoCA's locales), and the
-//! goldens of their tasks that must survive it: they aim by resource id or role, never by a
-//! string the apps translate.
+//! Contacts, Phone, Messages, Calendar and Settings in the phone's language (B-MoCA's locales),
+//! and the goldens of their tasks that must survive it: they aim by resource id, role or a string
+//! resource the phone resolves in its language, never by a string the apps translate.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -18,6 +18,7 @@ const PACKAGES: &[&str] = &[
     "com.google.android.dialer",
     "com.google.android.apps.messaging",
     "com.google.android.calendar",
+    "com.android.settings",
 ];
 const TASK_FILES: &[&str] = &[
     "contacts",
@@ -28,6 +29,8 @@ const TASK_FILES: &[&str] = &[
     "calls_and_texts",
     "cross_app",
     "constrained",
+    "settings",
+    "settings_verify",
 ];
 
 fn boot(env: &str) -> droidmcp::sim::Phone {
@@ -162,6 +165,7 @@ fn selector_strings(action: &Action) -> Vec<String> {
 fn goldens_aim_by_id_or_role_not_by_translated_text() {
     let english = english_ui_strings();
     assert!(english.contains("Create contact") && english.contains("Add title"));
+    assert!(english.contains("Sound & vibration") && english.contains("Vibrate for calls"));
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
     let mut bad = Vec::new();
     let (catalog, errors) = Catalog::load_dir(&dir);
@@ -221,6 +225,11 @@ async fn former_text_goldens_pass_in_korean_and_arabic() {
         "aw.contacts.new_contact_draft",
         "aw.phone.redial",
         "aw.calendar.delete_one_event",
+        // Settings rows have no ids of their own: string-resource selectors.
+        "bmoca.settings.app_info_list",
+        "aw.settings.wifi_off_bluetooth_on",
+        "constrained.display_toggle_without_network_page",
+        "aw.settings.brightness_max_verify",
     ];
     let mut failures = Vec::new();
     for id in ids {
@@ -234,4 +243,58 @@ async fn former_text_goldens_pass_in_korean_and_arabic() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Settings speaks the phone's language, and a selector naming a Settings string resource finds
+/// the Korean row in environment 105: the session resolves it on the phone each time it aims.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_in_korean_and_a_resource_selector_finds_its_row() {
+    let ko = boot("105");
+    let home = dump_of(&ko, "com.android.settings");
+    for korean in ["설정 검색", "네트워크 및 인터넷", "연결된 기기", "배터리"] {
+        assert!(home.contains(korean), "Korean {korean}: {home}");
+    }
+    assert!(!home.contains("Network &amp; internet"), "no English left");
+    screencap(&ko, "105-settings");
+
+    use droidmcp::session::{Action, Control, DevicePool, Direction, Session, Target};
+    let pool = Arc::new(DevicePool::new(Some("phone".into()), None));
+    pool.insert("phone", phone("105").await);
+    let s = Session::open(pool, "test", None).await.unwrap();
+    let act = |a| {
+        let s = &s;
+        async move { s.act(a, None, &Control::default()).await }
+    };
+    act(Action::OpenApp {
+        app: "settings".into(),
+    })
+    .await
+    .unwrap();
+    let sound = || {
+        Target::Selector(
+            "text:@com.android.settings:string/sound_settings"
+                .parse()
+                .unwrap(),
+        )
+    };
+    act(Action::Scroll {
+        direction: Direction::Down,
+        container: None,
+        until: Some(sound()),
+        max_swipes: 10,
+    })
+    .await
+    .unwrap();
+    let out = act(Action::Tap(sound())).await.unwrap();
+    assert!(
+        out.target
+            .as_ref()
+            .is_some_and(|e| e.describe().contains("소리 및 진동")),
+        "{out:?}"
+    );
+    let xml = s.hierarchy_xml(&Control::default()).await.unwrap();
+    assert!(
+        xml.contains("미디어 볼륨") && xml.contains("content-desc=\"위로 이동\""),
+        "the Sound page in Korean: {xml}"
+    );
 }

@@ -24,6 +24,7 @@ pub use parse::{Foreground, ScreenSize};
 pub use shell::{Bounded, Limits, Shell, ShellError, ShellOutput};
 
 use crate::geom::Point;
+use crate::hierarchy::Selector;
 use command::{sh_quote, TextRoute};
 use parse::DumpOutcome;
 
@@ -59,6 +60,54 @@ impl DeviceError {
     pub fn is_device_lost(&self) -> bool {
         matches!(self, DeviceError::Shell(e) if e.is_device_lost())
     }
+}
+
+/// [`Device::string_resource`] over any shell (checks read through theirs).
+pub async fn string_resource(
+    shell: &dyn Shell,
+    package: &str,
+    name: &str,
+) -> Result<String, DeviceError> {
+    let out = shell.exec(&command::string_lookup(package, name)).await?;
+    let stdout = out.stdout_text();
+    if !out.success() || stdout.starts_with("Error") || stdout.is_empty() {
+        return Err(DeviceError::Resource {
+            reference: format!("@{package}:string/{name}"),
+            message: failure_message(&out),
+        });
+    }
+    Ok(parse::resource_value(&stdout))
+}
+
+/// What a failed command said: its stderr, else its stdout, cut to 300 characters.
+fn failure_message(out: &ShellOutput) -> String {
+    [out.stderr_text(), out.stdout_text()]
+        .iter()
+        .map(|s| s.trim())
+        .find(|s| !s.is_empty())
+        .unwrap_or("no output")
+        .chars()
+        .take(300)
+        .collect()
+}
+
+/// [`Device::resolve_strings`] over any shell.
+pub async fn resolve_strings(
+    shell: &dyn Shell,
+    selector: &Selector,
+) -> Result<Selector, DeviceError> {
+    let mut texts = std::collections::HashMap::new();
+    for r in selector.string_refs() {
+        if !texts.contains_key(r) {
+            texts.insert(
+                r.clone(),
+                string_resource(shell, &r.package, &r.name).await?,
+            );
+        }
+    }
+    Ok(selector
+        .resolve_strings(|r| texts.get(r).cloned().ok_or(()))
+        .expect("every reference was looked up above"))
 }
 
 /// How hard [`Device::dump_xml`] tries.
@@ -143,18 +192,10 @@ impl Device {
             l.starts_with("Error:") || l.starts_with("Exception") || l.contains("Error type ")
         });
         if !out.success() || failed_quietly {
-            let message = [out.stderr_text(), stdout]
-                .iter()
-                .map(|s| s.trim())
-                .find(|s| !s.is_empty())
-                .unwrap_or("no output")
-                .chars()
-                .take(300)
-                .collect();
             return Err(DeviceError::Command {
                 command: command_line.chars().take(200).collect(),
                 exit_code: out.exit_code,
-                message,
+                message: failure_message(&out),
             });
         }
         Ok(out)
@@ -246,24 +287,13 @@ impl Device {
     /// configuration). This is how a selector that names a label by its resource finds it in any
     /// language; a device without the command or the resource is an error, never an empty text.
     pub async fn string_resource(&self, package: &str, name: &str) -> Result<String, DeviceError> {
-        let command = command::string_lookup(package, name);
-        let out = self.shell(&command).await?;
-        let stdout = out.stdout_text();
-        if !out.success() || stdout.starts_with("Error") || stdout.is_empty() {
-            let message = [out.stderr_text(), stdout]
-                .iter()
-                .map(|s| s.trim())
-                .find(|s| !s.is_empty())
-                .unwrap_or("no output")
-                .chars()
-                .take(300)
-                .collect();
-            return Err(DeviceError::Resource {
-                reference: format!("@{package}:string/{name}"),
-                message,
-            });
-        }
-        Ok(parse::resource_value(&stdout))
+        string_resource(self.shell.as_ref(), package, name).await
+    }
+
+    /// `selector` with every string resource it names replaced by its text on this device
+    /// ([`Device::string_resource`]); a selector without any comes back as it is.
+    pub async fn resolve_strings(&self, selector: &Selector) -> Result<Selector, DeviceError> {
+        resolve_strings(self.shell.as_ref(), selector).await
     }
 
     /// The size input coordinates live in (override when set), cached after the first read.

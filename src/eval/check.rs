@@ -268,6 +268,24 @@ impl Run<'_, '_> {
         Ok(text)
     }
 
+    /// `selector` with the string resources it names replaced by their text on the device, read
+    /// with `cmd overlay lookup` as the session reads them when it aims; a device that cannot
+    /// resolve one leaves the check inconclusive.
+    async fn resolve_strings(&mut self, selector: &Selector) -> Result<Selector, Unread> {
+        let mut texts = std::collections::HashMap::new();
+        for r in selector.string_refs() {
+            if !texts.contains_key(r) {
+                let out = self
+                    .exec(&crate::device::command::string_lookup(&r.package, &r.name))
+                    .await?;
+                texts.insert(r.clone(), crate::device::parse::resource_value(&out));
+            }
+        }
+        Ok(selector
+            .resolve_strings(|r| texts.get(r).cloned().ok_or(()))
+            .expect("every reference was looked up above"))
+    }
+
     /// Runs a command, keeping it as evidence; returns stdout (plus stderr when it failed) and the
     /// exit code, which the caller interprets. A command that could not run (timeout, transport
     /// error) or was refused for lack of permission makes the check inconclusive.
@@ -660,7 +678,8 @@ impl Check {
             }
             Probe::Ui(pred) => return self.judge_ui(run, pred).await,
             Probe::TapInside { from_end, selector } => {
-                match history::tap_inside(ctx.actions, *from_end, selector) {
+                let selector = run.resolve_strings(selector).await?;
+                match history::tap_inside(ctx.actions, *from_end, &selector) {
                     Ok(v) => Ok((v, vec![])),
                     Err(e) => Err((String::new(), e)),
                 }
@@ -896,6 +915,15 @@ impl Check {
     }
 
     async fn judge_ui(&self, run: &mut Run<'_, '_>, pred: &UiPredicate) -> Result<Judged, Unread> {
+        // String resources (`text:@pkg:string/name`) are read in the device's language first.
+        let pred = &UiPredicate {
+            selector: run.resolve_strings(&pred.selector).await?,
+            ..pred.clone()
+        };
+        let gate = match &self.when {
+            When::LastGated(gate) => Some(run.resolve_strings(gate).await?),
+            _ => None,
+        };
         let screens = run.ctx.screens;
         let test_xml = |xml: &str| -> Result<String, String> {
             let nodes = ui::parse_nodes(xml)?;
@@ -917,7 +945,8 @@ impl Check {
                     Err(_) => Err((String::new(), last)),
                 })
             }
-            When::LastGated(gate) => {
+            When::LastGated(_) => {
+                let gate = gate.as_ref().expect("resolved above for last_gated");
                 let gated = screens.iter().enumerate().rev().find(|(_, xml)| {
                     ui::parse_nodes(xml).is_ok_and(|nodes| !ui::select(gate, &nodes).is_empty())
                 });

@@ -547,10 +547,42 @@ impl Episode {
         self.persist();
     }
 
+    /// The task's constraints with the string resources their selectors name read on the device
+    /// (`cmd overlay lookup`, its current language), and why one could not be, if one could not.
+    async fn constraints_resolved(&self) -> (Vec<eval::Constraint>, Option<String>) {
+        use eval::constraint::Rule;
+        let mut constraints = self.instance.constraints.clone();
+        let mut unresolved = None;
+        for c in &mut constraints {
+            let selector = match &mut c.rule {
+                Rule::Page {
+                    screen: Some(s), ..
+                } => s,
+                Rule::Element { selector, .. } => selector,
+                _ => continue,
+            };
+            match crate::device::resolve_strings(self.shell.as_ref(), selector).await {
+                Ok(resolved) => *selector = resolved,
+                Err(e) => unresolved = Some(format!("constraint {}: {e}", c.id)),
+            }
+        }
+        (constraints, unresolved)
+    }
+
     /// Evaluates every check and scores the episode; results are stored as one evaluation run.
     pub async fn check(&mut self) -> Result<Report, EpisodeError> {
         self.open("checking")?;
-        let reference = Task::reference_of(&self.instance.golden);
+        let mut reference = Task::reference_of(&self.instance.golden);
+        // A reference step that names a string resource is compared in the device's language; one
+        // the device cannot resolve matches no step, which only lowers the trajectory metrics.
+        for r in &mut reference {
+            if let Some(sel) = &r.selector {
+                if let Ok(resolved) = crate::device::resolve_strings(self.shell.as_ref(), sel).await
+                {
+                    r.selector = Some(resolved);
+                }
+            }
+        }
         let (screens, actions) = self.views();
         let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut results = Vec::new();
@@ -585,7 +617,14 @@ impl Episode {
             task.partial_credit,
             finished_ok,
         );
-        eval::constraint::enforce(&mut verdict, &self.instance.constraints, &actions);
+        let (constraints, unresolved) = self.constraints_resolved().await;
+        eval::constraint::enforce(&mut verdict, &constraints, &actions);
+        if let (Some(why), true) = (unresolved, verdict.violations.is_empty()) {
+            // A constraint that could not be read in the device's language cannot vouch for
+            // the run: the verdict is open, as for a check that could not read the device.
+            verdict.success = false;
+            verdict.inconclusive = Some(why);
+        }
         if self.status == Status::Failed {
             verdict.success = false;
             verdict.score = 0.0;

@@ -3,11 +3,9 @@
 //! gestures.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use crate::device::ScreenSize;
 use crate::geom::{Bounds, Point};
-use crate::hierarchy::{Selector, StringRef};
 
 use super::act::Attempt;
 use super::{DeviceSlot, Direction, ElementRef, Screen, Session, SessionError, State, Target};
@@ -113,23 +111,14 @@ impl Session {
             Target::Selector(s) | Target::Within { selector: s, .. } => s,
             _ => return Ok(Cow::Borrowed(target)),
         };
-        let mut texts: HashMap<StringRef, String> = HashMap::new();
-        for r in selector.string_refs() {
-            if !texts.contains_key(r) {
-                let text = slot
-                    .device
-                    .string_resource(&r.package, &r.name)
-                    .await
-                    .map_err(|e| SessionError::from_device(slot.serial(), e))?;
-                texts.insert(r.clone(), text);
-            }
-        }
-        if texts.is_empty() {
+        if selector.string_refs().next().is_none() {
             return Ok(Cow::Borrowed(target));
         }
-        let resolved: Selector = selector
-            .resolve_strings(|r| texts.get(r).cloned().ok_or(()))
-            .expect("every reference was looked up above");
+        let resolved = slot
+            .device
+            .resolve_strings(selector)
+            .await
+            .map_err(|e| SessionError::from_device(slot.serial(), e))?;
         Ok(Cow::Owned(match target {
             Target::Within { fx, fy, .. } => Target::Within {
                 selector: resolved,

@@ -242,6 +242,10 @@ pub enum Request {
     FinishTask { package: String },
     /// Reset the named scroll container to the top.
     ResetScroll { tag: String },
+    /// Scroll the container tagged `container` just far enough that the view tagged `view` is
+    /// wholly inside it (RecyclerView's `smoothScrollToPosition`, a child's
+    /// `requestRectangleOnScreen`): an expanded card, a new row.
+    ScrollIntoView { container: String, view: String },
 }
 
 /// Everything an app may use. Owned by the phone; lent to apps during render and event handling.

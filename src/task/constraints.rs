@@ -3,6 +3,7 @@
 //! the file, line and field like every other part of a task.
 
 use crate::eval::constraint::{Constraint, Rule, STEP_KINDS};
+use crate::hierarchy::Selector;
 
 use super::raw::RawConstraint;
 use super::validate::parse_matcher;
@@ -60,8 +61,7 @@ pub fn validate(c: &RawConstraint) -> Result<Constraint, FieldError> {
             .map(|v| parse_matcher(v).map_err(|e| fe(field, e)))
             .transpose()
     };
-    let selector =
-        |s: &str, field: &str| super::validate::screen_selector(s).map_err(|e| fe(field, e));
+    let selector = |s: &str, field: &str| Selector::parse(s).map_err(|e| fe(field, e.to_string()));
     let max = match c.max {
         None => 0,
         Some(n) if (0..=1000).contains(&n) => n as u32,

@@ -46,9 +46,44 @@ const MAX_SCROLLS: u32 = 10;
 const GOLDEN_LONG_PRESS_MS: u32 = 1000;
 const GOLDEN_SWIPE_MS: u32 = 300;
 
-/// The session action a task-file action stands for (`None` for answers and finish).
-pub fn session_action(action: &Action) -> Result<Option<session::Action>, String> {
+/// Which way the phone lays out: a golden's `at` fractions run from an element's start, which is
+/// its right edge in a right-to-left locale (a SeekBar's minimum is there, `mirrorForRtl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Ltr,
+    Rtl,
+}
+
+impl Direction {
+    /// The device's layout direction from its locale (`persist.sys.locale`, else the build's
+    /// `ro.product.locale`); left to right when neither answers.
+    pub async fn of(shell: &dyn Shell) -> Direction {
+        for prop in ["persist.sys.locale", "ro.product.locale"] {
+            let Ok(out) = shell.exec(&format!("getprop {prop}")).await else {
+                continue;
+            };
+            let locale = out.stdout_text();
+            let locale = locale.trim();
+            if !locale.is_empty() {
+                return if crate::sim::locale::is_rtl(locale) {
+                    Direction::Rtl
+                } else {
+                    Direction::Ltr
+                };
+            }
+        }
+        Direction::Ltr
+    }
+}
+
+/// The session action a task-file action stands for (`None` for answers and finish), on a phone
+/// laid out in `direction`.
+pub fn session_action(
+    action: &Action,
+    direction: Direction,
+) -> Result<Option<session::Action>, String> {
     use session::Action as A;
+    let layout = direction;
     let direction = |d: &str| {
         session::Direction::parse(d)
             .ok_or_else(|| format!("direction {d:?} (up, down, left, right)"))
@@ -58,7 +93,10 @@ pub fn session_action(action: &Action) -> Result<Option<session::Action>, String
         Action::Tap(sel) => A::Tap(Target::Selector(sel.clone())),
         Action::TapAt { selector, fx, fy } => A::Tap(Target::Within {
             selector: selector.clone(),
-            fx: *fx,
+            fx: match layout {
+                Direction::Ltr => *fx,
+                Direction::Rtl => 1.0 - *fx,
+            },
             fy: *fy,
         }),
         Action::LongPress(sel) => A::LongPress {
@@ -110,12 +148,14 @@ pub async fn replay_paced(
     pace: Duration,
 ) -> Result<(), ReplayError> {
     let ctl = Control::default();
+    let shell = episode.lock().await.shell().clone();
+    let layout = Direction::of(&*shell).await;
     for (i, action) in actions.iter().enumerate() {
         let step = i + 1;
         if !pace.is_zero() {
             tokio::time::sleep(pace).await;
         }
-        let act = session_action(action)
+        let act = session_action(action, layout)
             .map_err(|m| ReplayError::Invalid(format!("step {step}: {m}")))?;
         match (act, action) {
             (Some(act), _) => {

@@ -528,21 +528,6 @@ fn render_sample<T: Clone>(
     Ok(super::render_all(std::slice::from_ref(item), sample, map)?.remove(0))
 }
 
-/// A selector that checks and constraints match on recorded screens. Those are judged with no
-/// device to ask, so a string resource (`text:@pkg:string/name`), which only a device resolves in
-/// its language, is refused here: aim by resource id, role or position instead.
-pub(crate) fn screen_selector(text: &str) -> Result<Selector, String> {
-    let selector = Selector::parse(text).map_err(|e| e.to_string())?;
-    let named = selector.string_refs().next().map(|r| r.to_string());
-    match named {
-        Some(r) => Err(format!(
-            "{r}: a string resource resolves only on a device at action time; checks and \
-             constraints match recorded screens, so name the element by id, role or position"
-        )),
-        None => Ok(selector),
-    }
-}
-
 fn constraint_regex_problem(c: &crate::eval::Constraint) -> Option<String> {
     use crate::eval::constraint::Rule;
     let m = match &c.rule {
@@ -1253,8 +1238,8 @@ fn validate_check(c: &RawCheck) -> Result<Check, FieldError> {
             Probe::Foreground { package, activity }
         }
         "ui" => {
-            let selector =
-                screen_selector(&need("selector", &c.selector)?).map_err(|e| fe("selector", e))?;
+            let selector = Selector::parse(&need("selector", &c.selector)?)
+                .map_err(|e| fe("selector", e.to_string()))?;
             let mut attrs = Vec::new();
             for (name, v) in c.attrs.iter().flatten() {
                 attrs.push((
@@ -1277,8 +1262,8 @@ fn validate_check(c: &RawCheck) -> Result<Check, FieldError> {
             })?;
             Probe::TapInside {
                 from_end: (-step) as usize,
-                selector: screen_selector(&need("selector", &c.selector)?)
-                    .map_err(|e| fe("selector", e))?,
+                selector: Selector::parse(&need("selector", &c.selector)?)
+                    .map_err(|e| fe("selector", e.to_string()))?,
             }
         }
         "lcs" => Probe::Lcs {
@@ -1343,7 +1328,7 @@ fn validate_check(c: &RawCheck) -> Result<Check, FieldError> {
                 .gate
                 .as_ref()
                 .ok_or_else(|| fe("gate", "when = \"last_gated\" needs a gate selector"))?;
-            When::LastGated(screen_selector(gate).map_err(|e| fe("gate", e))?)
+            When::LastGated(Selector::parse(gate).map_err(|e| fe("gate", e.to_string()))?)
         }
         Some(other) => {
             return Err(fe(

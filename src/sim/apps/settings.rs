@@ -19,6 +19,7 @@ use list::{Dialog, PageView};
 use pages::{data_dirs, flag, locales, Page, FONT_SCALES, VOLUMES};
 
 use crate::sim::app::{App, AppInfo, UiEvent};
+use crate::sim::locale;
 use crate::sim::system::{pid, Namespace, Request, System};
 use crate::sim::view::View;
 
@@ -119,11 +120,15 @@ impl Screen {
     fn view(&self, sys: &System) -> PageView {
         let page = self.current();
         let (title, main_switch, items) = pages::content(&page, sys, &self.query);
+        let tr = |name| locale::string(&sys.locale, PACKAGE, name).to_string();
         PageView {
             title,
             main_switch,
             items,
             scroll_tag: page.scroll_tag(),
+            home_title: tr("settings_label"),
+            search_hint: tr("search_menu"),
+            navigate_up: locale::string(&sys.locale, "android", "action_bar_up_description").into(),
         }
     }
 
@@ -236,24 +241,13 @@ impl Screen {
             }),
             "force_stop" if CAN_FORCE_STOP => {
                 self.dialog = Some((
-                    Dialog {
-                        title: "Force stop?".into(),
-                        message: "If you force stop an app, it may misbehave.".into(),
-                        confirm: "OK".into(),
-                    },
+                    Dialog::new(sys, "force_stop_dlg_title", "force_stop_dlg_text"),
                     Pending::ForceStop(package),
                 ))
             }
             "clear_storage" => {
                 self.dialog = Some((
-                    Dialog {
-                        title: "Delete app data?".into(),
-                        message:
-                            "All this app's data will be deleted permanently. This includes all \
-                                  files, settings, accounts, databases, etc."
-                                .into(),
-                        confirm: "OK".into(),
-                    },
+                    Dialog::new(sys, "clear_data_dlg_title", "clear_data_dlg_text"),
                     Pending::ClearStorage(package),
                 ))
             }

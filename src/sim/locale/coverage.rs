@@ -16,6 +16,7 @@ pub const TRANSLATED: &[&str] = &[
     "com.google.android.dialer",
     "com.google.android.apps.messaging",
     "com.google.android.calendar",
+    "com.android.settings",
     "com.android.systemui",
     "android",
 ];

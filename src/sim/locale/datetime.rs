@@ -654,6 +654,8 @@ pub enum DateStyle {
     Medium,
     /// `yMd`: "6/3/24".
     Short,
+    /// `yMMMMd`: "June 3, 2024", "2024년 6월 3일" (Settings' dates).
+    Long,
 }
 
 /// `date` as the locale writes it in `style`, in the locale's digits.
@@ -664,6 +666,7 @@ pub fn format_date(date: NaiveDate, locale: &str, style: DateStyle) -> String {
         DateStyle::MonthDay => c.month_day,
         DateStyle::Medium => c.medium,
         DateStyle::Short => c.short,
+        DateStyle::Long => long_pattern(locale),
     };
     let fields = Fields {
         date: Some(date),
@@ -671,6 +674,21 @@ pub fn format_date(date: NaiveDate, locale: &str, style: DateStyle) -> String {
         minute: 0,
     };
     super::numbers::localize_digits(&apply(pattern, c, &fields), locale)
+}
+
+/// CLDR 42's `yMMMMd` skeleton per language (the month spelled out).
+fn long_pattern(locale: &str) -> &'static str {
+    match (super::language(locale), super::region(locale).as_deref()) {
+        ("en", Some("US") | None) => "MMMM d, y",
+        ("de", _) => "d. MMMM y",
+        ("es" | "pt", _) => "d 'de' MMMM 'de' y",
+        ("ru", _) => "d MMMM y 'г'.",
+        ("ja" | "zh", _) => "y年M月d日",
+        ("ko", _) => "y년 M월 d일",
+        ("ur", _) => "d MMMM، y",
+        ("ak", _) => "MMMM d, y",
+        _ => "d MMMM y",
+    }
 }
 
 /// A time of day on the 12- or 24-hour clock, as the locale writes it ("9:05 AM", "오전 9:05",

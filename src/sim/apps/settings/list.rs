@@ -4,6 +4,8 @@
 
 use crate::geom::Bounds;
 use crate::sim::apps::widgets;
+use crate::sim::locale;
+use crate::sim::system::System;
 use crate::sim::view::{class, Metrics, Role, Style, View};
 
 const ID: &str = "com.android.settings:id/";
@@ -89,6 +91,20 @@ pub struct Dialog {
     pub title: String,
     pub message: String,
     pub confirm: String,
+    pub cancel: String,
+}
+
+impl Dialog {
+    /// A dialog with Settings' `title` and `message` strings and the framework's OK and Cancel.
+    pub fn new(sys: &System, title: &'static str, message: &'static str) -> Dialog {
+        let tr = |package, name| locale::string(&sys.locale, package, name).to_string();
+        Dialog {
+            title: tr(super::PACKAGE, title),
+            message: tr(super::PACKAGE, message),
+            confirm: tr("android", "ok"),
+            cancel: tr("android", "cancel"),
+        }
+    }
 }
 
 /// Everything one page shows.
@@ -100,6 +116,11 @@ pub struct PageView {
     pub items: Vec<Item>,
     /// Keys the list's scroll offset, so each page scrolls on its own.
     pub scroll_tag: String,
+    /// The homepage's title, its search bar's hint and the up button's description, in the
+    /// phone's language.
+    pub home_title: String,
+    pub search_hint: String,
+    pub navigate_up: String,
 }
 
 fn sized(size_sp: f32, role: Role, bold: bool) -> Style {
@@ -138,7 +159,7 @@ pub fn build(m: &Metrics, page: &PageView, dialog: Option<&Dialog>) -> View {
                 ),
             )
             .id(format!("{ID}homepage_title"))
-            .text("Settings")
+            .text(page.home_title.clone())
             .style(sized(36.0, Role::Primary, false)),
         );
         y += title_h + m.dp(8.0);
@@ -147,7 +168,7 @@ pub fn build(m: &Metrics, page: &PageView, dialog: Option<&Dialog>) -> View {
             widgets::search_pill(m, bar, format!("{ID}search_action_bar"), |text_area| {
                 View::new(class::TEXT_VIEW, text_area)
                     .id(format!("{ID}search_action_bar_title"))
-                    .text("Search settings")
+                    .text(page.search_hint.clone())
                     .style(sized(16.0, Role::Secondary, false))
             })
             .on_click("search"),
@@ -178,7 +199,7 @@ pub fn build(m: &Metrics, page: &PageView, dialog: Option<&Dialog>) -> View {
                                 bar.top + (bar_h - up) / 2 + up,
                             ),
                         )
-                        .desc("Navigate up")
+                        .desc(page.navigate_up.clone())
                         .on_click("up")
                         .style(Style {
                             icon: Some("arrow_back"),
@@ -686,7 +707,7 @@ fn dialog_view(m: &Metrics, d: &Dialog) -> View {
                         ),
                     )
                     .id("android:id/button2")
-                    .text("Cancel")
+                    .text(d.cancel.clone())
                     .on_click("dialog:cancel")
                     .style(Style {
                         background: Some([0, 0, 0, 0]),
@@ -706,7 +727,7 @@ fn dialog_view(m: &Metrics, d: &Dialog) -> View {
                         ),
                     )
                     .id("android:id/button1")
-                    .text("OK")
+                    .text(d.confirm.clone())
                     .on_click("dialog:ok")
                     .style(Style {
                         background: Some([0, 0, 0, 0]),

@@ -5,7 +5,10 @@
 //! Values are read from the settings provider and the system properties on every frame; nothing is
 //! copied into the app.
 
+use chrono::Timelike;
+
 use super::list::{Action, Item, MainSwitch};
+use crate::sim::locale::{self, DateStyle};
 use crate::sim::system::{Namespace, Stream, System};
 
 /// The pages of the Settings app.
@@ -225,17 +228,33 @@ impl Page {
     }
 }
 
-/// The volume sliders of Settings > Sound & vibration: (slider tag, title, icon, stream).
+/// The volume sliders of Settings > Sound & vibration: (slider tag, title's string resource, icon,
+/// stream).
 pub const VOLUMES: [(&str, &str, &str, Stream); 4] = [
-    ("volume_music", "Media volume", "sound", Stream::Music),
-    ("volume_call", "Call volume", "call", Stream::VoiceCall),
+    (
+        "volume_music",
+        "media_volume_option_title",
+        "sound",
+        Stream::Music,
+    ),
+    (
+        "volume_call",
+        "call_volume_option_title",
+        "call",
+        Stream::VoiceCall,
+    ),
     (
         "volume_ring",
-        "Ring & notification volume",
+        "ring_volume_option_title",
         "ring",
         Stream::Ring,
     ),
-    ("volume_alarm", "Alarm volume", "alarm", Stream::Alarm),
+    (
+        "volume_alarm",
+        "alarm_volume_option_title",
+        "alarm",
+        Stream::Alarm,
+    ),
 ];
 
 /// Android 14's font size steps (`font_scale`), smallest to largest, as the slider offers them.
@@ -275,8 +294,24 @@ pub fn flag(sys: &System, ns: Namespace, key: &str, default: i64) -> bool {
     sys.settings.get_int(ns, key, default) != 0
 }
 
-fn on_off(on: bool) -> String {
-    if on { "On" } else { "Off" }.to_string()
+/// Settings' string resource `name` in the phone's language.
+fn tr(sys: &System, name: &'static str) -> &'static str {
+    locale::string(&sys.locale, super::PACKAGE, name)
+}
+
+fn on_off(sys: &System, on: bool) -> &'static str {
+    tr(
+        sys,
+        if on {
+            "switch_on_text"
+        } else {
+            "switch_off_text"
+        },
+    )
+}
+
+fn off(sys: &System) -> &'static str {
+    on_off(sys, false)
 }
 
 fn nav(tag: &str, title: &str, summary: impl Into<String>, icon: Option<&'static str>) -> Item {
@@ -329,15 +364,17 @@ pub fn dir_size(sys: &System, android_path: &str) -> u64 {
     sys.host_path(android_path).map(|p| walk(&p)).unwrap_or(0)
 }
 
-pub fn human_size(bytes: u64) -> String {
+/// A size as Formatter.formatFileSize writes it, the number in the locale's digits and separator.
+pub fn human_size(sys: &System, bytes: u64) -> String {
+    let n = |v: f64| locale::format_decimal(v, 2, &sys.locale);
     if bytes >= 1 << 30 {
-        format!("{:.2} GB", bytes as f64 / (1u64 << 30) as f64)
+        format!("{} GB", n(bytes as f64 / (1u64 << 30) as f64))
     } else if bytes >= 1 << 20 {
-        format!("{:.2} MB", bytes as f64 / (1u64 << 20) as f64)
+        format!("{} MB", n(bytes as f64 / (1u64 << 20) as f64))
     } else if bytes >= 1024 {
-        format!("{:.2} kB", bytes as f64 / 1024.0)
+        format!("{} kB", n(bytes as f64 / 1024.0))
     } else {
-        format!("{bytes} B")
+        format!("{} B", locale::format_integer(bytes as i64, &sys.locale))
     }
 }
 
@@ -378,14 +415,31 @@ pub fn font_step(sys: &System) -> i32 {
 const SYSTEM_BYTES: u64 = 15_246_163_968;
 const CAPACITY_BYTES: u64 = 128_000_000_000;
 
+/// "15% used - 108.65 GB free".
+fn storage_line(sys: &System, used: u64) -> String {
+    let percent = locale::format(
+        &sys.locale,
+        super::PACKAGE,
+        "battery_header_percent",
+        &[&(used * 100 / CAPACITY_BYTES)],
+    );
+    let free = human_size(sys, CAPACITY_BYTES - used);
+    locale::format(
+        &sys.locale,
+        super::PACKAGE,
+        "storage_summary",
+        &[&percent, &free],
+    )
+}
+
 fn storage_used(sys: &System) -> u64 {
     SYSTEM_BYTES + dir_size(sys, "/data") + dir_size(sys, "/sdcard")
 }
 
-/// `2024-02-05` → `February 5, 2024`, as About phone words the security patch.
-fn long_date(iso: &str) -> String {
+/// `2024-02-05` → `February 5, 2024` (`2024년 2월 5일`…), as About phone words the security patch.
+fn long_date(sys: &System, iso: &str) -> String {
     chrono::NaiveDate::parse_from_str(iso, "%Y-%m-%d")
-        .map(|d| d.format("%B %-d, %Y").to_string())
+        .map(|d| locale::format_date(d, &sys.locale, DateStyle::Long))
         .unwrap_or_else(|_| iso.to_string())
 }
 
@@ -398,67 +452,96 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
             let wifi = flag(sys, Namespace::Global, "wifi_on", 1);
             let airplane = flag(sys, Namespace::Global, "airplane_mode_on", 0);
             let internet = if airplane && !wifi {
-                "Airplane mode is on".to_string()
+                tr(sys, "condition_airplane_title").to_string()
             } else if wifi {
                 "AndroidWifi".to_string()
             } else {
-                "Off".to_string()
+                off(sys).to_string()
             };
             (
-                title("Network & internet"),
+                title(tr(sys, "network_dashboard_title")),
                 None,
                 vec![
-                    nav("internet", "Internet", internet, Some("wifi")),
-                    info("SIMs", "T-Mobile"),
-                    toggle("airplane", "Airplane mode", "", airplane, Some("airplane")),
-                    info("Hotspot & tethering", "Off"),
-                    info("Data Saver", "Off"),
-                    info("VPN", "None"),
-                    info("Private DNS", "Automatic"),
+                    nav(
+                        "internet",
+                        tr(sys, "provider_internet_settings"),
+                        internet,
+                        Some("wifi"),
+                    ),
+                    info(tr(sys, "sim_settings_title"), "T-Mobile"),
+                    toggle(
+                        "airplane",
+                        tr(sys, "airplane_mode"),
+                        "",
+                        airplane,
+                        Some("airplane"),
+                    ),
+                    info(tr(sys, "tether_settings_title_all"), off(sys)),
+                    info(tr(sys, "data_saver_title"), off(sys)),
+                    info(tr(sys, "vpn_settings_title"), tr(sys, "vpn_lockdown_none")),
+                    info(
+                        tr(sys, "select_private_dns_configuration_title"),
+                        tr(sys, "private_dns_mode_opportunistic"),
+                    ),
                 ],
             )
         }
         Page::Internet => {
             let wifi = flag(sys, Namespace::Global, "wifi_on", 1);
-            let mut items = vec![toggle("wifi", "Wi-Fi", "", wifi, Some("wifi"))];
+            let mut items = vec![toggle(
+                "wifi",
+                tr(sys, "wifi_settings"),
+                "",
+                wifi,
+                Some("wifi"),
+            )];
             if wifi {
-                items.push(info("AndroidWifi", "Connected"));
+                items.push(info("AndroidWifi", tr(sys, "wifi_connected")));
             } else {
-                items.push(info("To see available networks, turn Wi-Fi on", ""));
+                items.push(info(tr(sys, "wifi_empty_list_wifi_off"), ""));
             }
             items.push(info(
-                "Network preferences",
-                "Wi-Fi turns back on automatically",
+                tr(sys, "wifi_configure_settings_preference_title"),
+                tr(sys, "wifi_configure_settings_preference_summary_wakeup_on"),
             ));
-            (title("Internet"), None, items)
+            (title(tr(sys, "provider_internet_settings")), None, items)
         }
         Page::ConnectedDevices => (
-            title("Connected devices"),
+            title(tr(sys, "connected_devices_dashboard_title")),
             None,
             vec![
-                info("Pair new device", ""),
+                info(tr(sys, "bluetooth_pairing_pref_title"), ""),
                 nav(
                     "connection_preferences",
-                    "Connection preferences",
-                    "Bluetooth, Android Auto, NFC",
+                    tr(sys, "connected_device_connections_title"),
+                    tr(sys, "connected_devices_dashboard_connections_summary"),
                     Some("devices"),
                 ),
             ],
         ),
         Page::ConnectionPreferences => (
-            title("Connection preferences"),
+            title(tr(sys, "connected_device_connections_title")),
             None,
             vec![
                 nav(
                     "bluetooth",
-                    "Bluetooth",
-                    on_off(flag(sys, Namespace::Global, "bluetooth_on", 0)),
+                    tr(sys, "bluetooth_settings_title"),
+                    on_off(sys, flag(sys, Namespace::Global, "bluetooth_on", 0)),
                     Some("bluetooth"),
                 ),
-                info("Cast", "Not connected"),
-                info("Printing", "1 print service on"),
-                info("Android Auto", "Use apps on your car screen"),
-                info("NFC", "On"),
+                info(
+                    tr(sys, "wifi_display_settings_title"),
+                    tr(sys, "wifi_display_status_not_connected"),
+                ),
+                info(
+                    tr(sys, "print_settings"),
+                    plural(sys, "print_settings_summary", 1),
+                ),
+                info(
+                    tr(sys, "android_auto_title"),
+                    tr(sys, "android_auto_summary"),
+                ),
+                info(tr(sys, "nfc_quick_toggle_title"), on_off(sys, true)),
             ],
         ),
         Page::Bluetooth => {
@@ -468,15 +551,15 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
                 .get(Namespace::Global, "device_name")
                 .unwrap_or("Pixel")
                 .to_string();
-            let mut items = vec![info("Device name", name)];
+            let mut items = vec![info(tr(sys, "bluetooth_device_name"), name)];
             if on {
-                items.push(info("Pair new device", ""));
+                items.push(info(tr(sys, "bluetooth_pairing_pref_title"), ""));
             }
             (
-                title("Bluetooth"),
+                title(tr(sys, "bluetooth_settings_title")),
                 Some(MainSwitch {
                     tag: "toggle:bluetooth".into(),
-                    text: "Use Bluetooth".into(),
+                    text: tr(sys, "bluetooth_main_switch_title").into(),
                     checked: on,
                 }),
                 items,
@@ -485,16 +568,30 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
         Page::Apps => {
             let n = crate::sim::apps::catalog().len();
             (
-                title("Apps"),
+                title(tr(sys, "apps_dashboard_title")),
                 None,
                 vec![
-                    Item::Category("Recently opened apps".into()),
-                    nav("all_apps", &format!("See all {n} apps"), "", Some("apps")),
-                    info("Default apps", "Chrome, Phone, and Messages"),
-                    info("Screen time", "Today"),
-                    info("Unused apps", "0 unused apps"),
-                    info("App battery usage", ""),
-                    info("Special app access", "1 app can use unrestricted data"),
+                    Item::Category(tr(sys, "recent_app_category_title").into()),
+                    nav(
+                        "all_apps",
+                        &locale::format(&sys.locale, super::PACKAGE, "see_all_apps_title", &[&n]),
+                        "",
+                        Some("apps"),
+                    ),
+                    info(
+                        tr(sys, "app_default_dashboard_title"),
+                        tr(sys, "default_apps_summary"),
+                    ),
+                    info(tr(sys, "screen_time_title"), tr(sys, "today")),
+                    info(
+                        tr(sys, "unused_apps"),
+                        plural(sys, "unused_apps_summary", 0),
+                    ),
+                    info(tr(sys, "app_battery_usage_title"), ""),
+                    info(
+                        tr(sys, "special_access"),
+                        plural(sys, "special_access_summary", 1),
+                    ),
                 ],
             )
         }
@@ -508,36 +605,54 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
                 .into_iter()
                 .map(|(label, package)| Item::Nav {
                     tag: format!("app:{package}"),
-                    summary: human_size(data_dirs(package).iter().map(|d| dir_size(sys, d)).sum()),
+                    summary: human_size(
+                        sys,
+                        data_dirs(package).iter().map(|d| dir_size(sys, d)).sum(),
+                    ),
                     title: label,
                     icon: None,
                 })
                 .collect();
-            (title("All apps"), None, items)
+            (title(tr(sys, "all_apps")), None, items)
         }
         Page::AppInfo(package) => app_info(sys, package),
         Page::AppStorage(package) => app_storage(sys, package),
         Page::Notifications => {
             let dnd = sys.settings.get_int(Namespace::Global, "zen_mode", 0) != 0;
             (
-                title("Notifications"),
+                title(tr(sys, "configure_notification_settings")),
                 None,
                 vec![
-                    info("App notifications", "Notifications are on for all apps"),
                     info(
-                        "Notification history",
-                        "Show recent and snoozed notifications",
+                        tr(sys, "app_notifications_title"),
+                        tr(sys, "app_notification_listing_summary_zero"),
                     ),
-                    Item::Category("Conversation".into()),
-                    info("Conversations", "No priority conversations"),
-                    info("Bubbles", "On / Conversations can appear as floating icons"),
-                    Item::Category("Privacy".into()),
                     info(
-                        "Notifications on lock screen",
-                        "Show conversations, default, and silent",
+                        tr(sys, "notification_history"),
+                        tr(sys, "notification_history_summary"),
                     ),
-                    Item::Category("General".into()),
-                    toggle("dnd", "Do Not Disturb", "", dnd, Some("notifications")),
+                    Item::Category(tr(sys, "conversation_notifs_category").into()),
+                    info(
+                        tr(sys, "conversations_category_title"),
+                        tr(sys, "no_conversations"),
+                    ),
+                    info(
+                        tr(sys, "notification_bubbles_title"),
+                        tr(sys, "notifications_bubble_setting_on_summary"),
+                    ),
+                    Item::Category(tr(sys, "privacy_dashboard_title").into()),
+                    info(
+                        tr(sys, "lock_screen_notifs_title"),
+                        tr(sys, "lock_screen_notifs_show_all_summary"),
+                    ),
+                    Item::Category(tr(sys, "notification_header_general").into()),
+                    toggle(
+                        "dnd",
+                        tr(sys, "zen_mode_settings_title"),
+                        "",
+                        dnd,
+                        Some("notifications"),
+                    ),
                 ],
             )
         }
@@ -545,20 +660,37 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
             let saver = flag(sys, Namespace::Global, "low_power", 0);
             let percent = flag(sys, Namespace::System, "status_bar_show_battery_percent", 0);
             (
-                title("Battery"),
+                title(tr(sys, "power_usage_summary_title")),
                 None,
                 vec![
-                    info("100%", "Full charge lasts about 1 day"),
-                    info("Battery usage", "View usage for past 24 hours"),
-                    toggle("battery_saver", "Battery Saver", "", saver, Some("battery")),
                     info(
-                        "Adaptive preferences",
-                        "Adaptive Battery and Adaptive Charging",
+                        &locale::format(
+                            &sys.locale,
+                            super::PACKAGE,
+                            "battery_header_percent",
+                            &[&100],
+                        ),
+                        tr(sys, "battery_full_charge_last"),
+                    ),
+                    info(
+                        tr(sys, "advanced_battery_preference_title"),
+                        tr(sys, "advanced_battery_preference_summary"),
+                    ),
+                    toggle(
+                        "battery_saver",
+                        tr(sys, "battery_saver"),
+                        "",
+                        saver,
+                        Some("battery"),
+                    ),
+                    info(
+                        tr(sys, "adaptive_preferences_title"),
+                        tr(sys, "adaptive_preferences_summary"),
                     ),
                     toggle(
                         "battery_percentage",
-                        "Battery percentage",
-                        "Show battery percentage in status bar",
+                        tr(sys, "battery_percentage"),
+                        tr(sys, "battery_percentage_description"),
                         percent,
                         None,
                     ),
@@ -569,30 +701,32 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
             let used = storage_used(sys);
             let apps: u64 = dir_size(sys, "/data/data") + dir_size(sys, "/data/user_de");
             (
-                title("Storage"),
+                title(tr(sys, "storage_settings")),
                 None,
                 vec![
                     info(
-                        &format!("{} used", human_size(used)),
-                        format!(
-                            "{}% used - {} free",
-                            used * 100 / CAPACITY_BYTES,
-                            human_size(CAPACITY_BYTES - used)
+                        &locale::format(
+                            &sys.locale,
+                            super::PACKAGE,
+                            "storage_size_used",
+                            &[&human_size(sys, used)],
                         ),
+                        storage_line(sys, used),
                     ),
-                    info("Apps", human_size(apps)),
+                    info(tr(sys, "storage_apps"), human_size(sys, apps)),
                     info(
-                        "Images",
+                        tr(sys, "storage_images"),
                         human_size(
+                            sys,
                             dir_size(sys, "/sdcard/Pictures") + dir_size(sys, "/sdcard/DCIM"),
                         ),
                     ),
                     info(
-                        "Documents & other",
-                        human_size(dir_size(sys, "/sdcard/Download")),
+                        tr(sys, "storage_documents_and_other"),
+                        human_size(sys, dir_size(sys, "/sdcard/Download")),
                     ),
-                    info("System", human_size(SYSTEM_BYTES)),
-                    info("Trash", "0 B"),
+                    info(tr(sys, "storage_system"), human_size(sys, SYSTEM_BYTES)),
+                    info(tr(sys, "storage_trash"), human_size(sys, 0)),
                 ],
             )
         }
@@ -603,7 +737,7 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
                     let max = stream.range().1;
                     Item::Slider {
                         tag: format!("seek:{tag}"),
-                        title: title.to_string(),
+                        title: tr(sys, title).to_string(),
                         value: sys.volume(*stream).clamp(0, max),
                         max,
                         icon: Some(icon),
@@ -611,65 +745,71 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
                 })
                 .collect();
             let dnd = sys.settings.get_int(Namespace::Global, "zen_mode", 0) != 0;
-            items.push(toggle("dnd", "Do Not Disturb", "", dnd, None));
+            items.push(toggle(
+                "dnd",
+                tr(sys, "zen_mode_settings_title"),
+                "",
+                dnd,
+                None,
+            ));
             items.push(toggle(
                 "vibrate_when_ringing",
-                "Vibrate for calls",
+                tr(sys, "vibrate_when_ringing_title"),
                 "",
                 flag(sys, Namespace::System, "vibrate_when_ringing", 0),
                 None,
             ));
-            items.push(info("Phone ringtone", "The Big Adventure"));
-            items.push(info("Default notification sound", "Popcorn"));
-            items.push(info("Default alarm sound", "Fresh start"));
-            (title("Sound & vibration"), None, items)
+            items.push(info(tr(sys, "ringtone_title"), "The Big Adventure"));
+            items.push(info(tr(sys, "notification_ringtone_title"), "Popcorn"));
+            items.push(info(tr(sys, "alarm_ringtone_title"), "Fresh start"));
+            (title(tr(sys, "sound_settings")), None, items)
         }
         Page::Display => {
             let timeout = sys
                 .settings
                 .get_int(Namespace::System, "screen_off_timeout", 60_000);
             (
-                title("Display"),
+                title(tr(sys, "display_settings")),
                 None,
                 vec![
-                    Item::Category("Brightness".into()),
+                    Item::Category(tr(sys, "brightness_title").into()),
                     Item::Slider {
                         tag: "seek:brightness".into(),
-                        title: "Brightness level".into(),
+                        title: tr(sys, "brightness").into(),
                         value: brightness(sys),
                         max: 255,
                         icon: Some("display"),
                     },
                     toggle(
                         "adaptive_brightness",
-                        "Adaptive brightness",
-                        "Optimize brightness level for available light",
+                        tr(sys, "auto_brightness_title"),
+                        tr(sys, "auto_brightness_summary"),
                         flag(sys, Namespace::System, "screen_brightness_mode", 0),
                         None,
                     ),
-                    Item::Category("Appearance".into()),
+                    Item::Category(tr(sys, "category_name_appearance").into()),
                     toggle(
                         "dark_theme",
-                        "Dark theme",
+                        tr(sys, "dark_ui_mode"),
                         "",
                         sys.dark_mode(),
                         Some("dark_mode"),
                     ),
                     nav(
                         "text_reading",
-                        "Display size and text",
-                        "Font size, display size, bold text",
+                        tr(sys, "accessibility_text_reading_options_title"),
+                        tr(sys, "text_reading_summary"),
                         None,
                     ),
-                    Item::Category("Other display controls".into()),
+                    Item::Category(tr(sys, "category_name_display_controls").into()),
                     toggle(
                         "auto_rotate",
-                        "Auto-rotate screen",
+                        tr(sys, "accelerometer_title"),
                         "",
                         flag(sys, Namespace::System, "accelerometer_rotation", 0),
                         None,
                     ),
-                    info("Screen timeout", timeout_text(timeout)),
+                    info(tr(sys, "screen_timeout"), timeout_text(sys, timeout)),
                 ],
             )
         }
@@ -680,36 +820,45 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
                 .get_int(Namespace::Secure, "font_weight_adjustment", 0)
                 > 0;
             (
-                title("Display size and text"),
+                title(tr(sys, "accessibility_text_reading_options_title")),
                 None,
                 vec![
                     Item::Slider {
                         tag: "seek:font_size".into(),
-                        title: "Font size".into(),
+                        title: tr(sys, "title_font_size").into(),
                         value: step,
                         max: FONT_SCALES.len() as i32 - 1,
                         icon: None,
                     },
-                    info("Display size", "Make everything bigger or smaller"),
-                    toggle("bold_text", "Bold text", "", bold, None),
+                    info(
+                        tr(sys, "screen_zoom_title"),
+                        tr(sys, "screen_zoom_short_summary"),
+                    ),
+                    toggle("bold_text", tr(sys, "force_bold_text"), "", bold, None),
                 ],
             )
         }
         Page::Wallpaper => (
-            title("Wallpaper & style"),
+            title(tr(sys, "style_and_wallpaper_settings_title")),
             None,
             vec![
-                info("Change wallpaper", "Home screen and lock screen"),
-                info("Wallpaper colors", "Colors from your wallpaper"),
+                info(
+                    tr(sys, "wallpaper_change"),
+                    tr(sys, "wallpaper_change_summary"),
+                ),
+                info(
+                    tr(sys, "wallpaper_colors"),
+                    tr(sys, "wallpaper_colors_summary"),
+                ),
                 toggle(
                     "dark_theme",
-                    "Dark theme",
+                    tr(sys, "dark_ui_mode"),
                     "",
                     sys.dark_mode(),
                     Some("dark_mode"),
                 ),
-                info("Themed icons", "Off"),
-                info("App grid", "4x5"),
+                info(tr(sys, "themed_icon_title"), off(sys)),
+                info(tr(sys, "grid_title"), "4x5"),
             ],
         ),
         Page::Accessibility => {
@@ -720,135 +869,200 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
                 0,
             );
             (
-                title("Accessibility"),
+                title(tr(sys, "accessibility_settings")),
                 None,
                 vec![
-                    Item::Category("Display".into()),
-                    nav("text_reading", "Display size and text", "", Some("display")),
-                    info("Color and motion", ""),
-                    toggle("color_inversion", "Color inversion", "", inversion, None),
-                    Item::Category("Screen readers".into()),
-                    info("TalkBack", "Off / Speak items on screen"),
-                    Item::Category("Interaction controls".into()),
-                    info("Accessibility Menu", "Off"),
-                    info("Switch Access", "Off"),
+                    Item::Category(tr(sys, "display_settings").into()),
+                    nav(
+                        "text_reading",
+                        tr(sys, "accessibility_text_reading_options_title"),
+                        "",
+                        Some("display"),
+                    ),
+                    info(tr(sys, "accessibility_color_and_motion_title"), ""),
+                    toggle(
+                        "color_inversion",
+                        tr(sys, "accessibility_display_inversion_preference_title"),
+                        "",
+                        inversion,
+                        None,
+                    ),
+                    Item::Category(tr(sys, "screen_reader_category_title").into()),
+                    info("TalkBack", tr(sys, "talkback_summary")),
+                    Item::Category(tr(sys, "interaction_control_category_title").into()),
+                    info(tr(sys, "accessibility_menu_title"), off(sys)),
+                    info(tr(sys, "switch_access_title"), off(sys)),
                 ],
             )
         }
         Page::Security => (
-            title("Security & privacy"),
+            title(tr(sys, "security_settings_title")),
             None,
             vec![
-                info("Device unlock", "Screen lock: None"),
-                info("App security", "Apps scanned by Google Play Protect"),
-                info("Privacy", "Permissions, account activity, personal data"),
                 info(
-                    "More security & privacy",
-                    "Encryption, credentials, and more",
+                    tr(sys, "security_settings_device_unlock"),
+                    tr(sys, "unlock_set_unlock_mode_off"),
+                ),
+                info(
+                    tr(sys, "app_security_title"),
+                    tr(sys, "app_security_summary"),
+                ),
+                info(
+                    tr(sys, "privacy_dashboard_title"),
+                    tr(sys, "privacy_dashboard_summary"),
+                ),
+                info(
+                    tr(sys, "security_advanced_settings"),
+                    tr(sys, "security_advanced_settings_summary"),
                 ),
             ],
         ),
         Page::Location => {
             let on = sys.settings.get_int(Namespace::Secure, "location_mode", 3) != 0;
             (
-                title("Location"),
+                title(tr(sys, "location_settings_title")),
                 Some(MainSwitch {
                     tag: "toggle:location".into(),
-                    text: "Use location".into(),
+                    text: tr(sys, "location_settings_primary_switch_title").into(),
                     checked: on,
                 }),
                 vec![
-                    info("Recent access", "No apps have accessed location recently"),
                     info(
-                        "App location permissions",
-                        "0 of 9 apps have access to location",
+                        tr(sys, "location_category_recent_location_access"),
+                        tr(sys, "location_no_recent_accesses"),
                     ),
-                    info("Location services", ""),
+                    info(
+                        tr(sys, "location_app_level_permissions"),
+                        locale::format(
+                            &sys.locale,
+                            super::PACKAGE,
+                            "location_app_permission_summary_location_on",
+                            &[&0, &9],
+                        ),
+                    ),
+                    info(tr(sys, "location_services_preference_title"), ""),
                 ],
             )
         }
         Page::Emergency => (
-            title("Safety & emergency"),
+            title(tr(sys, "emergency_dashboard_title")),
             None,
             vec![
-                info("Emergency SOS", "Off"),
-                info("Medical information", "Add medical information"),
-                info("Emergency contacts", "No emergency contacts"),
-                info("Crisis alerts", "On"),
-                info("Wireless emergency alerts", ""),
+                info(tr(sys, "emergency_gesture_screen_title"), off(sys)),
+                info(
+                    tr(sys, "emergency_info_title"),
+                    tr(sys, "emergency_info_summary"),
+                ),
+                info(
+                    tr(sys, "emergency_contacts_title"),
+                    tr(sys, "emergency_contacts_summary"),
+                ),
+                info(tr(sys, "crisis_alerts_title"), "On"),
+                info(tr(sys, "cell_broadcast_settings"), ""),
             ],
         ),
         Page::Accounts => (
-            title("Passwords & accounts"),
+            title(tr(sys, "account_dashboard_title")),
             None,
             vec![
-                info("Passwords", "0 saved passwords"),
-                info("Autofill service", "Google"),
-                Item::Category("Accounts for owner".into()),
-                info("Add account", ""),
+                info(
+                    tr(sys, "passwords_title"),
+                    plural(sys, "autofill_passwords_count", 0),
+                ),
+                info(tr(sys, "autofill_app"), "Google"),
+                Item::Category(tr(sys, "account_for_owner").into()),
+                info(tr(sys, "add_account_label"), ""),
             ],
         ),
         Page::Wellbeing => (
-            title("Digital Wellbeing & parental controls"),
+            title(tr(sys, "digital_wellbeing_title")),
             None,
             vec![
-                info("Screen time", "0 minutes today"),
-                info("Dashboard", "App timers"),
-                info("Bedtime mode", "Off"),
-                info("Focus mode", "Off"),
                 info(
-                    "Parental controls",
-                    "Add content restrictions and set other limits",
+                    tr(sys, "screen_time_title"),
+                    plural(sys, "screen_time_minutes_today", 0),
+                ),
+                info(
+                    tr(sys, "wellbeing_dashboard"),
+                    tr(sys, "wellbeing_app_timers"),
+                ),
+                info(tr(sys, "bedtime_mode"), off(sys)),
+                info(tr(sys, "focus_mode"), off(sys)),
+                info(
+                    tr(sys, "parental_controls"),
+                    tr(sys, "parental_controls_summary"),
                 ),
             ],
         ),
         Page::System => (
-            title("System"),
+            title(tr(sys, "header_category_system")),
             None,
             vec![
                 nav(
                     "languages_input",
-                    "Languages & input",
+                    tr(sys, "language_settings"),
                     "Gboard",
                     Some("language"),
                 ),
-                info("Gestures", ""),
+                info(tr(sys, "gesture_preference_title"), ""),
                 nav(
                     "date_time",
-                    "Date & time",
-                    "GMT+00:00 Coordinated Universal Time",
+                    tr(sys, "date_and_time"),
+                    tr(sys, "zone_utc"),
                     Some("access_time"),
                 ),
-                info("Backup", "Off"),
-                info("Reset options", ""),
-                info("Multiple users", "Signed in as Owner"),
-                info("System update", "Updated to Android 14"),
+                info(tr(sys, "backup_settings_title"), off(sys)),
+                info(tr(sys, "reset_dashboard_title"), ""),
+                info(tr(sys, "user_settings_title"), tr(sys, "users_summary")),
+                info(
+                    tr(sys, "system_update_settings_list_item_title"),
+                    locale::format(
+                        &sys.locale,
+                        super::PACKAGE,
+                        "android_version_summary",
+                        &[&sys.property("ro.build.version.release")],
+                    ),
+                ),
             ],
         ),
         Page::LanguagesInput => (
-            title("Languages & input"),
+            title(tr(sys, "language_settings")),
             None,
             vec![
                 nav(
                     "languages",
-                    "Languages",
+                    tr(sys, "languages_settings"),
                     language_name(&locales(sys)[0]),
                     Some("language"),
                 ),
-                info("On-screen keyboard", "Gboard"),
+                info(tr(sys, "virtual_keyboard_category"), "Gboard"),
             ],
         ),
         Page::Languages => {
             let mut items: Vec<Item> = locales(sys)
                 .iter()
                 .enumerate()
-                .map(|(i, l)| info(&format!("{}. {}", i + 1, language_name(l)), ""))
+                .map(|(i, l)| {
+                    info(
+                        &format!(
+                            "{}. {}",
+                            locale::format_integer(i as i64 + 1, &sys.locale),
+                            language_name(l)
+                        ),
+                        "",
+                    )
+                })
                 .collect();
-            items.push(nav("add_language", "Add a language", "", Some("add")));
-            (title("Languages"), None, items)
+            items.push(nav(
+                "add_language",
+                tr(sys, "add_a_language"),
+                "",
+                Some("add"),
+            ));
+            (title(tr(sys, "languages_settings")), None, items)
         }
         Page::AddLanguage => (
-            title("Add a language"),
+            title(tr(sys, "add_a_language")),
             None,
             LANGUAGES
                 .iter()
@@ -864,36 +1078,41 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
             let now = sys.clock.now();
             let h24 = crate::sim::apps::widgets::uses_24h(sys);
             (
-                title("Date & time"),
+                title(tr(sys, "date_and_time")),
                 None,
                 vec![
                     toggle(
                         "auto_time",
-                        "Set time automatically",
+                        tr(sys, "date_time_auto"),
                         "",
                         flag(sys, Namespace::Global, "auto_time", 1),
                         None,
                     ),
-                    info("Date", now.format("%B %-d, %Y").to_string()),
                     info(
-                        "Time",
-                        if h24 {
-                            now.format("%H:%M").to_string()
-                        } else {
-                            now.format("%-I:%M %p").to_string()
-                        },
+                        tr(sys, "date_time_set_date_title"),
+                        locale::format_date(now.date(), &sys.locale, DateStyle::Long),
                     ),
-                    Item::Category("Time zone".into()),
+                    info(
+                        tr(sys, "date_time_set_time_title"),
+                        locale::format_time(now.hour(), now.minute(), &sys.locale, h24),
+                    ),
+                    Item::Category(tr(sys, "date_time_set_timezone_title").into()),
                     toggle(
                         "auto_time_zone",
-                        "Set time zone automatically",
+                        tr(sys, "zone_auto_title"),
                         "",
                         flag(sys, Namespace::Global, "auto_time_zone", 1),
                         None,
                     ),
-                    info("Time zone", "GMT+00:00 Coordinated Universal Time"),
-                    Item::Category("Time format".into()),
-                    toggle("use_24h", "Use 24-hour format", "1:00 PM", h24, None),
+                    info(tr(sys, "date_time_set_timezone_title"), tr(sys, "zone_utc")),
+                    Item::Category(tr(sys, "time_format_category_title").into()),
+                    toggle(
+                        "use_24h",
+                        tr(sys, "date_time_24hour"),
+                        locale::format_time(13, 0, &sys.locale, false),
+                        h24,
+                        None,
+                    ),
                 ],
             )
         }
@@ -904,69 +1123,88 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
                 .unwrap_or(sys.property("ro.product.model"))
                 .to_string();
             (
-                title("About phone"),
+                title(tr(sys, "about_settings")),
                 None,
                 vec![
-                    Item::Category("Basic info".into()),
-                    info("Device name", name),
-                    info("Phone number (SIM slot 1)", "Unknown"),
-                    info("Emergency information", ""),
-                    info("Legal information", ""),
-                    Item::Category("Device details".into()),
-                    info("SIM status (SIM slot 1)", "T-Mobile"),
-                    nav("hardware", "Model", sys.property("ro.product.model"), None),
-                    info("IMEI (SIM slot 1)", "358240051111110"),
+                    Item::Category(tr(sys, "my_device_info_basic_info_category_title").into()),
+                    info(tr(sys, "bluetooth_device_name"), name),
+                    info(
+                        &slot(sys, "status_number_sim_slot"),
+                        tr(sys, "device_info_default"),
+                    ),
+                    info(tr(sys, "emergency_info_title_about"), ""),
+                    info(tr(sys, "legal_information"), ""),
+                    Item::Category(tr(sys, "my_device_info_device_details_category_title").into()),
+                    info(&slot(sys, "sim_status_title_sim_slot"), "T-Mobile"),
+                    nav(
+                        "hardware",
+                        tr(sys, "model_info"),
+                        sys.property("ro.product.model"),
+                        None,
+                    ),
+                    info(&slot(sys, "imei_multi_sim"), "358240051111110"),
                     nav(
                         "android_version",
-                        "Android version",
+                        tr(sys, "firmware_version"),
                         sys.property("ro.build.version.release"),
                         None,
                     ),
-                    Item::Category("Device identifiers".into()),
-                    info("IP address", "10.0.2.16"),
-                    info("Wi-Fi MAC address", "Not available"),
-                    info("Bluetooth address", "Unavailable"),
-                    info("Up time", up_time(sys)),
-                    info("Build number", sys.property("ro.build.display.id")),
+                    Item::Category(
+                        tr(sys, "my_device_info_device_identifiers_category_title").into(),
+                    ),
+                    info(tr(sys, "wifi_ip_address"), "10.0.2.16"),
+                    info(
+                        tr(sys, "status_wifi_mac_address"),
+                        tr(sys, "status_not_available"),
+                    ),
+                    info(tr(sys, "status_bt_address"), tr(sys, "status_unavailable")),
+                    info(tr(sys, "status_up_time"), up_time(sys)),
+                    info(tr(sys, "build_number"), sys.property("ro.build.display.id")),
                 ],
             )
         }
         Page::AndroidVersion => (
-            title("Android version"),
+            title(tr(sys, "firmware_version")),
             None,
             vec![
-                info("Android version", sys.property("ro.build.version.release")),
                 info(
-                    "Android security update",
-                    long_date(sys.property("ro.build.version.security_patch")),
+                    tr(sys, "firmware_version"),
+                    sys.property("ro.build.version.release"),
                 ),
-                info("Google Play system update", "February 1, 2024"),
-                info("Baseband version", "g5123b-130914-240205-B-11405587"),
                 info(
-                    "Kernel version",
+                    tr(sys, "security_patch"),
+                    long_date(sys, sys.property("ro.build.version.security_patch")),
+                ),
+                info(tr(sys, "module_version"), long_date(sys, "2024-02-01")),
+                info(
+                    tr(sys, "baseband_version"),
+                    "g5123b-130914-240205-B-11405587",
+                ),
+                info(
+                    tr(sys, "kernel_version"),
                     "5.10.189-android13-4-00012-g1d82b24c9c8c-ab11183421",
                 ),
-                info("Build number", sys.property("ro.build.display.id")),
+                info(tr(sys, "build_number"), sys.property("ro.build.display.id")),
             ],
         ),
         Page::Hardware => (
-            title("Model & hardware"),
+            title(tr(sys, "hardware_info")),
             None,
             vec![
-                info("Model", sys.property("ro.product.model")),
-                info("Serial number", sys.property("ro.serialno")),
-                info("Hardware version", "MP1.0"),
+                info(tr(sys, "model_info"), sys.property("ro.product.model")),
+                info(tr(sys, "status_serial_number"), sys.property("ro.serialno")),
+                info(tr(sys, "hardware_revision"), "MP1.0"),
             ],
         ),
         Page::Search => {
             let mut items = vec![Item::Field {
                 tag: "search_field".into(),
                 text: query.to_string(),
-                hint: "Search settings".into(),
+                hint: tr(sys, "search_menu").into(),
                 id: "com.android.settings:id/search_src_text".into(),
             }];
             items.extend(search(sys, query));
-            (title("Search"), None, items)
+            (title(tr(sys, "search_settings")), None, items)
         }
     }
 }
@@ -977,121 +1215,136 @@ fn home(sys: &System) -> Vec<Item> {
     vec![
         nav(
             "network",
-            "Network & internet",
-            "Mobile, Wi-Fi, hotspot",
+            tr(sys, "network_dashboard_title"),
+            tr(sys, "network_dashboard_summary_mobile"),
             Some("wifi"),
         ),
         nav(
             "connected_devices",
-            "Connected devices",
-            "Bluetooth, pairing",
+            tr(sys, "connected_devices_dashboard_title"),
+            tr(sys, "connected_devices_dashboard_default_summary"),
             Some("devices"),
         ),
         nav(
             "apps",
-            "Apps",
-            "Assistant, recent apps, default apps",
+            tr(sys, "apps_dashboard_title"),
+            tr(sys, "app_and_notification_dashboard_summary"),
             Some("apps"),
         ),
         nav(
             "notifications",
-            "Notifications",
-            "Notification history, conversations",
+            tr(sys, "configure_notification_settings"),
+            tr(sys, "notification_dashboard_summary"),
             Some("notifications"),
         ),
-        nav("battery", "Battery", "100%", Some("battery")),
+        nav(
+            "battery",
+            tr(sys, "power_usage_summary_title"),
+            "100%",
+            Some("battery"),
+        ),
         nav(
             "storage",
-            "Storage",
-            format!(
-                "{}% used - {} free",
-                used * 100 / CAPACITY_BYTES,
-                human_size(CAPACITY_BYTES - used)
-            ),
+            tr(sys, "storage_settings"),
+            storage_line(sys, used),
             Some("storage"),
         ),
         nav(
             "sound",
-            "Sound & vibration",
-            "Volume, haptics, Do Not Disturb",
+            tr(sys, "sound_settings"),
+            tr(sys, "sound_dashboard_summary"),
             Some("sound"),
         ),
         nav(
             "display",
-            "Display",
-            "Dark theme, font size, brightness",
+            tr(sys, "display_settings"),
+            tr(sys, "display_dashboard_summary"),
             Some("display"),
         ),
         nav(
             "wallpaper",
-            "Wallpaper & style",
-            "Colors, themed icons, app grid",
+            tr(sys, "style_and_wallpaper_settings_title"),
+            tr(sys, "style_and_wallpaper_settings_summary"),
             Some("image"),
         ),
         nav(
             "accessibility",
-            "Accessibility",
-            "Display, interaction, audio",
+            tr(sys, "accessibility_settings"),
+            tr(sys, "accessibility_settings_summary"),
             Some("person"),
         ),
         nav(
             "security",
-            "Security & privacy",
-            "App security, device lock, permissions",
+            tr(sys, "security_settings_title"),
+            tr(sys, "security_dashboard_summary"),
             Some("lock"),
         ),
         nav(
             "location",
-            "Location",
+            tr(sys, "location_settings_title"),
             if location {
-                "On - 0 apps have access to location"
+                plural(sys, "location_settings_summary_location_on", 0)
             } else {
-                "Off"
+                off(sys).to_string()
             },
             Some("location"),
         ),
         nav(
             "emergency",
-            "Safety & emergency",
-            "Emergency SOS, medical info, alerts",
+            tr(sys, "emergency_dashboard_title"),
+            tr(sys, "emergency_dashboard_summary"),
             Some("flag"),
         ),
         nav(
             "accounts",
-            "Passwords & accounts",
-            "Saved passwords, autofill, synced accounts",
+            tr(sys, "account_dashboard_title"),
+            tr(sys, "account_dashboard_default_summary"),
             Some("account"),
         ),
         nav(
             "wellbeing",
-            "Digital Wellbeing & parental controls",
-            "Screen time, app timers, bedtime schedules",
+            tr(sys, "digital_wellbeing_title"),
+            tr(sys, "digital_wellbeing_summary"),
             Some("bedtime"),
         ),
         nav(
             "system",
-            "System",
-            "Languages, gestures, time, backup",
+            tr(sys, "header_category_system"),
+            tr(sys, "system_dashboard_summary"),
             Some("system"),
         ),
         nav(
             "about",
-            "About phone",
+            tr(sys, "about_settings"),
             sys.property("ro.product.model"),
             Some("info"),
         ),
     ]
 }
 
-fn timeout_text(ms: i64) -> String {
+fn timeout_text(sys: &System, ms: i64) -> String {
     let secs = ms / 1000;
-    if secs < 60 {
-        format!("After {secs} seconds of inactivity")
-    } else if secs == 60 {
-        "After 1 minute of inactivity".to_string()
+    let span = if secs < 60 {
+        plural(sys, "duration_seconds", secs)
     } else {
-        format!("After {} minutes of inactivity", secs / 60)
-    }
+        plural(sys, "duration_minutes", secs / 60)
+    };
+    locale::format(
+        &sys.locale,
+        super::PACKAGE,
+        "screen_timeout_summary",
+        &[&span],
+    )
+}
+
+/// Settings' `<plurals>` resource `name` for `count`, the count its one argument.
+fn plural(sys: &System, name: &str, count: i64) -> String {
+    locale::plural(&sys.locale, super::PACKAGE, name, count, &[&count])
+}
+
+/// A per-SIM title ("Phone number (SIM slot 1)") for the phone's one SIM.
+fn slot(sys: &System, name: &str) -> String {
+    locale::format(&sys.locale, super::PACKAGE, name, &[&1])
 }
 
 /// Time since boot: the phone booted when its log began.
@@ -1114,27 +1367,37 @@ fn app_info(sys: &System, package: &str) -> (String, Option<MainSwitch>, Vec<Ite
         .unwrap_or_else(|| package.to_string());
     let used: u64 = data_dirs(package).iter().map(|d| dir_size(sys, d)).sum();
     (
-        "App info".into(),
+        tr(sys, "application_info_label").into(),
         None,
         vec![
             Item::Entity {
                 title: label,
-                summary: "Installed".into(),
+                summary: tr(sys, "installed").into(),
                 icon: None,
             },
             Item::Buttons(vec![
-                Action::new("btn:open", "Open", "com.android.settings:id/button1", true),
+                Action::new(
+                    "btn:open",
+                    tr(sys, "launch_instant_app"),
+                    "com.android.settings:id/button1",
+                    true,
+                ),
                 Action::new(
                     "btn:force_stop",
-                    "Force stop",
+                    tr(sys, "force_stop"),
                     "com.android.settings:id/button2",
                     super::CAN_FORCE_STOP,
                 ),
             ]),
             Item::Nav {
                 tag: "nav:app_storage".into(),
-                title: "Storage & cache".into(),
-                summary: format!("{} used in internal storage", human_size(used)),
+                title: tr(sys, "storage_settings_for_app").into(),
+                summary: locale::format(
+                    &sys.locale,
+                    super::PACKAGE,
+                    "storage_summary_format",
+                    &[&human_size(sys, used)],
+                ),
                 icon: None,
             },
         ],
@@ -1145,32 +1408,35 @@ fn app_storage(sys: &System, package: &str) -> (String, Option<MainSwitch>, Vec<
     let data: u64 = data_dirs(package).iter().map(|d| dir_size(sys, d)).sum();
     let cache = dir_size(sys, &format!("/data/data/{package}/cache"));
     (
-        "Storage & cache".into(),
+        tr(sys, "storage_settings_for_app").into(),
         None,
         vec![
             Item::Buttons(vec![
                 Action::new(
                     "btn:clear_storage",
-                    "Clear storage",
+                    tr(sys, "clear_user_data_text"),
                     "com.android.settings:id/button1",
                     true,
                 ),
                 Action::new(
                     "btn:clear_cache",
-                    "Clear cache",
+                    tr(sys, "clear_cache_btn_text"),
                     "com.android.settings:id/button2",
                     true,
                 ),
             ]),
-            Item::Category("Space used".into()),
-            info("User data", human_size(data.saturating_sub(cache))),
-            info("Cache", human_size(cache)),
-            info("Total", human_size(data)),
+            Item::Category(tr(sys, "app_storage_space_used").into()),
+            info(
+                tr(sys, "data_size_label"),
+                human_size(sys, data.saturating_sub(cache)),
+            ),
+            info(tr(sys, "cache_size_label"), human_size(sys, cache)),
+            info(tr(sys, "total_size_label"), human_size(sys, data)),
         ],
     )
 }
 
-/// Lower-case letters and digits only, so "wifi" finds "Wi-Fi" and "about" finds "About phone".
+/// Lower-case letters and digits only, so "wifi" finds tr(sys, "wifi_settings") and "about" finds tr(sys, "about_settings").
 fn fold(s: &str) -> String {
     s.chars()
         .filter(|c| c.is_alphanumeric())
