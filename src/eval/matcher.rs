@@ -72,6 +72,10 @@ impl Matcher {
     /// Applies the matcher; `value` is `None` when the device reported nothing (settings `null`,
     /// SQL NULL). `now_ms` is the device clock, needed only by [`Matcher::WithinMs`].
     pub fn check(&self, value: Option<&str>, now_ms: Option<i64>) -> MatchResult {
+        // A number reads the same in any script: "١+١" on an Arabic phone is the "1+1" a task
+        // expects.
+        let folded = value.map(text::ascii_digits);
+        let value = folded.as_deref();
         match (self, value) {
             (Matcher::Null, None) => Ok(()),
             (Matcher::Null, Some(v)) => Err(format!("expected no value, got {v:?}")),
@@ -280,6 +284,17 @@ mod tests {
             (Matcher::Ne("0".into()), Some("0"), false),
             (Matcher::Regex("^1[0-9]$".into()), Some("12"), true),
             (Matcher::Regex("(".into()), Some("12"), false),
+            // Numbers in the phone's script read as the task's ASCII ones.
+            (Matcher::Eq("1+1".into()), Some("١+١"), true),
+            (Matcher::Eq("1+1".into()), Some("١+٢"), false),
+            (
+                Matcher::StartsWith("4.44".into()),
+                Some("٤٫٤٤٧٢١٣٥٩٥٥"),
+                true,
+            ),
+            (Matcher::Regex("^1[0-9]$".into()), Some("\u{200F}١٢"), true),
+            (num(NumOp::Eq, "1234.5"), Some("١٢٣٤٫٥"), true),
+            (Matcher::Eq("42".into()), Some("४२"), true),
             (
                 Matcher::Fuzzy {
                     text: "Call mom".into(),

@@ -1,6 +1,50 @@
 //! Text comparison shared by every evaluator: difflib-style similarity (the ratio AndroidWorld's
 //! checks use, threshold 0.9), digit-only and whitespace normalisation, and comma-list splitting.
 
+/// `s` with every decimal digit in ASCII (Arabic-Indic ٠–٩, Persian ۰–۹, Devanagari ०–९,
+/// fullwidth…), the Arabic decimal and thousands separators as `.` and `,`, and the invisible
+/// bidi marks Android puts around numbers in right-to-left text dropped. Borrowed when there is
+/// nothing to change.
+pub fn ascii_digits(s: &str) -> std::borrow::Cow<'_, str> {
+    let changes = |c: char| {
+        (!c.is_ascii() && digit_value(c).is_some())
+            || matches!(
+                c,
+                '\u{066B}' | '\u{066C}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+            )
+    };
+    if !s.chars().any(changes) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    s.chars()
+        .filter_map(|c| match c {
+            '\u{066B}' => Some('.'),
+            '\u{066C}' => Some(','),
+            '\u{200E}' | '\u{200F}' | '\u{061C}' => None,
+            c => Some(
+                digit_value(c)
+                    .and_then(|d| char::from_digit(d, 10))
+                    .unwrap_or(c),
+            ),
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// The value of a decimal digit (Unicode `Nd`) in the scripts the phone's locales write.
+fn digit_value(c: char) -> Option<u32> {
+    let zero = match c {
+        '0'..='9' => '0',
+        '\u{0660}'..='\u{0669}' => '\u{0660}',
+        '\u{06F0}'..='\u{06F9}' => '\u{06F0}',
+        '\u{0966}'..='\u{096F}' => '\u{0966}',
+        '\u{09E6}'..='\u{09EF}' => '\u{09E6}',
+        '\u{FF10}'..='\u{FF19}' => '\u{FF10}',
+        _ => return None,
+    };
+    Some(c as u32 - zero as u32)
+}
+
 /// Python `difflib.SequenceMatcher(None, a, b).ratio()`: 2·M / (|a| + |b|) where M counts the
 /// characters in the recursively found longest matching blocks (Ratcliff/Obershelp). Both empty → 1.0.
 pub fn ratio(a: &str, b: &str) -> f64 {

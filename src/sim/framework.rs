@@ -524,10 +524,45 @@ impl Framework {
                         let package = self.foreground_package().to_string();
                         self.scroll.remove(&(package, tag));
                     }
+                    Request::ScrollIntoView { container, view } => {
+                        self.scroll_into_view(&container, &view)
+                    }
                 }
             }
         }
         self.sys.requests.clear();
+    }
+
+    /// Moves the foreground app's scroll container `container` the least that shows all of the
+    /// view tagged `view` (its top first when it is taller than the container), within the
+    /// container's scroll range.
+    fn scroll_into_view(&mut self, container: &str, view: &str) {
+        let Some(task) = self.stack.last() else {
+            return;
+        };
+        let root = task.app.render(&self.sys);
+        let Some(list) = root.find_by_tag(container) else {
+            return;
+        };
+        let Some(target) = list.find_by_tag(view) else {
+            return;
+        };
+        let limit = screen::scroll_limit(list);
+        let key = (task.package.to_string(), container.to_string());
+        let current = self.scroll.get(&key).copied().unwrap_or(0).min(limit);
+        let (top, bottom) = (
+            target.bounds.top - list.bounds.top,
+            target.bounds.bottom - list.bounds.top,
+        );
+        let height = list.bounds.height();
+        let mut next = current;
+        if bottom > next + height {
+            next = bottom - height;
+        }
+        if top < next {
+            next = top;
+        }
+        self.scroll.insert(key, next.clamp(0, limit));
     }
 
     fn finish_foreground(&mut self) {
@@ -1115,7 +1150,9 @@ pub fn typed_char(code: i32) -> Option<char> {
 }
 
 /// The value a touch at `p` gives a seek bar, as `AbsSeekBar.trackTouchEvent`: the position along
-/// the track inside the padding, clamped to the ends.
+/// the track inside the padding, measured from the right end when the bar is laid out right to
+/// left (`mirrorForRtl`: volume and brightness grow leftwards in Arabic and Urdu), clamped to the
+/// ends.
 fn seek_value(seek: &View, max: i32, p: Point, pad: i32) -> i32 {
     let b = seek.bounds;
     let pad = pad.min(b.width() / 4);
@@ -1123,7 +1160,11 @@ fn seek_value(seek: &View, max: i32, p: Point, pad: i32) -> i32 {
     if available <= 0 {
         return 0;
     }
-    let from_start = p.x - (b.left + pad);
+    let from_start = if seek.style.rtl {
+        b.right - pad - p.x
+    } else {
+        p.x - (b.left + pad)
+    };
     let frac = from_start as f64 / available as f64;
     (frac.clamp(0.0, 1.0) * max as f64).round() as i32
 }

@@ -246,12 +246,7 @@ impl Placer<'_> {
                         .unwrap_or(0)
                         - v.bounds.right
                 } else {
-                    v.children
-                        .iter()
-                        .map(|c| c.bounds.bottom + dy)
-                        .max()
-                        .unwrap_or(0)
-                        - v.bounds.bottom
+                    scroll_limit_shifted(&v, dy)
                 }
                 .max(0);
                 self.scrollables
@@ -277,6 +272,23 @@ impl Placer<'_> {
         v.bounds = visible;
         Some(v)
     }
+}
+
+/// How far a vertical scroll container laid out by its app (unscrolled) can scroll: from its
+/// bottom to its lowest child's.
+pub fn scroll_limit(v: &View) -> i32 {
+    scroll_limit_shifted(v, 0).max(0)
+}
+
+/// [`scroll_limit`] of a container whose children are still `dy` px from where they will be drawn
+/// (an outer scroller's offset not yet applied to them).
+fn scroll_limit_shifted(v: &View, dy: i32) -> i32 {
+    v.children
+        .iter()
+        .map(|c| c.bounds.bottom + dy)
+        .max()
+        .unwrap_or(0)
+        - v.bounds.bottom
 }
 
 fn extends_horizontally(v: &View, dx: i32, dy: i32) -> bool {

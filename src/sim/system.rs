@@ -242,6 +242,10 @@ pub enum Request {
     FinishTask { package: String },
     /// Reset the named scroll container to the top.
     ResetScroll { tag: String },
+    /// Scroll the container tagged `container` just far enough that the view tagged `view` is
+    /// wholly inside it (RecyclerView's `smoothScrollToPosition`, a child's
+    /// `requestRectangleOnScreen`): an expanded card, a new row.
+    ScrollIntoView { container: String, view: String },
 }
 
 /// Everything an app may use. Owned by the phone; lent to apps during render and event handling.
@@ -287,6 +291,26 @@ impl System {
             properties: BTreeMap::new(),
             telephony: Default::default(),
         }
+    }
+}
+
+#[cfg(test)]
+impl System {
+    /// A bare Pixel 6 system whose clock stands at `now`, for apps' unit tests (en-US until the
+    /// test sets a locale).
+    pub fn bare_at(now: NaiveDateTime) -> System {
+        System::new(
+            std::env::temp_dir(),
+            SimClock::virtual_at(now),
+            Metrics {
+                width: 1080,
+                height: 2400,
+                density: 2.625,
+                font_scale: 1.0,
+                content: crate::geom::Bounds::new(0, 63, 1080, 2274),
+            },
+            0,
+        )
     }
 }
 

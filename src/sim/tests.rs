@@ -129,12 +129,12 @@ fn create(_: &mut System) -> Box<dyn App> {
 
 /// A booted framework with the fixture installed and in front.
 fn phone() -> (Framework, tempfile::TempDir, Arc<Mutex<Seen>>) {
+    phone_in(SimConfig::default())
+}
+
+fn phone_in(config: SimConfig) -> (Framework, tempfile::TempDir, Arc<Mutex<Seen>>) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut fw = Framework::boot(
-        SimConfig::default(),
-        dir.path().to_path_buf(),
-        "sim-0".into(),
-    );
+    let mut fw = Framework::boot(config, dir.path().to_path_buf(), "sim-0".into());
     fw.catalog.push(AppInfo {
         package: PKG,
         launch_activity: "org.droidmcp.fixture.MainActivity",
@@ -285,6 +285,29 @@ fn long_press_and_seek() {
         &format!("input tap {} {}", pad + (1080 - 2 * pad) / 4, seek.y),
     );
     assert_eq!(seen.lock().unwrap().seek, Some(25));
+}
+
+#[test]
+fn a_seek_bar_runs_right_to_left_in_urdu() {
+    let (mut fw, _dir, seen) = phone_in(SimConfig {
+        locale: "ur-PK".into(),
+        ..SimConfig::default()
+    });
+    let seek = center_of(&mut fw, WindowKind::App, "seek");
+    let pad = fw.sys.metrics.dp(16.0);
+    // The right end is the start: a touch there is the minimum, a quarter from it 25.
+    sh(&mut fw, &format!("input tap {} {}", 1080 - pad / 2, seek.y));
+    assert_eq!(seen.lock().unwrap().seek, Some(0));
+    sh(
+        &mut fw,
+        &format!("input tap {} {}", 1080 - pad - (1080 - 2 * pad) / 4, seek.y),
+    );
+    assert_eq!(seen.lock().unwrap().seek, Some(25));
+    sh(
+        &mut fw,
+        &format!("input swipe {} {1} 0 {1} 500", seek.x, seek.y),
+    );
+    assert_eq!(seen.lock().unwrap().seek, Some(100));
 }
 
 #[test]

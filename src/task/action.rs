@@ -12,8 +12,9 @@ pub enum Action {
     /// Open an app by launcher label or package.
     Open(String),
     Tap(Selector),
-    /// A tap at a relative position inside the element (`[0.95, 0.5]`: near its right edge), for
-    /// seek bars and sliders.
+    /// A tap at a relative position inside the element (`[0.95, 0.5]`: near its end), for seek
+    /// bars and sliders. The x fraction runs from the element's start, its right edge in a
+    /// right-to-left locale, as a mirrored SeekBar's values do.
     TapAt {
         selector: Selector,
         fx: f64,

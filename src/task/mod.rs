@@ -104,6 +104,32 @@ pub struct TaskInstance {
     pub constraints: Vec<Constraint>,
     pub golden: Vec<Action>,
     pub wrong: Option<Vec<Action>>,
+    /// The first day of the calendar week on the phone the instance is solved on: goldens that
+    /// tap a day of a month grid by position (`nth:{d.month_cell}`) aim for that grid.
+    pub first_day: chrono::Weekday,
+}
+
+impl TaskInstance {
+    /// This instance as it is solved on a phone whose calendar weeks start on `first` (the
+    /// locale's, `locale::datetime::first_day_of_week`): its golden and wrong trajectories aim at
+    /// the month-grid cells that phone draws.
+    pub fn for_week_start(mut self, first: chrono::Weekday) -> Result<TaskInstance, TaskError> {
+        let params = params::for_week_start(&self.params, first);
+        let err = |message: String| TaskError::Render {
+            task: self.task.id.clone(),
+            message,
+        };
+        self.golden = self
+            .task
+            .render_actions(&self.task.golden, &params)
+            .map_err(err)?;
+        if let Some(w) = &self.task.wrong {
+            self.wrong = Some(self.task.render_actions(w, &params).map_err(err)?);
+        }
+        self.params = params;
+        self.first_day = first;
+        Ok(self)
+    }
 }
 
 impl Task {
@@ -188,6 +214,7 @@ impl Task {
             constraints,
             golden,
             wrong,
+            first_day: chrono::Weekday::Sun,
         })
     }
 

@@ -87,6 +87,7 @@ impl TaskInstance {
                     continue;
                 }
             };
+            let values = super::params::for_week_start(&values, self.first_day);
             let actions = task.render_actions(&task.golden, &values)?;
             if actions == self.golden {
                 if declared {

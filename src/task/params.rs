@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{Datelike, Duration, NaiveDate, Timelike};
+use chrono::{Datelike, Duration, NaiveDate, Timelike, Weekday};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -223,7 +223,7 @@ impl RelativeDay {
             format!("relative date: {anchor_name:?} = {text:?} is not a date or moment")
         })?;
         let date = self.resolve(today);
-        let day = date_value(date).with("month_cell", month_cell(date, today));
+        let day = with_month_cells(date_value(date), date, today);
         let v = match at {
             None => day,
             Some(t) if t.fields.contains_key("ms_of_day") => datetime_value(day, t.clone()),
@@ -372,7 +372,7 @@ pub fn date_value(d: NaiveDate) -> Value {
         .map(|t| t.and_utc().timestamp_millis())
         .unwrap_or_default();
     let month_name = MONTHS[d.month0() as usize];
-    Value::plain(d.format("%Y-%m-%d").to_string())
+    let v = Value::plain(d.format("%Y-%m-%d").to_string())
         .with("year", d.year())
         .with("month", d.month())
         .with("day", d.day())
@@ -380,18 +380,67 @@ pub fn date_value(d: NaiveDate) -> Value {
         .with("weekday", d.format("%A"))
         .with("long", format!("{month_name} {} {}", d.day(), d.year()))
         .with("epoch_ms", epoch_ms)
-        .with("epoch_s", epoch_ms / 1000)
-        .with("month_cell", month_cell(d, d))
+        .with("epoch_s", epoch_ms / 1000);
+    with_month_cells(v, d, d)
 }
 
-/// Where `d` sits in the month grid a calendar shows for the month of `shown` (six weeks, Sunday
-/// first, in reading order): what a golden taps for a day whatever language the days are named in.
-/// A relative day counts from its anchor's month (the one the calendar opens on); it may fall
-/// outside that grid (negative or past 41), where no cell shows it.
-fn month_cell(d: NaiveDate, shown: NaiveDate) -> i64 {
-    let first = shown.with_day(1).unwrap_or(shown);
-    let start = first - Duration::days(first.weekday().num_days_from_sunday() as i64);
-    (d - start).num_days()
+/// Where `d` sits in the month grid a calendar shows for the month of `shown` (six weeks in
+/// reading order, the week starting on `first`): what a golden taps for a day whatever language
+/// the days are named in. A relative day counts from its anchor's month (the one the calendar
+/// opens on); it may fall outside that grid (negative or past 41), where no cell shows it.
+fn month_cell(d: NaiveDate, shown: NaiveDate, first: Weekday) -> i64 {
+    let first_of_month = shown.with_day(1).unwrap_or(shown);
+    let lead =
+        (first_of_month.weekday().num_days_from_sunday() + 7 - first.num_days_from_sunday()) % 7;
+    (d - (first_of_month - Duration::days(lead as i64))).num_days()
+}
+
+const WEEKDAYS: [Weekday; 7] = [
+    Weekday::Sun,
+    Weekday::Mon,
+    Weekday::Tue,
+    Weekday::Wed,
+    Weekday::Thu,
+    Weekday::Fri,
+    Weekday::Sat,
+];
+
+/// The suffix of the `month_cell_*` field for weeks starting on `day`.
+fn week_suffix(day: Weekday) -> String {
+    format!("month_cell_{}", day.to_string().to_ascii_lowercase())
+}
+
+/// `v` with `month_cell` (a Sunday-first grid, as en-US shows it) and `month_cell_mon`,
+/// `month_cell_sat`… for grids whose week starts on another day (the locale's, see
+/// [`for_week_start`]).
+fn with_month_cells(mut v: Value, d: NaiveDate, shown: NaiveDate) -> Value {
+    v = v.with("month_cell", month_cell(d, shown, Weekday::Sun));
+    for day in WEEKDAYS {
+        v = v.with(&week_suffix(day), month_cell(d, shown, day));
+    }
+    v
+}
+
+/// The parameters as a phone whose calendar weeks start on `first` lays out a month grid: every
+/// `…month_cell` field takes the value of its `…month_cell_<day>` variant.
+pub fn for_week_start(params: &BTreeMap<String, Value>, first: Weekday) -> BTreeMap<String, Value> {
+    let suffix = week_suffix(first);
+    params
+        .iter()
+        .map(|(name, v)| {
+            let mut v = v.clone();
+            let moved: Vec<(String, String)> = v
+                .fields
+                .iter()
+                .filter_map(|(k, x)| {
+                    let base = k.strip_suffix(&suffix)?;
+                    Some((format!("{base}month_cell"), x.clone()))
+                })
+                .collect();
+            v.fields.extend(moved);
+            (name.clone(), v)
+        })
+        .collect()
 }
 
 /// The value of a time of day.
@@ -1021,6 +1070,27 @@ mod tests {
         let v: toml::Value =
             toml::from_str::<toml::Table>(&format!("p = {src}")).unwrap()["p"].clone();
         parse_spec(&v)
+    }
+
+    #[test]
+    fn month_cells_follow_the_week_start() {
+        // June 2024 starts on a Saturday.
+        let d = NaiveDate::from_ymd_opt(2024, 6, 3).expect("date");
+        let v = date_value(d);
+        assert_eq!(v.fields["month_cell"], "8", "Sunday grid from May 26");
+        assert_eq!(v.fields["month_cell_mon"], "7", "Monday grid from May 27");
+        assert_eq!(v.fields["month_cell_sat"], "2", "Saturday grid from June 1");
+        let mut params = BTreeMap::new();
+        params.insert("d".to_string(), v);
+        params.insert(
+            "now".to_string(),
+            datetime_value(date_value(d), time_value(9, 0)),
+        );
+        let monday = for_week_start(&params, Weekday::Mon);
+        assert_eq!(monday["d"].fields["month_cell"], "7");
+        assert_eq!(monday["now"].fields["date_month_cell"], "7");
+        let sunday = for_week_start(&params, Weekday::Sun);
+        assert_eq!(sunday["d"].fields["month_cell"], "8");
     }
 
     #[test]

@@ -46,9 +46,44 @@ const MAX_SCROLLS: u32 = 10;
 const GOLDEN_LONG_PRESS_MS: u32 = 1000;
 const GOLDEN_SWIPE_MS: u32 = 300;
 
-/// The session action a task-file action stands for (`None` for answers and finish).
-pub fn session_action(action: &Action) -> Result<Option<session::Action>, String> {
+/// Which way the phone lays out: a golden's `at` fractions run from an element's start, which is
+/// its right edge in a right-to-left locale (a SeekBar's minimum is there, `mirrorForRtl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Ltr,
+    Rtl,
+}
+
+impl Direction {
+    /// The device's layout direction from its locale (`persist.sys.locale`, else the build's
+    /// `ro.product.locale`); left to right when neither answers.
+    pub async fn of(shell: &dyn Shell) -> Direction {
+        for prop in ["persist.sys.locale", "ro.product.locale"] {
+            let Ok(out) = shell.exec(&format!("getprop {prop}")).await else {
+                continue;
+            };
+            let locale = out.stdout_text();
+            let locale = locale.trim();
+            if !locale.is_empty() {
+                return if crate::sim::locale::is_rtl(locale) {
+                    Direction::Rtl
+                } else {
+                    Direction::Ltr
+                };
+            }
+        }
+        Direction::Ltr
+    }
+}
+
+/// The session action a task-file action stands for (`None` for answers and finish), on a phone
+/// laid out in `direction`.
+pub fn session_action(
+    action: &Action,
+    direction: Direction,
+) -> Result<Option<session::Action>, String> {
     use session::Action as A;
+    let layout = direction;
     let direction = |d: &str| {
         session::Direction::parse(d)
             .ok_or_else(|| format!("direction {d:?} (up, down, left, right)"))
@@ -58,7 +93,10 @@ pub fn session_action(action: &Action) -> Result<Option<session::Action>, String
         Action::Tap(sel) => A::Tap(Target::Selector(sel.clone())),
         Action::TapAt { selector, fx, fy } => A::Tap(Target::Within {
             selector: selector.clone(),
-            fx: *fx,
+            fx: match layout {
+                Direction::Ltr => *fx,
+                Direction::Rtl => 1.0 - *fx,
+            },
             fy: *fy,
         }),
         Action::LongPress(sel) => A::LongPress {
@@ -110,12 +148,14 @@ pub async fn replay_paced(
     pace: Duration,
 ) -> Result<(), ReplayError> {
     let ctl = Control::default();
+    let shell = episode.lock().await.shell().clone();
+    let layout = Direction::of(&*shell).await;
     for (i, action) in actions.iter().enumerate() {
         let step = i + 1;
         if !pace.is_zero() {
             tokio::time::sleep(pace).await;
         }
-        let act = session_action(action)
+        let act = session_action(action, layout)
             .map_err(|m| ReplayError::Invalid(format!("step {step}: {m}")))?;
         match (act, action) {
             (Some(act), _) => {
@@ -213,8 +253,10 @@ pub async fn run_instance(
     store: Option<crate::store::Store>,
     solution: Solution,
 ) -> Result<Report, ReplayError> {
+    let first_day = device_first_day(shell.as_ref()).await;
     let instance = task
         .instantiate(seed, &Default::default())
+        .and_then(|i| i.for_week_start(first_day))
         .map_err(EpisodeError::from)?;
     let actions = solution_actions(&instance, solution).ok_or_else(|| {
         ReplayError::Invalid(format!(
@@ -230,6 +272,20 @@ pub async fn run_instance(
         solution != Solution::Golden,
     )
     .await
+}
+
+/// The first day of the calendar week on the device, from its system locale
+/// (`persist.sys.locale`, else `ro.product.locale`); Sunday (en-US's) when it reports none.
+async fn device_first_day(shell: &dyn Shell) -> chrono::Weekday {
+    for prop in ["persist.sys.locale", "ro.product.locale"] {
+        if let Ok(out) = shell.exec(&format!("getprop {prop}")).await {
+            let locale = out.stdout_text();
+            if !locale.trim().is_empty() {
+                return crate::sim::locale::datetime::first_day_of_week(locale.trim());
+            }
+        }
+    }
+    chrono::Weekday::Sun
 }
 
 /// Starts an episode of `instance` on `shell`, replays `actions`, checks, and ends it. With

@@ -114,6 +114,18 @@ const ADVANCED_FIRST_ROW: [Pad; 4] = [
     pad("op_fact", "!", "desc_op_fact"),
 ];
 
+/// Numbers as the Calculator shows them in the phone's locale, on the keypad and in the display
+/// alike (AOSP Calculator's `KeyMaps` localizes both): the locale's digits and, with non-Latin
+/// digits, their decimal separator (ar-EG: ٢٫٥). Latin-digit locales keep `.`, which the
+/// formula checks of B-MoCA's calculator tasks compare against.
+fn localized(sys: &System, text: &str) -> String {
+    let symbols = locale::numbers::symbols(&sys.locale);
+    if symbols.zero == '0' {
+        return text.to_string();
+    }
+    locale::localize_digits(text, &sys.locale).replace('.', symbols.decimal)
+}
+
 /// The Calculator's string resource `name` in the phone's locale.
 fn tr<'a>(sys: &System, name: &'a str) -> &'a str {
     locale::string(&sys.locale, PACKAGE, name)
@@ -245,9 +257,11 @@ impl Calculator {
         );
         // ⌫ is an icon button; the others are text buttons.
         let (view_class, text, icon) = if p.id == "del" {
-            (class::IMAGE_BUTTON, "", Some("desc_del"))
+            (class::IMAGE_BUTTON, String::new(), Some("desc_del"))
+        } else if p.id.starts_with("digit_") || p.id == "dec_point" {
+            (class::BUTTON, localized(sys, text), None)
         } else {
-            (class::BUTTON, text, None)
+            (class::BUTTON, text.to_string(), None)
         };
         View::new(view_class, cell)
             .id(rid(PACKAGE, p.id))
@@ -380,14 +394,22 @@ impl App for Calculator {
         // After `=` the formula gives way to the result, which moves up into its place.
         let formula_text = match self.shown {
             Shown::Final(_) => String::new(),
-            _ => self.expr.formula(),
+            _ => localized(sys, &self.expr.formula()),
         };
         let final_state = !matches!(self.shown, Shown::Editing);
         let formula_b = drows.take(m.sp(if final_state { 40.0 } else { 64.0 }));
         let result_b = drows.take(m.sp(if final_state { 72.0 } else { 44.0 }));
         let (result_id, result_text, result_color) = match &self.shown {
-            Shown::Editing => ("result_preview", self.preview(), Role::Secondary),
-            Shown::Final(v) => ("result_final", expr::format_result(*v), Role::Primary),
+            Shown::Editing => (
+                "result_preview",
+                localized(sys, &self.preview()),
+                Role::Secondary,
+            ),
+            Shown::Final(v) => (
+                "result_final",
+                localized(sys, &expr::format_result(*v)),
+                Role::Primary,
+            ),
             Shown::Error(e) => ("result_final", e.to_string(), Role::Danger),
         };
         let display_view = View::new(class::LINEAR_LAYOUT, display)
@@ -472,6 +494,56 @@ mod tests {
         for id in ids {
             assert!(c.press(id), "{id} is a calculator key");
         }
+    }
+
+    /// Every (resource id, text) of a rendered tree.
+    fn texts(v: &View, out: &mut Vec<(String, String)>) {
+        out.push((v.resource_id.clone(), v.text.clone()));
+        for c in &v.children {
+            texts(c, out);
+        }
+    }
+
+    #[test]
+    fn arabic_indic_digits_on_the_keypad_and_the_display_in_arabic() {
+        let mut sys = System::bare_at(chrono::NaiveDateTime::default());
+        let mut c = Calculator::default();
+        press_all(
+            &mut c,
+            &["digit_2", "dec_point", "digit_5", "op_mul", "digit_3"],
+        );
+        let shown = |sys: &System, c: &Calculator| {
+            let mut out = Vec::new();
+            texts(&c.render(sys), &mut out);
+            let get = |id: &str| {
+                out.iter()
+                    .find(|(r, _)| r.ends_with(&format!(":id/{id}")))
+                    .map(|(_, t)| t.clone())
+                    .unwrap_or_else(|| panic!("no {id} in {out:?}"))
+            };
+            [
+                get("digit_7"),
+                get("dec_point"),
+                get("formula"),
+                get("result_preview"),
+            ]
+        };
+        for (locale, want) in [
+            ("ar-EG", ["٧", "٫", "٢٫٥×٣", "٧٫٥"]),
+            ("ar-AE", ["7", ".", "2.5×3", "7.5"]),
+            ("en-US", ["7", ".", "2.5×3", "7.5"]),
+        ] {
+            sys.locale = locale.into();
+            assert_eq!(shown(&sys, &c), want, "{locale}");
+        }
+        // The ids stay, so goldens that tap `digit_7` work in every language.
+        sys.locale = "ar-EG".into();
+        press_all(&mut c, &["eq"]);
+        let mut out = Vec::new();
+        texts(&c.render(&sys), &mut out);
+        assert!(out
+            .iter()
+            .any(|(r, t)| r.ends_with(":id/result_final") && t == "٧٫٥"));
     }
 
     #[test]

@@ -332,6 +332,15 @@ impl Clock {
         );
     }
 
+    /// Scrolls the alarm list to show the whole card of `alarm_id`, as DeskClock scrolls to a card
+    /// it expands or adds.
+    fn show_card(sys: &mut System, alarm_id: i64) {
+        sys.request(Request::ScrollIntoView {
+            container: "alarm_list".into(),
+            view: format!("card:{alarm_id}"),
+        });
+    }
+
     fn alarm(&self, alarm_id: i64) -> Option<Alarm> {
         self.alarms.iter().find(|a| a.id == alarm_id).cloned()
     }
@@ -342,6 +351,7 @@ impl Clock {
             Ok(alarm) => {
                 Self::event(sys, "Alarm", "Create", "DeskClock");
                 self.expanded = Some(alarm.id);
+                Self::show_card(sys, alarm.id);
                 self.save(sys, &alarm);
             }
             Err(e) => sys.log(PID, 'E', TAG, format!("cannot add alarm: {e}")),
@@ -431,6 +441,7 @@ impl Clock {
                 self.expanded = if self.expanded == Some(a.id) {
                     None
                 } else {
+                    Self::show_card(sys, a.id);
                     Some(a.id)
                 };
             }

@@ -403,22 +403,10 @@ mod tests {
 
     #[test]
     fn list_times_follow_the_locale_and_its_clock() {
-        use crate::sim::system::SimClock;
         let now = chrono::NaiveDate::from_ymd_opt(2024, 6, 12)
             .and_then(|d| d.and_hms_opt(15, 0, 0))
             .expect("valid");
-        let mut sys = System::new(
-            std::env::temp_dir(),
-            SimClock::virtual_at(now),
-            crate::sim::view::Metrics {
-                width: 1080,
-                height: 2400,
-                density: 2.625,
-                font_scale: 1.0,
-                content: Bounds::new(0, 63, 1080, 2274),
-            },
-            0,
-        );
+        let mut sys = System::bare_at(now);
         let ms = |y, mo, d, h, mi| {
             chrono::NaiveDate::from_ymd_opt(y, mo, d)
                 .and_then(|d| d.and_hms_opt(h, mi, 0))

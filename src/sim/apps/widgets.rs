@@ -543,8 +543,13 @@ impl TimePicker {
     fn clock_face(&self, package: &str, m: &Metrics, face: Bounds) -> View {
         let c = face.center();
         let radius = face.width() as f32 / 2.0 - m.dp(24.0) as f32;
-        let cell = m.dp(48.0);
         let inner_ring = self.is_24h && self.selecting == Selecting::Hour;
+        // A number's touch target is 48dp where the ring has room, and never so wide that it
+        // reaches a neighbour's: square targets of numbers 30° apart (1 and 2 o'clock are 0.366 r
+        // apart across and down) must stay under that gap, or on a shrunken face (a dense screen)
+        // a tap on 10 lands on 11.
+        let ring = if inner_ring { radius * 0.62 } else { radius };
+        let cell = m.dp(48.0).min((ring * 0.36) as i32).max(1);
         let count = if inner_ring { 24u32 } else { 12 };
         let numbers: Vec<View> = (0..count)
             .map(|i| {
@@ -832,6 +837,37 @@ mod tests {
             text: "21".into(),
         });
         assert_eq!(click(&mut p, "ok"), Some(DialogResult::Ok((21, 0))));
+    }
+
+    /// The clock face of a dense screen (Pixel 6 at 700 dpi, font 0.85: environment 108) shrinks;
+    /// its numbers' touch targets must still not overlap, or a tap on 10 lands on 11.
+    #[test]
+    fn a_shrunken_clock_face_keeps_every_number_apart() {
+        let m = Metrics {
+            width: 1080,
+            height: 2400,
+            density: 700.0 / 160.0,
+            font_scale: 0.85,
+            content: Bounds::new(0, 105, 1080, 2190),
+        };
+        for is_24h in [false, true] {
+            let p = TimePicker::new(8, 0, is_24h);
+            let dialog = p.render("com.google.android.deskclock", &m);
+            let face = dialog
+                .find_by_id("com.google.android.deskclock:id/material_clock_face")
+                .expect("a clock face");
+            let numbers: Vec<Bounds> = face.children.iter().map(|v| v.bounds).collect();
+            assert_eq!(numbers.len(), if is_24h { 24 } else { 12 });
+            for (i, a) in numbers.iter().enumerate() {
+                assert!(face.bounds.contains(a.center()));
+                for b in &numbers[i + 1..] {
+                    assert!(
+                        a.intersect(b).is_empty(),
+                        "24h {is_24h}: {a:?} overlaps {b:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

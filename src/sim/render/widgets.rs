@@ -359,9 +359,16 @@ fn paint_seek_bar(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
     } else {
         0.0
     };
-    let pad = ctx.scale.dp(16.0).min(b.width() / 4);
-    let x0 = (b.left + pad) as f32;
-    let x1 = (b.right - pad) as f32;
+    let pad = ctx
+        .scale
+        .dp(crate::sim::view::SEEK_BAR_PAD_DP)
+        .min(b.width() / 4);
+    // A right-to-left bar (mirrorForRtl) fills from its right end.
+    let (x0, x1) = if view.style.rtl {
+        ((b.right - pad) as f32, (b.left + pad) as f32)
+    } else {
+        ((b.left + pad) as f32, (b.right - pad) as f32)
+    };
     let cy = b.top as f32 + b.height() as f32 / 2.0;
     let half = (ctx.scale.dp(4.0) as f32 / 2.0).max(1.0);
     let xv = x0 + (x1 - x0) * frac;

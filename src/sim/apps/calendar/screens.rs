@@ -193,18 +193,22 @@ impl Calendar {
             View::new(class::VIEW_GROUP, body).id(id("alternate_timeline_fragment_container"));
         let mut rows = Rows::new(body);
         let header = rows.take(m.dp(24.0));
-        for (b, name) in columns(header, 7).into_iter().zip(locale::array(
-            &sys.locale,
-            PACKAGE,
-            "weekday_initials",
-        )) {
+        // The week starts on the locale's first day (CLDR week data): Sunday in en-US, Monday
+        // in de-DE, Saturday in ar-EG.
+        let first_day = locale::datetime::first_day_of_week(&sys.locale);
+        let lead = first_day.num_days_from_sunday() as usize;
+        let initials = locale::array(&sys.locale, PACKAGE, "weekday_initials");
+        let week = initials.iter().cycle().skip(lead).take(initials.len());
+        for (b, name) in columns(header, 7).into_iter().zip(week) {
             grid = grid.child(label(b, name, 12.0).style(Style {
                 center_text: true,
                 text_size_sp: Some(12.0),
                 ..Style::default()
             }));
         }
-        let start = first - Duration::days(first.weekday().num_days_from_sunday() as i64);
+        let back =
+            (first.weekday().num_days_from_sunday() + 7 - first_day.num_days_from_sunday()) % 7;
+        let start = first - Duration::days(back as i64);
         for (w, week_b) in columns_vertical(rows.rest(), 6).into_iter().enumerate() {
             for (d, cell) in columns(week_b, 7).into_iter().enumerate() {
                 let day = start + Duration::days((w * 7 + d) as i64);

@@ -15,6 +15,10 @@ use crate::sim::locale::{self, DateStyle, Width};
 use crate::sim::system::System;
 use crate::sim::view::{class, Metrics, Role, Style, View};
 
+/// Material 3's large and regular floating action buttons.
+const FAB_LARGE_DP: f32 = 96.0;
+const FAB_DP: f32 = 56.0;
+
 impl Clock {
     fn render_alarm_tab(
         &self,
@@ -305,7 +309,19 @@ impl Clock {
     }
 
     fn fab(m: &Metrics, area: Bounds, desc: &str, icon: &'static str, tag: &str) -> View {
-        let size = m.dp(96.0);
+        Self::fab_sized(m, area, FAB_LARGE_DP, desc, icon, tag)
+    }
+
+    /// The floating action button, `size_dp` square, centred above the bottom of `area`.
+    fn fab_sized(
+        m: &Metrics,
+        area: Bounds,
+        size_dp: f32,
+        desc: &str,
+        icon: &'static str,
+        tag: &str,
+    ) -> View {
+        let size = m.dp(size_dp);
         let cx = area.left + area.width() / 2;
         View::new(
             class::IMAGE_BUTTON,
@@ -333,8 +349,18 @@ impl Clock {
         let mut views = Vec::new();
         match self.timer.run {
             None => {
+                // The delete key sits at the end of the time's row, as DeskClock's
+                // `timer_setup_digits` lays them out.
+                let time_row = rows.take(m.sp(72.0));
+                let del_w = m.dp(64.0);
+                let time_b = Bounds::new(
+                    time_row.left,
+                    time_row.top,
+                    time_row.right - del_w,
+                    time_row.bottom,
+                );
                 views.push(
-                    View::new(class::TEXT_VIEW, rows.take(m.sp(72.0)))
+                    View::new(class::TEXT_VIEW, time_b)
                         .id(id("timer_setup_time"))
                         .text(self.timer.setup_text())
                         .desc(self.timer.setup_desc())
@@ -344,15 +370,15 @@ impl Clock {
                             ..Style::default()
                         }),
                 );
-                let del_row = rows.take(m.dp(48.0));
+                let del_top = time_row.top + (time_row.height() - m.dp(48.0)).max(0) / 2;
                 views.push(
                     View::new(
                         class::IMAGE_BUTTON,
                         Bounds::new(
-                            del_row.right - m.dp(64.0),
-                            del_row.top,
-                            del_row.right,
-                            del_row.bottom,
+                            time_row.right - del_w,
+                            del_top,
+                            time_row.right,
+                            (del_top + m.dp(48.0)).min(time_row.bottom),
                         ),
                     )
                     .id(id("timer_setup_delete"))
@@ -365,9 +391,14 @@ impl Clock {
                     }),
                 );
                 // Keys are 72dp tall where the screen allows, smaller on dense screens, so the
-                // keypad ends above the start button.
-                let fab_room = m.dp(96.0 + 16.0 + 8.0);
-                let room = rows.rest().height() - fab_room;
+                // keypad ends above the start button; where even 40dp keys leave no room for the
+                // large start button, it is a regular 56dp one (Material's FAB sizes).
+                let fab = if rows.rest().height() - m.dp(FAB_LARGE_DP + 24.0) >= m.dp(4.0 * 40.0) {
+                    FAB_LARGE_DP
+                } else {
+                    FAB_DP
+                };
+                let room = rows.rest().height() - m.dp(fab + 24.0);
                 let keypad = rows.take(room.clamp(m.dp(4.0 * 40.0), m.dp(4.0 * 72.0)));
                 let grid = widgets::columns_vertical(keypad, 4);
                 // The digits keep 1 2 3 from the left in Arabic and Urdu (a phone keypad).
@@ -396,9 +427,10 @@ impl Clock {
                 }
                 views.push(pad);
                 if !self.timer.digits.is_empty() {
-                    views.push(Self::fab(
+                    views.push(Self::fab_sized(
                         m,
                         area,
+                        fab,
                         tr(sys, "timer_start"),
                         "play",
                         "timer_fab",

@@ -772,10 +772,10 @@ pub fn content(page: &Page, sys: &System, query: &str) -> (String, Option<MainSw
                 title(tr(sys, "display_settings")),
                 None,
                 vec![
-                    Item::Category(tr(sys, "brightness").into()),
+                    Item::Category(tr(sys, "brightness_title").into()),
                     Item::Slider {
                         tag: "seek:brightness".into(),
-                        title: tr(sys, "brightness_title").into(),
+                        title: tr(sys, "brightness").into(),
                         value: brightness(sys),
                         max: 255,
                         icon: Some("display"),
