@@ -222,19 +222,10 @@ fn home_screens_differ_in_layout_wallpaper_theme_and_script() {
 /// The tasks' golden solutions succeed in test and training environments (each task in one test
 /// and one training environment, rotating so every environment is used; `droidmcp tasks replay
 /// --all --env test` runs them all), and an empty replay fails there.
-///
-/// Left out: the three test environments at B-MoCA's "large" size (103 and 105, Pixel 3 at 550 dpi;
-/// 108, Pixel 6 at 700 dpi, about 250×550 dp). There some app screens (Clock's timer keypad and
-/// time-picker dial, Contacts' label spinner) do not fit and goldens fail; BENCHMARKS.md has the
-/// sweep's figures. They stay in the empty-replay half of this test.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn goldens_survive_environments_and_empty_replays_fail() {
     let all_test = Environment::resolve_many("test").unwrap();
-    let test: Vec<Environment> = all_test
-        .iter()
-        .filter(|e| !["103", "105", "108"].contains(&e.name.as_str()))
-        .cloned()
-        .collect();
+    let test = all_test.clone();
     let train: Vec<Environment> = ["000", "007", "021", "025", "030"]
         .iter()
         .map(|n| Environment::resolve(n).unwrap())

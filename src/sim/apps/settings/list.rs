@@ -225,7 +225,15 @@ pub fn build(m: &Metrics, page: &PageView, dialog: Option<&Dialog>) -> View {
         y += bar_h + title_h;
     }
     header.bounds = Bounds::new(c.left, c.top, c.right, y);
-    root = root.child(header);
+    // Android 12+'s homepage scrolls as one (`main_content_scrollable_container`): its title and
+    // search bar leave the screen with the list, where a subpage's toolbar stays put.
+    let homepage = page.title.is_empty();
+    let mut scrolled_header = None;
+    if homepage {
+        scrolled_header = Some(header);
+    } else {
+        root = root.child(header);
+    }
     if let Some(sw) = &page.main_switch {
         let bar = Bounds::new(
             c.left + m.dp(16.0),
@@ -291,10 +299,12 @@ pub fn build(m: &Metrics, page: &PageView, dialog: Option<&Dialog>) -> View {
         );
         y = bar.bottom + m.dp(8.0);
     }
-    let list_bounds = Bounds::new(c.left, y, c.right, c.bottom);
+    let list_top = if homepage { c.top } else { y };
+    let list_bounds = Bounds::new(c.left, list_top, c.right, c.bottom);
     let mut list = View::new(class::RECYCLER_VIEW, list_bounds)
         .id(format!("{ID}recycler_view"))
-        .scrollable(page.scroll_tag.clone());
+        .scrollable(page.scroll_tag.clone())
+        .children(scrolled_header);
     for item in &page.items {
         let (row, h) = item_view(m, item, c.left, c.right, y);
         list = list.child(row);
@@ -471,7 +481,10 @@ fn item_view(m: &Metrics, item: &Item, left: i32, right: i32, top: i32) -> (View
                     t0 + th + m.dp(52.0),
                 ),
             )
-            .id(format!("{ID}seekbar"));
+            .id(format!("{ID}seekbar"))
+            // AOSP's SeekBarPreference names its bar after the row's title for accessibility, so
+            // "the alarm slider" is addressable even when the rows above have scrolled away.
+            .desc(title.clone());
             bar.range = Some((*value, *max));
             bar.tag = Some(tag.clone());
             bar.flags.focusable = true;
