@@ -61,10 +61,11 @@ async def run(server):
         assert "7:00 AM" not in screen, "the alarm exists before the episode"
         r = await call(c, "tap", {"element": element_id(screen, r": Add alarm$"), "observe": True})
         screen = text_of(r)
-        r = await call(c, "tap", {"element": element_id(screen, r": 7 \| 7 o'clock$"), "observe": True})
+        # The dial's number, not the hour chip (a toggle), which shows 7 too between 7:00 and 7:59.
+        r = await call(c, "tap", {"element": element_id(screen, r"^\d+ btn @[\d,]+(?: selected)?: 7 \| 7 o'clock$"), "observe": True})
         screen = text_of(r)
         # A served phone keeps real time, so the picker opens at the current minute and half of the day.
-        r = await call(c, "tap", {"element": element_id(screen, r": 00 \| 0 minutes$"), "observe": True})
+        r = await call(c, "tap", {"element": element_id(screen, r"^\d+ btn @[\d,]+(?: selected)?: 00 \| 0 minutes$"), "observe": True})
         screen = text_of(r)
         r = await call(c, "tap", {"element": element_id(screen, r"btn .*: AM$"), "observe": True})
         screen = text_of(r)
