@@ -180,6 +180,17 @@ pub enum ConsoleError {
 
 const REPLY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// `work`'s result, or [`ConsoleError::Timeout`] when the console takes longer than
+/// [`REPLY_TIMEOUT`].
+async fn within<T>(addr: &str, work: impl Future<Output = T>) -> Result<T, ConsoleError> {
+    tokio::time::timeout(REPLY_TIMEOUT, work)
+        .await
+        .map_err(|_| ConsoleError::Timeout {
+            addr: addr.to_string(),
+            secs: REPLY_TIMEOUT.as_secs(),
+        })
+}
+
 /// Reads lines up to and including the one that ends a console reply (`OK`, or `KO: …`).
 async fn read_reply(
     lines: &mut BufReader<tokio::net::tcp::OwnedReadHalf>,
@@ -188,12 +199,8 @@ async fn read_reply(
     let mut reply = String::new();
     loop {
         let mut line = String::new();
-        let n = tokio::time::timeout(REPLY_TIMEOUT, lines.read_line(&mut line))
-            .await
-            .map_err(|_| ConsoleError::Timeout {
-                addr: addr.to_string(),
-                secs: REPLY_TIMEOUT.as_secs(),
-            })?
+        let n = within(addr, lines.read_line(&mut line))
+            .await?
             .map_err(|source| ConsoleError::Io {
                 addr: addr.to_string(),
                 source,
@@ -229,12 +236,8 @@ pub async fn send(
         addr: addr.to_string(),
         source,
     };
-    let stream = tokio::time::timeout(REPLY_TIMEOUT, TcpStream::connect(addr))
-        .await
-        .map_err(|_| ConsoleError::Timeout {
-            addr: addr.to_string(),
-            secs: REPLY_TIMEOUT.as_secs(),
-        })?
+    let stream = within(addr, TcpStream::connect(addr))
+        .await?
         .map_err(|source| ConsoleError::Connect {
             addr: addr.to_string(),
             source,

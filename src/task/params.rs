@@ -395,16 +395,6 @@ fn month_cell(d: NaiveDate, shown: NaiveDate, first: Weekday) -> i64 {
     (d - (first_of_month - Duration::days(lead as i64))).num_days()
 }
 
-const WEEKDAYS: [Weekday; 7] = [
-    Weekday::Sun,
-    Weekday::Mon,
-    Weekday::Tue,
-    Weekday::Wed,
-    Weekday::Thu,
-    Weekday::Fri,
-    Weekday::Sat,
-];
-
 /// The suffix of the `month_cell_*` field for weeks starting on `day`.
 fn week_suffix(day: Weekday) -> String {
     format!("month_cell_{}", day.to_string().to_ascii_lowercase())
@@ -415,7 +405,7 @@ fn week_suffix(day: Weekday) -> String {
 /// [`for_week_start`]).
 fn with_month_cells(mut v: Value, d: NaiveDate, shown: NaiveDate) -> Value {
     v = v.with("month_cell", month_cell(d, shown, Weekday::Sun));
-    for day in WEEKDAYS {
+    for day in std::iter::successors(Some(Weekday::Sun), |d| Some(d.succ())).take(7) {
         v = v.with(&week_suffix(day), month_cell(d, shown, day));
     }
     v
