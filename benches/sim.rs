@@ -1,4 +1,5 @@
-//! Latency of the embedded phone's shell commands and its memory per phone. Prints a Markdown table.
+//! Latency of the embedded phone's shell commands, of booting a phone and of restoring one from a
+//! snapshot, and its memory per phone. Prints a Markdown table.
 //!
 //! Run: `cargo bench --bench sim` (optionally `-- N` phones for the memory figure, default 20).
 
@@ -93,6 +94,38 @@ fn main() {
         "| phone boot (`Phone::new`) | {} | {} | - |",
         ms(boot_med),
         ms(boot_p95)
+    );
+
+    // Whole-phone snapshots, side by side with the boot above: a phone changed as an episode
+    // changes it (a text written, Clock opened, the clock set) is put back to its boot snapshot.
+    let used = Phone::new(SimConfig::default()).expect("phone boots");
+    let console = |line: &str| {
+        let reply = used.console(line);
+        assert!(reply.ends_with("OK\r\n"), "{line}: {reply}");
+    };
+    let mut loads = Vec::new();
+    for _ in 0..50 {
+        let out = used.exec(
+            "sqlite3 /data/data/com.android.providers.telephony/databases/mmssms.db \
+             \"INSERT INTO sms (address, body, date, type) VALUES ('5551234', 'hi', 0, 2)\"; \
+             monkey -p com.google.android.deskclock 1; date 060712002024.00",
+        );
+        assert!(out.success(), "{}", out.stderr_text());
+        let t = Instant::now();
+        console("avd snapshot load default_boot");
+        loads.push(t.elapsed());
+    }
+    loads.sort();
+    println!(
+        "| `avd snapshot load default_boot` (after changes) | {} | {} | - |",
+        ms(loads[loads.len() / 2]),
+        ms(loads[loads.len() * 95 / 100])
+    );
+    let (save_med, save_p95) = measure(50, || console("avd snapshot save bench"));
+    println!(
+        "| `avd snapshot save NAME` | {} | {} | - |",
+        ms(save_med),
+        ms(save_p95)
     );
 
     let before = rss_kib().unwrap_or(0);

@@ -50,6 +50,9 @@ mod sim_render;
 // The embedded phone's clock: virtual and real time, timers and alarms.
 mod sim_time;
 
+// Whole-phone snapshots: `avd snapshot save|load|list|delete` and the same on `Phone`.
+mod sim_snapshot;
+
 // Calls and texts that arrive: the emulator console, the Dialer's incoming screen, the providers.
 mod sim_telephony;
 

@@ -404,16 +404,11 @@ fn judge_rows(rows: &[ContentRow], test: &RowsTest, now: Option<i64>) -> Judged 
             .filter(|r| sqlite::row_matches(r, m, now).is_ok())
             .count()
     };
-    let first_reason = |m: &RowMatch| {
-        rows.iter()
-            .find_map(|r| sqlite::row_matches(r, m, now).err())
-            .unwrap_or_else(|| "no rows".to_string())
-    };
     match test {
         RowsTest::Any(m) => match passing(m) {
             0 => Err((
                 format!("{} rows", rows.len()),
-                format!("no matching row: {}", first_reason(m)),
+                format!("no matching row: {}", sqlite::closest_miss(rows, m, now)),
             )),
             n => Ok((format!("{n} matching of {} rows", rows.len()), vec![])),
         },

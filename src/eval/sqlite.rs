@@ -185,6 +185,52 @@ pub fn row_matches(row: &ContentRow, tests: &RowMatch, now_ms: Option<i64>) -> R
     Ok(())
 }
 
+/// Why no row matches `tests`, told on the row that comes closest (the most expected columns
+/// matching; the first such row): every expected column with that row's value, matched or not.
+/// Naming only the first row's first mismatch would blame a field that is not the difference
+/// (`got "Alice Kim"` while a `Keiko Larsen` row exists whose number is what differs).
+pub fn closest_miss(rows: &[ContentRow], tests: &RowMatch, now_ms: Option<i64>) -> String {
+    let judged = |row: &ContentRow| -> Vec<(&str, Result<Option<String>, String>)> {
+        tests
+            .iter()
+            .map(|(column, m)| {
+                let verdict = match row.iter().find(|(n, _)| n == column) {
+                    None => Err("no such column".to_string()),
+                    Some((_, v)) => m.check(v.as_deref(), now_ms).map(|_| v.clone()),
+                };
+                (column.as_str(), verdict)
+            })
+            .collect()
+    };
+    let best = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (i, judged(r)))
+        .max_by_key(|(i, fields)| {
+            (
+                fields.iter().filter(|(_, v)| v.is_ok()).count(),
+                std::cmp::Reverse(*i),
+            )
+        });
+    let Some((index, fields)) = best else {
+        return "no rows".into();
+    };
+    let fields: Vec<String> = fields
+        .into_iter()
+        .map(|(column, verdict)| match verdict {
+            Ok(Some(v)) => format!("{column} = {v:?} (as expected)"),
+            Ok(None) => format!("{column} = NULL (as expected)"),
+            Err(e) => format!("{column}: {e}"),
+        })
+        .collect();
+    format!(
+        "closest is row {} of {}: {}",
+        index + 1,
+        rows.len(),
+        fields.join("; ")
+    )
+}
+
 /// What changed in one table between two snapshots, rows identified by a key column.
 #[derive(Debug, Default, PartialEq)]
 pub struct TableDiff {
@@ -259,15 +305,9 @@ pub fn match_all(
     for e in 0..expected.len() {
         let mut seen = vec![false; rows.len()];
         if !augment(e, &ok, &mut owner, &mut seen) {
-            let why = rows
-                .iter()
-                .map(|r| {
-                    row_matches(r, &expected[e], now_ms)
-                        .err()
-                        .unwrap_or_default()
-                })
-                .next()
-                .unwrap_or_else(|| "no candidate rows".into());
+            // The rows other expectations took are still candidates to compare with: the
+            // closest row is what the agent most likely meant.
+            let why = closest_miss(rows, &expected[e], now_ms);
             return Err(format!("expected row #{} not found ({why})", e + 1));
         }
     }
@@ -277,6 +317,32 @@ pub fn match_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn row(fields: &[(&str, &str)]) -> ContentRow {
+        fields
+            .iter()
+            .map(|(k, v)| (k.to_string(), Some(v.to_string())))
+            .collect()
+    }
+
+    #[test]
+    fn a_missing_row_is_explained_on_the_closest_row_field_by_field() {
+        let rows = vec![
+            row(&[("name", "Alice Kim"), ("number", "6505550100")]),
+            row(&[("name", "Keiko Larsen"), ("number", "6505550199")]),
+        ];
+        let want: RowMatch = vec![
+            ("name".into(), Matcher::Eq("Keiko Larsen".into())),
+            ("number".into(), Matcher::Eq("6505550123".into())),
+        ];
+        let why = match_all(&[want.clone()], &rows, None).unwrap_err();
+        assert!(why.contains("closest is row 2 of 2"), "{why}");
+        assert!(why.contains("name = \"Keiko Larsen\" (as expected)"), "{why}");
+        assert!(why.contains("number: "), "{why}");
+        assert!(why.contains("6505550199"), "{why}");
+        assert!(!why.contains("Alice"), "{why}");
+        assert_eq!(closest_miss(&[], &want, None), "no rows");
+    }
 
     fn alarms_db(dir: &std::path::Path, rows: &[(i64, i64, i64, i64)]) -> PathBuf {
         let path = dir.join("alarms.db");

@@ -82,8 +82,9 @@ impl AppInfo {
     }
 }
 
-/// A running app's UI.
-pub trait App: Send {
+/// A running app's UI. Its state is plain data, so a whole-phone snapshot can copy a running app
+/// as it stands (screen, dialog, typed text), as an emulator snapshot keeps the app's process.
+pub trait App: Send + CloneApp {
     fn package(&self) -> &'static str;
 
     /// The fully qualified class of the activity on screen (for `dumpsys`, logcat and task checks).
@@ -99,6 +100,17 @@ pub trait App: Send {
     /// Receives the intent it was started with or brought to front by; apps that only have a
     /// launcher activity ignore it.
     fn new_intent(&mut self, _intent: &Intent, _sys: &mut System) {}
+}
+
+/// Copies a running app for a snapshot; every `App` that is `Clone` has it.
+pub trait CloneApp {
+    fn clone_app(&self) -> Box<dyn App>;
+}
+
+impl<T: App + Clone + 'static> CloneApp for T {
+    fn clone_app(&self) -> Box<dyn App> {
+        Box::new(self.clone())
+    }
 }
 
 /// Tags of the [`UiEvent::Click`] the framework sends for a swipe that lands on no scrollable

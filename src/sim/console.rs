@@ -1,11 +1,13 @@
 //! The emulator console's telephony commands (`gsm call|accept|cancel|hold|busy|list|status`,
-//! `sms send`), answered as the Android emulator's `android/console.c` answers them: output lines
-//! end in `\r\n`, success ends with `OK`, failure is one `KO: …` line.
+//! `sms send`) and whole-phone snapshots (`avd snapshot list|save|load|del|delete`), answered as
+//! the Android emulator's `android/console.c` answers them: output lines end in `\r\n`, success
+//! ends with `OK`, failure is one `KO: …` line (a failed snapshot load prints two, as QEMU does).
 //!
 //! [`run`] is one command line; the TCP console that `adb emu` and `telnet` reach is
 //! `crate::adb::console`, and task setup reaches it through `device::Shell::console`.
 
 use super::framework::Framework;
+use super::snapshot::{SnapshotError, SnapshotInfo};
 use super::telephony::{self, TelephonyError};
 
 /// Runs one console line on the phone and returns everything the console prints for it.
@@ -21,6 +23,7 @@ pub fn run(fw: &mut Framework, line: &str) -> String {
     };
     fw.run_due_alarms();
     let reply = match group {
+        "avd" => return avd(fw, rest),
         "gsm" => gsm(fw, command, args),
         "sms" => sms(fw, command, args),
         "help" | "h" | "?" => Ok(HELP.to_string()),
@@ -33,7 +36,155 @@ pub fn run(fw: &mut Framework, line: &str) -> String {
     }
 }
 
-const HELP: &str = "Android console command help:\r\n\r\n    help|h|?         print a list of commands\r\n    gsm              GSM related commands\r\n    sms              SMS related commands\r\n\r\ntry 'help <command>' for command-specific help\r\n";
+const HELP: &str = "Android console command help:\r\n\r\n    help|h|?         print a list of commands\r\n    avd              control virtual device execution\r\n    gsm              GSM related commands\r\n    sms              SMS related commands\r\n\r\ntry 'help <command>' for command-specific help\r\n";
+
+/// `avd …`: the virtual device's state; of its sub-commands the phone has `status` and the
+/// snapshot commands.
+fn avd(fw: &mut Framework, rest: &str) -> String {
+    const HELP: Help = Help {
+        description: "allows you to control (e.g. start/stop) the execution of the virtual device\r\n",
+        commands: &[
+            ("status", "query virtual device status"),
+            ("snapshot", "state snapshot commands"),
+        ],
+    };
+    let (command, args) = split_command(rest);
+    match command {
+        "status" => "virtual device is running\r\nOK\r\n".to_string(),
+        "snapshot" => snapshot(fw, args),
+        "" => HELP.missing(),
+        _ => HELP.bad(),
+    }
+}
+
+/// `avd snapshot list|save|load|del|delete`, answered as the emulator's console and its QEMU
+/// (`qemu_listvms`, `qemu_savevm`, `qemu_loadvm`, `qemu_delvm`) answer them.
+fn snapshot(fw: &mut Framework, rest: &str) -> String {
+    const HELP: Help = Help {
+        description: "allows you to save and restore the virtual device state in snapshots\r\n",
+        commands: &[
+            ("list", "list available state snapshots"),
+            ("save", "save state snapshot"),
+            ("load", "load state snapshot"),
+            ("del", "delete state snapshot"),
+            ("delete", "delete state snapshot"),
+        ],
+    };
+    let (command, args) = split_command(rest);
+    let name = (!args.is_empty()).then_some(args);
+    match (command, name) {
+        ("list", _) => format!("{}OK\r\n", snapshot_list(&fw.snapshots())),
+        ("save", None) => "KO: Argument missing, try 'avd snapshot save <name>'\r\n".into(),
+        ("save", Some(name)) => match fw.save_snapshot(name) {
+            Ok(()) => "OK\r\n".into(),
+            Err(e) => format!("KO: {e}\r\n"),
+        },
+        ("load", None) => "KO: Argument missing, try 'avd snapshot load <name>'\r\n".into(),
+        ("load", Some(name)) => match fw.load_snapshot(name) {
+            Ok(()) => "OK\r\n".into(),
+            Err(SnapshotError::NotFound(_)) => format!(
+                "KO: Device 'system' does not have the requested snapshot '{name}'\r\n\
+                 KO: Snapshot load failure: unknown failure\r\n"
+            ),
+            Err(e) => format!("KO: {e}\r\n"),
+        },
+        // The emulator's usage line for both names says `list`.
+        ("del" | "delete", None) => "KO: Argument missing, try 'avd snapshot list <name>'\r\n".into(),
+        // QEMU deletes a snapshot no disk has without complaint.
+        ("del" | "delete", Some(name)) => match fw.delete_snapshot(name) {
+            Ok(()) | Err(SnapshotError::NotFound(_)) => "OK\r\n".into(),
+            Err(e) => format!("KO: {e}\r\n"),
+        },
+        ("", _) => HELP.missing(),
+        _ => HELP.bad(),
+    }
+}
+
+/// `qemu_listvms`'s table (`bdrv_snapshot_dump`: `%-10s%-20s%7s%20s%15s`, the ID column `--` for
+/// snapshots on every disk), dated by the phone's clock rather than the host's.
+fn snapshot_list(snapshots: &[SnapshotInfo]) -> String {
+    if snapshots.is_empty() {
+        return "There is no snapshot available.\r\n".into();
+    }
+    let mut out = String::from("List of snapshots present on all disks:\r\n");
+    out.push_str(&format!(
+        "{:<10}{:<20}{:>7}{:>20}{:>15}\r\n",
+        "ID", "TAG", "VM SIZE", "DATE", "VM CLOCK"
+    ));
+    for s in snapshots {
+        let ms = s.uptime.as_millis();
+        let secs = ms / 1000;
+        let clock = format!(
+            "{:02}:{:02}:{:02}.{:03}",
+            secs / 3600,
+            (secs / 60) % 60,
+            secs % 60,
+            ms % 1000
+        );
+        out.push_str(&format!(
+            "{:<10}{:<20}{:>7}{:>20}{:>15}\r\n",
+            "--",
+            s.name,
+            human_size(s.size),
+            s.saved_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+            clock
+        ));
+    }
+    out
+}
+
+/// QEMU's `get_human_readable_size`: bytes up to 999, then one decimal below ten units, whole
+/// (rounded) units above.
+fn human_size(size: u64) -> String {
+    if size <= 999 {
+        return size.to_string();
+    }
+    let mut base: u64 = 1024;
+    for (i, suffix) in ['K', 'M', 'G', 'T'].into_iter().enumerate() {
+        if size < 10 * base {
+            return format!("{:.1}{suffix}", size as f64 / base as f64);
+        }
+        if size < 1000 * base || i == 3 {
+            return format!("{}{suffix}", (size + (base >> 1)) / base);
+        }
+        base *= 1024;
+    }
+    unreachable!("the last suffix always answers")
+}
+
+/// A command's word and the rest of the line, as the console's `find_command` splits them.
+fn split_command(line: &str) -> (&str, &str) {
+    match line.split_once(' ') {
+        Some((c, a)) => (c, a.trim()),
+        None => (line.trim(), ""),
+    }
+}
+
+/// A command group's help, as the console's `dump_help` prints it before `KO: missing
+/// sub-command` or `KO:  bad sub-command`.
+struct Help {
+    description: &'static str,
+    commands: &'static [(&'static str, &'static str)],
+}
+
+impl Help {
+    fn text(&self) -> String {
+        let mut out = format!("{}\r\navailable sub-commands:\r\n", self.description);
+        for (name, summary) in self.commands {
+            out.push_str(&format!("    {name:<15}  {summary}\r\n"));
+        }
+        out.push_str("\r\n");
+        out
+    }
+
+    fn missing(&self) -> String {
+        format!("{}KO: missing sub-command\r\n", self.text())
+    }
+
+    fn bad(&self) -> String {
+        format!("{}KO:  bad sub-command\r\n", self.text())
+    }
+}
 
 fn gsm(fw: &mut Framework, command: &str, args: Option<&str>) -> Result<String, String> {
     let number = |usage: &str| -> Result<String, String> {

@@ -29,6 +29,17 @@ pub struct Task {
     pub pid: u32,
 }
 
+impl Clone for Task {
+    fn clone(&self) -> Task {
+        Task {
+            app: self.app.clone_app(),
+            package: self.package,
+            id: self.id,
+            pid: self.pid,
+        }
+    }
+}
+
 /// The display as `wm` sees it: the profile's physical values and any overrides.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Display {
@@ -121,8 +132,10 @@ pub struct Framework {
     pub pending_touch: Option<(Point, i64)>,
     /// The serial `getprop ro.serialno` reports.
     pub serial: String,
-    next_task_id: u32,
-    next_pid: u32,
+    pub(super) next_task_id: u32,
+    pub(super) next_pid: u32,
+    /// Saved whole-phone snapshots (`avd snapshot save|load`), `default_boot` among them.
+    pub snapshots: super::snapshot::Store,
 }
 
 /// How far one event moves the simulated clock (one frame).
@@ -169,6 +182,7 @@ impl Framework {
             serial: String::new(),
             next_task_id: 10,
             next_pid: 0,
+            snapshots: Default::default(),
         };
         fw.serial = serial;
         fw.next_pid = 4000 + (fw.config.seed % 1000) as u32;

@@ -24,6 +24,7 @@ pub mod screen;
 pub mod selection;
 pub mod shade;
 pub mod shell;
+pub mod snapshot;
 pub mod system;
 pub mod telephony;
 pub mod view;

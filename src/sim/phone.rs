@@ -7,6 +7,7 @@ use crate::device::{Shell, ShellError, ShellOutput};
 use super::apps::launcher::home::HomeScreen;
 use super::framework::Framework;
 use super::render::Wallpaper;
+use super::snapshot::{self, SnapshotError, SnapshotInfo};
 use super::system::ClockMode;
 use super::{shell, system};
 
@@ -125,6 +126,8 @@ impl Default for SimConfig {
 pub enum SimError {
     #[error("cannot create the phone's data directory: {0}")]
     DataDir(#[source] std::io::Error),
+    #[error("cannot save the phone's boot snapshot: {0}")]
+    Baseline(#[source] SnapshotError),
 }
 
 struct PhoneState {
@@ -165,7 +168,10 @@ impl Phone {
             std::fs::create_dir_all(host).map_err(SimError::DataDir)?;
         }
         let serial = format!("sim-{}", config.seed);
-        let framework = Framework::boot(config, data.path().to_path_buf(), serial.clone());
+        let mut framework = Framework::boot(config, data.path().to_path_buf(), serial.clone());
+        framework
+            .save_snapshot(snapshot::BASELINE)
+            .map_err(SimError::Baseline)?;
         Ok(Phone {
             serial: serial.into(),
             state: Arc::new(Mutex::new(PhoneState {
@@ -236,6 +242,28 @@ impl Phone {
             super::console::run(fw, line)
         }))
         .unwrap_or_else(|_| "KO: internal error\r\n".to_string())
+    }
+
+    /// Saves the whole phone as snapshot `name` (`avd snapshot save NAME`), replacing one of that
+    /// name.
+    pub fn save_snapshot(&self, name: &str) -> Result<(), SnapshotError> {
+        self.lock().framework.save_snapshot(name)
+    }
+
+    /// Loads snapshot `name` (`avd snapshot load NAME`); the phone booted with
+    /// [`snapshot::BASELINE`].
+    pub fn load_snapshot(&self, name: &str) -> Result<(), SnapshotError> {
+        self.lock().framework.load_snapshot(name)
+    }
+
+    /// The saved snapshots, oldest first (`avd snapshot list`).
+    pub fn snapshots(&self) -> Vec<SnapshotInfo> {
+        self.lock().framework.snapshots()
+    }
+
+    /// Deletes snapshot `name` (`avd snapshot delete NAME`).
+    pub fn delete_snapshot(&self, name: &str) -> Result<(), SnapshotError> {
+        self.lock().framework.delete_snapshot(name)
     }
 
     /// Reads a file by Android path.

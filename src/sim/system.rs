@@ -122,6 +122,9 @@ pub struct SimClock {
     /// The time at `anchor` (virtual: the time, full stop).
     base: NaiveDateTime,
     anchor: std::time::Instant,
+    /// Time the phone has been running (`SystemClock.elapsedRealtime`) at `anchor` (virtual: in
+    /// full); setting the wall clock does not move it.
+    uptime: std::time::Duration,
 }
 
 impl SimClock {
@@ -131,6 +134,7 @@ impl SimClock {
             mode: ClockMode::Virtual,
             base: now,
             anchor: std::time::Instant::now(),
+            uptime: std::time::Duration::ZERO,
         }
     }
 
@@ -140,6 +144,7 @@ impl SimClock {
             mode: ClockMode::Real,
             base: chrono::Utc::now().naive_utc(),
             anchor: std::time::Instant::now(),
+            uptime: std::time::Duration::ZERO,
         }
     }
 
@@ -164,13 +169,48 @@ impl SimClock {
     pub fn advance_ms(&mut self, ms: i64) {
         if self.mode == ClockMode::Virtual {
             self.base += chrono::Duration::milliseconds(ms.max(0));
+            self.uptime += std::time::Duration::from_millis(ms.max(0) as u64);
         }
     }
 
     /// Sets the wall clock (`date`, `cmd alarm set-time`); a real clock runs on from there.
     pub fn set(&mut self, now: NaiveDateTime) {
+        self.uptime = self.uptime();
         self.base = now;
         self.anchor = std::time::Instant::now();
+    }
+
+    /// How long the phone has been running (`SystemClock.elapsedRealtime`).
+    pub fn uptime(&self) -> std::time::Duration {
+        match self.mode {
+            ClockMode::Virtual => self.uptime,
+            ClockMode::Real => self.uptime + self.anchor.elapsed(),
+        }
+    }
+
+    /// The clock stopped at this instant, for a snapshot: its time and uptime now.
+    pub fn frozen(&self) -> SimClock {
+        SimClock {
+            mode: self.mode,
+            base: self.now(),
+            anchor: std::time::Instant::now(),
+            uptime: self.uptime(),
+        }
+    }
+
+    /// A clock loaded from a snapshot taken with [`SimClock::frozen`]. A virtual clock stands at
+    /// the snapshot's time; a real one takes the host's time again, as an emulator's guest clock
+    /// does after a snapshot load, and its uptime runs on from the snapshot's.
+    pub fn thawed(self) -> SimClock {
+        match self.mode {
+            ClockMode::Virtual => self,
+            ClockMode::Real => SimClock {
+                mode: ClockMode::Real,
+                base: chrono::Utc::now().naive_utc(),
+                anchor: std::time::Instant::now(),
+                uptime: self.uptime,
+            },
+        }
     }
 
     /// Waits `ms` of phone time (`sleep`): a virtual clock jumps, a real one is waited for, until

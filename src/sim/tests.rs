@@ -28,6 +28,7 @@ struct Seen {
 /// The list row that holds a seek bar instead of an item.
 const LIST_SEEK_ROW: i32 = 4;
 
+#[derive(Clone)]
 struct Fixture {
     seen: Arc<Mutex<Seen>>,
 }

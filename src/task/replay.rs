@@ -234,15 +234,34 @@ pub fn solution_actions(instance: &super::TaskInstance, solution: Solution) -> O
                 return Some(w.clone());
             }
             let task = &instance.task;
+            let right = answer_items(&instance.golden);
             (1..50u64).find_map(|k| {
                 let other = task
                     .instantiate(instance.seed.wrapping_add(k * 7919), &Default::default())
                     .ok()?;
                 let golden = task.render_actions(&task.golden, &other.params).ok()?;
-                (golden != instance.golden).then_some(golden)
+                // Another instance's answer can be this one's (two draws of the same titles):
+                // replaying it would be a right answer, not a wrong one.
+                let differs = golden != instance.golden
+                    && (right.is_none() || answer_items(&golden) != right);
+                differs.then_some(golden)
             })
         }
     }
+}
+
+/// The answer a trajectory gives as a set of normalised list items (order and case aside), or
+/// `None` when it gives none.
+fn answer_items(actions: &[Action]) -> Option<std::collections::BTreeSet<String>> {
+    actions.iter().find_map(|a| match a {
+        Action::Answer(text) => Some(
+            text.split(',')
+                .map(crate::eval::text::normalize)
+                .filter(|item| !item.is_empty())
+                .collect(),
+        ),
+        _ => None,
+    })
 }
 
 /// Starts an episode of `task` with `seed` on `shell`, replays `solution`, checks, and ends it.

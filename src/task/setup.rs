@@ -113,6 +113,48 @@ fn console_text(body: &str) -> String {
         .replace('\r', "\\n")
 }
 
+/// Provider tables whose rows the phone dates by its clock (the call log, texts and contacts it
+/// holds before a task's setup, written relative to the clock when it booted): each database and
+/// the SQL that moves its dates by `DELTA` milliseconds.
+const DATED_ROWS: [(&str, &str); 3] = [
+    (
+        crate::sim::providers::calllog::DB_PATH,
+        "UPDATE calls SET date = date + DELTA WHERE date > 0",
+    ),
+    (
+        crate::sim::providers::telephony::DB_PATH,
+        "UPDATE sms SET date = date + DELTA WHERE date > 0; \
+         UPDATE sms SET date_sent = date_sent + DELTA WHERE date_sent > 0; \
+         UPDATE threads SET date = date + DELTA WHERE date > 0",
+    ),
+    (
+        crate::sim::providers::contacts::DB_PATH,
+        "UPDATE contacts SET contact_last_updated_timestamp = contact_last_updated_timestamp + DELTA \
+           WHERE contact_last_updated_timestamp > 0; \
+         UPDATE contacts SET last_time_contacted = last_time_contacted + DELTA WHERE last_time_contacted > 0; \
+         UPDATE raw_contacts SET last_time_contacted = last_time_contacted + DELTA WHERE last_time_contacted > 0",
+    ),
+];
+
+/// Sets the clock (toybox date's settable form, `MMDDhhmm[[CC]YY][.ss]`) and moves the provider
+/// rows already on the phone by as much as the clock moved, so they keep their age on the new
+/// clock: the phone's own call log and texts stay older than what the task writes after this
+/// step, and "most recent", "last", "today" have one meaning. The shift is the clock's own
+/// reading before the set, so the same line works on any phone whose shell may read the
+/// databases (the embedded phone, a rooted device); a database the shell cannot see is skipped.
+fn set_clock(t: chrono::NaiveDateTime) -> String {
+    let to_ms = t.and_utc().timestamp_millis();
+    let delta = format!("({to_ms} - $was * 1000)");
+    let mut line = format!("was=$(date +%s) && date {}", t.format("%m%d%H%M%Y.%S"));
+    for (db, sql) in DATED_ROWS {
+        let sql = sql.replace("DELTA", &delta);
+        line.push_str(&format!(
+            " && if [ -f {db} ]; then sqlite3 {db} \"{sql}\"; fi"
+        ));
+    }
+    line
+}
+
 impl SetupStep {
     /// The operations that carry out this step (an instantiated step: no placeholders left).
     pub fn ops(&self) -> Result<Vec<ShellOp>, String> {
@@ -158,8 +200,7 @@ impl SetupStep {
                 let t = chrono::NaiveDateTime::parse_from_str(time, "%Y-%m-%d %H:%M:%S")
                     .or_else(|_| chrono::NaiveDateTime::parse_from_str(time, "%Y-%m-%d %H:%M"))
                     .map_err(|e| format!("set_time {time:?}: {e}"))?;
-                // toybox date's settable form: MMDDhhmm[[CC]YY][.ss]
-                vec![exec(format!("date {}", t.format("%m%d%H%M%Y.%S")))]
+                vec![exec(set_clock(t))]
             }
             SetupStep::Launch { package } => vec![exec(format!(
                 "monkey -p {} -c android.intent.category.LAUNCHER 1",
@@ -308,7 +349,12 @@ mod tests {
         let t = SetupStep::SetTime {
             time: "2023-10-15 15:34".into(),
         };
-        assert_eq!(t.describe(), "date 101515342023.00");
+        let line = t.describe();
+        assert!(
+            line.starts_with("was=$(date +%s) && date 101515342023.00 && if [ -f "),
+            "{line}"
+        );
+        assert!(line.contains("UPDATE calls SET date = date + (1697384040000 - $was * 1000)"));
         assert!(SetupStep::SetTime {
             time: "yesterday".into()
         }

@@ -137,6 +137,7 @@ fn display_url(url: &str) -> String {
     no_scheme.strip_suffix('/').unwrap_or(no_scheme).to_string()
 }
 
+#[derive(Clone)]
 struct Browser {
     url: Option<String>,
     /// Omnibox text while the user edits it.

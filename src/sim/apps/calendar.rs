@@ -62,6 +62,7 @@ struct Editor {
     picker: Option<EditorPicker>,
 }
 
+#[derive(Clone)]
 struct Calendar {
     events: Vec<Event>,
     mode: Mode,

@@ -125,6 +125,7 @@ fn tr<'a>(sys: &System, name: &'a str) -> &'a str {
     locale::string(&sys.locale, PACKAGE, name)
 }
 
+#[derive(Clone)]
 struct Clock {
     tab: Tab,
     alarms: Vec<Alarm>,

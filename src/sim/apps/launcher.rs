@@ -48,7 +48,7 @@ fn icon_for(package: &str) -> &'static str {
     }
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Screen {
     drawer_open: bool,
     query: String,

@@ -50,7 +50,7 @@ enum Pending {
     ClearStorage(String),
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Screen {
     /// Pages below the current one; empty on the homepage.
     back_stack: Vec<Page>,
