@@ -62,6 +62,12 @@ mod sim_telephony;
 // Settings as an agent meets it: the Android 14 homepage, About phone, search, Display.
 mod sim_settings;
 
+// Every episode starts from the boot snapshot; a second episode aborts the first.
+mod episode_reset;
+
+// Verdicts a capable agent can trust: data on the task's clock, outcomes not paths, wrong fails.
+mod verdicts;
+
 // Task files, golden replays, wrong trajectories, episodes.
 mod tasks;
 

@@ -39,7 +39,14 @@ pub struct Episode {
     pub(super) last: Option<Verdict>,
     /// The last check ran while the episode was running.
     pub(super) provisional: bool,
+    /// Setup began from the phone's boot snapshot (`avd snapshot load default_boot`); false on a
+    /// phone without snapshots, where setup alone decides what the task finds.
+    pub(super) restored: bool,
 }
+
+/// The snapshot every episode starts from: the one the emulator (and the embedded phone) saves
+/// at boot.
+pub const BASELINE_SNAPSHOT: &str = "default_boot";
 
 pub(super) fn now() -> String {
     chrono::Utc::now()
@@ -79,7 +86,9 @@ impl Episode {
             abort_reason: None,
             last: None,
             provisional: false,
+            restored: false,
         };
+        ep.restored = ep.restore_baseline().await?;
         let setup = ep.instance.setup.clone();
         ep.run_steps(&setup, true).await?;
         ep.snapshot().await?;
@@ -87,6 +96,50 @@ impl Episode {
             store.insert_episode(&ep.row())?;
         }
         Ok(ep)
+    }
+
+    /// Puts the phone back to its boot snapshot before setup, through the emulator console that
+    /// emulators and the embedded phone both answer, so nothing an earlier episode did (texts
+    /// sent, alarms set, the clock moved, an app left open) reaches this one. A phone without a
+    /// console (a real one) or without the snapshot starts as it is: the episode says so
+    /// (`restored: false`) and its setup alone resets what the task reads.
+    async fn restore_baseline(&mut self) -> Result<bool, EpisodeError> {
+        let line = format!("avd snapshot load {BASELINE_SNAPSHOT}");
+        match self.shell.console(&line).await {
+            Ok(reply) if reply.trim_end().ends_with("OK") => {
+                self.setup_log.push(format!("console: {line}"));
+                Ok(true)
+            }
+            Ok(reply) => {
+                self.setup_log.push(format!(
+                    "console: {line} (no restore: {})",
+                    reply.trim()
+                ));
+                Ok(false)
+            }
+            Err(e) if e.is_device_lost() => Err(self.abort(&e.to_string())),
+            Err(ShellError::NoConsole { .. }) => {
+                self.setup_log
+                    .push("no restore: the device has no emulator console".into());
+                Ok(false)
+            }
+            Err(e) => {
+                self.setup_log.push(format!("no restore: {e}"));
+                Ok(false)
+            }
+        }
+    }
+
+    /// Ends the episode because another one was started on its device: the phone is about to be
+    /// reset under it, so nothing it could still do would count.
+    pub fn supersede(&mut self, reason: &str) {
+        if !self.status.is_open() {
+            return;
+        }
+        self.status = Status::Aborted;
+        self.ended_at = Some(now());
+        self.abort_reason = Some(reason.to_string());
+        self.persist();
     }
 
     async fn run_steps(
@@ -240,6 +293,7 @@ impl Episode {
                 id: self.id.clone(),
                 status: self.status.as_str(),
                 what,
+                reason: self.abort_reason.clone(),
             })
         }
     }
@@ -522,6 +576,16 @@ impl Episode {
         self.open("ending")?;
         let teardown = self.instance.teardown.clone();
         self.run_steps(&teardown, false).await?;
+        if self.set_the_clock() {
+            // Network time back on: a phone keeping real time takes the real time again instead
+            // of staying on the task's date (a virtual clock has no network and stays).
+            let back = [crate::task::SetupStep::SettingsPut {
+                ns: "global".into(),
+                key: "auto_time".into(),
+                value: "1".into(),
+            }];
+            self.run_steps(&back, false).await?;
+        }
         self.status = Status::Ended;
         self.ended_at = Some(now());
         self.persist();
@@ -530,6 +594,19 @@ impl Episode {
 
     pub fn status(&self) -> Status {
         self.status
+    }
+
+    /// The task's setup set the phone's clock.
+    fn set_the_clock(&self) -> bool {
+        self.instance
+            .setup
+            .iter()
+            .any(|s| matches!(s, crate::task::SetupStep::SetTime { .. }))
+    }
+
+    /// Setup began from the phone's boot snapshot.
+    pub fn restored(&self) -> bool {
+        self.restored
     }
 
     pub fn instance(&self) -> &TaskInstance {
@@ -590,6 +667,7 @@ impl Episode {
             verdict: last.map(|v| v.kind().to_string()),
             provisional: self.provisional,
             abort_reason: self.abort_reason.clone(),
+            restored: self.restored,
             setup_log: self.setup_log.join("\n"),
             env: self.shell.environment(),
         }

@@ -15,11 +15,13 @@ pub enum EpisodeError {
         command: String,
         output: String,
     },
-    #[error("episode {id} is {status}; {what} is no longer possible")]
+    #[error("episode {id} is {status}{}; {what} is no longer possible", .reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default())]
     Closed {
         id: String,
         status: &'static str,
         what: &'static str,
+        /// Why it was aborted, when it was.
+        reason: Option<String>,
     },
     #[error("task {task} is an operation task: it takes no answer (finish it with task_finish)")]
     NotAQuery { task: String },

@@ -107,6 +107,7 @@ impl Episodes {
         instance: crate::task::TaskInstance,
         shell: Arc<dyn Shell>,
     ) -> Result<Started, EpisodeError> {
+        self.supersede_on(shell.serial(), &instance.task.id).await;
         let ep = Episode::start(instance, shell, self.store.clone()).await?;
         let task = ep.instance.task.clone();
         let started = Started {
@@ -132,6 +133,27 @@ impl Episodes {
         Ok(started)
     }
 
+    /// Aborts the open episodes on `device` before another one starts there: a phone runs one
+    /// episode at a time, and the new one's restore and setup would change the phone under the
+    /// old one. Their agents see why on their next call.
+    async fn supersede_on(&self, device: &str, task: &str) {
+        let live: Vec<_> = self
+            .live
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        for ep in live {
+            let mut ep = ep.lock().await;
+            if ep.device() == device && ep.status().is_open() {
+                ep.supersede(&format!(
+                    "another episode (task {task}) was started on {device}"
+                ));
+            }
+        }
+    }
+
     /// A live episode. One that only the store knows (its process ended) is closed: acting on it
     /// says so instead of calling it unknown.
     pub fn get(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<Episode>>, EpisodeError> {
@@ -151,6 +173,7 @@ impl Episodes {
                     .unwrap_or(Status::Aborted)
                     .as_str(),
                 what: "acting on it from this process",
+                reason: row.abort_reason,
             }),
             None => Err(EpisodeError::UnknownEpisode(id.to_string())),
         }

@@ -346,6 +346,7 @@ mod tests {
             verdict: verdict.map(str::to_string),
             provisional: false,
             abort_reason: None,
+            restored: true,
             setup_log: String::new(),
             env: None,
         }

@@ -673,7 +673,7 @@ impl Framework {
                 }
                 if target.class == class::EDIT_TEXT {
                     self.focus = Some((self.foreground_package().to_string(), tag.clone()));
-                    self.ime_visible = true;
+                    self.ime_visible = !target.no_soft_input;
                 }
                 if long && target.flags.long_clickable {
                     self.dispatch(UiEvent::LongClick(tag));

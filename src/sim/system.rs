@@ -180,6 +180,15 @@ impl SimClock {
         self.anchor = std::time::Instant::now();
     }
 
+    /// Network time turned on (`settings put global auto_time 1`): a real clock takes the
+    /// host's time, as a phone takes the network's; a virtual clock has no network to ask and
+    /// stays where it is.
+    pub fn network_time(&mut self) {
+        if self.mode == ClockMode::Real {
+            self.set(chrono::Utc::now().naive_utc());
+        }
+    }
+
     /// How long the phone has been running (`SystemClock.elapsedRealtime`).
     pub fn uptime(&self) -> std::time::Duration {
         match self.mode {

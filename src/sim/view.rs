@@ -130,6 +130,9 @@ pub struct View {
     /// `android:layoutDirection="ltr"`: the subtree keeps its left-to-right arrangement in a
     /// right-to-left locale (dial pads, keypads, clock faces), only moving as a whole.
     pub layout_ltr: bool,
+    /// `android:showSoftInputOnFocus="false"` on an editable view: it takes focus and typed keys
+    /// but no soft keyboard comes up (the Dialer's digits, which its own dial pad types into).
+    pub no_soft_input: bool,
 }
 
 impl View {
@@ -152,7 +155,14 @@ impl View {
             style: Style::default(),
             children: Vec::new(),
             layout_ltr: false,
+            no_soft_input: false,
         }
+    }
+
+    /// Focus without a soft keyboard (see [`View::no_soft_input`]).
+    pub fn no_soft_input(mut self) -> Self {
+        self.no_soft_input = true;
+        self
     }
 
     /// Keeps this subtree left to right in a right-to-left locale (see [`View::layout_ltr`]).

@@ -120,6 +120,9 @@ pub struct EpisodeRow {
     pub provisional: bool,
     /// Why the episode was aborted (device lost, the process running it ended).
     pub abort_reason: Option<String>,
+    /// Setup began from the phone's boot snapshot; false for a phone without snapshots (a real
+    /// one), whose episodes a report should read with that in mind.
+    pub restored: bool,
     /// Commands run by setup, one per line.
     pub setup_log: String,
     /// The device environment the episode ran in (`105`, `random:7`), when the phone had one.
@@ -159,7 +162,7 @@ CREATE INDEX IF NOT EXISTS check_results_episode ON check_results(episode_id, ru
 ";
 
 /// Columns added after the first release, added to older stores on open.
-const ADDED_COLUMNS: [(&str, &str, &str); 7] = [
+const ADDED_COLUMNS: [(&str, &str, &str); 8] = [
     ("episodes", "owner", "TEXT"),
     ("episodes", "verdict", "TEXT"),
     ("episodes", "provisional", "INTEGER NOT NULL DEFAULT 0"),
@@ -167,12 +170,13 @@ const ADDED_COLUMNS: [(&str, &str, &str); 7] = [
     ("check_results", "inconclusive", "TEXT"),
     ("episodes", "env", "TEXT"),
     ("steps", "screen_before", "TEXT"),
+    ("episodes", "restored", "INTEGER NOT NULL DEFAULT 0"),
 ];
 
 /// Statuses of episodes some process may still act on (see `episode::Status::is_open`).
 const OPEN_STATUSES: &str = "('running', 'finished', 'failed')";
 
-const EPISODE_COLUMNS: &str = "id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, env";
+const EPISODE_COLUMNS: &str = "id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, env, restored";
 
 fn migrate(c: &Connection) -> rusqlite::Result<()> {
     for (table, column, decl) in ADDED_COLUMNS {
@@ -335,12 +339,12 @@ impl Store {
         .to_string();
         self.with(|c| {
             c.execute(
-                "INSERT INTO episodes(id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, owner, env)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+                "INSERT INTO episodes(id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, owner, env, restored)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
                 params![
                     e.id, e.task_id, e.seed as i64, params, e.goal, e.device, e.status, e.started_at, e.ended_at,
                     e.max_steps, e.answer, e.finished, e.success, e.score, e.subgoal_rate, e.setup_log,
-                    e.verdict, e.provisional, e.abort_reason, self.owner.token, e.env
+                    e.verdict, e.provisional, e.abort_reason, self.owner.token, e.env, e.restored
                 ],
             )
             .map(|_| ())
@@ -472,6 +476,7 @@ impl Store {
             "env": e.env,
             "status": e.status,
             "abort_reason": e.abort_reason,
+            "restored": e.restored,
             "started_at": e.started_at,
             "ended_at": e.ended_at,
             "max_steps": e.max_steps,
@@ -535,6 +540,7 @@ fn episode_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EpisodeRow> {
         provisional: r.get(17)?,
         abort_reason: r.get(18)?,
         env: r.get(19)?,
+        restored: r.get(20)?,
     })
 }
 
@@ -579,6 +585,7 @@ mod tests {
             verdict: None,
             provisional: false,
             abort_reason: None,
+            restored: true,
             setup_log: "am force-stop x".into(),
             env: None,
         }

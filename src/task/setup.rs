@@ -136,7 +136,8 @@ const DATED_ROWS: [(&str, &str); 3] = [
     ),
 ];
 
-/// Sets the clock (toybox date's settable form, `MMDDhhmm[[CC]YY][.ss]`) and moves the provider
+/// Sets the clock (network time off, then toybox date's settable form, `MMDDhhmm[[CC]YY][.ss]`;
+/// the episode turns network time back on when it ends) and moves the provider
 /// rows already on the phone by as much as the clock moved, so they keep their age on the new
 /// clock: the phone's own call log and texts stay older than what the task writes after this
 /// step, and "most recent", "last", "today" have one meaning. The shift is the clock's own
@@ -145,7 +146,11 @@ const DATED_ROWS: [(&str, &str); 3] = [
 fn set_clock(t: chrono::NaiveDateTime) -> String {
     let to_ms = t.and_utc().timestamp_millis();
     let delta = format!("({to_ms} - $was * 1000)");
-    let mut line = format!("was=$(date +%s) && date {}", t.format("%m%d%H%M%Y.%S"));
+    // Network time off first, or a real phone would take the network's time back.
+    let mut line = format!(
+        "settings put global auto_time 0 && was=$(date +%s) && date {}",
+        t.format("%m%d%H%M%Y.%S")
+    );
     for (db, sql) in DATED_ROWS {
         let sql = sql.replace("DELTA", &delta);
         line.push_str(&format!(
@@ -351,7 +356,9 @@ mod tests {
         };
         let line = t.describe();
         assert!(
-            line.starts_with("was=$(date +%s) && date 101515342023.00 && if [ -f "),
+            line.starts_with(
+                "settings put global auto_time 0 && was=$(date +%s) && date 101515342023.00 && if [ -f "
+            ),
             "{line}"
         );
         assert!(line.contains("UPDATE calls SET date = date + (1697384040000 - $was * 1000)"));

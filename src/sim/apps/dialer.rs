@@ -400,7 +400,12 @@ impl Dialer {
         let p = palette(sys);
         let c = m.content;
         let nav_height = m.dp(80.0);
-        let body = Bounds::new(c.left, c.top + m.dp(72.0), c.right, c.bottom - nav_height);
+        let mut body = Bounds::new(c.left, c.top + m.dp(72.0), c.right, c.bottom - nav_height);
+        if self.dialpad {
+            // The dial pad covers the list's lower part: rows under it are not on screen, so
+            // they are neither in the dump nor tappable through the pad.
+            body.bottom = body.bottom.min(dialpad_sheet(sys).top).max(body.top);
+        }
         let mut root = communication::root(sys).child(
             View::new(
                 class::VIEW_GROUP,
@@ -535,6 +540,9 @@ impl Dialer {
     }
 }
 
+/// Google Dialer's colour for a missed call's arrow (`colorError`).
+const MISSED_RED: [u8; 4] = [217, 48, 37, 255];
+
 fn render_recents(sys: &System, body: Bounds) -> View {
     let m = sys.metrics;
     let p = palette(sys);
@@ -565,10 +573,11 @@ fn render_recents(sys: &System, body: Bounds) -> View {
             .name
             .clone()
             .unwrap_or_else(|| phone_number::format_for_display(&e.number));
-        let kind = match e.kind {
-            calllog::INCOMING => tr(sys, "incoming_call"),
-            calllog::MISSED => tr(sys, "missed_call"),
-            _ => tr(sys, "outgoing_call"),
+        let (kind, kind_icon, kind_color) = match e.kind {
+            calllog::INCOMING => (tr(sys, "incoming_call"), "call_received", p.secondary_text),
+            // Google Dialer draws a missed call's arrow in its error red.
+            calllog::MISSED => (tr(sys, "missed_call"), "call_missed", MISSED_RED),
+            _ => (tr(sys, "outgoing_call"), "call_made", p.secondary_text),
         };
         let when = communication::short_time(sys, e.date);
         let row = communication::two_line_row(
@@ -580,7 +589,29 @@ fn render_recents(sys: &System, body: Bounds) -> View {
             &format!("call:{}", e.number),
         )
         .id(id("call_log_entry_root"))
-        .desc(format!("{shown}, {kind}, {when}."))
+        // What a tap on the row does comes first, as Google Dialer says it ("Call …").
+        .desc(format!(
+            "{}, {kind}, {when}.",
+            locale::format(&sys.locale, PACKAGE, "call_number", &[&shown])
+        ))
+        .child(
+            View::new(
+                class::IMAGE_VIEW,
+                at(
+                    b,
+                    b.width() - m.dp(92.0),
+                    (row_height - m.dp(20.0)) / 2,
+                    m.dp(20.0),
+                    m.dp(20.0),
+                ),
+            )
+            .id(id("call_type_icons"))
+            .style(Style {
+                icon: Some(kind_icon),
+                text_color: Some(kind_color),
+                ..Style::default()
+            }),
+        )
         .child(
             View::new(
                 class::IMAGE_VIEW,
@@ -685,15 +716,22 @@ fn render_contacts_tab(sys: &System, body: Bounds) -> View {
     list
 }
 
+/// Where the dial pad's sheet sits: the digits, four rows of keys and the call button, at the
+/// bottom of the content area.
+fn dialpad_sheet(sys: &System) -> Bounds {
+    let m = sys.metrics;
+    let c = m.content;
+    let height = (m.dp(72.0) + m.dp(64.0) * 4 + m.dp(96.0)).min(c.height());
+    Bounds::new(c.left, c.bottom - height, c.right, c.bottom)
+}
+
 fn render_dialpad(sys: &System, digits: &str) -> View {
     let m = sys.metrics;
     let p = palette(sys);
-    let c = m.content;
     let key_height = m.dp(64.0);
-    let digits_height = m.dp(72.0);
     let fab_area = m.dp(96.0);
-    let height = (digits_height + key_height * 4 + fab_area).min(c.height());
-    let sheet = Bounds::new(c.left, c.bottom - height, c.right, c.bottom);
+    let digits_height = m.dp(72.0);
+    let sheet = dialpad_sheet(sys);
     let formatted = phone_number::format_as_you_type(digits);
     let mut pad = View::new(class::LINEAR_LAYOUT, sheet)
         .id(id("dialpad_view"))
@@ -715,6 +753,8 @@ fn render_dialpad(sys: &System, digits: &str) -> View {
             .id(id("digits"))
             .text(formatted)
             .editable("digits")
+            // DigitsEditText: the dial pad below is its keyboard.
+            .no_soft_input()
             .style(Style {
                 center_text: true,
                 ..text_style(32.0, p.on_surface)

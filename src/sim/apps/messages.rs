@@ -410,12 +410,17 @@ fn render_list(sys: &System) -> View {
         } else {
             p.on_surface
         };
+        let snippet = if t.last_outgoing {
+            locale::format(&sys.locale, PACKAGE, "snippet_you", &[&t.snippet])
+        } else {
+            t.snippet.clone()
+        };
         let row = communication::two_line_row(
             sys,
             b,
             (&id("conversation_name"), &id("conversation_snippet")),
             &name,
-            &t.snippet,
+            &snippet,
             &format!("thread:{}", t.address),
         )
         .id(id("swipeableContainer"))
@@ -427,7 +432,7 @@ fn render_list(sys: &System) -> View {
             } else {
                 format!("{}, ", tr(sys, "unread"))
             },
-            t.snippet
+            snippet
         ))
         .child(
             View::new(

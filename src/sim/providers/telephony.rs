@@ -167,7 +167,10 @@ pub struct Thread {
     pub address: String,
     pub date: i64,
     pub snippet: String,
+    /// No received message in it is unread (what the user sent never makes a thread unread).
     pub read: bool,
+    /// The newest message is one the user sent (Google Messages prefixes its snippet "You: ").
+    pub last_outgoing: bool,
 }
 
 /// The thread for a single recipient, created (with its canonical address) when missing.
@@ -247,7 +250,11 @@ pub fn insert_sms(
 /// All conversations, newest first; threads whose messages were all deleted are left out.
 pub fn threads(conn: &Connection) -> rusqlite::Result<Vec<Thread>> {
     let mut stmt = conn.prepare(
-        "SELECT t._id, IFNULL(c.address, ''), t.date, IFNULL(t.snippet, ''), t.read
+        "SELECT t._id, IFNULL(c.address, ''), t.date, IFNULL(t.snippet, ''),
+                NOT EXISTS (SELECT 1 FROM sms WHERE sms.thread_id = t._id AND sms.type = 1
+                            AND sms.read = 0),
+                IFNULL((SELECT sms.type FROM sms WHERE sms.thread_id = t._id
+                        ORDER BY sms.date DESC, sms._id DESC LIMIT 1), 1)
          FROM threads t LEFT JOIN canonical_addresses c ON c._id = CAST(t.recipient_ids AS INTEGER)
          WHERE EXISTS (SELECT 1 FROM sms WHERE sms.thread_id = t._id)
          ORDER BY t.date DESC, t._id DESC",
@@ -259,6 +266,8 @@ pub fn threads(conn: &Connection) -> rusqlite::Result<Vec<Thread>> {
             date: r.get(2)?,
             snippet: r.get(3)?,
             read: r.get::<_, i64>(4)? != 0,
+            // Inbox is 1; sent, outbox, failed and queued are the user's own.
+            last_outgoing: r.get::<_, i64>(5)? != TYPE_INBOX,
         })
     })?;
     rows.collect()

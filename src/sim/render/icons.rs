@@ -160,6 +160,23 @@ fn shapes(name: &str) -> Option<Vec<P>> {
         ],
         "signal" | "cell" => vec![Poly(&[(3.0, 21.0), (21.0, 21.0), (21.0, 3.0)])],
         "search" => vec![Ring(10.0, 10.0, 6.0, W), Line(14.5, 14.5, 20.0, 20.0, 2.4)],
+        // The call log's call types (Material call_missed, call_received, call_made).
+        "call_missed" => vec![
+            Line(5.0, 9.0, 12.0, 16.0, W),
+            Line(12.0, 16.0, 19.5, 8.5, W),
+            Line(5.0, 9.0, 5.0, 14.0, W),
+            Line(5.0, 9.0, 10.0, 9.0, W),
+        ],
+        "call_received" => vec![
+            Line(19.0, 5.0, 6.0, 18.0, W),
+            Line(6.0, 18.0, 6.0, 11.0, W),
+            Line(6.0, 18.0, 13.0, 18.0, W),
+        ],
+        "call_made" => vec![
+            Line(5.0, 19.0, 18.0, 6.0, W),
+            Line(18.0, 6.0, 11.0, 6.0, W),
+            Line(18.0, 6.0, 18.0, 13.0, W),
+        ],
         "call" | "phone" | "dialer" => vec![
             Arc(17.0, 7.0, 10.0, 3.0, 90.0, 180.0),
             Fill(14.5, 14.0, 20.0, 19.5, 1.5),

@@ -69,6 +69,9 @@ pub fn settings(fw: &mut Framework, args: &[String]) -> ShellOutput {
             if words[2] == "font_scale" {
                 fw.refresh_metrics();
             }
+            if (ns, words[2], words[3]) == (Namespace::Global, "auto_time", "1") {
+                fw.sys.clock.network_time();
+            }
             ShellOutput::ok(Vec::new())
         }
         ("delete", 3) => {

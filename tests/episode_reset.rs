@@ -1,0 +1,197 @@
+//! Every episode starts from a known phone: the boot snapshot is loaded before setup (through the
+//! emulator console the embedded phone answers), so what an earlier episode did never reaches a
+//! later one; a second episode on a phone aborts the first with a reason its agent reads; a phone
+//! keeping real time is back on real time when an episode that set its clock ends; a phone
+//! without snapshots runs without a restore and the store says so.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use droidmcp::device::{Shell, ShellError, ShellOutput};
+use droidmcp::episode::{DeviceSource, Episode, EpisodeError, Episodes, Status};
+use droidmcp::sim::system::ClockMode;
+use droidmcp::sim::{Phone, SimConfig};
+use droidmcp::store::Store;
+use droidmcp::task::Catalog;
+
+use crate::util::{boot, sh};
+
+/// Every episode gets the same phone, as a served phone's episodes do.
+struct OnePhone(Arc<dyn Shell>);
+
+#[async_trait]
+impl DeviceSource for OnePhone {
+    async fn shell(&self, _device: Option<&str>) -> Result<Arc<dyn Shell>, String> {
+        Ok(self.0.clone())
+    }
+}
+
+fn episodes(phone: &Phone, store: Option<Store>) -> Episodes {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
+    let (catalog, _) = Catalog::load_dir(&dir);
+    Episodes::new(
+        Arc::new(catalog),
+        store,
+        Arc::new(OnePhone(Arc::new(phone.clone()))),
+    )
+}
+
+/// The providers and settings as an adb client reads them.
+fn providers_and_settings(phone: &Phone) -> Vec<(String, Vec<u8>)> {
+    let mut seen: Vec<(String, Vec<u8>)> = [
+        "content query --uri content://sms",
+        "content query --uri content://call_log/calls",
+        "content query --uri content://com.android.contacts/contacts",
+        "content query --uri content://com.android.contacts/data",
+        "settings list global",
+        "settings list secure",
+        "settings list system",
+        "date +%s",
+        "cmd alarm get-next-alarm",
+        "sqlite3 /data/user_de/0/com.google.android.deskclock/databases/alarms.db 'SELECT * FROM alarm_templates'",
+        "sqlite3 /data/data/com.android.providers.calendar/databases/calendar.db 'SELECT * FROM Events'",
+    ]
+    .into_iter()
+    .map(|line| (line.to_string(), phone.exec(line).stdout))
+    .collect();
+    for db in [
+        "/data/data/com.android.providers.telephony/databases/mmssms.db",
+        "/data/data/com.android.providers.contacts/databases/calllog.db",
+        "/data/data/com.android.providers.contacts/databases/contacts2.db",
+    ] {
+        seen.push((db.into(), phone.read_file(db).unwrap_or_default()));
+    }
+    seen
+}
+
+const A: &str = "aw.sms.reply_most_recent";
+const B: &str = "messages.ir_last_text_from";
+
+#[tokio::test]
+async fn an_episode_starts_on_the_phone_a_fresh_one_would_have() {
+    let phone = boot(6);
+    let eps = episodes(&phone, None);
+    let a = eps.start(A, Some(1), &BTreeMap::new(), None).await.unwrap();
+    // What the agent of A leaves behind: a text sent, an alarm added, the clock and a setting moved.
+    sh(
+        &phone,
+        "sqlite3 /data/data/com.android.providers.telephony/databases/mmssms.db \
+         \"INSERT INTO sms (address, body, date, type, read) VALUES ('+16505550100', 'on my way', 1, 2, 1)\"",
+    );
+    sh(
+        &phone,
+        "sqlite3 /data/user_de/0/com.google.android.deskclock/databases/alarms.db \
+         \"INSERT INTO alarm_templates (hour, minutes, enabled, daysofweek, vibrate, label, ringtone, delete_after_use) \
+           VALUES (5, 45, 1, 0, 1, 'run', '', 0)\"",
+    );
+    sh(&phone, "date 121509002025.00");
+    sh(&phone, "settings put system screen_brightness 12");
+    eps.end(&a.episode).await.unwrap();
+    eps.start(B, Some(2), &BTreeMap::new(), None).await.unwrap();
+
+    let fresh = boot(6);
+    episodes(&fresh, None)
+        .start(B, Some(2), &BTreeMap::new(), None)
+        .await
+        .unwrap();
+    for ((what, want), (_, got)) in providers_and_settings(&fresh)
+        .iter()
+        .zip(&providers_and_settings(&phone))
+    {
+        assert!(
+            want == got,
+            "`{what}` differs from a fresh phone's:\n--- fresh\n{}\n--- after episode A\n{}",
+            String::from_utf8_lossy(want),
+            String::from_utf8_lossy(got)
+        );
+    }
+}
+
+#[tokio::test]
+async fn starting_an_episode_aborts_the_one_running_on_that_phone() {
+    let phone = boot(0);
+    let eps = episodes(&phone, Some(Store::in_memory().unwrap()));
+    let a = eps.start(A, Some(1), &BTreeMap::new(), None).await.unwrap();
+    let b = eps.start(B, Some(2), &BTreeMap::new(), None).await.unwrap();
+    let err = eps.answer(&a.episode, "hello").await.unwrap_err();
+    assert!(matches!(err, EpisodeError::Closed { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("aborted") && text.contains(&format!("another episode (task {B}) was started")),
+        "{text}"
+    );
+    let summary = eps.summary(&a.episode).await.unwrap();
+    assert_eq!(summary.status, Status::Aborted);
+    assert!(summary.abort_reason.unwrap().contains("another episode"));
+    assert_eq!(
+        eps.summary(&b.episode).await.unwrap().status,
+        Status::Running
+    );
+    let stored = eps.export(&a.episode).unwrap();
+    assert_eq!(stored["status"], "aborted");
+    assert_eq!(stored["restored"], true);
+}
+
+#[tokio::test]
+async fn a_phone_keeping_real_time_is_on_real_time_again_when_an_episode_ends() {
+    let phone = Phone::new(SimConfig {
+        clock: ClockMode::Real,
+        ..SimConfig::default()
+    })
+    .unwrap();
+    let eps = episodes(&phone, None);
+    let a = eps.start(A, Some(1), &BTreeMap::new(), None).await.unwrap();
+    assert_eq!(sh(&phone, "date +%Y-%m-%d"), "2024-06-03\n");
+    eps.end(&a.episode).await.unwrap();
+    let phone_secs: i64 = sh(&phone, "date +%s").trim().parse().unwrap();
+    let host_secs = chrono::Utc::now().timestamp();
+    assert!(
+        (phone_secs - host_secs).abs() <= 5,
+        "phone {phone_secs}, host {host_secs}"
+    );
+}
+
+/// A phone without an emulator console (a real phone): the embedded phone's shell and files,
+/// but `console` refuses as `AdbShell` does for a USB serial.
+struct NoConsole(Phone);
+
+#[async_trait]
+impl Shell for NoConsole {
+    fn serial(&self) -> &str {
+        "R5CT30ABCDE"
+    }
+    async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
+        Ok(self.0.exec(command_line))
+    }
+    async fn pull(&self, path: &str) -> Result<Vec<u8>, ShellError> {
+        Shell::pull(&self.0, path).await
+    }
+    async fn push(&self, path: &str, data: &[u8], mode: u32) -> Result<(), ShellError> {
+        Shell::push(&self.0, path, data, mode).await
+    }
+}
+
+#[tokio::test]
+async fn a_phone_without_snapshots_runs_without_a_restore_and_the_store_says_so() {
+    let store = Store::in_memory().unwrap();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
+    let (catalog, _) = Catalog::load_dir(&dir);
+    let instance = catalog
+        .get(B)
+        .unwrap()
+        .instantiate(2, &BTreeMap::new())
+        .unwrap();
+    let shell: Arc<dyn Shell> = Arc::new(NoConsole(boot(0)));
+    let ep = Episode::start(instance, shell, Some(store.clone()))
+        .await
+        .unwrap();
+    assert!(!ep.restored());
+    assert!(ep
+        .setup_log()
+        .iter()
+        .any(|l| l.contains("no restore: ") && l.contains("no emulator console")));
+    let row = store.episode(&ep.id).unwrap().unwrap();
+    assert!(!row.restored);
+}
