@@ -96,3 +96,89 @@ async fn another_instances_answer_is_not_a_wrong_answer_when_it_is_the_right_one
         );
     }
 }
+
+/// The bounds of the first node whose attributes hold `needle`, from a dump.
+fn bounds_of(xml: &str, needle: &str) -> Option<droidmcp::geom::Bounds> {
+    let at = xml.find(needle)?;
+    let node = &xml[xml[..at].rfind("<node ")?..];
+    let b = node.find("bounds=\"")? + 8;
+    let end = node[b..].find('"')?;
+    droidmcp::geom::Bounds::parse(&node[b..b + end])
+}
+
+fn tap(phone: &droidmcp::sim::Phone, needle: &str) {
+    let xml = crate::util::sh(phone, "uiautomator dump /dev/tty");
+    let c = bounds_of(&xml, needle)
+        .unwrap_or_else(|| panic!("no {needle} on screen: {xml}"))
+        .center();
+    crate::util::sh(phone, &format!("input tap {} {}", c.x, c.y));
+}
+
+#[test]
+fn the_dialers_digits_take_keys_without_a_soft_keyboard_and_nothing_moves() {
+    let phone = crate::util::boot(3);
+    let sh = |line: &str| crate::util::sh(&phone, line);
+    sh("monkey -p com.google.android.dialer 1");
+    tap(&phone, "resource-id=\"com.android.dialer:id/fab\"");
+    let before = sh("uiautomator dump /dev/tty");
+    let key = "resource-id=\"com.android.dialer:id/one\"";
+    tap(&phone, "resource-id=\"com.android.dialer:id/digits\"");
+    sh("input text 5551234");
+    let after = sh("uiautomator dump /dev/tty");
+    assert!(sh("dumpsys input_method").contains("mInputShown=false"));
+    assert!(after.contains("text=\"555-1234\""), "{after}");
+    assert_eq!(bounds_of(&before, key), bounds_of(&after, key));
+    // The call log's rows under the pad are not on screen: none reaches below the pad's top.
+    let pad = bounds_of(&after, "resource-id=\"com.android.dialer:id/dialpad_view\"")
+        .expect("the pad");
+    let mut rest = after.as_str();
+    while let Some(at) = rest.find("call_log_entry_root") {
+        let row = bounds_of(rest, "call_log_entry_root").expect("row bounds");
+        assert!(row.bottom <= pad.top, "a row under the pad is in the dump: {row:?}");
+        rest = &rest[at + 1..];
+    }
+}
+
+#[test]
+fn call_log_rows_say_they_call_and_missed_calls_draw_their_arrow() {
+    let phone = crate::util::boot(0);
+    let sh = |line: &str| crate::util::sh(&phone, line);
+    sh("sqlite3 /data/data/com.android.providers.contacts/databases/calllog.db \
+        \"DELETE FROM calls; INSERT INTO calls (number, date, duration, type, new) VALUES ('6505550123', 1717390000000, 0, 3, 1)\"");
+    sh("monkey -p com.google.android.dialer 1");
+    let xml = sh("uiautomator dump /dev/tty");
+    assert!(
+        xml.contains("content-desc=\"Call (650) 555-0123, Missed call, "),
+        "{xml}"
+    );
+    let icon = bounds_of(&xml, "com.android.dialer:id/call_type_icons").expect("icon");
+    let png = phone.exec("screencap -p").stdout;
+    let img = image::load_from_memory(&png).unwrap().to_rgba8();
+    let red = (icon.left..icon.right)
+        .flat_map(|x| (icon.top..icon.bottom).map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            let p = img.get_pixel(x as u32, y as u32);
+            p[0] > 180 && p[1] < 110 && p[2] < 110
+        })
+        .count();
+    assert!(red > 10, "no red arrow drawn in {icon:?}");
+}
+
+#[test]
+fn messages_lists_the_users_own_last_text_as_you_and_not_unread() {
+    let phone = crate::util::boot(0);
+    let sh = |line: &str| crate::util::sh(&phone, line);
+    let db = "/data/data/com.android.providers.telephony/databases/mmssms.db";
+    sh(&format!(
+        "sqlite3 {db} \"INSERT INTO sms (address, body, date, type, read) VALUES ('+16505550177', 'Are we on?', 1717390000000, 1, 1); \
+         INSERT INTO sms (address, body, date, type, read) VALUES ('+16505550177', 'Yes, at six', 1717390060000, 2, 0)\""
+    ));
+    sh("monkey -p com.google.android.apps.messaging 1");
+    let xml = sh("uiautomator dump /dev/tty");
+    assert!(xml.contains("text=\"You: Yes, at six\""), "{xml}");
+    let row = xml
+        .split("<node ")
+        .find(|n| n.contains("You: Yes, at six") && n.contains("swipeableContainer"))
+        .expect("the conversation row");
+    assert!(!row.contains("Unread"), "{row}");
+}
