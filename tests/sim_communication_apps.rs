@@ -656,7 +656,8 @@ fn sending_an_sms_from_a_new_chat_stores_a_sent_row() {
         ),
         ""
     );
-    // Back to the list: the new conversation is on top with its snippet.
+    // Back to the list: the new conversation is on top with its snippet, marked as the user's
+    // own as Google Messages marks it.
     assert!(app.handle(&UiEvent::Back, sys));
     assert_eq!(
         text_of(
@@ -664,7 +665,7 @@ fn sending_an_sms_from_a_new_chat_stores_a_sent_row() {
             sys,
             "com.google.android.apps.messaging:id/conversation_snippet"
         ),
-        "See you at 7"
+        "You: See you at 7"
     );
     // Inbox rows are not in the sent box.
     let inbox = query(sys, "content://sms/inbox", &["type"], None);
