@@ -137,14 +137,7 @@ impl Episodes {
     /// episode at a time, and the new one's restore and setup would change the phone under the
     /// old one. Their agents see why on their next call.
     async fn supersede_on(&self, device: &str, task: &str) {
-        let live: Vec<_> = self
-            .live
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .values()
-            .cloned()
-            .collect();
-        for ep in live {
+        for ep in self.live_episodes() {
             let mut ep = ep.lock().await;
             if ep.device() == device && ep.status().is_open() {
                 ep.supersede(&format!(
@@ -152,6 +145,16 @@ impl Episodes {
                 ));
             }
         }
+    }
+
+    /// Every live episode (taken out of the map, so none is locked while the map is).
+    fn live_episodes(&self) -> Vec<Arc<tokio::sync::Mutex<Episode>>> {
+        self.live
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .cloned()
+            .collect()
     }
 
     /// A live episode. One that only the store knows (its process ended) is closed: acting on it
@@ -230,14 +233,7 @@ impl Episodes {
 
     /// The open episode running on a device, for the session's step hook.
     pub async fn open_on_device(&self, serial: &str) -> Option<Arc<tokio::sync::Mutex<Episode>>> {
-        let all: Vec<_> = self
-            .live
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .values()
-            .cloned()
-            .collect();
-        for ep in all {
+        for ep in self.live_episodes() {
             let guard = ep.lock().await;
             if guard.status().is_open() && guard.device() == serial {
                 drop(guard);
