@@ -382,11 +382,21 @@ impl Episode {
         }
     }
 
-    /// Records one step of the agent (a session's step, failed ones included) and runs the task's
+    /// Records one step of the agent (a gesture that reached the phone, failed ones included; an
+    /// attempt refused before reaching it costs nothing and only reports the steps left) and runs the task's
     /// `record.shell` commands and `any_step` device checks. The step past the limit ends the episode
     /// as failed.
     pub async fn record_step(&mut self, step: &Step) -> Result<StepOutcome, EpisodeError> {
         self.open("recording a step")?;
+        if step.refused {
+            // Nothing reached the phone: an attempt in the phone's log, not a step of the episode.
+            let used = self.steps.len() as u32;
+            return Ok(StepOutcome {
+                index: used,
+                steps_left: self.instance.task.max_steps.saturating_sub(used),
+                status: self.status,
+            });
+        }
         let index = self.steps.len() as u32 + 1;
         let mut recorded = Vec::new();
         for cmd in self.instance.record.clone() {
@@ -1097,11 +1107,8 @@ pub fn action_record(step: &Step) -> ActionRecord {
 impl StepSink for tokio::sync::Mutex<Episode> {
     async fn record(&self, _session: &str, step: &Step) -> Recorded {
         let mut ep = self.lock().await;
-        recorded(
-            &ep.id.clone(),
-            ep.record_step(step).await,
-            ep.instance.task.max_steps,
-        )
+        let outcome = ep.record_step(step).await;
+        recorded(&ep.id.clone(), outcome, ep.instance.task.max_steps, step.refused)
     }
 }
 
@@ -1116,11 +1123,17 @@ impl StepSink for Episodes {
     }
 }
 
-fn recorded(id: &str, outcome: Result<StepOutcome, EpisodeError>, max: u32) -> Recorded {
+fn recorded(
+    id: &str,
+    outcome: Result<StepOutcome, EpisodeError>,
+    max: u32,
+    refused: bool,
+) -> Recorded {
     match outcome {
         Ok(o) => Recorded {
-            episode_step: Some(o.index),
+            episode_step: (!refused).then_some(o.index),
             steps_left: Some(o.steps_left),
+            refused,
             stop: (o.status == Status::Failed)
                 .then(|| format!("task episode {id} went past its step limit of {max}")),
         },
@@ -1129,6 +1142,7 @@ fn recorded(id: &str, outcome: Result<StepOutcome, EpisodeError>, max: u32) -> R
             Recorded {
                 episode_step: None,
                 steps_left: None,
+                refused,
                 stop: Some(e.to_string()),
             }
         }
