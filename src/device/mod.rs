@@ -354,7 +354,7 @@ impl Device {
     pub async fn screen_pixels(&self) -> Result<::image::RgbaImage, DeviceError> {
         if frames_are_cheap(self.serial()) {
             let out = self.run_binary("screencap").await?;
-            if let Some(img) = self::image::raw_frame(&out.stdout) {
+            if let Some(img) = self::image::raw_frame(out.stdout) {
                 return Ok(img);
             }
         }
