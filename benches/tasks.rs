@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use droidmcp::task::replay::{run_instance, Solution};
+use droidmcp::episode::replay::{run_instance, Solution};
 use droidmcp::task::Catalog;
 
 async fn pass(parallel: usize) -> (usize, usize, f64) {

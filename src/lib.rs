@@ -4,15 +4,19 @@
 //! for the map; each module's own docs say what it owns.
 
 pub mod adb;
+pub mod agent;
 pub mod cli;
 pub mod device;
 pub mod env;
+pub mod episode;
 pub mod eval;
 pub mod geom;
 pub mod hierarchy;
 pub mod http;
 pub mod judge;
+pub mod llm;
 pub mod mcp;
+pub mod run;
 pub mod session;
 pub mod sim;
 pub mod store;

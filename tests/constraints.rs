@@ -10,9 +10,9 @@ use std::sync::Arc;
 use droidmcp::device::{self, Shell};
 use droidmcp::eval::constraint::Level;
 use droidmcp::judge::report;
-use droidmcp::session::episode::Report;
+use droidmcp::episode::Report;
 use droidmcp::store::Store;
-use droidmcp::task::replay::{run_instance, Solution};
+use droidmcp::episode::replay::{run_instance, Solution};
 use droidmcp::task::{validate, Catalog, Task};
 
 fn catalog() -> Catalog {

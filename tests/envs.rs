@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use droidmcp::device::{self, Shell};
 use droidmcp::env::{Environment, Split};
-use droidmcp::session::episode::Episode;
+use droidmcp::episode::Episode;
 use droidmcp::session::{Control, Gesture, Target};
 use droidmcp::store::Store;
-use droidmcp::task::replay::{attach, replay, run_instance, SharedEpisode, Solution};
+use droidmcp::episode::replay::{attach, replay, run_instance, SharedEpisode, Solution};
 use droidmcp::task::{Action, Catalog, Task};
 
 fn tasks() -> Vec<Arc<Task>> {
@@ -312,7 +312,7 @@ async fn run_points(
     env: &str,
     points: &[droidmcp::geom::Point],
 ) -> (
-    droidmcp::session::episode::Report,
+    droidmcp::episode::Report,
     Vec<droidmcp::geom::Point>,
 ) {
     let taps: Vec<droidmcp::session::Action> = points
@@ -327,7 +327,7 @@ async fn run(
     env: &str,
     actions: &[Action],
 ) -> (
-    droidmcp::session::episode::Report,
+    droidmcp::episode::Report,
     Vec<droidmcp::geom::Point>,
 ) {
     run_with(task, env, actions, &[]).await
@@ -341,7 +341,7 @@ async fn run_with(
     actions: &[Action],
     raw: &[droidmcp::session::Action],
 ) -> (
-    droidmcp::session::episode::Report,
+    droidmcp::episode::Report,
     Vec<droidmcp::geom::Point>,
 ) {
     let inst = task.instantiate(0, &BTreeMap::new()).unwrap();

@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
-use droidmcp::judge::client::{ChatClient, EndpointLimits, SpendCap};
+use droidmcp::llm::{EndpointLimits, SpendCap};
 use droidmcp::judge::panel::{combine, Outcome};
 use droidmcp::judge::prompt::Prompts;
 use droidmcp::judge::{
@@ -201,14 +201,14 @@ impl Scripted {
     }
 
     pub fn judge_with(&self, name: &str, family: &str, extra: &str, spend: Arc<SpendCap>) -> Judge {
-        let client = ChatClient::new(
+        Judge::new(
             self.config(name, family, extra),
             &EndpointLimits::default(),
             spend,
+            Prompts::default(),
         )
         .unwrap()
-        .with_backoff(Duration::from_millis(10));
-        Judge::new(client, Prompts::default())
+        .with_backoff(Duration::from_millis(10))
     }
 
     pub fn judge(&self, name: &str, family: &str, extra: &str) -> Judge {
@@ -558,16 +558,16 @@ async fn spend_cap_stops_calls_and_leaves_verdicts_undecided() {
 async fn unreachable_endpoint_is_undecided() {
     let s = Scripted::start().await;
     let mut config = s.config("gone", "gpt", "max_retries = 1\n");
-    config.base_url = "http://127.0.0.1:9/v1".into();
-    let client = ChatClient::new(
+    config.endpoint.base_url = "http://127.0.0.1:9/v1".into();
+    let o = Judge::new(
         config,
         &EndpointLimits::default(),
         Arc::new(SpendCap::new(None)),
+        Prompts::default(),
     )
     .unwrap()
-    .with_backoff(Duration::from_millis(1));
-    let o = Judge::new(client, Prompts::default())
-        .judge(&evidence(), Mode::FinalState)
+    .with_backoff(Duration::from_millis(1))
+    .judge(&evidence(), Mode::FinalState)
         .await;
     assert_eq!(o.verdict.kind, VerdictKind::Undecided);
     assert!(o.error.unwrap().contains("cannot connect"));

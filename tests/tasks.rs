@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use droidmcp::device::{self, Shell, ShellError, ShellOutput};
-use droidmcp::session::episode::{DeviceSource, Episode, EpisodeError, Episodes, Status};
+use droidmcp::episode::{DeviceSource, Episode, EpisodeError, Episodes, Status};
 use droidmcp::store::Store;
-use droidmcp::task::replay::{
+use droidmcp::episode::replay::{
     attach, replay, run_instance, solution_actions, ReplayError, SharedEpisode, Solution,
 };
 use droidmcp::task::{validate, Catalog, Task};
@@ -72,7 +72,7 @@ async fn run_one(task: Arc<Task>, seed: u64, solution: Solution, run: Run) -> Op
         .map(|a| Task::reference_of(&a).len() as u32)
         .unwrap_or(0);
     let outcome = run_instance(&task, seed, sim(seed).await, None, solution).await;
-    let ok = |r: &droidmcp::session::episode::Report| match run {
+    let ok = |r: &droidmcp::episode::Report| match run {
         Run::Golden => r.verdict.success && r.verdict.score >= 1.0,
         // A detour must fail on the constraint it breaks, not on something else it got wrong.
         Run::NearMisses => {

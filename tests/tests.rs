@@ -26,6 +26,9 @@ mod hierarchy;
 // LLM judges against a scripted OpenAI-compatible server.
 mod judge;
 
+// `droidmcp run`: reference and command agents over the suite on several phones, resume, errors.
+mod run;
+
 // The MCP server in-process: tools, errors, fuzz-style calls.
 mod mcp;
 

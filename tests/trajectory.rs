@@ -10,9 +10,9 @@ use droidmcp::device;
 use droidmcp::eval::history::tap_inside;
 use droidmcp::geom::Point;
 use droidmcp::hierarchy::Selector;
-use droidmcp::session::episode::{action_record, Episode, Report};
+use droidmcp::episode::{action_record, Episode, Report};
 use droidmcp::session::{Action, Control, Direction, ObserveOptions, Target};
-use droidmcp::task::replay::{attach, SharedEpisode};
+use droidmcp::episode::replay::{attach, SharedEpisode};
 use droidmcp::task::Catalog;
 
 #[derive(Clone, Copy, Debug)]
@@ -155,7 +155,7 @@ async fn metrics_are_the_same_by_coordinates_element_ids_and_text() {
 /// tap was aimed at, which no earlier step settled on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stored_episodes_keep_the_screen_their_first_tap_was_aimed_at() {
-    use droidmcp::task::replay::{run_instance, Solution};
+    use droidmcp::episode::replay::{run_instance, Solution};
     let tasks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
     let (catalog, _) = Catalog::load_dir(&tasks);
     let task = catalog.get("aw.phone.answer_call").unwrap();

@@ -14,7 +14,7 @@ use tower::ServiceExt;
 
 use droidmcp::mcp::http::Guard;
 use droidmcp::mcp::ServerState;
-use droidmcp::session::episode::{Episodes, PoolDevices};
+use droidmcp::episode::{Episodes, PoolDevices};
 use droidmcp::session::{Action, Control, DevicePool, Hub, Target};
 use droidmcp::store::Store;
 use droidmcp::task::Catalog;

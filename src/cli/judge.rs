@@ -9,7 +9,7 @@ use super::Global;
 use std::collections::BTreeMap;
 
 use crate::judge::calibrate::Labelled;
-use crate::judge::client::{ChatClient, EndpointLimits, SpendCap};
+use crate::llm::{EndpointLimits, SpendCap};
 use crate::judge::config::PanelConfig;
 use crate::judge::panel::{combine, Combined, Outcome};
 use crate::judge::prompt::Prompts;
@@ -100,10 +100,23 @@ pub struct ReviewArgs {
 /// `droidmcp report`: trajectory metrics and success rates over the stored episodes.
 #[derive(Debug, clap::Args)]
 pub struct ReportArgs {
+    /// The store to read (default: the episode store).
     #[arg(long)]
     store: Option<PathBuf>,
+    /// One JSON object per line instead of tables.
     #[arg(long)]
     json: bool,
+    /// A run's tables (`droidmcp run NAME`): AndroidWorld's, B-MoCA's, AndroidArena's, with 95%
+    /// Wilson intervals.
+    #[arg(long)]
+    run: Option<String>,
+    /// With --run: compare with this run (per-instance flips, the difference with its interval).
+    #[arg(long, requires = "run")]
+    compare: Option<String>,
+    /// With --run: write the report into this directory (report.md, instances.csv, report.json,
+    /// success.svg).
+    #[arg(long, requires = "run")]
+    out: Option<PathBuf>,
 }
 
 fn open_store(path: Option<&std::path::Path>) -> anyhow::Result<Store> {
@@ -374,6 +387,9 @@ pub async fn review(args: ReviewArgs) -> anyhow::Result<i32> {
 /// `droidmcp report`.
 pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
     let store = open_store(args.store.as_deref())?;
+    if let Some(run) = &args.run {
+        return run_report(&store, run, args.compare.as_deref(), args.out.as_deref(), args.json);
+    }
     let rows = crate::judge::report::report(&store, &load_catalog())?;
     if args.json {
         for r in &rows {
@@ -421,8 +437,7 @@ pub(crate) fn load_judge(
 ) -> anyhow::Result<Judge> {
     let path = judges.join(format!("{name}.toml"));
     let config = JudgeConfig::load(&path).with_context(|| format!("judge {name:?}"))?;
-    let client = ChatClient::new(config, limits, spend)?;
-    Ok(Judge::new(client, Prompts::load(prompts)?))
+    Ok(Judge::new(config, limits, spend, Prompts::load(prompts)?)?)
 }
 
 /// The panel configured in `judges/panel.toml`, with its mode, policy and spend cap.
@@ -467,7 +482,7 @@ async fn ping(
         "judge: {} ({}, {})",
         outcome.judge,
         outcome.family,
-        judge.config().model
+        judge.config().endpoint.model
     );
     println!("verdict: {}", outcome.verdict.kind.as_str());
     println!("confidence: {}", outcome.verdict.confidence);
@@ -490,4 +505,49 @@ async fn ping(
         }
         None => Ok(0),
     }
+}
+
+/// `report --run NAME`: the run's tables on stdout (or JSON), optionally written out and compared.
+fn run_report(
+    store: &Store,
+    name: &str,
+    compare: Option<&str>,
+    out: Option<&std::path::Path>,
+    json: bool,
+) -> anyhow::Result<i32> {
+    use crate::run::report::RunReport;
+    let catalog = load_catalog();
+    let load = |name: &str| -> anyhow::Result<RunReport> {
+        if store.run_spec(name)?.is_none() {
+            let known = store.runs()?;
+            anyhow::bail!(
+                "no run named {name:?} in the store (runs: {})",
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            );
+        }
+        Ok(RunReport::new(name, &store.run_results(name)?, &catalog))
+    };
+    let report = load(name)?;
+    if json {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.markdown());
+    }
+    if let Some(other) = compare {
+        print!("\n{}", report.compare(&load(other)?));
+    }
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for (file, text) in [
+            ("report.md", report.markdown()),
+            ("instances.csv", report.csv()),
+            ("report.json", report.json().to_string()),
+            ("success.svg", report.svg()),
+        ] {
+            let path = dir.join(file);
+            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        }
+        eprintln!("droidmcp: report written to {}", dir.display());
+    }
+    Ok(0)
 }

@@ -8,6 +8,7 @@ mod episodes;
 mod hierarchy;
 mod judge;
 mod manual;
+mod run;
 mod serve;
 mod shell;
 mod sim;
@@ -81,7 +82,10 @@ pub enum Command {
     Judge(judge::Args),
     /// List episodes whose judges disagree (with each other or with the rule checks).
     Review(judge::ReviewArgs),
-    /// Trajectory metrics (TR, TCR, RRR) and success rates by rule and by judges over stored episodes.
+    /// Run an agent (a reference agent over a model, or your command) through tasks on phones.
+    Run(run::Args),
+    /// Trajectory metrics (TR, TCR, RRR) and success rates by rule and by judges over stored
+    /// episodes; with `--run NAME`, a run's tables.
     Report(judge::ReportArgs),
     #[command(flatten)]
     Manual(manual::Command),
@@ -100,6 +104,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Episodes(cmd) => episodes::run(&global, cmd).await,
         Command::Judge(args) => judge::run(&global, args).await,
         Command::Review(args) => judge::review(args).await,
+        Command::Run(args) => run::run(&global, args).await,
         Command::Report(args) => judge::report(args).await,
         Command::Manual(cmd) => manual::run(&global, cmd).await,
     }

@@ -95,7 +95,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
 
 /// Loads the task catalog (load errors go to stderr; good tasks still serve) and the episode store,
 /// and makes them available to the MCP task tools and the HTTP task routes.
-pub fn enable_tasks(state: &Arc<ServerState>) -> Arc<crate::session::episode::Episodes> {
+pub fn enable_tasks(state: &Arc<ServerState>) -> Arc<crate::episode::Episodes> {
     let (catalog, errors) = crate::task::Catalog::load_dir(&crate::task::catalog::default_dir());
     for e in &errors {
         eprintln!("droidmcp: {e}");
@@ -118,10 +118,10 @@ pub fn enable_tasks(state: &Arc<ServerState>) -> Arc<crate::session::episode::Ep
             Err(e) => eprintln!("droidmcp: cannot mark orphaned episodes aborted: {e}"),
         }
     }
-    let devices = Arc::new(crate::session::episode::PoolDevices(
+    let devices = Arc::new(crate::episode::PoolDevices(
         state.hub.pool().clone(),
     ));
-    let episodes = Arc::new(crate::session::episode::Episodes::new(
+    let episodes = Arc::new(crate::episode::Episodes::new(
         Arc::new(catalog),
         store,
         devices,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::Context;
 
 use super::Global;
-use crate::task::replay::{run_instance, Solution};
+use crate::episode::replay::{run_instance, Solution};
 use crate::task::{Catalog, Task};
 
 #[derive(Debug, clap::Subcommand)]

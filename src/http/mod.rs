@@ -40,7 +40,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 
-use crate::session::episode::{EpisodeError, Episodes};
+use crate::episode::{EpisodeError, Episodes};
 use wire::{AnswerBody, ErrorBody, StartBody};
 
 /// The task routes over shared [`Episodes`], to be merged beside the MCP router.

@@ -37,7 +37,7 @@ use super::phone_wire::*;
 use super::ApiError;
 use crate::device::image::Encoding;
 use crate::mcp::ServerState;
-use crate::session::episode::Episodes;
+use crate::episode::Episodes;
 use crate::session::{Control, ObserveOptions, Screen, Session, SessionError};
 
 type DemoSlot = Arc<tokio::sync::Mutex<Demo>>;
@@ -578,7 +578,7 @@ pub async fn replay_start(
     State(phones): Shared,
     Body(req): Body<ReplayStart>,
 ) -> Result<Json<ReplayOut>, ApiError> {
-    use crate::task::replay::{replay_paced, solution_actions, Solution};
+    use crate::episode::replay::{replay_paced, solution_actions, Solution};
     let solution = match req.solution.as_deref().unwrap_or("golden") {
         "golden" => Solution::Golden,
         "wrong" => Solution::Wrong,

@@ -21,7 +21,7 @@ use utoipa::ToSchema;
 use super::phone::Body;
 use super::ApiError;
 use crate::judge::record;
-use crate::session::episode::{EpisodeError, Episodes};
+use crate::episode::{EpisodeError, Episodes};
 use crate::store::Store;
 
 pub fn router(episodes: Arc<Episodes>) -> Router {

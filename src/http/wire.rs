@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::{CheckResult, Verdict};
-use crate::session::episode::{
+use crate::episode::{
     Report as CoreReport, Started as CoreStarted, Summary as CoreSummary,
 };
 use crate::store::StepRow;

@@ -20,12 +20,8 @@ pub enum JudgeError {
         #[source]
         source: std::io::Error,
     },
-    #[error("judge {judge}: environment variable {var} (its API key) is not set")]
-    MissingKey { judge: String, var: String },
-    #[error("judge {judge}: {message}")]
-    Endpoint { judge: String, message: String },
-    #[error("judge {judge}: spend cap of ${cap:.4} reached (spent ${spent:.4})")]
-    SpendCap { judge: String, cap: f64, spent: f64 },
+    #[error(transparent)]
+    Llm(#[from] crate::llm::LlmError),
     #[error("store: {0}")]
     Store(#[from] rusqlite::Error),
 }
@@ -86,40 +82,18 @@ fn default_keyframes() -> usize {
     4
 }
 
-/// How a judge is asked for structured output; servers differ in what they accept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResponseFormat {
-    /// `{"type": "json_object"}` (OpenAI, Gemini, llama.cpp, vLLM, Ollama).
-    JsonObject,
-    /// `{"type": "json_schema", "json_schema": {…}}` with the verdict schema (OpenAI structured outputs,
-    /// vLLM, Ollama, llama.cpp's own server): constrained decoding keeps even small models in shape.
-    JsonSchema,
-    /// `{"type": "json_object", "schema": {…}}`: the same constraint as llama-cpp-python's server spells it.
-    JsonObjectSchema,
-    /// Nothing; the prompt alone asks for JSON.
-    None,
-}
+pub use crate::llm::ResponseFormat;
+use crate::llm::Endpoint;
 
-/// A validated judge.
+/// A validated judge: who it is, the endpoint it calls, and what evidence it takes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgeConfig {
     pub name: String,
     pub family: String,
-    /// Base URL up to and including `/v1` (the client appends `/chat/completions`).
-    pub base_url: String,
-    pub model: String,
-    pub api_key_env: Option<String>,
-    pub temperature: f32,
-    pub timeout: Duration,
-    pub max_tokens: u32,
+    /// Where and how it is called (named `judge NAME` in errors).
+    pub endpoint: Endpoint,
     /// Whether the model accepts image inputs (screenshots are sent only then).
     pub images: bool,
-    /// How to ask for structured output.
-    pub response_format: ResponseFormat,
-    pub max_retries: u32,
-    pub max_concurrency: usize,
-    pub usd_per_million_input: f64,
-    pub usd_per_million_output: f64,
     /// Rough token budget for the text evidence of one request.
     pub token_budget: usize,
     pub max_keyframes: usize,
@@ -162,35 +136,34 @@ impl JudgeConfig {
                 file.timeout_secs
             )));
         }
-        let response_format = match file.response_format.as_str() {
-            "json_object" => ResponseFormat::JsonObject,
-            "json_schema" => ResponseFormat::JsonSchema,
-            "json_object_schema" => ResponseFormat::JsonObjectSchema,
-            "none" => ResponseFormat::None,
-            other => {
-                return Err(bad(format!(
-                    "response_format {other:?} is not one of json_object, json_schema, json_object_schema, none"
-                )))
-            }
-        };
+        let response_format = ResponseFormat::parse(&file.response_format).ok_or_else(|| {
+            bad(format!(
+                "response_format {:?} is not one of {}",
+                file.response_format,
+                ResponseFormat::NAMES
+            ))
+        })?;
         if file.max_concurrency == 0 {
             return Err(bad("max_concurrency must be at least 1".into()));
         }
         Ok(JudgeConfig {
+            endpoint: Endpoint {
+                name: format!("judge {name}"),
+                base_url: file.base_url.trim_end_matches('/').to_string(),
+                model: file.model,
+                api_key_env: file.api_key_env,
+                temperature: file.temperature,
+                timeout: Duration::from_secs_f64(file.timeout_secs),
+                max_tokens: file.max_tokens,
+                response_format,
+                max_retries: file.max_retries.min(10),
+                max_concurrency: file.max_concurrency,
+                usd_per_million_input: file.usd_per_million_input,
+                usd_per_million_output: file.usd_per_million_output,
+            },
             name,
             family: file.family.trim().to_lowercase(),
-            base_url: file.base_url.trim_end_matches('/').to_string(),
-            model: file.model,
-            api_key_env: file.api_key_env,
-            temperature: file.temperature,
-            timeout: Duration::from_secs_f64(file.timeout_secs),
-            max_tokens: file.max_tokens,
             images: file.images,
-            response_format,
-            max_retries: file.max_retries.min(10),
-            max_concurrency: file.max_concurrency,
-            usd_per_million_input: file.usd_per_million_input,
-            usd_per_million_output: file.usd_per_million_output,
             token_budget: file.token_budget.max(500),
             max_keyframes: file.max_keyframes,
         })
@@ -220,27 +193,6 @@ impl JudgeConfig {
             .collect();
         paths.sort();
         paths.iter().map(|p| JudgeConfig::load(p)).collect()
-    }
-
-    /// The API key from the configured environment variable (`None` when the judge needs none).
-    pub fn api_key(&self) -> Result<Option<String>, JudgeError> {
-        match &self.api_key_env {
-            None => Ok(None),
-            Some(var) => match std::env::var(var) {
-                Ok(v) if !v.is_empty() => Ok(Some(v)),
-                _ => Err(JudgeError::MissingKey {
-                    judge: self.name.clone(),
-                    var: var.clone(),
-                }),
-            },
-        }
-    }
-
-    /// Estimated cost in USD of one call.
-    pub fn cost(&self, prompt_tokens: u64, completion_tokens: u64) -> f64 {
-        (prompt_tokens as f64 * self.usd_per_million_input
-            + completion_tokens as f64 * self.usd_per_million_output)
-            / 1_000_000.0
     }
 }
 
@@ -340,9 +292,9 @@ mod tests {
             .unwrap();
         assert_eq!(c.name, "x");
         assert_eq!(c.family, "gpt");
-        assert_eq!(c.base_url, "http://127.0.0.1:8080/v1");
-        assert_eq!(c.max_retries, 3);
-        assert_eq!(c.response_format, ResponseFormat::JsonObject);
+        assert_eq!(c.endpoint.base_url, "http://127.0.0.1:8080/v1");
+        assert_eq!(c.endpoint.max_retries, 3);
+        assert_eq!(c.endpoint.response_format, ResponseFormat::JsonObject);
     }
 
     #[test]
@@ -393,7 +345,7 @@ mod tests {
             "family = \"gpt\"\nbase_url = \"http://x\"\nmodel = \"m\"\napi_key_env = \"DROIDMCP_TEST_SURELY_UNSET_KEY\"\n",
         )
         .unwrap();
-        let e = c.api_key().unwrap_err().to_string();
+        let e = c.endpoint.api_key().unwrap_err().to_string();
         assert!(e.contains("DROIDMCP_TEST_SURELY_UNSET_KEY"), "{e}");
     }
 }

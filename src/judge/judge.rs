@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::client::{ChatClient, Completion, Message, Part};
+use crate::llm::{ChatClient, Completion, EndpointLimits, Message, Part, Schema, SpendCap};
 use super::config::JudgeConfig;
 use super::evidence::{Evidence, Mode, StepEvidence};
 use super::prompt::{self, Prompts};
@@ -32,8 +32,11 @@ pub struct JudgeOutcome {
 /// A configured judge.
 #[derive(Debug, Clone)]
 pub struct Judge {
+    config: JudgeConfig,
     client: ChatClient,
     prompts: Prompts,
+    /// The verdict's JSON schema, sent with every verdict request.
+    verdict_schema: serde_json::Value,
 }
 
 /// Accumulates usage over the calls of one judgement.
@@ -69,12 +72,37 @@ const WINDOW: usize = 3;
 const STRIDE: usize = 2;
 
 impl Judge {
-    pub fn new(client: ChatClient, prompts: Prompts) -> Judge {
-        Judge { client, prompts }
+    /// A judge calling its endpoint under the run's shared `limits` and `spend` cap.
+    pub fn new(
+        config: JudgeConfig,
+        limits: &EndpointLimits,
+        spend: std::sync::Arc<SpendCap>,
+        prompts: Prompts,
+    ) -> Result<Judge, super::JudgeError> {
+        let client = ChatClient::new(config.endpoint.clone(), limits, spend)?;
+        Ok(Judge {
+            config,
+            client,
+            prompts,
+            verdict_schema: super::verdict::json_schema(),
+        })
+    }
+
+    /// Shortens the client's retry backoff (tests keep retries fast with it).
+    pub fn with_backoff(mut self, first: Duration) -> Judge {
+        self.client = self.client.with_backoff(first);
+        self
     }
 
     pub fn config(&self) -> &JudgeConfig {
-        self.client.config()
+        &self.config
+    }
+
+    fn verdict_schema(&self) -> Option<Schema<'_>> {
+        Some(Schema {
+            name: "verdict",
+            schema: &self.verdict_schema,
+        })
     }
 
     /// Judges one episode in one mode. Never fails: problems become an `undecided` verdict with the error.
@@ -164,7 +192,7 @@ impl Judge {
         images: Vec<(usize, Vec<u8>)>,
     ) -> Message {
         let refs: Vec<(&str, &str)> = slots.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let mut parts = vec![Part::Text(prompt::fill(template, &refs))];
+        let mut parts = vec![Part::Text(crate::llm::fill(template, &refs))];
         if self.config().images {
             for (step, png) in images {
                 let label = if step == 0 {
@@ -224,7 +252,7 @@ impl Judge {
     ) -> Result<Verdict, String> {
         let first = self
             .client
-            .complete(&messages)
+            .complete(&messages, self.verdict_schema())
             .await
             .map_err(|e| e.to_string())?;
         tally.add(&first);
@@ -233,13 +261,13 @@ impl Judge {
             Err(e) => e,
         };
         messages.push(Message::assistant(first.text.clone()));
-        messages.push(Message::user(vec![Part::Text(prompt::fill(
+        messages.push(Message::user(vec![Part::Text(crate::llm::fill(
             REPAIR,
             &[("error", &reason(&error, &first))],
         ))]));
         let second = self
             .client
-            .complete(&messages)
+            .complete(&messages, self.verdict_schema())
             .await
             .map_err(|e| e.to_string())?;
         tally.add(&second);
@@ -264,14 +292,26 @@ impl Judge {
         struct States {
             states: Vec<String>,
         }
-        let ask = prompt::fill(&self.prompts.essential_list, &[("goal", &evidence.goal)]);
+        let ask = crate::llm::fill(&self.prompts.essential_list, &[("goal", &evidence.goal)]);
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"states": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 10}},
+            "required": ["states"],
+            "additionalProperties": false
+        });
         let reply = self
             .client
-            .complete(&[Message::user(vec![Part::Text(ask)])])
+            .complete(
+                &[Message::user(vec![Part::Text(ask)])],
+                Some(Schema {
+                    name: "essential_states",
+                    schema: &schema,
+                }),
+            )
             .await
             .map_err(|e| e.to_string())?;
         tally.add(&reply);
-        let parsed: Option<States> = super::verdict::extract_json_object(&reply.text)
+        let parsed: Option<States> = crate::llm::extract_json_object(&reply.text)
             .and_then(|json| serde_json::from_str(json).ok());
         match parsed {
             Some(s) if !s.states.is_empty() && s.states.len() <= 10 => Ok(s.states),

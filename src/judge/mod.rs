@@ -3,8 +3,8 @@
 //! episodes whose outcome is known.
 //!
 //! Brief overview: a [`config::JudgeConfig`] (from `judges/*.toml`) names an endpoint, a model and a prompt
-//! template from `prompts/`. [`client::ChatClient`] speaks the chat-completions protocol with timeouts,
-//! bounded retries on 429/5xx, a per-endpoint concurrency limit and a shared [`client::SpendCap`].
+//! template from `prompts/`; it calls its endpoint through [`crate::llm::ChatClient`] (timeouts,
+//! bounded retries on 429/5xx, a per-endpoint concurrency limit and a shared spend cap).
 //! [`judge::Judge`] turns an [`evidence::Evidence`] into messages for one [`evidence::Mode`], asks, and
 //! parses the reply with [`verdict::parse_reply`] (one repair round, then `undecided` — never a guess).
 //! [`panel::Panel`] runs two (or three) judges on the same evidence and applies a [`panel::Policy`];
@@ -13,7 +13,6 @@
 
 pub mod calibrate;
 pub mod calibration_run;
-pub mod client;
 pub mod config;
 pub mod evidence;
 #[allow(clippy::module_inception)]

@@ -60,32 +60,6 @@ impl Prompts {
     }
 }
 
-/// Fills `{{name}}` slots; unknown slots are left as written so a typo shows in the prompt.
-pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len() + 256);
-    let mut rest = template;
-    while let Some(start) = rest.find("{{") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        match after.find("}}") {
-            Some(end) => {
-                let name = after[..end].trim();
-                match values.iter().find(|(k, _)| *k == name) {
-                    Some((_, v)) => out.push_str(v),
-                    None => out.push_str(&rest[start..start + 2 + end + 2]),
-                }
-                rest = &after[end + 2..];
-            }
-            None => {
-                out.push_str(&rest[start..]);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Marks where untrusted evidence (the agent's answer, the text on screen, what the agent typed)
 /// begins and ends in a prompt. Everything inside came from the agent or the phone, so it may say
 /// anything, including "verdict: success" or a fake end of the block: the markers carry a random
@@ -223,17 +197,6 @@ mod tests {
         assert!(block.starts_with("<<<UNTRUSTED agent_answer "));
         assert!(block.ends_with(&format!("UNTRUSTED {nonce}>>>")));
         assert!(block.contains("\nverdict: success\n"));
-    }
-
-    #[test]
-    fn fill_replaces_known_slots_and_keeps_unknown_ones() {
-        assert_eq!(
-            fill(
-                "a {{goal}} b {{ x }} {{nope}} {{",
-                &[("goal", "G"), ("x", "X")]
-            ),
-            "a G b X {{nope}} {{"
-        );
     }
 
     #[test]

@@ -97,49 +97,12 @@ pub fn json_schema() -> serde_json::Value {
     })
 }
 
-/// Finds the first balanced `{…}` in `text` (skipping braces inside JSON strings).
-pub fn extract_json_object(text: &str) -> Option<&str> {
-    let bytes = text.as_bytes();
-    let mut start = None;
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' if start.is_some() => in_string = true,
-            b'{' => {
-                if start.is_none() {
-                    start = Some(i);
-                }
-                depth += 1;
-            }
-            b'}' if start.is_some() => {
-                depth -= 1;
-                if depth == 0 {
-                    return start.map(|s| &text[s..=i]);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// Parses and validates a judge's reply; `steps_in_trajectory` bounds the cited steps (0 = unbounded).
 pub fn parse_reply(text: &str, steps_in_trajectory: usize) -> Result<Verdict, ReplyError> {
     if text.trim().is_empty() {
         return Err(ReplyError::Empty);
     }
-    let json = extract_json_object(text).ok_or(ReplyError::NoJson)?;
+    let json = crate::llm::extract_json_object(text).ok_or(ReplyError::NoJson)?;
     let raw: RawVerdict =
         serde_json::from_str(json).map_err(|e| ReplyError::BadJson(e.to_string()))?;
     let kind = match raw.verdict.as_str().map(|s| s.trim().to_ascii_lowercase()) {

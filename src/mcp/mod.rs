@@ -60,7 +60,7 @@ pub enum Surface {
 pub struct ServerState {
     pub hub: Hub,
     /// Task episodes, when the server was started with tasks enabled (`serve` enables them).
-    pub tasks: std::sync::OnceLock<Arc<crate::session::episode::Episodes>>,
+    pub tasks: std::sync::OnceLock<Arc<crate::episode::Episodes>>,
     pub surface: Surface,
     /// MCP connections alive now (an HTTP session is one); the HTTP transport caps it.
     connections: Arc<std::sync::atomic::AtomicUsize>,

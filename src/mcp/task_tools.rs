@@ -1,4 +1,4 @@
-//! The task tools, in two sets over the same [`Episodes`](crate::session::episode::Episodes):
+//! The task tools, in two sets over the same [`Episodes`](crate::episode::Episodes):
 //!
 //! - the **agent's** (the default server): `task_list` (id, goal template, apps, step limit),
 //!   `task_start` (episode id, the instance's goal and step limit, nothing else), `task_answer` (once)
@@ -22,7 +22,7 @@ use serde::Deserialize;
 
 use super::{reply, DroidMcp};
 use crate::http::wire;
-use crate::session::episode::{EpisodeError, Episodes};
+use crate::episode::{EpisodeError, Episodes};
 use crate::task::TaskError;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]

@@ -3,8 +3,8 @@
 //! Brief overview: a [`DevicePool`] opens devices on demand; a [`Session`] leases one of them, turns
 //! [`Action`]s into device calls (resolving element ids and text against the last settled [`Screen`]),
 //! waits for the UI to settle after each action, returns [`Observation`]s on request (with what changed),
-//! and records every step ([`Step`]). [`episode`] runs task episodes (setup → steps → check → teardown)
-//! on a device and holds the [`episode::Episodes`] registry the front ends share.
+//! and records every step ([`Step`]), handing it to a [`StepSink`] (the task episodes, which live in
+//! the layer above, `crate::episode`).
 //!
 //! Files: `action.rs` (what a caller asks: [`Action`], [`Target`], [`ActOutcome`]), `act.rs`
 //! (`Session::act`, the one action path), `targets.rs` (targets → points, gesture geometry),
@@ -20,7 +20,6 @@ mod act;
 mod action;
 mod clip;
 mod control;
-pub mod episode;
 mod error;
 mod gestures;
 mod hub;
@@ -44,7 +43,7 @@ pub use hub::Hub;
 pub use observe::{Observation, ObserveOptions, SettlePolicy};
 pub use pool::{DevicePool, DeviceSlot, DeviceSummary, Lease};
 pub use record::{Gesture, Recorded, Step, StepSink};
-pub use screen::{ChangeKind, Changes, ElementRef, Screen, ScreenError};
+pub use screen::{fnv1a, ChangeKind, Changes, ElementRef, Screen, ScreenError};
 
 use crate::device::{apps, command};
 use record::Recorder;

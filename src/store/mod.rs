@@ -6,7 +6,7 @@
 //! `steps` (episode, index, time, action JSON, settled screen XML after the step, recorded shell
 //! outputs JSON, the screen the step was aimed at when it is not the previous step's),
 //! `check_results` (episode, run number, check id, pass, inconclusive reason, value, reason, evidence
-//! JSON). JSON columns are written with `serde_json::json!` from plain values; no core type derives
+//! JSON), and the runs of `droidmcp run` (`runs.rs`). JSON columns are written with `serde_json::json!` from plain values; no core type derives
 //! `Serialize`.
 //!
 //! **Who owns an open episode.** Every process that opens a file store takes an exclusive lock on a
@@ -22,6 +22,9 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::json;
 
 use crate::eval::CheckResult;
+
+mod runs;
+pub use runs::RunResultRow;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -166,7 +169,7 @@ const ADDED_COLUMNS: [(&str, &str, &str); 7] = [
     ("steps", "screen_before", "TEXT"),
 ];
 
-/// Statuses of episodes some process may still act on (see `session::episode::Status::is_open`).
+/// Statuses of episodes some process may still act on (see `episode::Status::is_open`).
 const OPEN_STATUSES: &str = "('running', 'finished', 'failed')";
 
 const EPISODE_COLUMNS: &str = "id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, env";
@@ -231,6 +234,7 @@ impl Store {
     fn init(conn: Connection, path: String, owner: Owner) -> Result<Store, StoreError> {
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .and_then(|_| conn.execute_batch(SCHEMA))
+            .and_then(|_| conn.execute_batch(runs::SCHEMA))
             .and_then(|_| migrate(&conn))
             .map_err(|source| StoreError::Sql {
                 path: path.clone(),

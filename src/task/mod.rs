@@ -17,7 +17,6 @@ pub mod error;
 pub mod near_miss;
 pub mod params;
 pub mod raw;
-pub mod replay;
 pub mod setup;
 pub mod template;
 pub mod validate;

@@ -104,7 +104,7 @@ async fn fallback_font() -> impl IntoResponse {
 /// Demonstration datasets go to `datasets/` beside the episode store.
 pub fn routes(
     state: std::sync::Arc<crate::mcp::ServerState>,
-    episodes: std::sync::Arc<crate::session::episode::Episodes>,
+    episodes: std::sync::Arc<crate::episode::Episodes>,
     datasets: std::path::PathBuf,
 ) -> Router {
     let episodes_for_phones = episodes.clone();

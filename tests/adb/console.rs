@@ -3,7 +3,7 @@
 //! our `AdbShell::console` running a task's incoming call through a real adb server.
 
 use droidmcp::adb::console;
-use droidmcp::task::replay::{run_instance, Solution};
+use droidmcp::episode::replay::{run_instance, Solution};
 use droidmcp::task::Catalog;
 
 use super::*;

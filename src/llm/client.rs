@@ -1,7 +1,7 @@
 //! An OpenAI-compatible chat-completions client (OpenAI, vLLM, Ollama, llama.cpp's server, LM Studio,
-//! OpenRouter, …) with the robustness a judge run needs: a timeout per request, bounded retries with
-//! exponential backoff (honouring `Retry-After`) on 429, 5xx and transport errors, a concurrency limit per
-//! endpoint, and a spend cap shared by every judge of a run.
+//! OpenRouter, …) with the robustness a judge or agent run needs: a timeout per request, bounded retries
+//! with exponential backoff (honouring `Retry-After`) on 429, 5xx and transport errors, a concurrency
+//! limit per endpoint, and a spend cap shared by every caller of a run.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -11,7 +11,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use super::config::{JudgeConfig, JudgeError, ResponseFormat};
+use super::{Endpoint, LlmError, ResponseFormat};
 
 /// One part of a message.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +19,8 @@ pub enum Part {
     Text(String),
     /// A PNG image, sent as a `data:image/png;base64,…` URL.
     Png(Vec<u8>),
+    /// A JPEG image, sent as a `data:image/jpeg;base64,…` URL.
+    Jpeg(Vec<u8>),
 }
 
 /// A chat message.
@@ -60,14 +62,24 @@ impl Message {
             .iter()
             .map(|p| match p {
                 Part::Text(t) => json!({ "type": "text", "text": t }),
-                Part::Png(png) => json!({
-                    "type": "image_url",
-                    "image_url": { "url": format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png)) }
-                }),
+                Part::Png(bytes) => image_url("png", bytes),
+                Part::Jpeg(bytes) => image_url("jpeg", bytes),
             })
             .collect();
         json!({ "role": self.role, "content": content })
     }
+}
+
+fn image_url(kind: &str, bytes: &[u8]) -> Value {
+    let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+    json!({ "type": "image_url", "image_url": { "url": format!("data:image/{kind};base64,{data}") } })
+}
+
+/// A JSON schema a reply must follow, sent in the way the endpoint's [`ResponseFormat`] spells it.
+#[derive(Debug, Clone, Copy)]
+pub struct Schema<'a> {
+    pub name: &'a str,
+    pub schema: &'a Value,
 }
 
 /// What one completed call returned.
@@ -85,7 +97,7 @@ pub struct Completion {
     pub cost_usd: f64,
 }
 
-/// A budget in USD shared by all judges of a run; calls stop once it is spent.
+/// A budget in USD shared by all callers of a run (judges, agents); calls stop once it is spent.
 #[derive(Debug, Default)]
 pub struct SpendCap {
     cap: Option<f64>,
@@ -107,11 +119,11 @@ impl SpendCap {
             .expect("spend lock is never poisoned: no panics while held")
     }
 
-    fn check(&self, judge: &str) -> Result<(), JudgeError> {
+    fn check(&self, caller: &str) -> Result<(), LlmError> {
         let spent = self.spent();
         match self.cap {
-            Some(cap) if spent >= cap => Err(JudgeError::SpendCap {
-                judge: judge.to_string(),
+            Some(cap) if spent >= cap => Err(LlmError::SpendCap {
+                caller: caller.to_string(),
                 cap,
                 spent,
             }),
@@ -127,7 +139,7 @@ impl SpendCap {
     }
 }
 
-/// Concurrency limits keyed by endpoint base URL, shared by judges that use the same server.
+/// Concurrency limits keyed by endpoint base URL, shared by the callers that use the same server.
 #[derive(Debug, Default, Clone)]
 pub struct EndpointLimits {
     limits: Arc<Mutex<HashMap<String, Arc<Semaphore>>>>,
@@ -145,10 +157,10 @@ impl EndpointLimits {
     }
 }
 
-/// A chat client for one judge.
+/// A chat client for one endpoint and model (one judge, one agent).
 #[derive(Debug, Clone)]
 pub struct ChatClient {
-    config: JudgeConfig,
+    config: Endpoint,
     http: reqwest::Client,
     api_key: Option<String>,
     permits: Arc<Semaphore>,
@@ -162,16 +174,16 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
 impl ChatClient {
     pub fn new(
-        config: JudgeConfig,
+        config: Endpoint,
         limits: &EndpointLimits,
         spend: Arc<SpendCap>,
-    ) -> Result<ChatClient, JudgeError> {
+    ) -> Result<ChatClient, LlmError> {
         let api_key = config.api_key()?;
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
             .build()
-            .map_err(|e| JudgeError::Endpoint {
-                judge: config.name.clone(),
+            .map_err(|e| LlmError::Endpoint {
+                caller: config.name.clone(),
                 message: e.to_string(),
             })?;
         let permits = limits.for_endpoint(&config.base_url, config.max_concurrency);
@@ -191,45 +203,50 @@ impl ChatClient {
         self
     }
 
-    pub fn config(&self) -> &JudgeConfig {
+    pub fn endpoint(&self) -> &Endpoint {
         &self.config
     }
 
-    fn error(&self, message: impl Into<String>) -> JudgeError {
-        JudgeError::Endpoint {
-            judge: self.config.name.clone(),
+    fn error(&self, message: impl Into<String>) -> LlmError {
+        LlmError::Endpoint {
+            caller: self.config.name.clone(),
             message: message.into(),
         }
     }
 
-    fn request_body(&self, messages: &[Message]) -> Value {
+    /// The request for `messages`; with `schema`, the reply is constrained to it as the endpoint's
+    /// [`ResponseFormat`] spells that (a format without a schema slot only asks for a JSON object).
+    fn request_body(&self, messages: &[Message], schema: Option<Schema<'_>>) -> Value {
         let mut body = json!({
             "model": self.config.model,
             "messages": messages.iter().map(Message::to_json).collect::<Vec<_>>(),
             "temperature": self.config.temperature,
             "max_tokens": self.config.max_tokens,
         });
-        match self.config.response_format {
-            ResponseFormat::JsonObject => {
-                body["response_format"] = json!({ "type": "json_object" })
+        let format = match (self.config.response_format, schema) {
+            (ResponseFormat::None, _) => None,
+            (ResponseFormat::JsonSchema, Some(s)) => Some(json!({
+                "type": "json_schema",
+                "json_schema": { "name": s.name, "strict": true, "schema": s.schema }
+            })),
+            (ResponseFormat::JsonObjectSchema, Some(s)) => {
+                Some(json!({ "type": "json_object", "schema": s.schema }))
             }
-            ResponseFormat::JsonSchema => {
-                body["response_format"] = json!({
-                    "type": "json_schema",
-                    "json_schema": { "name": "verdict", "strict": true, "schema": super::verdict::json_schema() }
-                })
-            }
-            ResponseFormat::JsonObjectSchema => {
-                body["response_format"] =
-                    json!({ "type": "json_object", "schema": super::verdict::json_schema() })
-            }
-            ResponseFormat::None => {}
+            _ => Some(json!({ "type": "json_object" })),
+        };
+        if let Some(format) = format {
+            body["response_format"] = format;
         }
         body
     }
 
-    /// Sends one chat request, retrying transient failures.
-    pub async fn complete(&self, messages: &[Message]) -> Result<Completion, JudgeError> {
+    /// Sends one chat request, retrying transient failures; `schema` constrains the reply where the
+    /// endpoint can (see [`ResponseFormat`]).
+    pub async fn complete(
+        &self,
+        messages: &[Message],
+        schema: Option<Schema<'_>>,
+    ) -> Result<Completion, LlmError> {
         self.spend.check(&self.config.name)?;
         let _permit = self
             .permits
@@ -237,7 +254,7 @@ impl ChatClient {
             .await
             .map_err(|_| self.error("endpoint limiter closed"))?;
         let url = format!("{}/chat/completions", self.config.base_url);
-        let body = self.request_body(messages);
+        let body = self.request_body(messages, schema);
         let started = Instant::now();
         let mut attempt = 0u32;
         loop {
@@ -288,7 +305,7 @@ impl ChatClient {
         }
     }
 
-    fn parse_completion(&self, body: &str) -> Result<Completion, JudgeError> {
+    fn parse_completion(&self, body: &str) -> Result<Completion, LlmError> {
         let v: Value = serde_json::from_str(body).map_err(|e| {
             self.error(format!(
                 "response is not JSON ({e}): {}",
@@ -340,7 +357,7 @@ fn describe(e: &reqwest::Error) -> String {
     }
 }
 
-fn truncate(s: &str, max: usize) -> String {
+pub(crate) fn truncate(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_string();
     }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::device::Shell;
-use crate::session::episode::{Episode, EpisodeError, Report, Status};
+use super::{Episode, EpisodeError, Report, Status};
 use crate::session::{self, Control, DevicePool, Session, SessionError, Target};
 
-use super::Action;
+use crate::task::{Action, TaskInstance};
 
 /// Why a replay stopped.
 #[derive(Debug, thiserror::Error)]
@@ -219,7 +219,7 @@ pub enum Solution {
 
 /// The actions of `solution` for `instance`; `None` when the task has no wrong trajectory (no
 /// `wrong` list and no parameters to vary).
-pub fn solution_actions(instance: &super::TaskInstance, solution: Solution) -> Option<Vec<Action>> {
+pub fn solution_actions(instance: &TaskInstance, solution: Solution) -> Option<Vec<Action>> {
     match solution {
         Solution::Golden => Some(instance.golden.clone()),
         Solution::Empty => Some(vec![Action::Finish]),
@@ -247,7 +247,7 @@ pub fn solution_actions(instance: &super::TaskInstance, solution: Solution) -> O
 
 /// Starts an episode of `task` with `seed` on `shell`, replays `solution`, checks, and ends it.
 pub async fn run_instance(
-    task: &Arc<super::Task>,
+    task: &Arc<crate::task::Task>,
     seed: u64,
     shell: Arc<dyn Shell>,
     store: Option<crate::store::Store>,
@@ -292,7 +292,7 @@ async fn device_first_day(shell: &dyn Shell) -> chrono::Weekday {
 /// `tolerant`, a trajectory that stops early (a wrong one whose element is not there) is scored on
 /// what it did; otherwise the error is returned.
 pub async fn run_actions(
-    instance: super::TaskInstance,
+    instance: TaskInstance,
     actions: &[Action],
     shell: Arc<dyn Shell>,
     store: Option<crate::store::Store>,

@@ -1,0 +1,422 @@
+//! Reference agents: baselines that operate the phone towards a goal through any OpenAI-compatible
+//! model, as the papers' runners ship them.
+//!
+//! Brief overview: a [`ReferenceAgent`] of a [`Style`] — [`Style::T3a`] (AndroidWorld's text-only
+//! T3A: the element list and a history of what it did), [`Style::M3a`] (AndroidWorld's multimodal
+//! M3A: a screenshot with numbered marks beside the element list, and after each action a summary
+//! the model writes from the before and after screenshots) — runs one episode's turns on a
+//! [`Session`]: observe → ask the model → parse one [`action::AgentAction`] (one repair request when
+//! the reply is unusable, then an invalid turn, never a crash) → act through `Session::act`, the path
+//! every actor takes. It returns an [`AgentLog`]: how it ended, each turn with its tokens and cost.
+//! It never touches the episode: the runner turns [`Ending::Done`] and [`Ending::Answered`] into
+//! `task_finish` / `task_answer`.
+//!
+//! Prompts live in `prompts/agent-*.md` (compiled in); code only fills their `{{slots}}`.
+
+pub mod action;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::device::image::Encoding;
+use crate::llm::{ChatClient, Completion, LlmError, Message, Part};
+use crate::session::{ActOutcome, Control, ObserveOptions, Observation, Session, SessionError};
+use action::{AgentAction, ActionError};
+
+const SYSTEM: &str = include_str!("../../prompts/agent-system.md");
+const TURN: &str = include_str!("../../prompts/agent-turn.md");
+const SUMMARY: &str = include_str!("../../prompts/agent-summary.md");
+
+const REPAIR: &str = "Your reply could not be used: {{error}}. Reply again with exactly one JSON object \
+holding an `action_type` (one of {{types}}) and its fields, and nothing else.";
+
+/// Which baseline the agent imitates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Text only: the element list and the history of actions with their results.
+    T3a,
+    /// A marked screenshot beside the element list; a summary of each step from before/after images.
+    M3a,
+}
+
+impl Style {
+    pub fn parse(s: &str) -> Option<Style> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "t3a" => Some(Style::T3a),
+            "m3a" => Some(Style::M3a),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::T3a => "t3a",
+            Style::M3a => "m3a",
+        }
+    }
+}
+
+/// What the agent is told: the goal and its step limit, nothing else.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Goal {
+    pub text: String,
+    pub max_steps: u32,
+}
+
+/// How the agent's run ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    /// The model said the goal is reached.
+    Done,
+    /// The model answered the question.
+    Answered(String),
+    /// The model said the goal cannot be reached.
+    Infeasible,
+    /// The episode refused further steps (its step limit).
+    OutOfSteps,
+    /// The agent used all its turns without ending (invalid replies count as turns).
+    TurnsExhausted,
+}
+
+impl Ending {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Ending::Done => "done",
+            Ending::Answered(_) => "answered",
+            Ending::Infeasible => "infeasible",
+            Ending::OutOfSteps => "out_of_steps",
+            Ending::TurnsExhausted => "turns_exhausted",
+        }
+    }
+}
+
+/// One turn: what the model said, what came of it, and what it cost.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Turn {
+    /// 1-based.
+    pub number: u32,
+    /// The model's reply (the repaired one when a repair was asked for).
+    pub reply: String,
+    /// The action as the session describes it, when one was taken.
+    pub action: Option<String>,
+    /// What the phone reported, or why the reply or action was refused.
+    pub result: String,
+    /// The reply could not be parsed even after a repair request.
+    pub invalid: bool,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub cost_usd: f64,
+    pub calls: u32,
+    pub latency: Duration,
+}
+
+impl Turn {
+    fn add(&mut self, c: &Completion) {
+        self.prompt_tokens += c.prompt_tokens;
+        self.completion_tokens += c.completion_tokens;
+        self.cost_usd += c.cost_usd;
+        self.calls += c.attempts;
+        self.latency += c.latency;
+    }
+}
+
+/// Everything an agent run produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentLog {
+    pub ending: Ending,
+    pub turns: Vec<Turn>,
+}
+
+impl AgentLog {
+    pub fn tokens(&self) -> u64 {
+        self.turns
+            .iter()
+            .map(|t| t.prompt_tokens + t.completion_tokens)
+            .sum()
+    }
+
+    pub fn cost_usd(&self) -> f64 {
+        self.turns.iter().map(|t| t.cost_usd).sum()
+    }
+}
+
+/// Why an agent run stopped for a reason that is not the agent's doing (the runner reports it
+/// `errored` and may retry), with the turns taken until then.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error("model endpoint: {source}")]
+    Model {
+        #[source]
+        source: LlmError,
+        turns: Vec<Turn>,
+    },
+    #[error("device: {source}")]
+    Device {
+        #[source]
+        source: SessionError,
+        turns: Vec<Turn>,
+    },
+}
+
+impl AgentError {
+    pub fn turns(&self) -> &[Turn] {
+        match self {
+            AgentError::Model { turns, .. } | AgentError::Device { turns, .. } => turns,
+        }
+    }
+}
+
+/// A baseline agent over one model.
+pub struct ReferenceAgent {
+    style: Style,
+    client: Arc<ChatClient>,
+}
+
+/// Extra turns beyond the step limit for replies that were not actions (invalid, or an action the
+/// phone refused before it became a step).
+const SPARE_TURNS: u32 = 5;
+
+impl ReferenceAgent {
+    pub fn new(style: Style, client: Arc<ChatClient>) -> ReferenceAgent {
+        ReferenceAgent { style, client }
+    }
+
+    pub fn style(&self) -> Style {
+        self.style
+    }
+
+    fn observe_options(&self) -> ObserveOptions {
+        ObserveOptions {
+            elements: true,
+            screenshot: self.style == Style::M3a,
+            annotate: self.style == Style::M3a,
+            max_edge: 1024,
+            encoding: Encoding::Jpeg(80),
+            xml: false,
+        }
+    }
+
+    /// Works towards `goal` on `session` until the model ends the run, the episode stops taking
+    /// steps or the turns run out.
+    pub async fn run(&self, session: &Session, goal: &Goal) -> Result<AgentLog, AgentError> {
+        let ctl = Control::default();
+        let mut turns: Vec<Turn> = Vec::new();
+        let mut history: Vec<String> = Vec::new();
+        let mut steps_left = goal.max_steps;
+        let opts = self.observe_options();
+        for number in 1..=goal.max_steps + SPARE_TURNS {
+            let before = match session.observe(&opts, &ctl).await {
+                Ok(o) => o,
+                Err(source) => return Err(AgentError::Device { source, turns }),
+            };
+            let mut turn = Turn {
+                number,
+                ..Turn::default()
+            };
+            let messages = self.turn_messages(goal, steps_left, &history, &before);
+            let parsed = match self.ask(messages, &mut turn).await {
+                Ok(p) => p,
+                Err(source) => {
+                    turns.push(turn);
+                    return Err(AgentError::Model { source, turns });
+                }
+            };
+            let action = match parsed {
+                Ok(a) => a,
+                Err(e) => {
+                    turn.invalid = true;
+                    turn.result = format!("invalid reply: {e}");
+                    history.push(format!("{number}. (invalid reply: {e})"));
+                    turns.push(turn);
+                    continue;
+                }
+            };
+            let ending = match action {
+                AgentAction::Done => Some(Ending::Done),
+                AgentAction::Answer(text) => Some(Ending::Answered(text)),
+                AgentAction::Infeasible => Some(Ending::Infeasible),
+                AgentAction::Act(a) => {
+                    let described = a.describe();
+                    turn.action = Some(described.clone());
+                    match session.act(a, Some(&opts), &ctl).await {
+                        Ok(outcome) => {
+                            turn.result = result_line(&outcome);
+                            if let Some(left) = outcome.episode.as_ref().and_then(|r| r.steps_left)
+                            {
+                                steps_left = left;
+                            }
+                            let stop = outcome.episode.as_ref().and_then(|r| r.stop.clone());
+                            let result = turn.result.clone();
+                            let line = self
+                                .history_line(goal, &described, &result, &before, &outcome, &mut turn)
+                                .await;
+                            history.push(format!("{number}. {line}"));
+                            stop.map(|_| Ending::OutOfSteps)
+                        }
+                        Err(SessionError::Stopped(why)) => {
+                            turn.result = format!("refused: {why}");
+                            Some(Ending::OutOfSteps)
+                        }
+                        Err(e) if e.is_device_lost() || !e.is_bad_request() => {
+                            turns.push(turn);
+                            return Err(AgentError::Device { source: e, turns });
+                        }
+                        Err(e) => {
+                            turn.result = format!("refused: {e}");
+                            history.push(format!("{number}. {described} → refused: {e}"));
+                            None
+                        }
+                    }
+                }
+            };
+            turns.push(turn);
+            if let Some(ending) = ending {
+                return Ok(AgentLog { ending, turns });
+            }
+        }
+        Ok(AgentLog {
+            ending: Ending::TurnsExhausted,
+            turns,
+        })
+    }
+
+    fn turn_messages(
+        &self,
+        goal: &Goal,
+        steps_left: u32,
+        history: &[String],
+        obs: &Observation,
+    ) -> Vec<Message> {
+        let history = if history.is_empty() {
+            "(nothing yet)".to_string()
+        } else {
+            history.join("\n")
+        };
+        let foreground = obs
+            .foreground
+            .as_ref()
+            .map(|f| f.package.clone())
+            .unwrap_or_else(|| "unknown".into());
+        let text = crate::llm::fill(
+            TURN,
+            &[
+                ("goal", &goal.text),
+                ("steps_left", &steps_left.to_string()),
+                ("max_steps", &goal.max_steps.to_string()),
+                ("history", &history),
+                ("foreground", &foreground),
+                ("elements", obs.elements.as_deref().unwrap_or("(no elements)")),
+            ],
+        );
+        let mut parts = vec![Part::Text(text)];
+        if let Some(shot) = &obs.screenshot {
+            parts.push(image_part(shot));
+        }
+        vec![Message::system(SYSTEM), Message::user(parts)]
+    }
+
+    /// Asks for an action; one repair request when the reply is unusable. `Err` only when the
+    /// endpoint failed; an unusable reply is `Ok(Err(..))`.
+    async fn ask(
+        &self,
+        mut messages: Vec<Message>,
+        turn: &mut Turn,
+    ) -> Result<Result<AgentAction, ActionError>, LlmError> {
+        let first = self.client.complete(&messages, None).await?;
+        turn.add(&first);
+        turn.reply = first.text.clone();
+        let error = match action::parse(&first.text) {
+            Ok(a) => return Ok(Ok(a)),
+            Err(e) => e,
+        };
+        messages.push(Message::assistant(first.text.clone()));
+        messages.push(Message::user(vec![Part::Text(crate::llm::fill(
+            REPAIR,
+            &[
+                ("error", &error.to_string()),
+                ("types", action::ACTION_TYPES),
+            ],
+        ))]));
+        let second = self.client.complete(&messages, None).await?;
+        turn.add(&second);
+        turn.reply = second.text.clone();
+        Ok(action::parse(&second.text))
+    }
+
+    /// The line the history keeps for a step: the action and the phone's report (T3A), or the
+    /// model's own summary from the before and after screenshots (M3A; the report when the model
+    /// gives none).
+    async fn history_line(
+        &self,
+        goal: &Goal,
+        action: &str,
+        result: &str,
+        before: &Observation,
+        outcome: &ActOutcome,
+        turn: &mut Turn,
+    ) -> String {
+        let plain = format!("{action} → {result}");
+        let (Style::M3a, Some(b), Some(a)) = (
+            self.style,
+            before.screenshot.as_ref(),
+            outcome.observation.as_ref().and_then(|o| o.screenshot.as_ref()),
+        ) else {
+            return plain;
+        };
+        let ask = crate::llm::fill(
+            SUMMARY,
+            &[("goal", &goal.text), ("action", action), ("result", result)],
+        );
+        let messages = [Message::user(vec![
+            Part::Text(ask),
+            image_part(b),
+            image_part(a),
+        ])];
+        match self.client.complete(&messages, None).await {
+            Ok(c) => {
+                turn.add(&c);
+                crate::llm::extract_json_object(&c.text)
+                    .and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok())
+                    .and_then(|v| v.get("summary").and_then(|s| s.as_str()).map(str::to_string))
+                    .map(|s| format!("{action} → {s}"))
+                    .unwrap_or(plain)
+            }
+            // A summary is a nicety: without it the history keeps the phone's own report.
+            Err(_) => plain,
+        }
+    }
+}
+
+fn image_part(shot: &crate::device::image::Screenshot) -> Part {
+    match shot.encoding {
+        Encoding::Png => Part::Png(shot.bytes.clone()),
+        Encoding::Jpeg(_) => Part::Jpeg(shot.bytes.clone()),
+    }
+}
+
+/// What the phone reported for an action, in one line.
+fn result_line(o: &ActOutcome) -> String {
+    let mut parts = Vec::new();
+    if let Some(t) = &o.target {
+        parts.push(format!("on {}", t.describe()));
+    }
+    if o.foreground_changed {
+        if let Some(fg) = &o.foreground {
+            parts.push(format!("{fg} in front"));
+        }
+    }
+    if let Some(text) = &o.field_text {
+        parts.push(format!("field now {text:?}"));
+    }
+    if let Some(d) = &o.detail {
+        parts.push(d.clone());
+    }
+    if let Some(n) = &o.no_effect {
+        parts.push(format!("no effect: {n}"));
+    }
+    if parts.is_empty() {
+        "done".to_string()
+    } else {
+        parts.join("; ")
+    }
+}

@@ -1,0 +1,260 @@
+//! `droidmcp run`: an agent through the benchmark (see `crate::run`).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::Args as ClapArgs;
+
+use super::Global;
+use crate::agent::{ReferenceAgent, Style};
+use crate::llm::{ChatClient, Endpoint, EndpointLimits, ResponseFormat, SpendCap};
+use crate::run::plan::{Selection, Source};
+use crate::run::{AgentSpec, RunSpec};
+use crate::store::Store;
+use crate::task::Catalog;
+
+/// Runs an agent over tasks on one or more phones; re-running a name resumes it.
+///
+/// The agent is either a reference agent over an OpenAI-compatible endpoint (`--agent t3a|m3a`
+/// with `--model` and `--base-url`; the key from `--api-key-env`), or your own command
+/// (`--agent-cmd`), spawned once per episode with DROIDMCP_MCP_URL (the episode phone's
+/// agent-surface MCP endpoint), DROIDMCP_GOAL, DROIDMCP_MAX_STEPS and DROIDMCP_EPISODE in its
+/// environment (and `{url}`, `{goal}`, `{max_steps}`, `{episode}` replaced in the command).
+#[derive(Debug, ClapArgs)]
+#[command(after_help = "Examples:\n  droidmcp run smoke --tasks 'aw.system.*' --agent-cmd 'python3 examples/mcp_agent.py'\n  droidmcp run gpt-t3a --source androidworld --seeds 3 --agent t3a --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY --phones 4\n  droidmcp run gpt-t3a        # resume it\n  droidmcp report --run gpt-t3a")]
+pub struct Args {
+    /// The run's name: re-running a name plays only what it has not finished.
+    pub name: String,
+    /// Task ids or globs (`aw.sms.*`); default every task.
+    #[arg(long = "tasks", num_args = 1.., value_delimiter = ',')]
+    pub tasks: Vec<String>,
+    /// Only tasks carrying this tag (repeatable: all of them).
+    #[arg(long = "tag")]
+    pub tags: Vec<String>,
+    /// Only tasks from these sources: b-moca, androidworld, androidarena, own.
+    #[arg(long = "source", value_delimiter = ',')]
+    pub sources: Vec<String>,
+    /// Instances per task, each with a seed derived from --run-seed.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub seeds: u32,
+    /// The seed instance seeds are derived from.
+    #[arg(long, default_value_t = 0)]
+    pub run_seed: u64,
+    /// A step limit for every task (default: each task's own, AndroidWorld's 10 × complexity).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=500))]
+    pub max_steps: Option<u32>,
+    /// Reference agent: t3a (text) or m3a (screenshot with marks + elements).
+    #[arg(long, conflicts_with = "agent_cmd")]
+    pub agent: Option<String>,
+    /// Model name for the reference agent.
+    #[arg(long, requires = "agent")]
+    pub model: Option<String>,
+    /// OpenAI-compatible base URL up to /v1 for the reference agent.
+    #[arg(long, requires = "agent")]
+    pub base_url: Option<String>,
+    /// Environment variable holding the endpoint's API key.
+    #[arg(long, requires = "agent")]
+    pub api_key_env: Option<String>,
+    /// How the endpoint is asked for JSON: json_object (default), json_schema, json_object_schema, none.
+    #[arg(long, default_value = "json_object")]
+    pub response_format: String,
+    /// USD per million input and output tokens, for the cost figures.
+    #[arg(long, num_args = 2, value_names = ["IN", "OUT"])]
+    pub price: Option<Vec<f64>>,
+    /// Stop calling the model once this much (USD) is spent.
+    #[arg(long)]
+    pub spend_cap: Option<f64>,
+    /// Your own agent: a command run once per episode (see above).
+    #[arg(long)]
+    pub agent_cmd: Option<String>,
+    /// Embedded phones playing at once (default 1 unless --device names adb devices).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=256))]
+    pub phones: Option<u32>,
+    /// An adb serial that plays too (repeatable).
+    #[arg(long = "adb-device")]
+    pub devices: Vec<String>,
+    /// Attempts after an errored one (infrastructure trouble), per instance.
+    #[arg(long, default_value_t = 2)]
+    pub retries: u32,
+    /// Longest an agent may take for one episode, in seconds.
+    #[arg(long, default_value_t = 600)]
+    pub episode_timeout: u64,
+    /// The store the run lives in (default: the episode store).
+    #[arg(long)]
+    pub store: Option<PathBuf>,
+    /// Draw N random device environments from the run seed (in addition to --env).
+    #[arg(long)]
+    pub random_envs: Option<u32>,
+}
+
+fn selection_given(a: &Args) -> bool {
+    !a.tasks.is_empty()
+        || !a.tags.is_empty()
+        || !a.sources.is_empty()
+        || a.agent.is_some()
+        || a.agent_cmd.is_some()
+}
+
+/// The environments a run plays in: `--env` (one, a split, a list) and `--random-envs N`.
+fn envs(global: &Global, args: &Args) -> anyhow::Result<Vec<Option<String>>> {
+    let mut envs: Vec<Option<String>> = match &global.env {
+        Some(spec) => crate::env::Environment::resolve_many(spec)?
+            .into_iter()
+            .map(|e| Some(e.name))
+            .collect(),
+        None => Vec::new(),
+    };
+    if let Some(n) = args.random_envs {
+        envs.extend((0..n).map(|i| {
+            Some(format!(
+                "random:{}",
+                crate::run::plan::instance_seed(args.run_seed, "env", i)
+            ))
+        }));
+    }
+    if envs.is_empty() {
+        envs.push(None);
+    }
+    Ok(envs)
+}
+
+fn spec(global: &Global, args: &Args, phones: u32) -> anyhow::Result<RunSpec> {
+    let sources = args
+        .sources
+        .iter()
+        .map(|s| {
+            Source::parse(s).with_context(|| {
+                format!(
+                    "unknown --source {s:?}; use {}",
+                    Source::ALL.map(Source::name).join(", ")
+                )
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let agent = match (&args.agent, &args.agent_cmd) {
+        (Some(style), None) => AgentSpec::Reference {
+            style: Style::parse(style)
+                .with_context(|| format!("unknown --agent {style:?}; use t3a or m3a"))?,
+            model: args.model.clone().context("--agent needs --model")?,
+            base_url: args.base_url.clone().context("--agent needs --base-url")?,
+            api_key_env: args.api_key_env.clone(),
+        },
+        (None, Some(cmd)) if !cmd.trim().is_empty() => AgentSpec::Command(cmd.clone()),
+        _ => anyhow::bail!(
+            "say which agent plays: --agent t3a|m3a (with --model and --base-url) or --agent-cmd CMD"
+        ),
+    };
+    Ok(RunSpec {
+        name: args.name.clone(),
+        selection: Selection {
+            patterns: args.tasks.clone(),
+            tags: args.tags.clone(),
+            sources,
+        },
+        seeds: args.seeds,
+        run_seed: args.run_seed,
+        envs: envs(global, args)?,
+        max_steps: args.max_steps,
+        agent,
+        phones,
+        devices: args.devices.clone(),
+        retries: args.retries,
+        episode_timeout_s: args.episode_timeout,
+    })
+}
+
+fn reference_agent(args: &Args, spec: &RunSpec) -> anyhow::Result<Option<Arc<ReferenceAgent>>> {
+    let AgentSpec::Reference {
+        style,
+        model,
+        base_url,
+        api_key_env,
+    } = &spec.agent
+    else {
+        return Ok(None);
+    };
+    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        anyhow::bail!("--base-url {base_url:?} must start with http:// or https://");
+    }
+    let mut endpoint = Endpoint::new(format!("agent {}", style.name()), base_url, model.clone());
+    endpoint.api_key_env = api_key_env.clone();
+    endpoint.response_format = ResponseFormat::parse(&args.response_format).with_context(|| {
+        format!(
+            "--response-format {:?} is not one of {}",
+            args.response_format,
+            ResponseFormat::NAMES
+        )
+    })?;
+    if let Some(p) = &args.price {
+        endpoint.usd_per_million_input = p[0];
+        endpoint.usd_per_million_output = p[1];
+    }
+    endpoint.max_concurrency = (spec.phones as usize + spec.devices.len()).max(1);
+    let client = ChatClient::new(
+        endpoint,
+        &EndpointLimits::default(),
+        Arc::new(SpendCap::new(args.spend_cap)),
+    )?;
+    Ok(Some(Arc::new(ReferenceAgent::new(*style, Arc::new(client)))))
+}
+
+pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
+    let store_path = args.store.clone().unwrap_or_else(Store::default_path);
+    let store = Store::open(&store_path)
+        .with_context(|| format!("opening the store {}", store_path.display()))?;
+    if let Ok(ids) = store.abort_orphans() {
+        if !ids.is_empty() {
+            eprintln!(
+                "droidmcp: {} episode(s) a killed run left open are now aborted; their instances play again",
+                ids.len()
+            );
+        }
+    }
+    let phones = args
+        .phones
+        .unwrap_or(if args.devices.is_empty() { 1 } else { 0 });
+    let spec = match (store.run_spec(&args.name)?, selection_given(&args)) {
+        (Some(stored), false) => {
+            RunSpec::from_record(&args.name, &stored, phones, args.devices.clone())?
+        }
+        _ => spec(global, &args, phones)?,
+    };
+    let (catalog, errors) = Catalog::load_dir(&crate::task::catalog::default_dir());
+    for e in &errors {
+        eprintln!("droidmcp: {e}");
+    }
+    let agent = reference_agent(&args, &spec)?;
+    let tty = std::io::stderr().is_terminal();
+    let name = spec.name.clone();
+    let summary = crate::run::execute(
+        spec,
+        Arc::new(catalog),
+        store,
+        global.adb_server.clone(),
+        agent,
+        move |p| {
+            if tty {
+                eprint!("\r\x1b[2K[run {name}] {}", p.line());
+            } else {
+                eprintln!("[run {name}] {}", p.line());
+            }
+        },
+    )
+    .await?;
+    if tty {
+        eprintln!();
+    }
+    println!(
+        "run {}: {} instances, {} played now ({} skipped as finished), success {}, errored {}; `droidmcp report --run {}` for the tables",
+        args.name,
+        summary.progress.total,
+        summary.attempts,
+        summary.skipped,
+        summary.progress.success,
+        summary.progress.errored,
+        args.name
+    );
+    Ok(if summary.progress.done == summary.progress.total { 0 } else { 1 })
+}

@@ -1,0 +1,573 @@
+//! Playing a run: a queue of instances shared by one worker per phone, each attempt an episode
+//! started, played by the agent, checked and ended, and written to the store as one row the moment
+//! it is over.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::phones::{AgentSurface, Leased, Phone};
+use super::plan::{self, Instance};
+use super::side_effects;
+use super::spec::{AgentSpec, RunSpec};
+use super::{command, RunError};
+use crate::agent::{AgentLog, Ending, Goal, ReferenceAgent};
+use crate::device::Shell;
+use crate::episode::{DeviceSource, EpisodeError, Episodes, Report, Status};
+use crate::store::{RunResultRow, Store};
+use crate::task::{Catalog, Kind, Task};
+
+/// Where a run stands, after every attempt.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Progress {
+    /// Instances in the run.
+    pub total: usize,
+    /// Instances with a final outcome (including those an earlier invocation finished).
+    pub done: usize,
+    pub success: usize,
+    /// Final `errored` outcomes (retries used up).
+    pub errored: usize,
+    /// Attempts that errored and were queued again.
+    pub retried: usize,
+    pub tokens: u64,
+    pub cost_usd: f64,
+    /// Seconds per instance so far in this invocation, for the ETA.
+    pub seconds_per_instance: Option<f64>,
+}
+
+impl Progress {
+    /// One line: `12/40 done · success 10 (83%) · errored 1 · ETA 1m20s · 12.3k tokens · $0.0400`.
+    pub fn line(&self) -> String {
+        let rate = if self.done > self.errored {
+            format!(
+                " ({:.0}%)",
+                100.0 * self.success as f64 / (self.done - self.errored) as f64
+            )
+        } else {
+            String::new()
+        };
+        let eta = self
+            .seconds_per_instance
+            .map(|s| {
+                let secs = (s * (self.total - self.done) as f64).round() as u64;
+                format!(" · ETA {}m{:02}s", secs / 60, secs % 60)
+            })
+            .unwrap_or_default();
+        format!(
+            "{}/{} done · success {}{rate} · errored {}{} · {:.1}k tokens · ${:.4}",
+            self.done,
+            self.total,
+            self.success,
+            self.errored,
+            eta,
+            self.tokens as f64 / 1000.0,
+            self.cost_usd
+        )
+    }
+}
+
+/// What one invocation of a run did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSummary {
+    pub progress: Progress,
+    /// Instances an earlier invocation had finished (skipped now).
+    pub skipped: usize,
+    /// Attempts played now.
+    pub attempts: usize,
+}
+
+/// Episodes of a run are started by the runner on the phone it leased; an agent that calls
+/// `task_start` on its agent surface is told so instead of being handed another phone.
+struct StartedByRunner;
+
+#[async_trait::async_trait]
+impl DeviceSource for StartedByRunner {
+    async fn shell(&self, _device: Option<&str>) -> Result<Arc<dyn Shell>, String> {
+        Err("this phone is playing a run's episode, which the runner started: work on it and end it \
+             with task_answer or task_finish (its id is in DROIDMCP_EPISODE)"
+            .into())
+    }
+}
+
+/// What the workers share.
+struct Shared {
+    spec: RunSpec,
+    episodes: Arc<Episodes>,
+    store: Store,
+    adb_server: Option<String>,
+    agent: Option<Arc<ReferenceAgent>>,
+    queue: Mutex<VecDeque<(Instance, u32)>>,
+    progress: Mutex<Progress>,
+    started: Instant,
+    /// Instances an earlier invocation finished.
+    skipped: usize,
+    played: Mutex<usize>,
+    on_progress: Box<dyn Fn(&Progress) + Send + Sync>,
+}
+
+/// Plays every instance of `spec` that has no final row in `store` yet, on its phones, and returns
+/// what this invocation did. `agent` is the reference agent when the spec names one.
+pub async fn execute(
+    spec: RunSpec,
+    catalog: Arc<Catalog>,
+    store: Store,
+    adb_server: Option<String>,
+    agent: Option<Arc<ReferenceAgent>>,
+    on_progress: impl Fn(&Progress) + Send + Sync + 'static,
+) -> Result<RunSummary, RunError> {
+    if matches!(spec.agent, AgentSpec::Reference { .. }) && agent.is_none() {
+        return Err(RunError::Spec("the run names a reference agent but none was given".into()));
+    }
+    if spec.phones == 0 && spec.devices.is_empty() {
+        return Err(RunError::Spec("a run needs at least one phone (--phones N or --device SERIAL)".into()));
+    }
+    let record = spec.record().to_string();
+    match store.run_spec(&spec.name)? {
+        Some(stored) if stored != record => {
+            return Err(RunError::SpecChanged {
+                name: spec.name.clone(),
+                stored,
+                now: record,
+            })
+        }
+        Some(_) => {}
+        None => store.insert_run(&spec.name, &record, &now())?,
+    }
+    let tasks = spec.selection.pick(&catalog)?;
+    let instances = plan::instances(&tasks, spec.seeds, spec.run_seed, &spec.envs);
+    let mut attempts: BTreeMap<String, u32> = BTreeMap::new();
+    let mut finals: BTreeMap<String, RunResultRow> = BTreeMap::new();
+    for row in store.run_results(&spec.name)? {
+        let n = attempts.entry(row.instance.clone()).or_default();
+        *n = (*n).max(row.attempt);
+        if row.is_final {
+            finals.insert(row.instance.clone(), row);
+        }
+    }
+    let mut progress = Progress {
+        total: instances.len(),
+        ..Progress::default()
+    };
+    let mut queue = VecDeque::new();
+    for inst in instances {
+        match finals.get(&inst.key()) {
+            Some(row) => {
+                progress.done += 1;
+                progress.success += row.success as usize;
+                progress.errored += (row.outcome == "errored") as usize;
+                progress.tokens += row.tokens;
+                progress.cost_usd += row.cost_usd;
+            }
+            None => {
+                let next = attempts.get(&inst.key()).copied().unwrap_or(0) + 1;
+                queue.push_back((inst, next));
+            }
+        }
+    }
+    let skipped = progress.done;
+    let episodes = Arc::new(Episodes::new(
+        catalog,
+        Some(store.clone()),
+        Arc::new(StartedByRunner),
+    ));
+    let phones: Vec<Phone> = (0..spec.phones)
+        .map(|_| Phone::Embedded)
+        .chain(spec.devices.iter().cloned().map(Phone::Adb))
+        .collect();
+    let shared = Arc::new(Shared {
+        spec,
+        episodes,
+        store,
+        adb_server,
+        agent,
+        queue: Mutex::new(queue),
+        progress: Mutex::new(progress.clone()),
+        started: Instant::now(),
+        skipped,
+        played: Mutex::new(0),
+        on_progress: Box::new(on_progress),
+    });
+    (shared.on_progress)(&progress);
+    let workers: Vec<_> = phones
+        .into_iter()
+        .enumerate()
+        .map(|(slot, phone)| {
+            let shared = shared.clone();
+            tokio::spawn(async move { worker(shared, slot, phone).await })
+        })
+        .collect();
+    for w in workers {
+        w.await
+            .map_err(|e| RunError::Io(format!("a run worker stopped: {e}")))??;
+    }
+    let progress = lock(&shared.progress).clone();
+    let attempts = *lock(&shared.played);
+    Ok(RunSummary {
+        progress,
+        skipped,
+        attempts,
+    })
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn now() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}
+
+/// Takes instances off the queue and plays them on `phone` until the queue is empty. Only a store
+/// that cannot be written stops a worker (and the run): anything else is one attempt's `errored`.
+async fn worker(shared: Arc<Shared>, slot: usize, phone: Phone) -> Result<(), RunError> {
+    loop {
+        let Some((inst, attempt)) = lock(&shared.queue).pop_front() else {
+            return Ok(());
+        };
+        let span = tracing::info_span!("episode", run = %shared.spec.name, instance = %inst.key(),
+            attempt, phone = %phone.name(slot));
+        let _enter = span.enter();
+        let mut row = play(&shared, &inst, attempt, &phone).await;
+        let retry = row.outcome == "errored" && attempt <= shared.spec.retries;
+        row.is_final = !retry;
+        tracing::info!(outcome = %row.outcome, ending = %row.ending, error = ?row.error, "attempt over");
+        shared.store.insert_run_result(&row)?;
+        *lock(&shared.played) += 1;
+        let snapshot = {
+            let mut p = lock(&shared.progress);
+            p.tokens += row.tokens;
+            p.cost_usd += row.cost_usd;
+            if retry {
+                p.retried += 1;
+            } else {
+                p.done += 1;
+                p.success += row.success as usize;
+                p.errored += (row.outcome == "errored") as usize;
+                // Wall time per instance finished now: the phones' parallelism is already in it.
+                let finished_now = (p.done - shared.skipped).max(1) as f64;
+                p.seconds_per_instance =
+                    Some(shared.started.elapsed().as_secs_f64() / finished_now);
+            }
+            p.clone()
+        };
+        if retry {
+            lock(&shared.queue).push_back((inst, attempt + 1));
+        }
+        (shared.on_progress)(&snapshot);
+    }
+}
+
+/// The task an instance plays: the catalog's, with the run's step limit when it sets one.
+fn task_for_run(task: &Arc<Task>, max_steps: Option<u32>) -> Arc<Task> {
+    match max_steps {
+        Some(n) if n != task.max_steps => Arc::new(Task {
+            max_steps: n,
+            ..(**task).clone()
+        }),
+        _ => task.clone(),
+    }
+}
+
+/// An attempt's row before anything happened.
+fn blank_row(shared: &Shared, inst: &Instance, attempt: u32) -> RunResultRow {
+    RunResultRow {
+        run: shared.spec.name.clone(),
+        instance: inst.key(),
+        task_id: inst.task.id.clone(),
+        seed: inst.seed,
+        env: inst.env.clone(),
+        attempt,
+        outcome: "errored".into(),
+        max_steps: shared.spec.max_steps.unwrap_or(inst.task.max_steps),
+        side_effects: "[]".into(),
+        agent_log: "{}".into(),
+        metrics: "{}".into(),
+        ..RunResultRow::default()
+    }
+}
+
+/// Plays one attempt; never fails: trouble becomes an `errored` row saying why.
+async fn play(shared: &Shared, inst: &Instance, attempt: u32, phone: &Phone) -> RunResultRow {
+    let started = Instant::now();
+    let mut row = blank_row(shared, inst, attempt);
+    let result = play_episode(shared, inst, phone, &mut row).await;
+    if let Err(why) = result {
+        row.outcome = "errored".into();
+        row.success = false;
+        row.error = Some(why);
+    }
+    row.wall_ms = started.elapsed().as_millis() as u64;
+    row.at = now();
+    row
+}
+
+/// How an agent's turn at an episode ended, for the row.
+struct Played {
+    ending: String,
+    tokens: u64,
+    cost_usd: f64,
+    log: serde_json::Value,
+    /// Infrastructure broke while the agent played (the attempt is `errored`).
+    infra: Option<String>,
+}
+
+async fn play_episode(
+    shared: &Shared,
+    inst: &Instance,
+    phone: &Phone,
+    row: &mut RunResultRow,
+) -> Result<(), String> {
+    let task = task_for_run(&inst.task, shared.spec.max_steps);
+    let instance = task
+        .instantiate(inst.seed, &Default::default())
+        .map_err(|e| format!("instance: {e}"))?;
+    let leased = Leased::open(
+        phone,
+        inst.env.as_deref(),
+        shared.adb_server.as_deref(),
+        &shared.episodes,
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    let shell = leased.shell().await.map_err(|e| e.to_string())?;
+    let started = shared
+        .episodes
+        .start_instance(instance, shell.clone())
+        .await
+        .map_err(|e| format!("start: {e}"))?;
+    row.episode_id = Some(started.episode.clone());
+    let before = side_effects::read(shell.as_ref()).await;
+    let goal = Goal {
+        text: started.goal.clone(),
+        max_steps: started.max_steps,
+    };
+    let timeout = Duration::from_secs(shared.spec.episode_timeout_s.max(1));
+    let played = match &shared.spec.agent {
+        AgentSpec::Reference { .. } => {
+            let agent = shared
+                .agent
+                .as_ref()
+                .expect("execute checked that a reference run has its agent");
+            play_reference(shared, agent, &leased, &started.episode, started.kind, &goal, timeout)
+                .await
+        }
+        AgentSpec::Command(cmd) => {
+            play_command(shared, cmd, &leased, &started.episode, &goal, timeout).await
+        }
+    };
+    row.ending = played.ending.clone();
+    row.tokens = played.tokens;
+    row.cost_usd = played.cost_usd;
+    row.agent_log = played.log.to_string();
+    let after = side_effects::read(shell.as_ref()).await;
+    let own = task_text(&inst.task);
+    let changes: Vec<String> = side_effects::diff(&before, &after, |key| own.contains(key))
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    row.side_effects = json!(changes).to_string();
+    let id = started.episode.as_str();
+    let checked = shared.episodes.check(id).await;
+    let summary = shared.episodes.summary(id).await.ok();
+    if let Some(s) = &summary {
+        row.steps = s.steps;
+        row.finished = s.finished;
+    }
+    // Teardown even when the check failed; a teardown failure is logged, never the agent's.
+    if let Err(e) = shared.episodes.end(id).await {
+        tracing::warn!("episode {id}: end: {e}");
+    }
+    if let Some(why) = played.infra {
+        return Err(why);
+    }
+    let report = checked.map_err(|e| format!("check: {e}"))?;
+    score(row, &report)
+}
+
+/// Fills the row's outcome from the check. Success counts only when the agent said it was done (or
+/// answered), as AndroidWorld counts it; a check that could not read the phone errors the attempt.
+fn score(row: &mut RunResultRow, report: &Report) -> Result<(), String> {
+    let v = &report.verdict;
+    if let Some(why) = &v.inconclusive {
+        return Err(format!("check could not read the phone: {why}"));
+    }
+    row.success = v.success && row.finished;
+    row.outcome = if row.success { "success" } else { "failure" }.into();
+    let known: Vec<_> = v.checks.iter().filter(|c| c.inconclusive.is_none()).collect();
+    row.progress = v.subgoal_rate.or_else(|| {
+        (!known.is_empty())
+            .then(|| known.iter().filter(|c| c.passed).count() as f64 / known.len() as f64)
+    });
+    let mut metrics = json!({
+        "violations": v.violations.iter().map(|x| json!({
+            "constraint": x.constraint, "level": x.level.as_str(), "step": x.step,
+            "did": x.did, "why": x.why})).collect::<Vec<_>>(),
+        "failed_checks": v.checks.iter().filter(|c| !c.passed).map(|c| c.id.clone()).collect::<Vec<_>>(),
+    });
+    if let Some(m) = &report.metrics {
+        metrics["tr"] = json!(m.task_reward);
+        metrics["tcr"] = json!(m.completion_ratio);
+        metrics["rrr"] = json!(m.reversed_redundancy);
+    }
+    row.metrics = metrics.to_string();
+    Ok(())
+}
+
+/// Everything a task file says, for telling a setting the task is about from a side effect.
+fn task_text(task: &Task) -> String {
+    format!(
+        "{} {:?} {:?} {:?}",
+        task.goal, task.setup, task.checks, task.teardown
+    )
+}
+
+async fn play_reference(
+    shared: &Shared,
+    agent: &ReferenceAgent,
+    leased: &Leased,
+    episode: &str,
+    kind: Kind,
+    goal: &Goal,
+    timeout: Duration,
+) -> Played {
+    let hub = leased.hub();
+    let session = match hub.open("agent", None).await {
+        Ok(s) => s,
+        Err(e) => return infra_before_acting(format!("agent session: {e}")),
+    };
+    let (log, infra, ending) = match tokio::time::timeout(timeout, agent.run(&session, goal)).await
+    {
+        Err(_) => (None, None, "time limit".to_string()),
+        Ok(Ok(log)) => {
+            let ending = log.ending.as_str().to_string();
+            (Some(log), None, ending)
+        }
+        // The model endpoint or the device failed: not the agent's doing.
+        Ok(Err(e)) => {
+            let log = AgentLog {
+                ending: Ending::TurnsExhausted,
+                turns: e.turns().to_vec(),
+            };
+            (Some(log), Some(e.to_string()), "errored".to_string())
+        }
+    };
+    if infra.is_none() {
+        match log.as_ref().map(|l| &l.ending) {
+            Some(Ending::Done) => {
+                let _ = shared.episodes.finish(episode).await;
+            }
+            Some(Ending::Answered(text)) => {
+                // An answer to an operation task is the agent saying it is done.
+                let r = if kind == Kind::Query {
+                    shared.episodes.answer(episode, text).await
+                } else {
+                    Err(EpisodeError::NotAQuery { task: String::new() })
+                };
+                if r.is_err() {
+                    let _ = shared.episodes.finish(episode).await;
+                }
+            }
+            _ => {}
+        }
+    }
+    let turns = log.as_ref().map(|l| l.turns.as_slice()).unwrap_or(&[]);
+    Played {
+        ending,
+        tokens: log.as_ref().map_or(0, AgentLog::tokens),
+        cost_usd: log.as_ref().map_or(0.0, AgentLog::cost_usd),
+        log: json!({
+            "agent": agent.style().name(),
+            "turns": turns.iter().map(|t| json!({
+                "turn": t.number, "reply": t.reply, "action": t.action, "result": t.result,
+                "invalid": t.invalid, "prompt_tokens": t.prompt_tokens,
+                "completion_tokens": t.completion_tokens, "cost_usd": t.cost_usd,
+                "calls": t.calls, "latency_ms": t.latency.as_millis() as u64,
+            })).collect::<Vec<_>>(),
+        }),
+        infra,
+    }
+}
+
+fn infra_before_acting(why: String) -> Played {
+    Played {
+        ending: "errored".into(),
+        tokens: 0,
+        cost_usd: 0.0,
+        log: json!({}),
+        infra: Some(why),
+    }
+}
+
+async fn play_command(
+    shared: &Shared,
+    cmd: &str,
+    leased: &Leased,
+    episode: &str,
+    goal: &Goal,
+    timeout: Duration,
+) -> Played {
+    let surface = match AgentSurface::serve(leased, &shared.episodes).await {
+        Ok(s) => s,
+        Err(e) => return infra_before_acting(e.to_string()),
+    };
+    let (tx, rx) = tokio::sync::watch::channel(None);
+    // Tells the agent to stop once its episode takes no more steps, or at the time limit.
+    let watcher = {
+        let episodes = shared.episodes.clone();
+        let id = episode.to_string();
+        tokio::spawn(async move {
+            let deadline = Instant::now() + timeout;
+            loop {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                if Instant::now() >= deadline {
+                    let _ = tx.send(Some("time limit"));
+                    return;
+                }
+                let status = match episodes.summary(&id).await {
+                    Ok(s) => s.status,
+                    Err(_) => Status::Aborted,
+                };
+                if status != Status::Running {
+                    let _ = tx.send(Some("episode over"));
+                    return;
+                }
+            }
+        })
+    };
+    let launch = command::Launch {
+        command: cmd,
+        url: &surface.url,
+        goal: &goal.text,
+        max_steps: goal.max_steps,
+        episode,
+    };
+    let exit = command::run(&launch, rx).await;
+    watcher.abort();
+    surface.close().await;
+    let summary = shared.episodes.summary(episode).await.ok();
+    let acted = summary.as_ref().is_some_and(|s| s.steps > 0 || s.finished);
+    match exit {
+        Err(e) => infra_before_acting(format!("cannot start the agent command: {e}")),
+        Ok(exit) => {
+            let log = json!({"command": cmd, "exit": exit.code, "killed": exit.killed,
+                             "stdout": exit.stdout, "stderr": exit.stderr});
+            let crashed = exit.killed.is_none() && exit.code != Some(0) && !acted;
+            let infra = crashed.then(|| {
+                let tail: String = exit.stderr.lines().rev().take(3).collect::<Vec<_>>()
+                    .into_iter().rev().collect::<Vec<_>>().join(" | ");
+                format!("the agent process {} before acting: {tail}", exit.describe())
+            });
+            Played {
+                ending: exit.describe(),
+                tokens: 0,
+                cost_usd: 0.0,
+                log,
+                infra,
+            }
+        }
+    }
+}

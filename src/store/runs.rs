@@ -1,0 +1,166 @@
+//! Runs in the store: a run's name and its specification, and one row per attempt at each of its
+//! instances, committed as the attempt ends — so a run killed half way keeps every finished
+//! instance, and re-running it by name knows what is left.
+//!
+//! Tables: `runs` (name, specification JSON, created), `run_results` (run, instance key, task,
+//! seed, environment, attempt, outcome `success|failure|errored`, whether the outcome is final, the
+//! episode, the agent's ending and log, the per-episode metrics). An instance is done once it has a
+//! final row; an `errored` attempt is final only when it was the last one allowed.
+
+use rusqlite::{params, OptionalExtension};
+
+use super::{Store, StoreError};
+
+/// One attempt at one instance of a run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunResultRow {
+    pub run: String,
+    /// `task#seed@env`: what identifies the instance across attempts and re-runs.
+    pub instance: String,
+    pub task_id: String,
+    pub seed: u64,
+    pub env: Option<String>,
+    pub attempt: u32,
+    /// `success`, `failure` or `errored`.
+    pub outcome: String,
+    /// The instance needs no more attempts.
+    pub is_final: bool,
+    pub episode_id: Option<String>,
+    /// The agent declared the task done or answered.
+    pub finished: bool,
+    pub success: bool,
+    /// Fraction of the task's checks that passed (AndroidWorld's progress / sub-goal rate).
+    pub progress: Option<f64>,
+    pub steps: u32,
+    pub max_steps: u32,
+    pub tokens: u64,
+    pub cost_usd: f64,
+    pub wall_ms: u64,
+    /// How the agent ended (`done`, `answered`, `out_of_steps`, `exited 1`…).
+    pub ending: String,
+    /// Why an errored attempt errored.
+    pub error: Option<String>,
+    /// Settings changed outside the task's own (JSON list of `namespace key: before → after`).
+    pub side_effects: String,
+    /// The agent's log (JSON): turns with tokens and cost, or a process's output.
+    pub agent_log: String,
+    /// Trajectory metrics and constraint violations (JSON), when the task has a reference.
+    pub metrics: String,
+    pub at: String,
+}
+
+pub(super) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS runs(
+  name TEXT PRIMARY KEY, spec TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS run_results(
+  run TEXT NOT NULL, instance TEXT NOT NULL, task_id TEXT NOT NULL, seed INTEGER NOT NULL, env TEXT,
+  attempt INTEGER NOT NULL, outcome TEXT NOT NULL, is_final INTEGER NOT NULL, episode_id TEXT,
+  finished INTEGER NOT NULL, success INTEGER NOT NULL, progress REAL, steps INTEGER NOT NULL,
+  max_steps INTEGER NOT NULL, tokens INTEGER NOT NULL, cost_usd REAL NOT NULL, wall_ms INTEGER NOT NULL,
+  ending TEXT NOT NULL, error TEXT, side_effects TEXT NOT NULL, agent_log TEXT NOT NULL,
+  metrics TEXT NOT NULL, at TEXT NOT NULL,
+  PRIMARY KEY(run, instance, attempt));
+";
+
+const RESULT_COLUMNS: &str = "run, instance, task_id, seed, env, attempt, outcome, is_final, episode_id, finished, success, progress, steps, max_steps, tokens, cost_usd, wall_ms, ending, error, side_effects, agent_log, metrics, at";
+
+impl Store {
+    /// The specification a run was created with, if the run exists.
+    pub fn run_spec(&self, name: &str) -> Result<Option<String>, StoreError> {
+        self.with(|c| {
+            c.query_row("SELECT spec FROM runs WHERE name = ?1", [name], |r| r.get(0))
+                .optional()
+        })
+    }
+
+    /// Records a new run (a run of that name must not exist yet).
+    pub fn insert_run(&self, name: &str, spec: &str, at: &str) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO runs(name, spec, created_at) VALUES (?1, ?2, ?3)",
+                params![name, spec, at],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// Names of every run, oldest first.
+    pub fn runs(&self) -> Result<Vec<String>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare("SELECT name FROM runs ORDER BY created_at, name")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            rows.collect()
+        })
+    }
+
+    pub fn insert_run_result(&self, r: &RunResultRow) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                &format!("INSERT INTO run_results({RESULT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"),
+                params![
+                    r.run,
+                    r.instance,
+                    r.task_id,
+                    r.seed as i64,
+                    r.env,
+                    r.attempt,
+                    r.outcome,
+                    r.is_final,
+                    r.episode_id,
+                    r.finished,
+                    r.success,
+                    r.progress,
+                    r.steps,
+                    r.max_steps,
+                    r.tokens as i64,
+                    r.cost_usd,
+                    r.wall_ms as i64,
+                    r.ending,
+                    r.error,
+                    r.side_effects,
+                    r.agent_log,
+                    r.metrics,
+                    r.at,
+                ],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// Every attempt of a run, in the order they ended.
+    pub fn run_results(&self, run: &str) -> Result<Vec<RunResultRow>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare(&format!(
+                "SELECT {RESULT_COLUMNS} FROM run_results WHERE run = ?1 ORDER BY at, instance, attempt"
+            ))?;
+            let rows = stmt.query_map([run], |r| {
+                Ok(RunResultRow {
+                    run: r.get(0)?,
+                    instance: r.get(1)?,
+                    task_id: r.get(2)?,
+                    seed: r.get::<_, i64>(3)? as u64,
+                    env: r.get(4)?,
+                    attempt: r.get(5)?,
+                    outcome: r.get(6)?,
+                    is_final: r.get(7)?,
+                    episode_id: r.get(8)?,
+                    finished: r.get(9)?,
+                    success: r.get(10)?,
+                    progress: r.get(11)?,
+                    steps: r.get(12)?,
+                    max_steps: r.get(13)?,
+                    tokens: r.get::<_, i64>(14)? as u64,
+                    cost_usd: r.get(15)?,
+                    wall_ms: r.get::<_, i64>(16)? as u64,
+                    ending: r.get(17)?,
+                    error: r.get(18)?,
+                    side_effects: r.get(19)?,
+                    agent_log: r.get(20)?,
+                    metrics: r.get(21)?,
+                    at: r.get(22)?,
+                })
+            })?;
+            rows.collect()
+        })
+    }
+}
