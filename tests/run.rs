@@ -394,3 +394,57 @@ fn a_killed_run_resumes_and_plays_every_instance_exactly_once() {
     assert_eq!(totals(&killed), totals(&whole));
     assert!(killed.iter().all(|r| r.success));
 }
+
+#[tokio::test]
+async fn runs_start_over_rest_report_live_status_and_refuse_bad_bodies() {
+    let catalog = catalog();
+    let model = Model::start(
+        Arc::new(|_: &str| r#"{"action_type": "status", "goal_status": "complete"}"#.to_string()),
+        Duration::ZERO,
+    )
+    .await;
+    let runs = droidmcp::http::runs::Runs::new(catalog, Some(Store::in_memory().unwrap()));
+    let app = droidmcp::http::runs::router(runs);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let http = reqwest::Client::new();
+    let body = json!({"name": "rest", "tasks": ["aw.settings.wifi_on", "bmoca.clock.tab_alarm"],
+        "agent": {"style": "t3a", "model": "m", "base_url": model.base}});
+    let r = http.post(format!("{base}/v1/runs")).json(&body).send().await.unwrap();
+    assert_eq!(r.status(), 202);
+    let started: Value = r.json().await.unwrap();
+    assert_eq!(started["name"], "rest");
+    let mut status = Value::Null;
+    for _ in 0..600 {
+        status = http.get(format!("{base}/v1/runs/rest")).send().await.unwrap().json().await.unwrap();
+        if status["status"] != "running" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(status["status"], "done", "{status}");
+    assert_eq!((status["total"].as_u64(), status["done"].as_u64()), (Some(2), Some(2)), "{status}");
+    assert_eq!(status["report"]["false_complete"]["k"], 2, "{status}");
+    let svg = http.get(format!("{base}/v1/runs/rest/report.svg")).send().await.unwrap().text().await.unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("tag settings"), "{svg}");
+    let list: Value = http.get(format!("{base}/v1/runs")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(list["runs"][0]["name"], "rest");
+    // The same name with another body is a conflict; bad bodies say what is wrong; unknown runs 404.
+    let mut other = body.clone();
+    other["seeds"] = json!(2);
+    let r = http.post(format!("{base}/v1/runs")).json(&other).send().await.unwrap();
+    assert_eq!(r.status(), 409);
+    let mut bad = body.clone();
+    bad["name"] = json!("bad");
+    bad["agent"]["style"] = json!("gpt");
+    let r = http.post(format!("{base}/v1/runs")).json(&bad).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert!(r.text().await.unwrap().contains("unknown agent style"));
+    bad["agent"]["style"] = json!("t3a");
+    bad["tasks"] = json!(["no.such.*"]);
+    let r = http.post(format!("{base}/v1/runs")).json(&bad).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    let r = http.get(format!("{base}/v1/runs/nope")).send().await.unwrap();
+    assert_eq!(r.status(), 404);
+}

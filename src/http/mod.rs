@@ -15,6 +15,8 @@
 //! | `GET /v1/episodes/{id}/steps` | – | `Steps` |
 //! | `GET /v1/episodes/{id}/export` | – | the episode as `droidmcp episodes export` writes it |
 //!
+//! Runs (`/v1/runs`, `droidmcp run` over REST) are in [`runs`].
+//!
 //! This is the harness's surface: it sees parameters, setup, checks and evidence. Agents get the MCP
 //! tools (`crate::mcp`), which show none of that before the episode ends. A check of a running
 //! episode answers `"provisional": true`. Episodes a previous server process left open are
@@ -29,6 +31,7 @@ pub mod openapi;
 pub mod phone;
 pub mod phone_wire;
 pub mod review;
+pub mod runs;
 pub mod wire;
 
 use std::collections::BTreeMap;

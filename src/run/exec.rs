@@ -173,7 +173,7 @@ pub async fn execute(
         Arc::new(StartedByRunner),
     ));
     let phones: Vec<Phone> = (0..spec.phones)
-        .map(|_| Phone::Embedded)
+        .map(Phone::Embedded)
         .chain(spec.devices.iter().cloned().map(Phone::Adb))
         .collect();
     let shared = Arc::new(Shared {
@@ -340,6 +340,11 @@ async fn play_episode(
         .await
         .map_err(|e| format!("start: {e}"))?;
     row.episode_id = Some(started.episode.clone());
+    let episode = shared
+        .episodes
+        .get(&started.episode)
+        .map_err(|e| format!("start: {e}"))?;
+    leased.bind(episode);
     let before = side_effects::read(shell.as_ref()).await;
     let goal = Goal {
         text: started.goal.clone(),

@@ -21,9 +21,9 @@ use super::RunError;
 /// A device a run can use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Phone {
-    /// An embedded phone (all of a run's embedded phones boot with the same seed, so an instance
-    /// sees the same phone whichever slot it lands on).
-    Embedded,
+    /// The embedded phone of slot N, booted with seed N: each slot's phone has a serial of its own
+    /// (`sim-N`), so nothing keyed by serial (a device's open episode) mixes two slots up.
+    Embedded(u32),
     /// An adb serial.
     Adb(String),
 }
@@ -32,18 +32,18 @@ impl Phone {
     /// The device spec for this phone in `env`.
     pub fn spec(&self, env: Option<&str>) -> String {
         let device = match self {
-            Phone::Embedded => "sim:0",
-            Phone::Adb(serial) => serial.as_str(),
+            Phone::Embedded(slot) => format!("sim:{slot}"),
+            Phone::Adb(serial) => serial.clone(),
         };
         match env {
-            Some(env) => crate::env::with_env(device, env),
-            None => device.to_string(),
+            Some(env) => crate::env::with_env(&device, env),
+            None => device,
         }
     }
 
     pub fn name(&self, slot: usize) -> String {
         match self {
-            Phone::Embedded => format!("sim#{slot}"),
+            Phone::Embedded(n) => format!("sim#{n} (slot {slot})"),
             Phone::Adb(serial) => serial.clone(),
         }
     }
@@ -68,6 +68,7 @@ impl Leased {
             Some(spec.clone()),
             adb_server.map(str::to_string),
         ));
+        // Until an episode is bound to the phone (`bind`), steps go to the registry.
         pool.set_step_sink(episodes.clone());
         // Open it now, so a device that is not there errors the attempt before setup.
         pool.lease(None)
@@ -84,6 +85,12 @@ impl Leased {
             .await
             .map_err(|e| RunError::Device(format!("{}: {e}", self.spec)))?;
         Ok(lease.slot().device.shell_handle())
+    }
+
+    /// Sends every step taken on this phone to `episode` (the one episode it plays), whatever
+    /// serial the phone reports.
+    pub fn bind(&self, episode: Arc<dyn crate::session::StepSink>) {
+        self.pool.set_step_sink(episode);
     }
 
     /// A hub of sessions on this phone (the reference agents act through one).

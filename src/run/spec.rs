@@ -181,6 +181,6 @@ mod tests {
         let e = RunSpec::from_record("r", "{\"tasks\": 3}", 1, vec![])
             .unwrap_err()
             .to_string();
-        assert!(e.contains("run \"r\"") && e.contains("tasks"), "{e}");
+        assert!(e.contains("run \"r\"") && e.contains("has no valid"), "{e}");
     }
 }

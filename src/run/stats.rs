@@ -81,9 +81,9 @@ mod tests {
         assert!(close(lo, 0.0624) && close(hi, 0.1605), "{lo} {hi}");
         // Extremes stay inside [0, 1] and are not degenerate.
         let (lo, hi) = Rate::new(0, 10).wilson();
-        assert!(lo == 0.0 && close(hi, 0.2775), "{hi}");
+        assert!(close(lo, 0.0) && close(hi, 0.2775), "{lo} {hi}");
         let (lo, hi) = Rate::new(10, 10).wilson();
-        assert!(close(lo, 0.7225) && hi == 1.0, "{lo}");
+        assert!(close(lo, 0.7225) && close(hi, 1.0), "{lo} {hi}");
         assert_eq!(Rate::new(0, 0).show(), "-");
     }
 

@@ -109,8 +109,10 @@ pub fn routes(
 ) -> Router {
     let episodes_for_phones = episodes.clone();
     let episodes_for_review = episodes.clone();
+    let runs = crate::http::runs::Runs::new(episodes.catalog().clone(), episodes.store().cloned());
     crate::http::router(episodes)
         .merge(crate::http::review::router(episodes_for_review))
+        .merge(crate::http::runs::router(runs))
         .merge(crate::http::phone::router(crate::http::phone::Phones::new(
             state,
             episodes_for_phones,
