@@ -13,11 +13,30 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(droidmcp::cli::run(cli)) {
+    runtime.spawn(remove_phone_folders_on_sigterm());
+    let outcome = runtime.block_on(droidmcp::cli::run(cli));
+    // Phones a server still holds (and reference cycles never dropped) take their folders with them.
+    droidmcp::sim::datadir::remove_all();
+    match outcome {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
         Err(e) => {
             eprintln!("droidmcp: {e:#}");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// `kill` (SIGTERM) ends the process as the default action would (exit 143), after removing the
+/// embedded phones' folders.
+async fn remove_phone_folders_on_sigterm() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            if term.recv().await.is_some() {
+                droidmcp::sim::datadir::remove_all();
+                std::process::exit(143);
+            }
         }
     }
 }

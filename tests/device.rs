@@ -144,7 +144,7 @@ async fn clear_empties_the_whole_field_and_typing_needs_a_focused_field() {
 #[tokio::test]
 async fn typing_with_submit_presses_enter() {
     let (s, _) = session().await;
-    let steps_before = s.steps().len();
+    let steps_before = s.steps().await.len();
     act(&s, Action::Tap(Target::Text("Apps list".into())))
         .await
         .unwrap();
@@ -161,7 +161,7 @@ async fn typing_with_submit_presses_enter() {
     .await
     .unwrap();
     assert!(out.detail.unwrap().contains("input text"));
-    assert_eq!(s.steps().len(), steps_before + 2);
+    assert_eq!(s.steps().await.len(), steps_before + 2);
 }
 
 #[tokio::test]
@@ -193,14 +193,15 @@ async fn bad_targets_are_errors_that_name_the_problem() {
     assert!(key.to_string().contains("back"), "{key}");
     let wait = act(&s, Action::Wait { ms: 10_000_000 }).await.unwrap_err();
     assert!(matches!(wait, SessionError::BadArgument(_)));
-    // Failed steps are recorded with their error; the session still works.
-    let steps = s.steps();
-    assert!(steps.iter().all(|st| st.error.is_some()));
+    // Refused attempts are logged with their error, marked as refusals; the session still works.
+    let steps = s.steps().await;
+    assert!(steps.iter().all(|st| st.error.is_some() && st.refused));
     assert_eq!(steps.len(), 7);
     act(&s, Action::PressKey { key: "home".into() })
         .await
         .unwrap();
-    assert!(s.steps().last().unwrap().error.is_none());
+    let last = s.steps().await.pop().unwrap();
+    assert!(last.error.is_none() && !last.refused);
 }
 
 #[tokio::test]
@@ -291,7 +292,7 @@ async fn observations_carry_elements_a_scaled_screenshot_and_changes() {
         changes.text,
         "switched to Clock (com.google.android.deskclock)"
     );
-    let step = s.steps().pop().unwrap();
+    let step = s.steps().await.pop().unwrap();
     assert_eq!(
         step.observation_digest.as_deref(),
         Some(obs.digest.as_str())

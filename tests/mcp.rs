@@ -300,6 +300,23 @@ async fn thousands_of_random_tool_calls_leave_the_server_answering() {
     assert!(ping.get("result").is_some());
 }
 
+/// What connecting costs a model: the whole tool list in o200k tokens. Output schemas name and type
+/// the fields only (the observation is described once, on `screen`), argument docs say each thing
+/// once: 9,191 tokens before, 5,047 after (with `device_status` added), see BENCHMARKS.md. The
+/// issue's goal was half; this holds what was reached.
+#[tokio::test]
+async fn the_tool_list_costs_at_most_55_percent_of_what_it_did() {
+    let mut c = Client::start(None).await;
+    let list = c.request("tools/list", json!({})).await;
+    let tools = list["result"]["tools"].to_string();
+    let tokens = tiktoken_rs::o200k_base()
+        .unwrap()
+        .encode_with_special_tokens(&tools)
+        .len();
+    println!("tools/list: {} tools, {} bytes, {tokens} o200k tokens", list["result"]["tools"].as_array().unwrap().len(), tools.len());
+    assert!(tokens <= 9_191 * 55 / 100, "{tokens} tokens");
+}
+
 /// Starts the HTTP app on a free loopback port.
 async fn http_server(token: Option<&str>) -> (String, CancellationToken) {
     let pool = Arc::new(DevicePool::new(None, None));
@@ -390,6 +407,8 @@ async fn every_tool_has_annotations_an_output_schema_and_a_portable_input_schema
         "list_apps",
         "devices",
         "history",
+        "device_status",
+        "task_list",
     ] {
         assert_eq!(
             tool(read_only)["annotations"]["readOnlyHint"],
@@ -398,6 +417,7 @@ async fn every_tool_has_annotations_an_output_schema_and_a_portable_input_schema
         );
     }
     assert_eq!(tool("tap")["annotations"]["destructiveHint"], true);
+    assert_eq!(tool("task_start")["annotations"]["readOnlyHint"], false);
     assert_eq!(
         tool("scroll")["inputSchema"]["properties"]["direction"]["enum"],
         json!(["up", "down", "left", "right"])

@@ -32,6 +32,12 @@ mod run;
 // The MCP server in-process: tools, errors, fuzz-style calls.
 mod mcp;
 
+// What belongs to the phone, not the session: shared digests and step log, fresh focus, sliders.
+mod phone_state;
+
+// `droidmcp serve` as a process: the embedded phone's folder is removed however it ends.
+mod phone_folders;
+
 // The embedded phone's framework and shell, driven only through exec.
 mod sim;
 

@@ -14,6 +14,7 @@ pub mod command;
 pub mod image;
 pub mod parse;
 pub mod shell;
+pub mod status;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -22,6 +23,7 @@ use std::time::Duration;
 pub use apps::{AppEntry, AppMatch};
 pub use parse::{Foreground, ScreenSize};
 pub use shell::{Bounded, Limits, Shell, ShellError, ShellOutput};
+pub use status::DeviceStatus;
 
 use crate::geom::Point;
 use crate::hierarchy::Selector;
@@ -201,6 +203,26 @@ impl Device {
         Ok(out)
     }
 
+    /// Runs a command whose stdout is binary data (a raw frame, a PNG): only the exit code says
+    /// whether it failed. Its output is never turned into text to look for `Error:` lines, which
+    /// for a 10 MB frame cost more than taking it.
+    pub async fn run_binary(&self, command_line: &str) -> Result<ShellOutput, DeviceError> {
+        let out = self.shell.exec(command_line).await?;
+        if !out.success() {
+            let message: String = out.stderr_text().trim().chars().take(300).collect();
+            return Err(DeviceError::Command {
+                command: command_line.chars().take(200).collect(),
+                exit_code: out.exit_code,
+                message: if message.is_empty() {
+                    "no error output".into()
+                } else {
+                    message
+                },
+            });
+        }
+        Ok(out)
+    }
+
     pub async fn tap(&self, p: Point) -> Result<(), DeviceError> {
         self.run(&command::tap(p)).await.map(drop)
     }
@@ -309,7 +331,7 @@ impl Device {
 
     /// `screencap -p`, checked to be a PNG.
     pub async fn screencap_png(&self) -> Result<Vec<u8>, DeviceError> {
-        let out = self.run("screencap -p").await?;
+        let out = self.run_binary("screencap -p").await?;
         if !out.stdout.starts_with(b"\x89PNG\r\n\x1a\n") {
             let head: String = String::from_utf8_lossy(&out.stdout[..out.stdout.len().min(80)])
                 .chars()
@@ -331,8 +353,8 @@ impl Device {
     /// PNG.
     pub async fn screen_pixels(&self) -> Result<::image::RgbaImage, DeviceError> {
         if frames_are_cheap(self.serial()) {
-            let out = self.run("screencap").await?;
-            if let Some(img) = self::image::raw_frame(&out.stdout) {
+            let out = self.run_binary("screencap").await?;
+            if let Some(img) = self::image::raw_frame(out.stdout) {
                 return Ok(img);
             }
         }
@@ -392,6 +414,18 @@ impl Device {
         }
         let window = self.shell("dumpsys window").await?;
         Ok(parse::focused_window(&window.stdout_text()))
+    }
+
+    /// Battery, radios, volumes, brightness, time, language, screen and the app in front, read with
+    /// Android's own tools in one command line ([`status::status_command`]).
+    pub async fn status(&self) -> Result<DeviceStatus, DeviceError> {
+        let out = self.shell(&status::status_command()).await?;
+        let mut status = status::parse_status(&out.stdout_text());
+        status.foreground = self.foreground().await?.map(|f| match f.activity {
+            Some(a) => format!("{}/{a}", f.package),
+            None => f.package,
+        });
+        Ok(status)
     }
 
     /// Launchable apps with the names they answer to (the package list is read once per device).

@@ -244,11 +244,21 @@ impl Episode {
         }
     }
 
-    /// Records one step of the agent (a session's step, failed ones included) and runs the task's
+    /// Records one step of the agent (a gesture that reached the phone, failed ones included; an
+    /// attempt refused before reaching it costs nothing and only reports the steps left) and runs the task's
     /// `record.shell` commands and `any_step` device checks. The step past the limit ends the episode
     /// as failed.
     pub async fn record_step(&mut self, step: &Step) -> Result<StepOutcome, EpisodeError> {
         self.open("recording a step")?;
+        if step.refused {
+            // Nothing reached the phone: an attempt in the phone's log, not a step of the episode.
+            let used = self.steps.len() as u32;
+            return Ok(StepOutcome {
+                index: used,
+                steps_left: self.instance.task.max_steps.saturating_sub(used),
+                status: self.status,
+            });
+        }
         let index = self.steps.len() as u32 + 1;
         let mut recorded = Vec::new();
         for cmd in self.instance.record.clone() {

@@ -102,11 +102,8 @@ pub fn action_record(step: &Step) -> ActionRecord {
 impl StepSink for tokio::sync::Mutex<Episode> {
     async fn record(&self, _session: &str, step: &Step) -> Recorded {
         let mut ep = self.lock().await;
-        recorded(
-            &ep.id.clone(),
-            ep.record_step(step).await,
-            ep.instance.task.max_steps,
-        )
+        let outcome = ep.record_step(step).await;
+        recorded(&ep.id.clone(), outcome, ep.instance.task.max_steps, step.refused)
     }
 }
 
@@ -121,11 +118,19 @@ impl StepSink for Episodes {
     }
 }
 
-fn recorded(id: &str, outcome: Result<StepOutcome, EpisodeError>, max: u32) -> Recorded {
+/// What the agent is told about a step: its number and the steps left; a refused attempt gets no
+/// number (it is no step) but still the steps left.
+fn recorded(
+    id: &str,
+    outcome: Result<StepOutcome, EpisodeError>,
+    max: u32,
+    refused: bool,
+) -> Recorded {
     match outcome {
         Ok(o) => Recorded {
-            episode_step: Some(o.index),
+            episode_step: (!refused).then_some(o.index),
             steps_left: Some(o.steps_left),
+            refused,
             stop: (o.status == Status::Failed)
                 .then(|| format!("task episode {id} went past its step limit of {max}")),
         },
@@ -134,6 +139,7 @@ fn recorded(id: &str, outcome: Result<StepOutcome, EpisodeError>, max: u32) -> R
             Recorded {
                 episode_step: None,
                 steps_left: None,
+                refused,
                 stop: Some(e.to_string()),
             }
         }

@@ -31,6 +31,7 @@ mod node;
 mod parse;
 mod scroll;
 mod selector;
+pub mod slider;
 mod wire;
 
 pub use diff::{diff, Change, Diff, Field};

@@ -105,7 +105,7 @@ impl ServerState {
 }
 
 /// The MCP server's `instructions` for agents.
-const AGENT_INSTRUCTIONS: &str = "Operate an Android phone. Call `screen` to see the element list, act with tap/type_text/scroll/press_key/open_app using element ids, pass observe: true to get the new screen in the same call. The `operate_phone` prompt explains the workflow.\n\nBenchmark tasks: `task_start` sets the phone up and gives you an episode id, the goal and the step limit. Work towards the goal with the phone tools (each action is a step). If the goal asks a question, reply with `task_answer` (only the first answer counts); otherwise call `task_finish` when the goal is achieved. The harness that gave you the task scores it afterwards.";
+const AGENT_INSTRUCTIONS: &str = "Operate an Android phone. Call `screen` to see the element list, act with tap/type_text/scroll/press_key/open_app using element ids (pass the screen's `digest` with them), pass observe: true to get the new screen in the same call. `device_status` answers battery, network, volume, brightness, time and the like in one call. The `operate_phone` prompt explains the workflow.\n\nBenchmark tasks: `task_list` shows them; `task_start` sets the phone up and gives you an episode id, the goal and the step limit. A step is an action that reached the phone; looking (screen, screenshot, hierarchy, device_status, history) is free, and a call refused before reaching the phone (stale digest, unknown element, nothing focused, bad arguments) costs no step. Every action reply says how many steps are left. If the goal asks a question, reply with `task_answer` (only the first answer counts); otherwise call `task_finish` when the goal is achieved. The harness that gave you the task scores it afterwards.";
 
 /// The MCP server's `instructions` in harness mode: the protocol a harness follows.
 const HARNESS_INSTRUCTIONS: &str = "Harness mode: you run benchmark episodes on Android phones and score them; an agent does the work. Protocol: (1) `task_start` with task, seed, params and device: the phone is set up and you get the episode id, the goal, the step limit, the parameters and the setup log; (2) give the agent the goal and the step limit only (never the parameters, setup, checks or expected values); (3) the agent acts through the phone tools of a default (agent) droidmcp server on the same device, and ends with `task_answer` (questions, once) or `task_finish`, or runs out of steps; (4) `task_check` scores: verdict success, failure or inconclusive (the device could not be read, not the agent's fault), score, checks with evidence; a check while the episode runs is provisional; (5) `task_end` runs the teardown; `task_export` returns the stored episode. The same is available over REST at /v1 (see docs/tasks.md). The phone tools (screen, tap, type_text, …) are here too.";
@@ -216,12 +216,12 @@ impl DroidMcp {
                 LoggingLevel::Info,
                 format!("{} ok in {} ms", o.action, o.elapsed_ms),
             ),
-            Err(e) => (LoggingLevel::Warning, format!("action failed: {e}")),
+            Err(f) => (LoggingLevel::Warning, format!("action failed: {}", f.error)),
         };
         self.log(&ctx, level, line).await;
         Ok(match result {
             Ok(outcome) => reply::action(&outcome),
-            Err(e) => reply::error(&e, started.elapsed().as_millis() as u64),
+            Err(f) => reply::act_error(&f, started.elapsed().as_millis() as u64),
         })
     }
 
@@ -500,7 +500,7 @@ impl rmcp::ServerHandler for DroidMcp {
                     .with_description("A PNG screenshot of the current screen (long edge 1024 px)")
                     .with_mime_type("image/png"),
                 Resource::new(RES_STEPS, "session-steps")
-                    .with_description("The steps this session has taken")
+                    .with_description("The steps taken on this phone (by any client), refused attempts marked")
                     .with_mime_type("application/json"),
             ],
             ..Default::default()
@@ -539,7 +539,7 @@ impl rmcp::ServerHandler for DroidMcp {
             .await
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
         if uri == RES_STEPS {
-            let steps = reply::steps_json(&session.steps());
+            let steps = reply::steps_json(&session.steps().await);
             return Ok(ReadResourceResult::new(vec![ResourceContents::text(
                 steps.to_string(),
                 uri,

@@ -129,6 +129,24 @@ impl DroidMcp {
     }
 
     #[tool(
+        description = "The phone's everyday state in one call: battery and charging, airplane mode, Wi-Fi, Bluetooth and mobile data, volumes with their ranges, brightness, time and time zone, language, screen size and rotation, the app in front. Read with Android's own commands; changes nothing and costs no step.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = super::schema::device_status()
+    )]
+    async fn device_status(&self) -> Result<CallToolResult, McpError> {
+        let started = Instant::now();
+        let session = match self.session().await {
+            Ok(s) => s,
+            Err(e) => return Ok(reply::error(&e, 0)),
+        };
+        let elapsed = || started.elapsed().as_millis() as u64;
+        Ok(match session.device_status().await {
+            Ok(status) => reply::device_status(&status, elapsed()),
+            Err(e) => reply::error(&e, elapsed()),
+        })
+    }
+
+    #[tool(
         description = "Devices this server has open and the one this session uses. `sim` (the embedded phone) is always available.",
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = super::schema::devices()
@@ -179,7 +197,7 @@ impl DroidMcp {
         })
     }
 
-    #[tool(description = "The steps this session has taken so far (action, time, outcome), oldest first, 20 per page: pass `offset` (the reply's `next_offset`) for more.",
+    #[tool(description = "The steps taken on this phone so far (action, time, outcome), oldest first, 20 per page: pass `offset` (the reply's `next_offset`) for more. Refused attempts are listed, marked as not counted.",
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = super::schema::history()
     )]
@@ -193,6 +211,6 @@ impl DroidMcp {
         };
         let limit = a.limit.unwrap_or(20).clamp(1, 100) as usize;
         let offset = a.offset.unwrap_or(0) as usize;
-        Ok(reply::history(&session.steps(), offset, limit))
+        Ok(reply::history(&session.steps().await, offset, limit))
     }
 }

@@ -12,14 +12,14 @@ use crate::session::{Direction, ObserveOptions, Target};
 /// Where to act: a point (`x` and `y`), an element id from the last `screen`, or visible text.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct TargetArgs {
-    /// X coordinate in screen pixels (give `y` too).
+    /// X in screen pixels (with `y`).
     pub x: Option<i32>,
-    /// Y coordinate in screen pixels (give `x` too).
+    /// Y in screen pixels (with `x`).
     pub y: Option<i32>,
-    /// Element id from the latest `screen` element list (the number that starts its line: `12 btn …`).
+    /// Element id from `screen` (the number starting its line).
     #[schemars(range(min = 1))]
     pub element: Option<u32>,
-    /// Visible text or content description of the element to act on (first match).
+    /// Visible text or description of the element (first match).
     pub text: Option<String>,
 }
 
@@ -63,15 +63,13 @@ impl TargetArgs {
 /// Which screen the action's element ids come from, and whether to return the screen after it.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ObserveArgs {
-    /// Return the settled screen (element list and what changed) after the action.
+    /// Return the settled screen after the action.
     #[serde(default)]
     pub observe: bool,
-    /// With `observe`: also return a screenshot.
+    /// Also return a screenshot.
     #[serde(default)]
     pub screenshot: bool,
-    /// The `digest` of the screen the element ids come from (from `screen` or an earlier reply).
-    /// An element that moved is followed to its new id; one that is gone is refused. Without it,
-    /// ids are read against this session's last screen.
+    /// Digest of the screen the ids come from: a moved element is followed, a gone one refused.
     #[serde(default)]
     pub digest: Option<String>,
 }
@@ -105,7 +103,7 @@ pub struct TapArgs {
 pub struct LongPressArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
-    /// How long to hold, in ms (600–10000; default 800).
+    /// Hold time in ms (default 800).
     #[schemars(range(min = 600, max = 10000))]
     pub duration_ms: Option<u32>,
     #[serde(flatten)]
@@ -114,25 +112,24 @@ pub struct LongPressArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct SwipeArgs {
-    /// Finger direction: `up`, `down`, `left`, `right` (`up` moves content up, showing what is below).
-    /// Either this or `x1,y1,x2,y2`.
+    /// Finger direction (`up` shows what is below); or give x1,y1,x2,y2.
     #[schemars(extend("enum" = ["up", "down", "left", "right"]))]
     pub direction: Option<String>,
-    /// Start X of a point-to-point swipe.
+    /// Start X.
     pub x1: Option<i32>,
-    /// Start Y of a point-to-point swipe.
+    /// Start Y.
     pub y1: Option<i32>,
-    /// End X of a point-to-point swipe.
+    /// End X.
     pub x2: Option<i32>,
-    /// End Y of a point-to-point swipe.
+    /// End Y.
     pub y2: Option<i32>,
-    /// With `direction`: start on this element id instead of the screen centre.
+    /// With `direction`: start on this element (default: screen centre).
     #[schemars(range(min = 1))]
     pub element: Option<u32>,
-    /// With `direction`: distance in pixels (default a third of the screen).
+    /// With `direction`: distance in px (default a third of the screen).
     #[schemars(range(min = 1))]
     pub distance: Option<i32>,
-    /// Duration in ms (50–10000; default 300).
+    /// Duration in ms (default 300).
     #[schemars(range(min = 50, max = 10000))]
     pub duration_ms: Option<u32>,
     #[serde(flatten)]
@@ -141,16 +138,15 @@ pub struct SwipeArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ScrollArgs {
-    /// Where the content should move to reveal: `down` shows what is further down the list, `up`
-    /// what is above, `left`/`right` likewise.
+    /// What to reveal: `down` shows what is further down.
     #[schemars(extend("enum" = ["up", "down", "left", "right"]))]
     pub direction: String,
-    /// Scrollable container's element id (default: the largest scrollable on screen).
+    /// Container element id (default: the largest scrollable).
     #[schemars(range(min = 1))]
     pub element: Option<u32>,
-    /// Keep scrolling until an element shows this text; fails if it never appears.
+    /// Keep scrolling until this text shows.
     pub until_text: Option<String>,
-    /// With `until_text`: give up after this many swipes (1–50; default 10).
+    /// With `until_text`: most swipes (default 10).
     #[schemars(range(min = 1, max = 50))]
     pub max_swipes: Option<u32>,
     #[serde(flatten)]
@@ -159,15 +155,15 @@ pub struct ScrollArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct TypeTextArgs {
-    /// The text to type, any Unicode; `\n` is typed as a newline, not as ENTER.
+    /// Any Unicode text; `\n` is a newline, not ENTER.
     pub text: String,
-    /// Element id of the field to type into (tapped first); default: the focused field.
+    /// Field to type into (tapped first); default: the focused one.
     #[schemars(range(min = 1))]
     pub element: Option<u32>,
-    /// Delete the field's current text first.
+    /// Empty the field first.
     #[serde(default)]
     pub clear: bool,
-    /// Press ENTER afterwards (submits searches and forms).
+    /// Press ENTER after.
     #[serde(default)]
     pub submit: bool,
     #[serde(flatten)]
@@ -176,8 +172,7 @@ pub struct TypeTextArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PressKeyArgs {
-    /// `back`, `home`, `recents` (overview), `enter`, `delete`, `volume_up`, `volume_down`, `power`,
-    /// `tab`, `search`, … or an Android keycode number (`4`) or name (`KEYCODE_BACK`).
+    /// `back`, `home`, `recents`, `enter`, `delete`, `volume_up`, … or a keycode (`4`, `KEYCODE_BACK`).
     pub key: String,
     #[serde(flatten)]
     pub observe: ObserveArgs,
@@ -185,8 +180,7 @@ pub struct PressKeyArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct OpenAppArgs {
-    /// App name as a person would say it, in any language the phone uses ("clock", "Uhr",
-    /// "Settings"), or a package name ("com.android.settings").
+    /// App name in any language ("clock", "Uhr") or package.
     pub app: String,
     #[serde(flatten)]
     pub observe: ObserveArgs,
@@ -194,7 +188,7 @@ pub struct OpenAppArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct WaitArgs {
-    /// How long to wait, in ms (0–60000); then the UI is allowed to settle.
+    /// Milliseconds to wait.
     #[schemars(range(max = 60000))]
     pub ms: u64,
     #[serde(flatten)]
@@ -205,32 +199,32 @@ pub struct WaitArgs {
 pub struct ScreenArgs {
     /// Include the element list (default true).
     pub elements: Option<bool>,
-    /// Include a screenshot (default false).
+    /// Include a screenshot.
     #[serde(default)]
     pub screenshot: bool,
-    /// Draw each element's id on the screenshot.
+    /// Draw element ids on the screenshot.
     #[serde(default)]
     pub annotate: bool,
-    /// Screenshot long-edge limit in pixels (64–4096; default 1024).
+    /// Screenshot long edge in px (default 1024).
     #[schemars(range(min = 64, max = 4096))]
     pub max_edge: Option<u32>,
-    /// Screenshot format: `jpeg` (default, smaller) or `png` (lossless).
+    /// Screenshot format (default jpeg).
     #[schemars(extend("enum" = ["jpeg", "png"]))]
     pub format: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ScreenshotArgs {
-    /// Draw each element's id on the screenshot (set-of-marks).
+    /// Draw element ids on the image.
     #[serde(default)]
     pub annotate: bool,
-    /// Long-edge limit in pixels (64–4096; default 1024). The reply states the scale factor.
+    /// Long edge in px (default 1024).
     #[schemars(range(min = 64, max = 4096))]
     pub max_edge: Option<u32>,
-    /// `jpeg` (default, smaller) or `png` (lossless).
+    /// Format (default jpeg).
     #[schemars(extend("enum" = ["jpeg", "png"]))]
     pub format: Option<String>,
-    /// JPEG quality 1–100 (default 80).
+    /// JPEG quality (default 80).
     #[schemars(range(min = 1, max = 100))]
     pub quality: Option<u8>,
 }
@@ -244,10 +238,10 @@ pub struct HierarchyArgs {
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct HistoryArgs {
-    /// Skip this many steps (default 0); the reply gives `next_offset` while more remain.
+    /// Entries to skip (the reply's `next_offset`).
     #[schemars(range(min = 0))]
     pub offset: Option<u32>,
-    /// At most this many steps (1–100; default 20).
+    /// Entries per page (default 20).
     #[schemars(range(min = 1, max = 100))]
     pub limit: Option<u32>,
 }

@@ -8,8 +8,10 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Value};
 
 use crate::device::image::Screenshot;
-use crate::device::AppEntry;
-use crate::session::{ActOutcome, Changes, ElementRef, Observation, SessionError, Step};
+use crate::device::{AppEntry, DeviceStatus};
+use crate::session::{
+    ActFailure, ActOutcome, Changes, ElementRef, Observation, Recorded, SessionError, Step,
+};
 
 /// A failed call the model can act on: `isError: true` with the message.
 pub fn error(e: &SessionError, elapsed_ms: u64) -> CallToolResult {
@@ -27,6 +29,37 @@ pub fn error(e: &SessionError, elapsed_ms: u64) -> CallToolResult {
         "ok": false, "error": e.to_string(), "kind": kind, "elapsed_ms": elapsed_ms
     }));
     r
+}
+
+/// A failed action: the error, and during a task episode whether it cost a step and how many are
+/// left.
+pub fn act_error(f: &ActFailure, elapsed_ms: u64) -> CallToolResult {
+    let mut r = error(&f.error, elapsed_ms);
+    let Some(rec) = &f.episode else {
+        return r;
+    };
+    let note = match (&rec.stop, rec.refused, rec.steps_left) {
+        (Some(stop), _, _) => stop.clone(),
+        (None, true, Some(left)) => format!("refused, so not counted as a step; {left} steps left"),
+        (None, false, Some(left)) => format!("this counted as a step; {left} steps left"),
+        _ => return r,
+    };
+    if let Some(ContentBlock::Text(t)) = r.content.first_mut() {
+        t.text.push_str(&format!("\n({note})"));
+    }
+    if let Some(v) = &mut r.structured_content {
+        v["episode"] = episode_json(rec);
+    }
+    r
+}
+
+fn episode_json(r: &Recorded) -> Value {
+    let mut v = json!({
+        "step": r.episode_step, "steps_left": r.steps_left, "stop": r.stop,
+        "refused": r.refused,
+    });
+    strip_nulls(&mut v);
+    v
 }
 
 /// Arguments that parse but make no sense (`x` without `y`, `format: "gif"`).
@@ -69,15 +102,11 @@ pub fn action(outcome: &ActOutcome) -> CallToolResult {
         "foreground_changed": outcome.foreground_changed,
         "clamped": outcome.clamped.map(|c| json!({"requested_ms": c.requested_ms, "used_ms": c.used_ms})),
         "no_effect": outcome.no_effect,
+        "slider": outcome.slider.map(|s| json!({"before": s.before, "after": s.after})),
         "steps": outcome.steps,
-        "episode": outcome.episode.as_ref().map(|r| json!({
-            "step": r.episode_step, "steps_left": r.steps_left, "stop": r.stop,
-        })),
+        "episode": outcome.episode.as_ref().map(episode_json),
     });
-    // Absent, not null: the output schema types each field, and null is no string.
-    if let Value::Object(fields) = &mut value {
-        fields.retain(|_, v| !v.is_null());
-    }
+    strip_nulls(&mut value);
     if let Some(obs) = &outcome.observation {
         blocks.extend(observation_blocks(obs));
         value["observation"] = observation_json(obs);
@@ -128,6 +157,18 @@ pub fn action_echo(o: &ActOutcome) -> String {
             "foreground now {}",
             o.foreground.as_deref().unwrap_or("unknown")
         ));
+    }
+    if let Some(s) = o.slider {
+        let pct = |f: f64| format!("~{:.0}%", f * 100.0);
+        match (s.before, s.after) {
+            (Some(a), Some(b)) if s.moved() => facts.push(format!(
+                "slider thumb now at {} (was {}; read from the screen)",
+                pct(b),
+                pct(a)
+            )),
+            (_, Some(b)) => facts.push(format!("slider thumb at {} (read from the screen)", pct(b))),
+            _ => {}
+        }
     }
     if let Some(c) = o.clamped {
         facts.push(format!(
@@ -301,6 +342,88 @@ pub fn apps(apps: &[AppEntry], elapsed_ms: u64) -> CallToolResult {
     r
 }
 
+/// `device_status`: one line per topic for the model, the same facts as fields for programs; what
+/// the device did not say is left out rather than guessed.
+pub fn device_status(s: &DeviceStatus, elapsed_ms: u64) -> CallToolResult {
+    let on_off = |b: Option<bool>| match b {
+        Some(true) => "on",
+        Some(false) => "off",
+        None => "unknown",
+    };
+    let mut lines = Vec::new();
+    if let Some(p) = s.battery.percent {
+        let mut line = format!("battery: {p}%");
+        if let Some(st) = s.battery.status {
+            line.push_str(&format!(" {st}"));
+        }
+        if !s.battery.plugged.is_empty() {
+            line.push_str(&format!(" (plugged in: {})", s.battery.plugged.join(", ")));
+        }
+        lines.push(line);
+    }
+    lines.push(format!(
+        "airplane mode {}, Wi-Fi {}, Bluetooth {}, mobile data {}",
+        on_off(s.airplane_mode),
+        on_off(s.wifi),
+        on_off(s.bluetooth),
+        on_off(s.mobile_data)
+    ));
+    if !s.volumes.is_empty() {
+        let v: Vec<String> = s
+            .volumes
+            .iter()
+            .map(|v| format!("{} {} ({}–{})", v.stream, v.index, v.min, v.max))
+            .collect();
+        lines.push(format!("volume: {}", v.join(", ")));
+    }
+    if let Some(b) = s.brightness {
+        let mode = match s.auto_brightness {
+            Some(true) => ", adaptive",
+            Some(false) => ", manual",
+            None => "",
+        };
+        lines.push(format!("brightness: {b} (0–255{mode})"));
+    }
+    if let Some(t) = &s.time {
+        let tz = s.timezone.as_deref().map(|z| format!(" ({z})")).unwrap_or_default();
+        lines.push(format!("time: {t}{tz}"));
+    }
+    if let Some(l) = &s.locale {
+        lines.push(format!("language: {l}"));
+    }
+    if let Some(z) = &s.size {
+        let rot = s.rotation.map(|r| format!(", rotation {r}°")).unwrap_or_default();
+        lines.push(format!("screen: {}x{} px{rot}", z.width, z.height));
+    }
+    if let Some(f) = &s.foreground {
+        lines.push(format!("foreground: {f}"));
+    }
+    let mut value = json!({
+        "ok": true,
+        "elapsed_ms": elapsed_ms,
+        "battery": {"percent": s.battery.percent, "status": s.battery.status, "plugged": s.battery.plugged},
+        "airplane_mode": s.airplane_mode, "wifi": s.wifi, "bluetooth": s.bluetooth,
+        "mobile_data": s.mobile_data,
+        "volumes": s.volumes.iter().map(|v| json!({"stream": v.stream, "index": v.index, "min": v.min, "max": v.max})).collect::<Vec<_>>(),
+        "brightness": s.brightness, "auto_brightness": s.auto_brightness,
+        "time": s.time, "timezone": s.timezone, "locale": s.locale,
+        "width": s.size.map(|z| z.width), "height": s.size.map(|z| z.height),
+        "rotation": s.rotation, "foreground": s.foreground,
+    });
+    strip_nulls(&mut value);
+    text(lines.join("\n"), value)
+}
+
+/// Absent, not null: output schemas type each field, and null is no string or number.
+fn strip_nulls(v: &mut Value) {
+    if let Value::Object(fields) = v {
+        fields.retain(|_, v| !v.is_null());
+        for child in fields.values_mut() {
+            strip_nulls(child);
+        }
+    }
+}
+
 pub fn text(text: String, value: Value) -> CallToolResult {
     let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
     r.structured_content = Some(value);
@@ -315,7 +438,7 @@ pub fn steps_json(steps: &[Step]) -> Value {
                 let mut v = json!({
                     "index": s.index, "action": clip(&s.action, MAX_ECHO_CHARS), "kind": s.kind,
                     "started_at": s.started_at.to_rfc3339(), "elapsed_ms": s.elapsed_ms,
-                    "serial": s.serial,
+                    "serial": s.serial, "refused": s.refused,
                 });
                 for (key, value) in [
                     ("error", &s.error),
@@ -349,31 +472,38 @@ pub fn page<T>(items: &[T], offset: usize, limit: usize) -> (&[T], Option<usize>
 /// One page of the step list: `limit` steps from `offset`, one line each, oldest first.
 pub fn history(steps: &[Step], offset: usize, limit: usize) -> CallToolResult {
     let total = steps.len();
+    let refused = steps.iter().filter(|s| s.refused).count();
     let (page, next) = page(steps, offset, limit);
     let mut text = if total == 0 {
-        "no steps yet in this session".to_string()
+        "no steps yet on this phone".to_string()
     } else if page.is_empty() {
         format!("{total} steps; none from offset {offset}")
     } else {
-        format!("steps {}-{} of {total}", offset + 1, offset + page.len())
+        format!(
+            "entries {}-{} of {total} ({} steps, {refused} refused attempts that are no steps)",
+            offset + 1,
+            offset + page.len(),
+            total - refused
+        )
     };
     for s in page {
+        let outcome = match (&s.error, s.refused) {
+            (Some(e), true) => format!(" refused: {}", clip(e, MAX_ECHO_CHARS)),
+            (Some(e), false) => format!(" error: {}", clip(e, MAX_ECHO_CHARS)),
+            (None, _) => String::new(),
+        };
         text.push_str(&format!(
-            "\n{}. {} ({} ms){}",
+            "\n{}. {} ({} ms){outcome}",
             s.index,
             clip(&s.action, MAX_ECHO_CHARS),
             s.elapsed_ms,
-            s.error
-                .as_ref()
-                .map(|e| format!(" error: {}", clip(e, MAX_ECHO_CHARS)))
-                .unwrap_or_default()
         ));
     }
     if let Some(n) = next {
         text.push_str(&format!("\nmore: call history with offset {n}"));
     }
-    let mut value =
-        json!({"ok": true, "total": total, "offset": offset, "steps": steps_json(page)});
+    let mut value = json!({"ok": true, "total": total, "refused": refused, "offset": offset,
+        "steps": steps_json(page)});
     if let Some(n) = next {
         value["next_offset"] = json!(n);
     }

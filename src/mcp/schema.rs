@@ -132,10 +132,8 @@ fn rewrite(v: &mut Value, defs: &Map<String, Value>, depth: usize) {
 
 fn object(properties: Value) -> Arc<JsonObject> {
     let mut props = json!({
-        "ok": {"type": "boolean", "description": "false when the call failed; then `error` and `kind` say why"},
+        "ok": {"type": "boolean", "description": "false: `error` says why"},
         "error": {"type": "string"},
-        "kind": {"type": "string", "description": "with ok false: bad_request, device_lost, device_error, cancelled, …"},
-        "elapsed_ms": {"type": "integer", "minimum": 0},
     });
     if let (Value::Object(base), Value::Object(extra)) = (&mut props, properties) {
         base.extend(extra);
@@ -150,88 +148,85 @@ fn object(properties: Value) -> Arc<JsonObject> {
     Arc::new(schema)
 }
 
-fn observation_properties() -> Value {
-    json!({
-        "serial": {"type": "string"},
-        "foreground": {"type": "object", "properties": {
-            "package": {"type": "string"}, "activity": {"type": "string"}}},
-        "width": {"type": "integer"},
-        "height": {"type": "integer"},
-        "elements": {"type": "string", "description": "the element list (same text as the reply's text block)"},
-        "element_count": {"type": "integer", "minimum": 0},
-        "changes": {"type": "object", "description": "what changed since this session's previous observation",
-            "properties": {
-                "kind": {"type": "string", "enum": ["none", "app_switch", "new_screen", "updated"]},
-                "summary": {"type": "string"},
-                "added": {"type": "integer"}, "removed": {"type": "integer"}, "changed": {"type": "integer"},
-                "from_package": {"type": "string"}, "to_package": {"type": "string"}}},
-        "digest": {"type": "string", "description": "fingerprint of this screen; element ids belong to it"},
-        "screenshot": {"type": "object", "properties": {
-            "mime_type": {"type": "string"}, "width": {"type": "integer"},
-            "height": {"type": "integer"}, "scale": {"type": "number"}, "bytes": {"type": "integer"}}},
-    })
+/// Output schemas name the fields a program reads and type them, nothing more: nested objects are
+/// described in the tool's text, once, instead of in every schema that carries them (the tool list
+/// cost 9,191 o200k tokens before, half of it output schemas repeated on each action tool).
+fn typed(fields: &[(&str, &str)]) -> Value {
+    Value::Object(
+        fields
+            .iter()
+            .map(|(k, t)| (k.to_string(), json!({"type": t})))
+            .collect(),
+    )
 }
 
 /// `structuredContent` of `screen` and `hierarchy`.
 pub fn observation() -> Arc<JsonObject> {
-    object(observation_properties())
+    object(typed(&[
+        ("digest", "string"),
+        ("element_count", "integer"),
+        ("foreground", "object"),
+        ("changes", "object"),
+        ("screenshot", "object"),
+    ]))
 }
 
-/// `structuredContent` of the action tools.
+/// `structuredContent` of the action tools (`observation` is the `screen` tool's object).
 pub fn action() -> Arc<JsonObject> {
-    object(json!({
-        "action": {"type": "string", "description": "what was done, as a one-line echo"},
-        "detail": {"type": "string"},
-        "settled": {"type": "boolean", "description": "whether the screen stopped changing in time"},
-        "observation": {"type": "object", "properties": observation_properties()},
-    }))
+    object(typed(&[
+        ("action", "string"),
+        ("no_effect", "string"),
+        ("episode", "object"),
+        ("observation", "object"),
+    ]))
 }
 
 /// `structuredContent` of `screenshot`.
 pub fn screenshot() -> Arc<JsonObject> {
-    object(json!({
-        "mime_type": {"type": "string"},
-        "width": {"type": "integer"},
-        "height": {"type": "integer"},
-        "scale": {"type": "number", "description": "screen x = image x * scale"},
-        "bytes": {"type": "integer"},
-    }))
+    object(typed(&[("scale", "number"), ("width", "integer"), ("height", "integer")]))
 }
 
 /// `structuredContent` of `list_apps`.
 pub fn apps() -> Arc<JsonObject> {
-    object(json!({
-        "apps": {"type": "array", "items": {"type": "object", "properties": {
-            "label": {"type": "string"}, "package": {"type": "string"}, "activity": {"type": "string"}}}},
-    }))
+    object(typed(&[("apps", "array")]))
 }
 
 /// `structuredContent` of `devices`.
 pub fn devices() -> Arc<JsonObject> {
-    object(json!({
-        "current": {"type": "string"},
-        "devices": {"type": "array", "items": {"type": "object", "properties": {
-            "serial": {"type": "string"}, "spec": {"type": "string"}, "sessions": {"type": "integer"}}}},
-    }))
+    object(typed(&[("current", "string"), ("devices", "array")]))
 }
 
 /// `structuredContent` of `select_device`.
 pub fn selected() -> Arc<JsonObject> {
-    object(json!({"serial": {"type": "string"}}))
+    object(typed(&[("serial", "string")]))
 }
 
 /// `structuredContent` of `history`.
 pub fn history() -> Arc<JsonObject> {
-    object(json!({
-        "total": {"type": "integer", "minimum": 0},
-        "offset": {"type": "integer", "minimum": 0},
-        "next_offset": {"type": "integer", "minimum": 0},
-        "steps": {"type": "array", "items": {"type": "object", "properties": {
-            "index": {"type": "integer"}, "action": {"type": "string"}, "kind": {"type": "string"},
-            "started_at": {"type": "string"}, "elapsed_ms": {"type": "integer"},
-            "error": {"type": "string"}, "observation_digest": {"type": "string"},
-            "foreground": {"type": "string"}, "serial": {"type": "string"}}}},
-    }))
+    object(typed(&[
+        ("total", "integer"),
+        ("refused", "integer"),
+        ("next_offset", "integer"),
+        ("steps", "array"),
+    ]))
+}
+
+/// `structuredContent` of `device_status`; a field the device did not report is absent.
+pub fn device_status() -> Arc<JsonObject> {
+    object(typed(&[
+        ("battery", "object"),
+        ("airplane_mode", "boolean"),
+        ("wifi", "boolean"),
+        ("bluetooth", "boolean"),
+        ("mobile_data", "boolean"),
+        ("volumes", "array"),
+        ("brightness", "integer"),
+        ("time", "string"),
+        ("timezone", "string"),
+        ("locale", "string"),
+        ("rotation", "integer"),
+        ("foreground", "string"),
+    ]))
 }
 
 /// For tools that declare none (the task tools): every reply is a JSON object.

@@ -230,7 +230,8 @@ impl DroidMcp {
 impl DroidMcp {
     #[tool(
         name = "task_list",
-        description = "List the benchmark tasks, 40 per page: id, step limit and goal template (apps in the structured result). Pass `offset` (the reply's `next_offset`) for more, `tag` to narrow (an app name, `cross-app`, `query`, …)."
+        description = "List the benchmark tasks, 40 per page: id, step limit and goal template (apps in the structured result). Pass `offset` (the reply's `next_offset`) for more, `tag` to narrow (an app name, `cross-app`, `query`, …).",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn agent_task_list(
         &self,
@@ -251,7 +252,8 @@ impl DroidMcp {
 
     #[tool(
         name = "task_start",
-        description = "Start a task on this phone: sets the phone up and returns the episode id, the goal and the step limit. Then act with the phone tools. If the goal asks a question, reply with task_answer (once: only the first answer counts); otherwise call task_finish when the goal is achieved. The harness scores the episode afterwards."
+        description = "Start a task on this phone: sets the phone up and returns the episode id, the goal and the step limit. Then act with the phone tools. If the goal asks a question, reply with task_answer (once: only the first answer counts); otherwise call task_finish when the goal is achieved. The harness scores the episode afterwards.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
     )]
     async fn agent_task_start(
         &self,
@@ -282,7 +284,8 @@ impl DroidMcp {
 
     #[tool(
         name = "task_answer",
-        description = "Answer the question of a task (this also finishes it). Only the first answer counts: a second one is refused."
+        description = "Answer the question of a task (this also finishes it). Only the first answer counts: a second one is refused.",
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn agent_task_answer(
         &self,
@@ -293,7 +296,8 @@ impl DroidMcp {
 
     #[tool(
         name = "task_finish",
-        description = "Declare the task done (an episode scores only after this or task_answer)."
+        description = "Declare the task done (an episode scores only after this or task_answer).",
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn agent_task_finish(
         &self,
@@ -307,7 +311,8 @@ impl DroidMcp {
 impl DroidMcp {
     #[tool(
         name = "task_list",
-        description = "List the benchmark tasks, 40 per page (id, goal template, kind, apps, tags, parameters, checks, step limit). Pass `offset` (the reply's `next_offset`) for more, `tag` to narrow."
+        description = "List the benchmark tasks, 40 per page (id, goal template, kind, apps, tags, parameters, checks, step limit). Pass `offset` (the reply's `next_offset`) for more, `tag` to narrow.",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn harness_task_list(
         &self,
@@ -328,7 +333,8 @@ impl DroidMcp {
 
     #[tool(
         name = "task_start",
-        description = "Harness: start an episode with a seed, parameter overrides and a device. Returns the episode id, the goal to give the agent, the step limit, the parameters and the setup log (keep these from the agent)."
+        description = "Harness: start an episode with a seed, parameter overrides and a device. Returns the episode id, the goal to give the agent, the step limit, the parameters and the setup log (keep these from the agent).",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
     )]
     async fn harness_task_start(
         &self,
@@ -368,7 +374,8 @@ impl DroidMcp {
 
     #[tool(
         name = "task_answer",
-        description = "Record the agent's answer (once: a second answer is refused). Also finishes the episode."
+        description = "Record the agent's answer (once: a second answer is refused). Also finishes the episode.",
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn harness_task_answer(
         &self,
@@ -379,7 +386,8 @@ impl DroidMcp {
 
     #[tool(
         name = "task_finish",
-        description = "Declare the episode finished on the agent's behalf."
+        description = "Declare the episode finished on the agent's behalf.",
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn harness_task_finish(
         &self,
@@ -389,7 +397,8 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Harness: score an episode: verdict (success, failure or inconclusive when the device could not be read), score in [0,1], per-check results with evidence, sub-goal rate, steps used. A check of a running episode is provisional."
+        description = "Harness: score an episode: verdict (success, failure or inconclusive when the device could not be read), score in [0,1], per-check results with evidence, sub-goal rate, steps used. A check of a running episode is provisional.",
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn task_check(
         &self,
@@ -446,7 +455,8 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Harness: end an episode: runs the task's teardown; no more steps or checks afterwards."
+        description = "Harness: end an episode: runs the task's teardown; no more steps or checks afterwards.",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn task_end(
         &self,
@@ -468,7 +478,8 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Harness: an episode's status, step count, answer and last verdict (also for episodes a previous server left aborted)."
+        description = "Harness: an episode's status, step count, answer and last verdict (also for episodes a previous server left aborted).",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn task_status(
         &self,
@@ -500,7 +511,8 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Harness: an episode as stored (fields, parameters, setup log, steps, last check results), as `droidmcp episodes export` writes it."
+        description = "Harness: an episode as stored (fields, parameters, setup log, steps, last check results), as `droidmcp episodes export` writes it.",
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn task_export(
         &self,

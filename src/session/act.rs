@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use super::targets::{clamp_to_screen, direction_of, offset};
 use super::{
     command, ActOutcome, Action, Clamped, Control, DeviceSlot, ElementRef, Gesture, ObserveOptions,
-    Recorded, Screen, Session, SessionError, State, Step, LONG_PRESS_MS, MAX_GESTURE_MS,
+    Recorded, Screen, Session, SessionError, SliderReading, State, Step, LONG_PRESS_MS, MAX_GESTURE_MS,
     MAX_WAIT_MS, MIN_SWIPE_MS,
 };
 use crate::geom::Point;
@@ -27,9 +27,13 @@ pub(super) struct Attempt {
     pub end: Option<Point>,
     pub resolved_from: Option<u32>,
     pub clamped: Option<Clamped>,
+    pub slider: Option<SliderReading>,
     pub detail: Option<String>,
     pub field_text: Option<String>,
     pub settled: bool,
+    /// Some input reached the phone outside a recorded gesture (the tap that focuses a field, the
+    /// HOME key before looking for an app in the launcher): a failure then is no refusal.
+    pub touched: bool,
     /// The screen before the first gesture and after the last.
     pub first: Option<Screen>,
     pub last: Option<Screen>,
@@ -48,9 +52,11 @@ impl Attempt {
             end: None,
             resolved_from: None,
             clamped: None,
+            slider: None,
             detail: None,
             field_text: None,
             settled: true,
+            touched: false,
             first: None,
             last: None,
         }
@@ -86,19 +92,22 @@ impl Session {
         observe: Option<&ObserveOptions>,
         ctl: &Control,
     ) -> Result<ActOutcome, SessionError> {
-        self.act_seen(action, None, observe, ctl).await
+        self.act_seen(action, None, observe, ctl)
+            .await
+            .map_err(|f| f.error)
     }
 
     /// [`Session::act`] with element ids read against the observation whose digest is `seen` (one of
-    /// the last few this session returned). An id whose element is no longer on screen is refused
-    /// with what changed; one whose element moved to another id is followed there.
+    /// the last few any client got of this phone). An id whose element is no longer on screen is
+    /// refused with what changed; one whose element moved to another id is followed there. A failure
+    /// says what the open task episode made of it (a refusal is no step; the steps left).
     pub async fn act_seen(
         &self,
         action: Action,
         seen: Option<&str>,
         observe: Option<&ObserveOptions>,
         ctl: &Control,
-    ) -> Result<ActOutcome, SessionError> {
+    ) -> Result<ActOutcome, ActFailure> {
         let started = Instant::now();
         let mut state = self.state.lock().await;
         let slot = state.lease.slot().clone();
@@ -109,16 +118,26 @@ impl Session {
             .await;
         if let Err(e) = &result {
             if run.steps == 0 {
-                // Nothing reached the device, but the attempt is still a step of the trajectory.
+                // Nothing was recorded yet: the attempt goes into the log, as a refusal when no
+                // input reached the phone.
                 let before = state.screen.as_ref().map(|(s, _)| s.clone());
                 let at = (Instant::now(), Utc::now());
                 self.record(&slot, &mut run, None, before, None, Some(e.to_string()), at)
                     .await;
             }
         }
-        result?;
+        let failed = |error, run: &Attempt| ActFailure {
+            error,
+            episode: run.episode.clone(),
+        };
+        if let Err(e) = result {
+            return Err(failed(e, &run));
+        }
         let observation = match observe {
-            Some(opts) => Some(self.observe_locked(&mut state, &slot, opts, ctl).await?),
+            Some(opts) => match self.observe_locked(&mut state, &slot, opts, ctl).await {
+                Ok(o) => Some(o),
+                Err(e) => return Err(failed(e, &run)),
+            },
             None => None,
         };
         Ok(outcome(run, observation, started))
@@ -300,10 +319,29 @@ impl Session {
         gesture: Gesture,
     ) -> Result<Screen, SessionError> {
         run.may_continue()?;
+        // A slider's value is in no dump: its thumb, read from the screen before and after, is
+        // what says whether a touch on it did anything.
+        let slider = gesture
+            .point()
+            .and_then(|p| before.element_at(p))
+            .filter(|e| e.role == "slider")
+            .map(|e| e.bounds);
+        let was = match slider {
+            Some(b) => self.thumb(slot, b).await,
+            None => None,
+        };
         let at = (Instant::now(), Utc::now());
         let sent = self.send(slot, ctl, &gesture).await;
-        self.settle_step(state, slot, ctl, run, Some(gesture), before, sent, at)
-            .await
+        let after = self
+            .settle_step(state, slot, ctl, run, Some(gesture), before, sent, at)
+            .await?;
+        if let Some(b) = slider {
+            run.slider = Some(SliderReading {
+                before: was,
+                after: self.thumb(slot, b).await,
+            });
+        }
+        Ok(after)
     }
 
     /// After a gesture was sent (`sent`): marks the device changed, settles, records the step.
@@ -395,6 +433,7 @@ impl Session {
         error: Option<String>,
         at: (Instant, DateTime<Utc>),
     ) {
+        let refused = gesture.is_none() && error.is_some() && !run.touched;
         let step = Step {
             index: 0,
             action: run.description.clone(),
@@ -402,6 +441,7 @@ impl Session {
             gesture,
             started_at: at.1,
             elapsed_ms: at.0.elapsed().as_millis() as u64,
+            refused,
             error,
             aimed_at: run
                 .aimed_at
@@ -416,11 +456,19 @@ impl Session {
             recorded: Vec::new(),
         };
         run.steps += 1;
-        let (step, sink) = self.push_step(step);
-        if let Some(sink) = sink.or_else(|| self.pool.step_sink()) {
+        let step = slot.memory.push_step(step);
+        if let Some(sink) = self.step_sink() {
             run.episode = Some(sink.record(&self.id, &step).await);
         }
     }
+}
+
+/// Why an action failed, and what the open task episode made of the attempt (`None` outside an
+/// episode): a refusal costs no step, and the reply says how many are left.
+#[derive(Debug)]
+pub struct ActFailure {
+    pub error: SessionError,
+    pub episode: Option<Recorded>,
 }
 
 /// The outcome of a finished attempt.
@@ -432,8 +480,12 @@ fn outcome(run: Attempt, observation: Option<super::Observation>, started: Insta
     let fg_before = run.first.as_ref().and_then(Screen::foreground);
     let foreground = run.last.as_ref().and_then(Screen::foreground);
     let foreground_changed = run.last.is_some() && fg_before != foreground;
+    // Nothing changed only when the element list is the same and no slider thumb moved.
+    let slider_moved = run.slider.is_some_and(|s| s.moved());
     let no_effect = match (&run.first, &run.last) {
-        (Some(a), Some(b)) if a.same_as(b) => no_effect_hint(run.kind, run.target.as_ref()),
+        (Some(a), Some(b)) if a.same_as(b) && !slider_moved => {
+            no_effect_hint(run.kind, run.target.as_ref())
+        }
         _ => None,
     };
     ActOutcome {
@@ -448,6 +500,7 @@ fn outcome(run: Attempt, observation: Option<super::Observation>, started: Insta
         foreground_changed,
         clamped: run.clamped,
         no_effect,
+        slider: run.slider,
         detail: run.detail,
         steps: run.steps,
         episode: run.episode,

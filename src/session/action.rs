@@ -196,6 +196,21 @@ pub struct Clamped {
     pub used_ms: u64,
 }
 
+/// A slider's thumb position from its start (0.0–1.0), read from the screen around a gesture on it;
+/// `None` where the thumb could not be read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SliderReading {
+    pub before: Option<f64>,
+    pub after: Option<f64>,
+}
+
+impl SliderReading {
+    /// Whether the thumb visibly moved (by more than half a percent).
+    pub fn moved(&self) -> bool {
+        matches!((self.before, self.after), (Some(a), Some(b)) if (a - b).abs() > 0.005)
+    }
+}
+
 /// What an action did: what it acted on, the state that resulted, and the steps it recorded.
 #[derive(Debug, Clone)]
 pub struct ActOutcome {
@@ -221,6 +236,8 @@ pub struct ActOutcome {
     pub clamped: Option<Clamped>,
     /// Set when the action visibly changed nothing: what that means and what to try instead.
     pub no_effect: Option<String>,
+    /// For a gesture on a slider: its thumb position (0–1) read from the screen before and after.
+    pub slider: Option<SliderReading>,
     /// Extra facts (`opened Clock (com.google.android.deskclock)`, `found "Alarm" as #12 after 2
     /// swipes`).
     pub detail: Option<String>,

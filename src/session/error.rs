@@ -26,7 +26,7 @@ pub enum SessionError {
         "element {id} ({was}) from the observation you acted on is no longer on screen; #{id} is now {now}. Call `screen` for fresh ids"
     )]
     ElementGone { id: u32, was: String, now: String },
-    #[error("unknown observation {0:?}: the session keeps the digests of its last {n} observations; call `screen` again", n = super::SEEN_OBSERVATIONS)]
+    #[error("unknown observation {0:?}: the phone keeps the digests of its last {n} observations; call `screen` again", n = super::KEPT_OBSERVATIONS)]
     UnknownObservation(String),
     #[error("no field is focused; pass `element` or tap a field first")]
     NothingFocused,

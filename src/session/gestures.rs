@@ -140,11 +140,15 @@ impl Session {
         }
         run.may_continue()?;
         let at = (Instant::now(), Utc::now());
+        // Focus is read from the phone, never from a remembered dump: the page, another client, a
+        // task's setup or the app itself may have moved it since.
+        self.fresh_screen(state, slot, ctl).await?;
         let mut before = self.current_screen(state, slot, ctl).await?.clone();
         let aimed = before.clone();
         let mut tapped = None;
         if let Some(target) = into {
             let aim = self.aim(state, slot, &before, target, seen, run).await?;
+            run.touched = true;
             device.tap(aim.point).await.map_err(lost)?;
             slot.bump_generation();
             self.settle_locked(state, device, ctl).await?;
@@ -266,6 +270,7 @@ impl Session {
             return Ok(());
         }
         // The launcher shows labels in the phone's own language: look there before giving up.
+        run.touched = true;
         device.keys(&[KEY_HOME]).await.map_err(lost)?;
         slot.bump_generation();
         self.settle_locked(state, device, ctl).await?;

@@ -23,51 +23,49 @@ mod control;
 mod error;
 mod gestures;
 mod hub;
+mod memory;
 mod observe;
 mod pool;
 mod record;
 mod screen;
 mod targets;
 
-use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+pub use act::ActFailure;
 pub use action::{
-    ActOutcome, Action, Clamped, Direction, Target, LONG_PRESS_MS, MAX_GESTURE_MS, MAX_SWIPES,
+    ActOutcome, Action, Clamped, Direction, SliderReading, Target, LONG_PRESS_MS, MAX_GESTURE_MS, MAX_SWIPES,
     MAX_TEXT_CHARS, MAX_WAIT_MS, MIN_SWIPE_MS,
 };
 pub use clip::clip;
 pub use control::{Control, Progress};
 pub use error::SessionError;
 pub use hub::Hub;
+pub use memory::{PhoneMemory, KEPT_OBSERVATIONS, KEPT_STEPS};
 pub use observe::{Observation, ObserveOptions, SettlePolicy};
 pub use pool::{DevicePool, DeviceSlot, DeviceSummary, Lease};
 pub use record::{Gesture, Recorded, Step, StepSink};
 pub use screen::{fnv1a, ChangeKind, Changes, ElementRef, Screen, ScreenError};
 
 use crate::device::{apps, command};
-use record::Recorder;
 
 struct State {
     lease: Lease,
     /// The last settled screen and the device generation it was read at.
     screen: Option<(Screen, u64)>,
-    /// The screen of the previous observation returned to the client (for `changes`).
+    /// The previous observation returned to this client (for `changes`, and the screen its element
+    /// ids are read against when it names no digest). Digests it names are looked up in the phone's
+    /// memory ([`PhoneMemory`]), which every client shares.
     observed: Option<Screen>,
-    /// The last observations returned to the client, oldest first: element ids are read against
-    /// them, never against whatever holds that number now.
-    seen: VecDeque<Screen>,
 }
-
-/// How many observations a session remembers for [`Session::act_seen`].
-pub const SEEN_OBSERVATIONS: usize = 8;
 
 /// One client's lease on one device. **API Boundary.**
 pub struct Session {
     id: String,
     pool: Arc<DevicePool>,
     state: tokio::sync::Mutex<State>,
-    recorder: Mutex<Recorder>,
+    /// Where this session's steps go instead of the pool's sink (a replay's episode).
+    sink: Mutex<Option<Arc<dyn StepSink>>>,
     pub settle: SettlePolicy,
 }
 
@@ -89,9 +87,8 @@ impl Session {
                 lease,
                 screen: None,
                 observed: None,
-                seen: VecDeque::new(),
             }),
-            recorder: Mutex::new(Recorder::default()),
+            sink: Mutex::new(None),
             settle: SettlePolicy::default(),
         })
     }
@@ -126,7 +123,6 @@ impl Session {
         state.lease = lease;
         state.screen = None;
         state.observed = None;
-        state.seen.clear();
         Ok(serial)
     }
 
@@ -135,27 +131,19 @@ impl Session {
         self.pool.list()
     }
 
-    fn recorder(&self) -> std::sync::MutexGuard<'_, Recorder> {
-        self.recorder
-            .lock()
-            .expect("recorder lock is never poisoned: no panics while held")
-    }
-
-    /// Every step so far.
-    pub fn steps(&self) -> Vec<Step> {
-        self.recorder().steps.clone()
+    /// The steps and refused attempts on this session's phone, by any client, oldest first (the
+    /// last [`KEPT_STEPS`]).
+    pub async fn steps(&self) -> Vec<Step> {
+        self.state.lock().await.lease.slot().memory.steps()
     }
 
     /// Sends each future step of this session to `sink` (instead of the pool's sink).
     pub fn set_step_sink(&self, sink: Arc<dyn StepSink>) {
-        self.recorder().sink = Some(sink);
+        *self.sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(sink);
     }
 
-    /// Numbers and keeps a step; returns it with the session's own sink, if any.
-    fn push_step(&self, mut step: Step) -> (Step, Option<Arc<dyn StepSink>>) {
-        let mut rec = self.recorder();
-        step.index = rec.steps.len();
-        rec.steps.push(step.clone());
-        (step, rec.sink.clone())
+    fn step_sink(&self) -> Option<Arc<dyn StepSink>> {
+        let own = self.sink.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        own.or_else(|| self.pool.step_sink())
     }
 }

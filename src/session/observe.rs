@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::device::image::{self as shot, Encoding, Screenshot};
-use crate::device::{AppEntry, Device, Foreground, ScreenSize};
+use crate::device::{AppEntry, Device, DeviceStatus, Foreground, ScreenSize};
 
 use super::{ChangeKind, Changes, Control, DeviceSlot, Screen, Session, SessionError, State};
 
@@ -97,10 +97,27 @@ impl Session {
         self.observe_locked(&mut state, &slot, opts, ctl).await
     }
 
+    /// Where the slider in `bounds` has its thumb, read from a fresh frame (`None` when the frame or
+    /// the thumb cannot be read).
+    pub(super) async fn thumb(&self, slot: &DeviceSlot, bounds: crate::geom::Bounds) -> Option<f64> {
+        let frame = slot.device.screen_pixels().await.ok()?;
+        crate::hierarchy::slider::thumb_fraction(&frame, bounds)
+    }
+
     /// Resolves once this session's device changed (any session acted on it) and the action is over.
     pub async fn screen_changed(&self) {
         let slot = self.state.lock().await.lease.slot().clone();
         slot.changed().await
+    }
+
+    /// The phone's everyday state: battery, radios, volumes, brightness, time, language, screen and
+    /// the app in front. Reading it changes nothing, so it is no step.
+    pub async fn device_status(&self) -> Result<DeviceStatus, SessionError> {
+        let slot = self.state.lock().await.lease.slot().clone();
+        slot.device
+            .status()
+            .await
+            .map_err(|e| SessionError::from_device(slot.serial(), e))
     }
 
     /// Launchable apps with their names.
@@ -197,11 +214,20 @@ impl Session {
         let size = device.screen_size().await.map_err(lost)?;
         let foreground = device.foreground().await.map_err(lost)?;
         let screen = self.current_screen(state, slot, ctl).await?.clone();
-        let screenshot = if opts.screenshot {
+        // Sliders carry no value in the dump; their thumb is read from the frame (best effort: a
+        // frame that cannot be read only leaves the value out).
+        let sliders = opts.elements && !screen.sliders().is_empty();
+        let frame = if opts.screenshot {
             ctl.check()?;
-            let img = device.screen_pixels().await.map_err(lost)?;
+            Some(device.screen_pixels().await.map_err(lost)?)
+        } else if sliders {
+            device.screen_pixels().await.ok()
+        } else {
+            None
+        };
+        let screenshot = if let (true, Some(img)) = (opts.screenshot, &frame) {
             let factor = shot::downscale_factor(img.width(), img.height(), opts.max_edge);
-            let scaled = shot::scale(&img, factor);
+            let scaled = shot::scale(img, factor);
             let scaled = if opts.annotate {
                 screen.annotate(&scaled, factor)
             } else {
@@ -216,21 +242,15 @@ impl Session {
             c.text = switched_to(device, c.packages.1.as_deref().unwrap_or_default()).await;
         }
         state.observed = Some(screen.clone());
-        if state
-            .seen
-            .back()
-            .is_none_or(|s| s.digest() != screen.digest())
-        {
-            if state.seen.len() == super::SEEN_OBSERVATIONS {
-                state.seen.pop_front();
-            }
-            state.seen.push_back(screen.clone());
-        }
+        slot.memory.remember(&screen);
         Ok(Observation {
             serial: slot.serial().to_string(),
             foreground,
             size,
-            elements: opts.elements.then(|| screen.compact()),
+            elements: opts.elements.then(|| match (&frame, sliders) {
+                (Some(f), true) => screen.compact_with_sliders(f),
+                _ => screen.compact(),
+            }),
             element_count: screen.element_count(),
             xml: opts.xml.then(|| screen.xml.clone()),
             screenshot,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::memory::PhoneMemory;
 use super::StepSink;
 use crate::device::{self, Device, DeviceError, Shell};
 
@@ -21,6 +22,8 @@ pub struct DeviceSlot {
     /// Bumped by every action on the device, so a session knows its last dump may be stale; a watch
     /// channel so resource subscribers can wait for it.
     generation: tokio::sync::watch::Sender<u64>,
+    /// The observations and steps of this phone, shared by every session on it.
+    pub memory: PhoneMemory,
 }
 
 impl DeviceSlot {
@@ -31,6 +34,7 @@ impl DeviceSlot {
             turn: tokio::sync::Mutex::new(()),
             leases: AtomicUsize::new(0),
             generation: tokio::sync::watch::channel(0).0,
+            memory: PhoneMemory::default(),
         }
     }
 

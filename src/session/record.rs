@@ -1,9 +1,8 @@
-//! The trajectory of a session: one [`Step`] per attempted gesture, failed ones included, recorded as
+//! The trajectory of a phone: one [`Step`] per attempted gesture, failed ones included, recorded as
 //! what the finger did (resolved points, swipe ends and finger direction, the text typed and the
-//! field it went to) and the observation it was aimed at. Episodes, trajectory metrics, history
+//! field it went to) and the observation it was aimed at. An attempt refused before anything reached
+//! the phone is logged too, marked `refused`; episodes do not count it. Episodes, trajectory metrics, history
 //! checks and the front ends all read this one type; a [`StepSink`] receives each step as it happens.
-
-use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
@@ -107,7 +106,7 @@ impl Gesture {
 /// One attempted action as it happened.
 #[derive(Debug, Clone)]
 pub struct Step {
-    /// 0-based position in the session.
+    /// 0-based position in the phone's log (an episode renumbers its own steps).
     pub index: usize,
     /// The action as the caller asked for it (`tap #12`, `scroll down until "Alarm"`).
     pub action: String,
@@ -120,6 +119,9 @@ pub struct Step {
     pub elapsed_ms: u64,
     /// `None` when the step succeeded, else the error the caller saw.
     pub error: Option<String>,
+    /// Refused before anything reached the phone (stale or unknown digest, unknown element, nothing
+    /// focused, bad arguments): an attempt in the log, never an episode step.
+    pub refused: bool,
     /// The screen the step was aimed at, and its digest.
     pub before: Option<Screen>,
     pub aimed_at: Option<String>,
@@ -143,6 +145,8 @@ pub struct Recorded {
     /// 1-based number of the step in the episode, when one recorded it.
     pub episode_step: Option<u32>,
     pub steps_left: Option<u32>,
+    /// The attempt was refused and not counted as a step.
+    pub refused: bool,
     /// Why no further step may be taken (the step limit was reached, the episode closed).
     pub stop: Option<String>,
 }
@@ -153,9 +157,3 @@ pub trait StepSink: Send + Sync {
     async fn record(&self, session_id: &str, step: &Step) -> Recorded;
 }
 
-/// The in-memory trajectory plus an optional sink.
-#[derive(Default)]
-pub(crate) struct Recorder {
-    pub steps: Vec<Step>,
-    pub sink: Option<Arc<dyn StepSink>>,
-}

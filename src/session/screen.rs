@@ -262,6 +262,55 @@ impl Screen {
         self.inner.compact.clone()
     }
 
+    /// The sliders on screen: their ids and bounds.
+    pub fn sliders(&self) -> Vec<(u32, Bounds)> {
+        self.inner
+            .list
+            .elements
+            .iter()
+            .filter(|e| e.role == hierarchy::Role::Slider)
+            .map(|e| (e.id.0, e.bounds))
+            .collect()
+    }
+
+    /// [`Screen::compact`] with each slider's thumb position read from `frame` (screen pixels) as a
+    /// state word, `at~42%`: the dump carries no slider value, so this is the only one a text-only
+    /// agent gets, and the `~` marks it as read from the screen.
+    pub fn compact_with_sliders(&self, frame: &image::RgbaImage) -> String {
+        let readings: Vec<(u32, f64)> = self
+            .sliders()
+            .into_iter()
+            .filter_map(|(id, b)| hierarchy::slider::thumb_fraction(frame, b).map(|f| (id, f)))
+            .collect();
+        if readings.is_empty() {
+            return self.compact();
+        }
+        let mut out = String::with_capacity(self.inner.compact.len() + readings.len() * 8);
+        for full in self.inner.compact.split_inclusive('\n') {
+            let line = full.trim_end_matches('\n');
+            let id = line.split(' ').next().and_then(|t| t.parse::<u32>().ok());
+            match readings.iter().find(|(i, _)| Some(*i) == id) {
+                Some((_, f)) => {
+                    let word = format!(" at~{:.0}%", f * 100.0);
+                    match line.find(": ") {
+                        Some(at) => {
+                            out.push_str(&line[..at]);
+                            out.push_str(&word);
+                            out.push_str(&line[at..]);
+                        }
+                        None => {
+                            out.push_str(line);
+                            out.push_str(&word);
+                        }
+                    }
+                }
+                None => out.push_str(line),
+            }
+            out.push_str(&full[line.len()..]);
+        }
+        out
+    }
+
     /// The foreground package the dump names.
     pub fn package(&self) -> Option<&str> {
         self.inner.list.package.as_deref()

@@ -48,7 +48,7 @@ impl Session {
                 element: current.element_at(*p),
             },
             Target::Element(id) => {
-                let e = self.element_seen(state, current, *id, seen, run)?;
+                let e = self.element_seen(state, slot, current, *id, seen, run)?;
                 Aim {
                     point: e.center,
                     element: Some(e),
@@ -136,6 +136,7 @@ impl Session {
     fn element_seen(
         &self,
         state: &State,
+        slot: &DeviceSlot,
         current: &Screen,
         id: u32,
         seen: Option<&str>,
@@ -143,16 +144,13 @@ impl Session {
     ) -> Result<ElementRef, SessionError> {
         let base = match seen {
             Some(digest) => Some(
-                state
-                    .seen
-                    .iter()
-                    .rev()
-                    .find(|s| s.digest() == digest)
+                slot.memory
+                    .observation(digest)
                     .ok_or_else(|| SessionError::UnknownObservation(digest.to_string()))?,
             ),
-            None => state.seen.back(),
+            None => state.observed.clone(),
         };
-        let Some(base) = base else {
+        let Some(base) = base.as_ref() else {
             return current.element(id).ok_or(SessionError::StaleElement {
                 id,
                 count: current.element_count(),

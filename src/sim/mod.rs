@@ -12,6 +12,7 @@ pub mod app;
 pub mod apps;
 pub mod clipboard;
 pub mod console;
+pub mod datadir;
 pub mod defaults;
 pub mod dump;
 pub mod framework;

@@ -156,10 +156,7 @@ impl Phone {
     /// Boots a phone: a private data directory, default settings, every app installed, the launcher
     /// on screen.
     pub fn new(config: SimConfig) -> Result<Phone, SimError> {
-        let data = tempfile::Builder::new()
-            .prefix("droidmcp-sim-")
-            .tempdir()
-            .map_err(SimError::DataDir)?;
+        let data = super::datadir::create().map_err(SimError::DataDir)?;
         for dir in BOOT_DIRS {
             let host = data.path().join(dir.trim_start_matches('/'));
             std::fs::create_dir_all(host).map_err(SimError::DataDir)?;

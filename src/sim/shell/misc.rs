@@ -212,6 +212,8 @@ pub fn sqlite3(fw: &mut Framework, args: &[String], stdin: &[u8]) -> ShellOutput
             )
         }
     };
+    // As for the apps' connections (`System::open_db`): no fsync in the phone's throwaway folder.
+    let _ = conn.pragma_update(None, "synchronous", "OFF");
     // A cancelled command (timeout, caller gone) interrupts a runaway query instead of holding the
     // phone.
     fw.interrupt.watch(&conn);
