@@ -41,6 +41,9 @@ mod phone_folders;
 // The embedded phone's framework and shell, driven only through exec.
 mod sim;
 
+// toybox and mksh as AndroidWorld's task code drives them: find, ls -ll, globs, root.
+mod sim_toybox;
+
 // Clock, Calculator and Calendar of the embedded phone.
 mod sim_utility_apps;
 

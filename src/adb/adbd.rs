@@ -105,10 +105,43 @@ impl Identity {
     }
 }
 
+/// What adbd does once it restarted (a `root:`/`unroot:` that changed the shell's user): an
+/// emulator announces itself to the adb server again.
+pub type OnRestart = Arc<dyn Fn() + Send + Sync>;
+
 /// What every connection of one adbd shares.
 struct Device {
     shell: Arc<dyn Shell>,
     banner: Vec<u8>,
+    /// Cancelled when the server stops.
+    stop: tokio_util::sync::CancellationToken,
+    /// The connections of this adbd "process": a child of `stop`, replaced when adbd restarts
+    /// (after `root:`/`unroot:`), which drops every connection as adbd's exit does. The listener
+    /// stays, standing for init starting adbd again at once.
+    generation: Mutex<tokio_util::sync::CancellationToken>,
+    on_restart: Option<OnRestart>,
+}
+
+impl Device {
+    fn generation(&self) -> std::sync::MutexGuard<'_, tokio_util::sync::CancellationToken> {
+        self.generation
+            .lock()
+            .expect("generation lock is never poisoned: no panics while held")
+    }
+
+    /// The token that ends connections accepted now.
+    fn connections(&self) -> tokio_util::sync::CancellationToken {
+        self.generation().clone()
+    }
+
+    /// adbd exits and init starts it again: every current connection drops.
+    fn restart(&self) {
+        let old = std::mem::replace(&mut *self.generation(), self.stop.child_token());
+        old.cancel();
+        if let Some(hook) = &self.on_restart {
+            hook();
+        }
+    }
 }
 
 /// Serves `shell` on `listener` until `shutdown` completes, then drops every connection (a phone that
@@ -120,12 +153,26 @@ pub async fn serve(
     identity: Identity,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
+    serve_with(listener, shell, identity, shutdown, None).await
+}
+
+/// [`serve`], calling `on_restart` each time adbd restarts.
+pub async fn serve_with(
+    listener: TcpListener,
+    shell: Arc<dyn Shell>,
+    identity: Identity,
+    shutdown: impl Future<Output = ()>,
+    on_restart: Option<OnRestart>,
+) -> std::io::Result<()> {
+    let stop = tokio_util::sync::CancellationToken::new();
     let device = Arc::new(Device {
         shell,
         banner: identity.banner(),
+        generation: Mutex::new(stop.child_token()),
+        stop: stop.clone(),
+        on_restart,
     });
     tokio::pin!(shutdown);
-    let stop = tokio_util::sync::CancellationToken::new();
     // Dropping the guard on every return path cancels the connections too.
     let _stop_connections = stop.clone().drop_guard();
     loop {
@@ -141,7 +188,7 @@ pub async fn serve(
                     }
                 };
                 let device = device.clone();
-                let stop = stop.clone();
+                let stop = device.connections();
                 tokio::spawn(async move {
                     if let Err(e) = serve_connection(socket, device, stop).await {
                         tracing::debug!("adbd: connection from {peer} dropped: {e}");
@@ -300,7 +347,7 @@ async fn serve_connection(
                         peer_closed: false,
                         table: streams.clone(),
                     };
-                    let shell = device.shell.clone();
+                    let device = device.clone();
                     // The OKAY must precede the stream's first WRTE, so it is sent before the task runs.
                     let okay = Packet::new(Command::Okay, local, remote, Vec::new());
                     if let Err(e) = writer.send(okay).await {
@@ -308,8 +355,11 @@ async fn serve_connection(
                     }
                     tokio::spawn(async move {
                         let mut io = io;
-                        services::run(service, &mut io, shell.as_ref()).await;
+                        let after = services::run(service, &mut io, device.shell.as_ref()).await;
                         io.close().await;
+                        if after == services::After::Restart {
+                            device.restart();
+                        }
                     });
                     continue;
                 };

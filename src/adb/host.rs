@@ -340,6 +340,32 @@ impl AdbServer {
         Ok(())
     }
 
+    /// Announces an emulator again after its adbd restarted (`adb root`), as an emulator does when
+    /// its guest adbd comes back: the server dropped the transport with the connection and does not
+    /// redial emulators by itself. Retries for up to ~5 s, until the server lists `emulator-N` as a
+    /// device again (the old transport may still be on its way out at the first attempt).
+    pub async fn reannounce_emulator(&self, adb_port: u16) {
+        let serial = format!("emulator-{}", adb_port.saturating_sub(1));
+        for _ in 0..50 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if self.register_emulator(adb_port).await.is_err() {
+                continue;
+            }
+            let back = self.devices().await.is_ok_and(|devices| {
+                devices
+                    .iter()
+                    .any(|d| d.serial == serial && d.state == "device")
+            });
+            if back {
+                return;
+            }
+        }
+        tracing::debug!(
+            "{serial} did not come back on the adb server at {}",
+            self.addr
+        );
+    }
+
     /// The server's protocol version (41 for adb 1.0.41).
     pub async fn version(&self) -> Result<u32, AdbError> {
         let block = self.query("host:version").await?;

@@ -21,6 +21,6 @@ pub mod services;
 pub mod shell_v2;
 pub mod sync;
 
-pub use adbd::{serve, Identity};
+pub use adbd::{serve, serve_with, Identity, OnRestart};
 pub use client::AdbShell;
 pub use host::{server_address, AdbError, AdbServer, DeviceEntry};

@@ -1,5 +1,5 @@
-//! The device services the embedded adbd runs on an open stream: `shell:` (v1), `shell,v2,…:`, `exec:`
-//! and `sync:`, each answered from a [`Shell`].
+//! The device services the embedded adbd runs on an open stream: `shell:` (v1), `shell,v2,…:`, `exec:`,
+//! `sync:`, `root:` and `unroot:`, each answered from a [`Shell`].
 
 use super::adbd::StreamIo;
 use super::shell_v2;
@@ -22,6 +22,8 @@ pub enum Service {
     Exec(String),
     /// `sync:`: file transfer.
     Sync,
+    /// `root:` (true) or `unroot:` (false): restart adbd as root or as the shell user.
+    Root(bool),
     /// Anything we do not serve, answered with CLSE; the text says why.
     Refused(String),
 }
@@ -34,8 +36,11 @@ impl Service {
         if let Some(command) = text.strip_prefix("exec:") {
             return Service::Exec(command.to_string());
         }
-        if text == "sync:" {
-            return Service::Sync;
+        match text {
+            "sync:" => return Service::Sync,
+            "root:" => return Service::Root(true),
+            "unroot:" => return Service::Root(false),
+            _ => {}
         }
         if let Some(rest) = text.strip_prefix("shell") {
             let Some((args, command)) = rest.split_once(':') else {
@@ -55,13 +60,30 @@ impl Service {
     }
 }
 
-/// Runs `service` on `io` until it is done; the caller closes the stream.
-pub async fn run(service: Service, io: &mut StreamIo, shell: &dyn Shell) {
+/// What adbd does once a service's stream is closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum After {
+    /// Nothing: keep serving.
+    Continue,
+    /// Restart: adbd exits when a `root:`/`unroot:` stream that changed `service.adb.root` closes
+    /// (`exit_on_close`), and init starts it again as the new user; every connection drops.
+    Restart,
+}
+
+/// Runs `service` on `io` until it is done; the caller closes the stream, then does what the
+/// answer says.
+pub async fn run(service: Service, io: &mut StreamIo, shell: &dyn Shell) -> After {
+    if let Service::Root(root) = service {
+        let (reply, after) = switch_user(shell, root).await;
+        // The property is set even if the peer went away meanwhile: adbd restarts either way.
+        let _ = io.write(reply.as_bytes()).await;
+        return after;
+    }
     // A closed stream just ends the service: the peer went away, nobody is left to tell.
     let _ = match service {
         Service::ShellV1(command) | Service::Exec(command) => {
             let Some(result) = exec_until_closed(io, shell, &command).await else {
-                return;
+                return After::Continue;
             };
             let bytes = match result {
                 Ok(out) => [out.stdout, out.stderr].concat(),
@@ -71,7 +93,7 @@ pub async fn run(service: Service, io: &mut StreamIo, shell: &dyn Shell) {
         }
         Service::ShellV2(command) => {
             let Some(result) = exec_until_closed(io, shell, &command).await else {
-                return;
+                return After::Continue;
             };
             let bytes = match result {
                 Ok(out) => shell_v2::encode_result(&out.stdout, &out.stderr, out.exit_code),
@@ -80,8 +102,52 @@ pub async fn run(service: Service, io: &mut StreamIo, shell: &dyn Shell) {
             io.write(&bytes).await
         }
         Service::Sync => serve_sync(io, shell).await,
-        Service::Refused(_) => Ok(()),
+        Service::Root(_) | Service::Refused(_) => Ok(()),
     };
+    After::Continue
+}
+
+/// adbd's `restart_root_service`/`restart_unroot_service`: the answer by the shell's current user
+/// and the build (`ro.debuggable`), setting `service.adb.root` through the shell when adbd must
+/// restart. The texts are AOSP adbd's, which `adb root` prints and searches for "restarting".
+async fn switch_user(shell: &dyn Shell, root: bool) -> (String, After) {
+    let run = |command: &'static str| async move {
+        shell
+            .exec(command)
+            .await
+            .map(|out| (out.success(), out.stdout_text().trim().to_string()))
+    };
+    let answer = async {
+        let is_root = run("id -u").await?.1 == "0";
+        Ok::<_, ShellError>(match (root, is_root) {
+            (true, true) => (
+                "adbd is already running as root\n".to_string(),
+                After::Continue,
+            ),
+            (false, false) => ("adbd not running as root\n".to_string(), After::Continue),
+            (true, false) if run("getprop ro.debuggable").await?.1 != "1" => (
+                "adbd cannot run as root in production builds\n".to_string(),
+                After::Continue,
+            ),
+            (true, false) => match run("setprop service.adb.root 1").await? {
+                (true, _) => ("restarting adbd as root\n".to_string(), After::Restart),
+                (false, _) => (
+                    "failed to set service.adb.root\n".to_string(),
+                    After::Continue,
+                ),
+            },
+            (false, true) => match run("setprop service.adb.root 0").await? {
+                (true, _) => ("restarting adbd as non root\n".to_string(), After::Restart),
+                (false, _) => (
+                    "failed to set service.adb.root\n".to_string(),
+                    After::Continue,
+                ),
+            },
+        })
+    };
+    answer
+        .await
+        .unwrap_or_else(|e: ShellError| (format!("{e}\n"), After::Continue))
 }
 
 /// Runs a command until it finishes, or until the peer closes the stream (a client that timed out or
@@ -239,7 +305,8 @@ async fn stat(shell: &dyn Shell, path: &str) -> FileStat {
     }
 }
 
-/// The entries of a directory with their stats, from `ls -a`.
+/// The entries of a directory with their stats, from `ls -a` (one name per line: names may hold
+/// spaces).
 async fn list(shell: &dyn Shell, path: &str) -> Vec<(String, FileStat)> {
     let Ok(out) = shell.exec(&format!("ls -a {}", sh_quote(path))).await else {
         return Vec::new();
@@ -248,8 +315,8 @@ async fn list(shell: &dyn Shell, path: &str) -> Vec<(String, FileStat)> {
         return Vec::new();
     }
     let mut entries = Vec::new();
-    for name in out.stdout_text().split_whitespace() {
-        if name == "." || name == ".." {
+    for name in out.stdout_text().lines() {
+        if name.is_empty() || name == "." || name == ".." {
             continue;
         }
         let child = format!("{}/{}", path.trim_end_matches('/'), name);
@@ -276,11 +343,13 @@ mod tests {
                 Service::Exec("screencap '-p'".into()),
             ),
             ("sync:\0", Service::Sync),
+            ("root:\0", Service::Root(true)),
+            ("unroot:\0", Service::Root(false)),
         ];
         for (text, expected) in cases {
             assert_eq!(Service::parse(text.as_bytes()), expected, "{text}");
         }
-        for refused in ["shell:\0", "shell,v2,pty:", "abb:x", "root:", ""] {
+        for refused in ["shell:\0", "shell,v2,pty:", "abb:x", "root:x", ""] {
             assert!(matches!(
                 Service::parse(refused.as_bytes()),
                 Service::Refused(_)

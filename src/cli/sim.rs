@@ -100,9 +100,18 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
              this port gets an unauthenticated shell on the embedded phone"
         );
     }
-    let console = match console_port {
-        Some(port) => Some(serve_console(global, &shell, port, local.port()).await?),
-        None => None,
+    let (console, on_restart) = match console_port {
+        Some(port) => {
+            let (console, server) = serve_console(global, &shell, port, local.port()).await?;
+            let adb_port = local.port();
+            // An emulator announces itself again when its adbd comes back (after `adb root`).
+            let hook: adb::OnRestart = Arc::new(move || {
+                let server = server.clone();
+                tokio::spawn(async move { server.reannounce_emulator(adb_port).await });
+            });
+            (Some(console), Some(hook))
+        }
+        None => (None, None),
     };
     match console_port {
         Some(port) => println!(
@@ -128,7 +137,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    adb::serve(listener, Arc::clone(&shell), identity, shutdown)
+    adb::serve_with(listener, Arc::clone(&shell), identity, shutdown, on_restart)
         .await
         .context("adbd stopped")?;
     drop(console);
@@ -137,13 +146,13 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
 
 /// Starts the console on 127.0.0.1:`port` and announces the adbd on `adb_port` to the adb server
 /// (a warning when no server runs: a server started later finds ports 5555–5585 by itself). The
-/// console stops when the returned handle drops.
+/// console stops when the returned handle drops; the server is returned for announcing again.
 async fn serve_console(
     global: &Global,
     shell: &Arc<dyn Shell>,
     port: u16,
     adb_port: u16,
-) -> anyhow::Result<tokio_util::sync::DropGuard> {
+) -> anyhow::Result<(tokio_util::sync::DropGuard, adb::AdbServer)> {
     let token = match adb::console::token_path() {
         Some(path) => adb::console::load_or_create_token(&path)
             .with_context(|| format!("reading the console token {}", path.display()))?,
@@ -164,7 +173,7 @@ async fn serve_console(
     if let Err(e) = server.register_emulator(adb_port).await {
         eprintln!("note: could not announce emulator-{port} to the adb server ({e}); an adb server started later finds it on its own when the port is in 5554–5584");
     }
-    Ok(stop.drop_guard())
+    Ok((stop.drop_guard(), server))
 }
 
 /// Whether a `HOST:PORT` resolves to any address other than loopback.

@@ -82,7 +82,8 @@ pub fn format_float(value: f32) -> String {
     }
 }
 
-/// System properties `getprop` reports, in key order.
+/// System properties `getprop` reports at boot, in key order. The build is `userdebug`, as the
+/// emulator images benchmarks run on are: `adb root` works (AndroidWorld roots before every task).
 pub fn properties(config: &SimConfig, serial: &str) -> Vec<(String, String)> {
     let p = config.profile;
     let locale = config.locale.replace('_', "-");
@@ -106,18 +107,18 @@ pub fn properties(config: &SimConfig, serial: &str) -> Vec<(String, String)> {
         ("ro.build.display.id".into(), "UQ1A.240205.004".into()),
         (
             "ro.build.fingerprint".into(),
-            format!("google/{device}/{device}:14/UQ1A.240205.004/11269751:user/release-keys"),
+            format!("google/{device}/{device}:14/UQ1A.240205.004/11269751:userdebug/dev-keys"),
         ),
         ("ro.build.id".into(), "UQ1A.240205.004".into()),
-        ("ro.build.tags".into(), "release-keys".into()),
-        ("ro.build.type".into(), "user".into()),
+        ("ro.build.tags".into(), "dev-keys".into()),
+        ("ro.build.type".into(), "userdebug".into()),
         ("ro.build.version.release".into(), "14".into()),
         ("ro.build.version.sdk".into(), "34".into()),
         (
             "ro.build.version.security_patch".into(),
             "2024-02-05".into(),
         ),
-        ("ro.debuggable".into(), "0".into()),
+        ("ro.debuggable".into(), "1".into()),
         ("ro.hardware".into(), device.clone()),
         ("ro.product.brand".into(), "google".into()),
         ("ro.product.cpu.abi".into(), "arm64-v8a".into()),

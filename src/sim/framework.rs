@@ -466,6 +466,19 @@ impl Framework {
     }
 
     /// Drops a package's task and process (`am force-stop`, `pm clear`); true when it was running.
+    /// Removes an app's task (its own `finishAndRemoveTask`, `am stack remove`); the process
+    /// stays. Home's task is never removed.
+    pub fn remove_task(&mut self, package: &str) {
+        if package == apps::launcher::PACKAGE {
+            return;
+        }
+        self.stack.retain(|t| t.package != package);
+        self.scroll.retain(|(p, _), _| *p != package);
+        if self.focus.as_ref().is_some_and(|(p, _)| *p == package) {
+            self.hide_ime();
+        }
+    }
+
     pub fn force_stop(&mut self, package: &str) -> bool {
         if package == apps::launcher::PACKAGE {
             // The home app restarts at once on a real phone; keep the same object.
@@ -525,15 +538,7 @@ impl Framework {
                     }
                     Request::ClearFocus => self.hide_ime(),
                     Request::Finish => self.finish_foreground(),
-                    Request::FinishTask { package } => {
-                        if package != apps::launcher::PACKAGE {
-                            self.stack.retain(|t| t.package != package);
-                            self.scroll.retain(|(p, _), _| *p != package);
-                            if self.focus.as_ref().is_some_and(|(p, _)| *p == package) {
-                                self.hide_ime();
-                            }
-                        }
-                    }
+                    Request::FinishTask { package } => self.remove_task(&package),
                     Request::ResetScroll { tag } => {
                         let package = self.foreground_package().to_string();
                         self.scroll.remove(&(package, tag));

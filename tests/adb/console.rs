@@ -17,6 +17,16 @@ struct Emulator {
 
 impl Emulator {
     async fn start(shell: Arc<dyn Shell>, token: Option<&str>) -> Emulator {
+        Emulator::start_announcing(shell, token, None).await
+    }
+
+    /// With `server`, the adbd announces itself to that adb server again after a restart, as
+    /// `droidmcp sim --emulator` does.
+    async fn start_announcing(
+        shell: Arc<dyn Shell>,
+        token: Option<&str>,
+        server: Option<AdbServer>,
+    ) -> Emulator {
         // An even console port whose successor is free too. Linux hands out odd ports for
         // `bind(0)`, so the port taken becomes the adbd's and the one before it the console's.
         let (console_listener, adbd_listener) = loop {
@@ -31,13 +41,21 @@ impl Emulator {
         };
         let console_port = console_listener.local_addr().unwrap().port();
         let (adbd, adbd_stop) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(adb::serve(
+        let adb_port = adbd_listener.local_addr().unwrap().port();
+        let on_restart = server.map(|server| -> adb::OnRestart {
+            Arc::new(move || {
+                let server = server.clone();
+                tokio::spawn(async move { server.reannounce_emulator(adb_port).await });
+            })
+        });
+        tokio::spawn(adb::serve_with(
             adbd_listener,
             shell.clone(),
             identity(),
             async move {
                 let _ = adbd_stop.await;
             },
+            on_restart,
         ));
         let (console_stop, stopped) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(console::serve(
@@ -75,11 +93,13 @@ impl EmuRig {
         if let Some(t) = token {
             std::fs::write(home.path().join(".emulator_console_auth_token"), t).unwrap();
         }
+        let port = free_port();
+        let server = AdbServer::new(&format!("127.0.0.1:{port}")).expect("address");
         let rig = EmuRig {
             adb,
-            port: free_port(),
+            port,
             home,
-            emulator: Emulator::start(shell, token).await,
+            emulator: Emulator::start_announcing(shell, token, Some(server)).await,
         };
         let started = rig.cli(&["start-server"]).await;
         assert!(started.status.success(), "adb start-server: {started:?}");
@@ -165,6 +185,31 @@ async fn real_adb_emu_rings_the_embedded_phone_through_its_console() {
     assert!(registry.contains("mCallState=2"), "{registry}");
     let bogus = rig.emu(&["bogus"]).await;
     assert!(bogus.contains("KO: unknown command"), "{bogus}");
+}
+
+/// `adb -s emulator-N root` as AndroidWorld sends it before every task: adbd restarts as root, the
+/// adb server reconnects to the emulator by itself and commands keep working, as root.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_adb_root_on_an_emulator_serial_and_commands_keep_working() {
+    let Some(adb) = adb_binary() else { return };
+    let rig = EmuRig::start(adb, sim_shell(sim_phone()), None).await;
+    let serial = rig.emulator.serial();
+    let root = rig.cli(&["-s", &serial, "root"]).await;
+    assert_eq!(
+        (text(&root.stdout).as_str(), root.status.code()),
+        ("restarting adbd as root\n", Some(0)),
+        "{root:?}"
+    );
+    let mut user = String::new();
+    for _ in 0..200 {
+        user = rig.shell_line("whoami").await;
+        if !user.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(user, "root\n");
+    assert_eq!(rig.shell_line("echo $USER").await, "root\n");
 }
 
 /// Without the right token nothing runs: the console refuses the command and the phone stays idle;

@@ -33,6 +33,7 @@ pub fn am(fw: &mut Framework, args: &[String]) -> ShellOutput {
         "instrument" => instrument(rest),
         "get-current-user" => ShellOutput::ok("0\n"),
         "stack" | "task" if rest.first().map(String::as_str) == Some("list") => ShellOutput::ok(stack_list(fw)),
+        "stack" if rest.first().map(String::as_str) == Some("remove") => stack_remove(fw, &rest[1..]),
         "" | "help" => ShellOutput::ok("Activity manager (activity) commands:\n  help\n      Print this help text.\n  start-activity [-D] [-N] [-W] [-P <FILE>] [--start-profiler <FILE>]\n          [--sampling INTERVAL] [--streaming] [-R COUNT] [-S]\n          [--track-allocation] [--user <USER_ID> | current] <INTENT>\n      Start an Activity.\n  force-stop [--user <USER_ID> | all | current] <PACKAGE>\n      Completely stop the given application package.\n  broadcast [--user <USER_ID> | all | current] <INTENT>\n      Send a broadcast Intent.\n"),
         other => ShellOutput::fail(format!("Unknown command: {other}\n"), 255),
     }
@@ -211,6 +212,21 @@ fn broadcast(fw: &mut Framework, args: &[String]) -> ShellOutput {
         _ => {}
     }
     out
+}
+
+/// `am stack remove ROOT_TASK_ID` (what AndroidWorld's `close_recents` sends for every id in
+/// `dumpsys activity recents`): the task goes, silently, whether or not it existed.
+fn stack_remove(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    let Some(id) = args.first() else {
+        return ShellOutput::fail("Exception occurred while executing 'stack':\njava.lang.IllegalArgumentException: No value specified for root task id\n", 255);
+    };
+    let Ok(id) = id.parse::<u32>() else {
+        return ShellOutput::fail(format!("Exception occurred while executing 'stack':\njava.lang.NumberFormatException: For input string: \"{id}\"\n"), 255);
+    };
+    if let Some(package) = fw.stack.iter().find(|t| t.id == id).map(|t| t.package) {
+        fw.remove_task(package);
+    }
+    ok_empty()
 }
 
 fn stack_list(fw: &Framework) -> String {

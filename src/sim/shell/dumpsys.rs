@@ -13,6 +13,7 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
     match service {
         "window" => super::window::dumpsys_window(fw, sub),
         "display" => super::window::dumpsys_display(fw),
+        "input" => super::window::dumpsys_input(fw),
         "SurfaceFlinger" if sub == "--display-id" => super::window::surface_flinger_ids(fw),
         "package" if !sub.is_empty() && !sub.starts_with('-') => {
             ShellOutput::ok(super::package::dump_package(fw, sub))
@@ -82,6 +83,7 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
   activity
   battery
   display
+  input
   input_method
   notification
   package

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use crate::device::ShellOutput;
 use crate::sim::framework::Framework;
 
+use super::args::{self, Spec};
+
 /// Normalises an Android path (relative paths start at `/`, the adb shell's directory; `..` stops at
 /// the root) and maps the external-storage aliases onto `/sdcard`.
 pub fn normalize(path: &str) -> String {
@@ -43,7 +45,7 @@ pub fn resolve(fw: &Framework, path: &str) -> Option<PathBuf> {
 }
 
 /// Why a file operation failed, worded as toybox words it.
-fn reason(e: &std::io::Error) -> &'static str {
+pub fn reason(e: &std::io::Error) -> &'static str {
     match e.kind() {
         std::io::ErrorKind::NotFound => "No such file or directory",
         std::io::ErrorKind::PermissionDenied => "Permission denied",
@@ -114,98 +116,6 @@ pub fn cat(fw: &mut Framework, args: &[String], stdin: &[u8]) -> ShellOutput {
                     out.exit_code = 1;
                 }
             },
-        }
-    }
-    out
-}
-
-pub fn ls(fw: &mut Framework, args: &[String]) -> ShellOutput {
-    let mut long = false;
-    let mut all = false;
-    let mut paths = Vec::new();
-    for a in args {
-        if let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) {
-            for c in flags.chars() {
-                match c {
-                    'l' => long = true,
-                    'a' | 'A' => all = true,
-                    '1' | 'd' | 'h' | 'n' | 'R' | 't' | 'r' | 'Z' | 's' => {}
-                    other => {
-                        return ShellOutput::fail(
-                            format!("ls: Unknown option '{other}' (see \"ls --help\")\n"),
-                            1,
-                        );
-                    }
-                }
-            }
-        } else {
-            paths.push(a.clone());
-        }
-    }
-    if paths.is_empty() {
-        paths.push("/".into());
-    }
-    let stamp = fw.sys.clock.now().format("%Y-%m-%d %H:%M").to_string();
-    let mut out = ShellOutput::default();
-    let many = paths.len() > 1;
-    for (i, p) in paths.iter().enumerate() {
-        let Some(host) = resolve(fw, p) else {
-            out.stderr
-                .extend_from_slice(format!("ls: {p}: Permission denied\n").as_bytes());
-            out.exit_code = 1;
-            continue;
-        };
-        let line = |name: &str, meta: &std::fs::Metadata| {
-            if long {
-                let (mode, links, group) = if meta.is_dir() {
-                    ("drwxrwx--x", 2, "sdcard_rw")
-                } else {
-                    ("-rw-rw----", 1, "sdcard_rw")
-                };
-                let size = if meta.is_dir() { 4096 } else { meta.len() };
-                format!("{mode} {links} root {group} {size:>8} {stamp} {name}\n")
-            } else {
-                format!("{name}\n")
-            }
-        };
-        match std::fs::metadata(&host) {
-            Err(_) => {
-                out.stderr
-                    .extend_from_slice(format!("ls: {p}: No such file or directory\n").as_bytes());
-                out.exit_code = 1;
-            }
-            Ok(meta) if !meta.is_dir() => out.stdout.extend_from_slice(line(p, &meta).as_bytes()),
-            Ok(_) => {
-                let mut entries: Vec<(String, std::fs::Metadata)> = std::fs::read_dir(&host)
-                    .map(|rd| {
-                        rd.flatten()
-                            .filter_map(|e| {
-                                Some((
-                                    e.file_name().to_string_lossy().into_owned(),
-                                    e.metadata().ok()?,
-                                ))
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                entries.sort_by(|a, b| a.0.cmp(&b.0));
-                if many {
-                    if i > 0 {
-                        out.stdout.push(b'\n');
-                    }
-                    out.stdout.extend_from_slice(format!("{p}:\n").as_bytes());
-                }
-                if long {
-                    out.stdout
-                        .extend_from_slice(format!("total {}\n", entries.len() * 8).as_bytes());
-                }
-                for (name, meta) in entries {
-                    if name.starts_with('.') && !all {
-                        continue;
-                    }
-                    out.stdout.extend_from_slice(line(&name, &meta).as_bytes());
-                }
-            }
         }
     }
     out
@@ -331,39 +241,29 @@ pub fn remove(fw: &Framework, path: &str) -> std::io::Result<()> {
     }
 }
 
-/// Splits toybox-style flags (`-rf`, `-a`) from operands; `--` ends flags.
-fn flags_and_operands(args: &[String], allowed: &str) -> Result<(String, Vec<String>), char> {
-    let mut flags = String::new();
-    let mut operands = Vec::new();
-    let mut done = false;
-    for a in args {
-        if !done && a == "--" {
-            done = true;
-        } else if !done && a.len() > 1 && a.starts_with('-') {
-            for c in a[1..].chars() {
-                if !allowed.contains(c) {
-                    return Err(c);
-                }
-                flags.push(c);
-            }
-        } else {
-            operands.push(a.clone());
-        }
-    }
-    Ok((flags, operands))
+/// Splits toybox-style flags (`-rf`, `-a`, anywhere on the line) from operands; `--` ends flags.
+fn flags_and_operands(
+    args: &[String],
+    allowed: &'static str,
+) -> Result<(String, Vec<String>), char> {
+    let parsed = args::parse(args, Spec::new(allowed))?;
+    Ok((parsed.flags.into_iter().collect(), parsed.operands))
 }
 
-fn unknown_option(tool: &str, c: char) -> ShellOutput {
+pub fn unknown_option(tool: &str, c: char) -> ShellOutput {
     ShellOutput::fail(
         format!("{tool}: Unknown option '{c}' (see \"{tool} --help\")\n"),
         1,
     )
 }
 
-/// Where `src` lands for `cp`/`mv`: inside `dest` when it is a directory.
+/// Where `src` lands for `cp`/`mv`: inside `dest` when it is a directory (`DIR/.` names the
+/// directory itself, so `cp -a A/. B/` copies A's contents into B).
 fn destination(fw: &Framework, src: &str, dest: &str) -> Option<std::path::PathBuf> {
     let dest_host = resolve(fw, dest)?;
-    if dest_host.is_dir() {
+    if dest_host.is_dir() && src.trim_end_matches('/').rsplit('/').next() == Some(".") {
+        Some(dest_host)
+    } else if dest_host.is_dir() {
         let name = normalize(src).rsplit('/').next().unwrap_or("").to_string();
         Some(dest_host.join(name))
     } else {
@@ -603,108 +503,6 @@ pub fn rmdir(fw: &mut Framework, args: &[String]) -> ShellOutput {
             out.stderr
                 .extend_from_slice(format!("rmdir: {p}: {e}\n").as_bytes());
             out.exit_code = 1;
-        }
-    }
-    out
-}
-
-/// A `chmod` mode (octal, or `[ugoa]*[+-=][rwxXst]*` clauses) applied to an old mode.
-fn apply_mode(spec: &str, old: u32, is_dir: bool) -> Option<u32> {
-    if spec.chars().all(|c| c.is_digit(8)) && !spec.is_empty() && spec.len() <= 4 {
-        return u32::from_str_radix(spec, 8).ok();
-    }
-    let mut mode = old & 0o7777;
-    for clause in spec.split(',') {
-        let who_end = clause.find(['+', '-', '=']).unwrap_or(clause.len());
-        let (who, rest) = clause.split_at(who_end);
-        if rest.is_empty() || !who.chars().all(|c| "ugoa".contains(c)) {
-            return None;
-        }
-        let mask = if who.is_empty() || who.contains('a') {
-            0o777
-        } else {
-            who.chars().fold(0, |m, c| {
-                m | match c {
-                    'u' => 0o700,
-                    'g' => 0o070,
-                    _ => 0o007,
-                }
-            })
-        };
-        let op = rest.chars().next()?;
-        let perms = &rest[1..];
-        let mut bits = 0;
-        for c in perms.chars() {
-            bits |= match c {
-                'r' => 0o444,
-                'w' => 0o222,
-                'x' => 0o111,
-                'X' if is_dir || old & 0o111 != 0 => 0o111,
-                'X' => 0,
-                's' | 't' => 0,
-                _ => return None,
-            };
-        }
-        let bits = bits & mask;
-        mode = match op {
-            '+' => mode | bits,
-            '-' => mode & !bits,
-            _ => (mode & !mask) | bits,
-        };
-    }
-    Some(mode)
-}
-
-/// `chmod [-R] MODE FILE…`. The mode is kept on the file; the phone's own access to it is not
-/// taken away (the framework still reads and writes app files whatever their mode).
-pub fn chmod(fw: &mut Framework, args: &[String]) -> ShellOutput {
-    use std::os::unix::fs::PermissionsExt;
-    let recursive = args.first().is_some_and(|a| a == "-R");
-    let rest: Vec<&String> = args.iter().skip(recursive as usize).collect();
-    let (Some(spec), files) = (rest.first(), &rest[rest.len().min(1)..]) else {
-        return ShellOutput::fail("chmod: Needs 2 arguments (see \"chmod --help\")\n", 1);
-    };
-    if files.is_empty() {
-        return ShellOutput::fail("chmod: Needs 2 arguments (see \"chmod --help\")\n", 1);
-    }
-    if apply_mode(spec, 0o644, false).is_none() {
-        return ShellOutput::fail(format!("chmod: bad mode '{spec}'\n"), 1);
-    }
-    let mut out = ShellOutput::default();
-    for f in files {
-        let Some(host) = resolve(fw, f) else {
-            out.stderr
-                .extend_from_slice(format!("chmod: {f}: Permission denied\n").as_bytes());
-            out.exit_code = 1;
-            continue;
-        };
-        let mut targets = vec![host.clone()];
-        if recursive && host.is_dir() {
-            let mut stack = vec![host];
-            while let Some(d) = stack.pop() {
-                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                    if e.path().is_dir() {
-                        stack.push(e.path());
-                    }
-                    targets.push(e.path());
-                }
-            }
-        }
-        for t in targets {
-            match std::fs::metadata(&t) {
-                Ok(meta) => {
-                    let floor = if meta.is_dir() { 0o700 } else { 0o600 };
-                    let mode =
-                        apply_mode(spec, meta.permissions().mode(), meta.is_dir()).unwrap_or(0o644);
-                    let _ =
-                        std::fs::set_permissions(&t, std::fs::Permissions::from_mode(mode | floor));
-                }
-                Err(e) => {
-                    out.stderr
-                        .extend_from_slice(format!("chmod: {f}: {}\n", reason(&e)).as_bytes());
-                    out.exit_code = 1;
-                }
-            }
         }
     }
     out

@@ -2,16 +2,12 @@
 //! real database files.
 
 use crate::device::ShellOutput;
-use crate::sim::defaults;
 use crate::sim::framework::Framework;
 
 use super::{fs, Vars};
 
 pub fn getprop(fw: &mut Framework, args: &[String]) -> ShellOutput {
-    let mut props = defaults::properties(&fw.config, &fw.serial);
-    if let Some((_, v)) = props.iter_mut().find(|(k, _)| k == "persist.sys.locale") {
-        *v = fw.sys.locale.clone();
-    }
+    let props = &fw.sys.properties;
     match args.first() {
         None => {
             let mut s = String::new();
@@ -22,14 +18,63 @@ pub fn getprop(fw: &mut Framework, args: &[String]) -> ShellOutput {
         }
         Some(key) => {
             let value = props
-                .into_iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v)
+                .get(key)
+                .cloned()
                 .or_else(|| args.get(1).cloned())
                 .unwrap_or_default();
             ShellOutput::ok(format!("{value}\n"))
         }
     }
+}
+
+/// Properties the `shell` user may set (SELinux `shell_prop`, `debug_prop`, `log_prop`): adb's own
+/// switches and the debugging ones. Everything else needs root.
+const SHELL_SETTABLE: [&str; 5] = [
+    "service.adb.root",
+    "service.adb.tcp.port",
+    "debug.",
+    "log.",
+    "persist.log.",
+];
+
+/// `setprop NAME VALUE`, as toolbox's: a read-only property that has a value cannot change, and
+/// the shell user may only set its own properties. A failure is worded as `__system_property_set`'s.
+pub fn setprop(fw: &mut Framework, args: &[String]) -> ShellOutput {
+    let [name, value] = args else {
+        return ShellOutput::fail(
+            "usage: setprop NAME VALUE\n\nSets an Android system property.\n",
+            1,
+        );
+    };
+    let read_only_set = name.starts_with("ro.") && fw.sys.properties.contains_key(name.as_str());
+    let allowed = is_root(fw)
+        || SHELL_SETTABLE.iter().any(|p| {
+            if p.ends_with('.') {
+                name.starts_with(p)
+            } else {
+                name == p
+            }
+        });
+    if read_only_set || !allowed || name.is_empty() {
+        return ShellOutput::fail(
+            format!("Failed to set property '{name}' to '{value}'.\nSee dmesg for error reason.\n"),
+            1,
+        );
+    }
+    fw.sys.properties.insert(name.clone(), value.clone());
+    ShellOutput::ok(Vec::new())
+}
+
+/// Whether adb's shell runs as root: on a debuggable build after `adb root`, which sets
+/// `service.adb.root` and restarts adbd (on the embedded phone that restart is instantaneous, so
+/// the property alone decides).
+pub fn is_root(fw: &Framework) -> bool {
+    fw.sys.property("service.adb.root") == "1" && fw.sys.property("ro.debuggable") == "1"
+}
+
+/// `whoami`.
+pub fn whoami(fw: &Framework) -> ShellOutput {
+    ShellOutput::ok(if is_root(fw) { "root\n" } else { "shell\n" })
 }
 
 /// `printenv [NAME…]` (and `env` without a command): the environment this command was given.
@@ -277,10 +322,15 @@ fn dot_command(conn: &rusqlite::Connection, cmd: &str) -> Result<String, String>
     })
 }
 
-/// toybox `id` for adb's `shell` user: the full line, or `-u`/`-g`/`-G` with `-n` for names.
-pub fn id(args: &[String]) -> ShellOutput {
-    const GROUPS: [(u32, &str); 15] = [
-        (2000, "shell"),
+/// toybox `id` for adb's shell user (`shell`, or `root` after `adb root`, which keeps the shell's
+/// supplementary groups and runs in the `su` domain): the full line, or `-u`/`-g`/`-G` with `-n`.
+pub fn id(fw: &Framework, args: &[String]) -> ShellOutput {
+    let (uid, user, context) = if is_root(fw) {
+        (0, "root", "su")
+    } else {
+        (2000, "shell", "shell")
+    };
+    const GROUPS: [(u32, &str); 14] = [
         (1004, "input"),
         (1007, "log"),
         (1011, "adb"),
@@ -299,7 +349,7 @@ pub fn id(args: &[String]) -> ShellOutput {
     let (mut which, mut names) = (None, false);
     for a in args {
         let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            if a == "shell" || a == "2000" {
+            if a == user || *a == uid.to_string() {
                 continue;
             }
             return ShellOutput::fail(format!("id: no such user '{a}'\n"), 1);
@@ -319,16 +369,18 @@ pub fn id(args: &[String]) -> ShellOutput {
         }
     }
     let line = match (which, names) {
-        (Some('u' | 'g'), false) => "2000".to_string(),
-        (Some('u' | 'g'), true) => "shell".to_string(),
-        (Some(_), false) => GROUPS
-            .iter()
-            .map(|(g, _)| g.to_string())
+        (Some('u' | 'g'), false) => uid.to_string(),
+        (Some('u' | 'g'), true) => user.to_string(),
+        (Some(_), false) => std::iter::once(uid.to_string())
+            .chain(GROUPS.iter().map(|(g, _)| g.to_string()))
             .collect::<Vec<_>>()
             .join(" "),
-        (Some(_), true) => GROUPS.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(" "),
+        (Some(_), true) => std::iter::once(user)
+            .chain(GROUPS.iter().map(|(_, n)| *n))
+            .collect::<Vec<_>>()
+            .join(" "),
         (None, _) => format!(
-            "uid=2000(shell) gid=2000(shell) groups={} context=u:r:shell:s0",
+            "uid={uid}({user}) gid={uid}({user}) groups={uid}({user}),{} context=u:r:{context}:s0",
             GROUPS
                 .iter()
                 .map(|(g, n)| format!("{g}({n})"))

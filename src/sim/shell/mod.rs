@@ -5,18 +5,24 @@
 //! it. Each `exec` is a fresh `sh -c`, as each `adb shell` is. Output formats are Android 14's.
 
 mod activity;
+mod args;
 mod builtins;
 mod capture;
 mod dumpsys;
+mod find;
 mod fs;
+mod glob;
 mod input;
 mod intent;
 mod logcat;
+mod ls;
 mod misc;
 mod overlay;
 mod package;
 pub mod parse;
+mod perms;
 mod process;
+mod service;
 mod settings;
 mod statusbar;
 mod text;
@@ -57,13 +63,13 @@ pub struct Env {
 }
 
 /// The environment adbd gives `adb shell` on Android 14.
-const INITIAL_ENV: [(&str, &str); 9] = [
+/// `LOGNAME` and `USER` come from the shell's user (see [`Env::new`]).
+const INITIAL_ENV: [(&str, &str); 8] = [
     ("ANDROID_DATA", "/data"),
     ("ANDROID_ROOT", "/system"),
     ("EXTERNAL_STORAGE", "/sdcard"),
     ("HOME", "/"),
     ("HOSTNAME", "localhost"),
-    ("LOGNAME", "shell"),
     ("PATH", "/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/system_ext/bin:/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin"),
     ("SHELL", "/bin/sh"),
     ("TMPDIR", "/data/local/tmp"),
@@ -83,13 +89,16 @@ impl Env {
                 )
             })
             .collect();
-        vars.insert(
-            "USER".into(),
-            Var {
-                value: "shell".into(),
-                exported: true,
-            },
-        );
+        let user = if misc::is_root(fw) { "root" } else { "shell" };
+        for name in ["LOGNAME", "USER"] {
+            vars.insert(
+                name.into(),
+                Var {
+                    value: user.into(),
+                    exported: true,
+                },
+            );
+        }
         vars.insert(
             "IFS".into(),
             Var {
@@ -209,20 +218,35 @@ fn run_pipeline(
     }
 }
 
-/// Expands a word into fields: unquoted `$VAR` and `$(…)` are split on whitespace.
+/// Expands a word into fields: unquoted `$VAR` and `$(…)` are split on whitespace, then each field
+/// with unquoted wildcards becomes the paths it matches (kept as it is when none match, as mksh).
 fn expand_fields(fw: &mut Framework, env: &mut Env, word: &Word, err: &mut Vec<u8>) -> Vec<String> {
-    let mut fields = Vec::new();
-    let mut cur = String::new();
+    // Each field as text and as a pattern in which only unquoted wildcards are active.
+    let mut fields: Vec<(String, String)> = Vec::new();
+    let mut cur = (String::new(), String::new());
     let mut have = false;
+    let push = |cur: &mut (String, String), text: &str, active: bool| {
+        cur.0.push_str(text);
+        if active {
+            cur.1.push_str(text);
+        } else {
+            glob::escape(text, &mut cur.1);
+        }
+    };
     for part in word {
         let (value, split) = match part {
-            Part::Lit(s) | Part::Quoted(s) => (s.clone(), false),
+            Part::Lit(s) => {
+                push(&mut cur, s, true);
+                have = true;
+                continue;
+            }
+            Part::Quoted(s) => (s.clone(), false),
             Part::Status => (env.status.to_string(), false),
             Part::Var { name, quoted } => (env.param(name), !quoted),
             Part::Subst { script, quoted } => (substitute(fw, env, script, err), !quoted),
         };
         if !split {
-            cur.push_str(&value);
+            push(&mut cur, &value, false);
             have = true;
             continue;
         }
@@ -242,7 +266,7 @@ fn expand_fields(fw: &mut Framework, env: &mut Env, word: &Word, err: &mut Vec<u
             if k > 0 {
                 fields.push(std::mem::take(&mut cur));
             }
-            cur.push_str(piece);
+            push(&mut cur, piece, true);
             have = true;
         }
         if ends_blank {
@@ -253,7 +277,20 @@ fn expand_fields(fw: &mut Framework, env: &mut Env, word: &Word, err: &mut Vec<u
     if have {
         fields.push(cur);
     }
-    fields
+    let mut out = Vec::with_capacity(fields.len());
+    for (text, pattern) in fields {
+        let matched = if glob::has_wildcards(&pattern) {
+            glob::expand(fw, &pattern)
+        } else {
+            Vec::new()
+        };
+        if matched.is_empty() {
+            out.push(text);
+        } else {
+            out.extend(matched);
+        }
+    }
+    out
 }
 
 /// Expands a word into one string (assignments, redirection targets, `case` words).
@@ -599,6 +636,7 @@ pub const COMMANDS: &[&str] = &[
     "dumpsys",
     "echo",
     "false",
+    "find",
     "getprop",
     "grep",
     "head",
@@ -621,10 +659,13 @@ pub const COMMANDS: &[&str] = &[
     "ps",
     "pwd",
     "readlink",
+    "restorecon",
     "rm",
     "rmdir",
     "run-as",
     "screencap",
+    "service",
+    "setprop",
     "settings",
     "sleep",
     "sqlite3",
@@ -666,8 +707,10 @@ fn dispatch(
         "getprop" => misc::getprop(fw, args),
         "date" => time::date(fw, args),
         "sleep" => time::sleep(fw, args),
-        "id" => misc::id(args),
-        "whoami" => ShellOutput::ok("shell\n"),
+        "id" => misc::id(fw, args),
+        "whoami" => misc::whoami(fw),
+        "setprop" => misc::setprop(fw, args),
+        "service" => service::service(fw, args),
         "which" => misc::which(args),
         "printenv" => misc::printenv(name, args, vars),
         "sqlite3" => misc::sqlite3(fw, args, stdin),
@@ -689,7 +732,9 @@ fn dispatch(
         "tail" => text::head_tail(fw, args, stdin, false),
         "wc" => text::wc(fw, args, stdin),
         "cat" => fs::cat(fw, args, stdin),
-        "ls" => fs::ls(fw, args),
+        "ls" => ls::ls(fw, args),
+        "find" => find::find(fw, args),
+        "restorecon" => perms::restorecon(fw, args),
         "rm" => fs::rm(fw, args),
         "rmdir" => fs::rmdir(fw, args),
         "mkdir" => fs::mkdir(fw, args),
@@ -697,7 +742,7 @@ fn dispatch(
         "mv" => fs::mv(fw, args),
         "cp" => fs::cp(fw, args),
         "ln" => fs::ln(fw, args),
-        "chmod" => fs::chmod(fw, args),
+        "chmod" => perms::chmod(fw, args),
         "readlink" => fs::readlink(fw, args),
         _ => return None,
     })

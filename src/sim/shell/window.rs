@@ -1,6 +1,7 @@
 //! The window manager and displays: `wm`, `dumpsys window` (windows and display contents),
-//! `dumpsys display`, `cmd display get-displays` and `dumpsys SurfaceFlinger --display-id`, in
-//! Android 14's formats (`DisplayContent.dump`, `DisplayDeviceInfo`, `DisplayInfo`).
+//! `dumpsys display`, `dumpsys input`'s display viewports, `cmd display get-displays` and
+//! `dumpsys SurfaceFlinger --display-id`, in Android 14's formats (`DisplayContent.dump`,
+//! `DisplayRotation.dump`, `DisplayDeviceInfo`, `DisplayInfo`, native `DisplayViewport`).
 
 use crate::device::ShellOutput;
 use crate::sim::apps;
@@ -122,7 +123,7 @@ pub fn dumpsys_window(fw: &mut Framework, sub: &str) -> ShellOutput {
     // DisplayContent.dump: the focus lines follow mLayoutSeq, two spaces in, nothing before them
     // that contains "mCurrentFocus" (mobilecli reads the first such line).
     let displays = format!(
-        "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0 (organized)\n    init={}x{} {}dpi mMinSizeOfResizeableTaskDp=220 cur={w}x{h} app={}x{} rng={}x{}-{}x{}\n    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,{w},{h}))\n\n  mLayoutSeq={}\n  {focus}\n  {app}\n\n  mHoldScreenWindow=null\n  mObscuringWindow=null\n  mLastWakeLockHoldingWindow=null\n  mLastWakeLockObscuringWindow=null\n\n  DisplayRotation\n    mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED\n    mLastOrientation=-1\n    mRotation=0 mDeferredRotationPauseCount=0\n\n",
+        "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0 (organized)\n    init={}x{} {}dpi mMinSizeOfResizeableTaskDp=220 cur={w}x{h} app={}x{} rng={}x{}-{}x{}\n    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,{w},{h}))\n\n  mLayoutSeq={}\n  {focus}\n  {app}\n\n  mHoldScreenWindow=null\n  mObscuringWindow=null\n  mLastWakeLockHoldingWindow=null\n  mLastWakeLockObscuringWindow=null\n\n  DisplayRotation\n    mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED\n    mLastOrientation=-1\n    mRotation=0 mDeferredRotationPauseCount=0\n    mSupportAutoRotation=true\n    WindowOrientationListener\n      mEnabled=false\n      mCurrentRotation=ROTATION_0\n\n",
         p.width, p.height, density, m.width, m.content.bottom, m.width.min(m.height), m.width.min(m.height) - m.content.top, m.width.max(m.height), m.width.max(m.height) - m.content.top,
         fw.stack.len() * 13 + 241
     );
@@ -215,6 +216,48 @@ pub fn cmd_display(fw: &mut Framework, args: &[String]) -> ShellOutput {
         None | Some("help") => ShellOutput::ok("Display manager commands:\n  help\n    Print this help text.\n  get-displays [-c|--category CATEGORY] [-i|--ids-only] [-t|--type TYPE]\n    Returns the current displays.\n"),
         Some(other) => ShellOutput::fail(format!("Unknown command: {other}\n"), 255),
     }
+}
+
+/// The input system's viewport of the built-in display, as native `DisplayViewport::toString`
+/// (Android 14) prints it: the logical display (`wm size`, rotation 0: the phone never rotates)
+/// and where it lands on the panel, scaled to fit and centred, as DisplayManager maps an
+/// overridden size.
+fn viewport(fw: &Framework) -> String {
+    let (lw, lh) = fw.display.size();
+    let (pw, ph) = (fw.display.profile.width, fw.display.profile.height);
+    let (fw_, fh) = if (lw as i64) * (ph as i64) > (lh as i64) * (pw as i64) {
+        (pw, (lh as i64 * pw as i64 / lw.max(1) as i64) as i32)
+    } else {
+        ((lw as i64 * ph as i64 / lh.max(1) as i64) as i32, ph)
+    };
+    let (left, top) = ((pw - fw_) / 2, (ph - fh) / 2);
+    format!(
+        "Viewport INTERNAL: displayId=0, uniqueId=local:{PHYSICAL_ID}, port=0, orientation=0, \
+         logicalFrame=[0, 0, {lw}, {lh}], physicalFrame=[{left}, {top}, {}, {}], \
+         deviceSize=[{pw}, {ph}], isActive=[1]",
+        left + fw_,
+        top + fh
+    )
+}
+
+/// `dumpsys input`: InputManager's dump as far as the phone has it: the reader's configured
+/// viewports (the lines tools grep for `logicalFrame`/`physicalFrame`) and the dispatcher's
+/// focus. Device lists, mapper parameters and the event log of a real dump are left out.
+pub fn dumpsys_input(fw: &mut Framework) -> ShellOutput {
+    // The input window is named `HASH TITLE` where WindowManager writes `Window{HASH u0 TITLE}`.
+    let (focus, _) = focus_lines(fw);
+    let focused = focus
+        .strip_prefix("mCurrentFocus=Window{")
+        .and_then(|w| w.strip_suffix('}'))
+        .map(|w| w.replacen(" u0 ", " ", 1));
+    let focused = match focused {
+        Some(name) => format!("    displayId=0, name='{name}'\n"),
+        None => String::new(),
+    };
+    ShellOutput::ok(format!(
+        "INPUT MANAGER (dumpsys input)\n\nInput Reader State (Nums of device: 1):\n  Configuration:\n    Viewports:\n      {}\n\nInput Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  InputFilterEnabled: false\n  FocusedDisplayId: 0\n  FocusedWindows:\n{focused}",
+        viewport(fw)
+    ))
 }
 
 /// `dumpsys display`: the display manager's state, viewports and the logical display.
