@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use droidmcp::device::{self, Shell};
 use droidmcp::env::Environment;
+use droidmcp::episode::replay::{run_instance, Solution};
 use droidmcp::hierarchy::{Criterion, Matcher};
 use droidmcp::task::near_miss::NearMissSpec;
-use droidmcp::episode::replay::{run_instance, Solution};
 use droidmcp::task::{Action, Catalog, Task};
 
 /// The packages whose strings this area translates, and the task files whose goldens drive them.

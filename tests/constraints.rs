@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use droidmcp::device::{self, Shell};
+use droidmcp::episode::replay::{run_instance, Solution};
+use droidmcp::episode::Report;
 use droidmcp::eval::constraint::Level;
 use droidmcp::judge::report;
-use droidmcp::episode::Report;
 use droidmcp::store::Store;
-use droidmcp::episode::replay::{run_instance, Solution};
 use droidmcp::task::{validate, Catalog, Task};
 
 fn catalog() -> Catalog {

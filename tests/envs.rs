@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use droidmcp::device::{self, Shell};
 use droidmcp::env::{Environment, Split};
+use droidmcp::episode::replay::{attach, replay, run_instance, SharedEpisode, Solution};
 use droidmcp::episode::Episode;
 use droidmcp::session::{Control, Gesture, Target};
 use droidmcp::store::Store;
-use droidmcp::episode::replay::{attach, replay, run_instance, SharedEpisode, Solution};
 use droidmcp::task::{Action, Catalog, Task};
 
 fn tasks() -> Vec<Arc<Task>> {
@@ -311,10 +311,7 @@ async fn run_points(
     task: &Arc<Task>,
     env: &str,
     points: &[droidmcp::geom::Point],
-) -> (
-    droidmcp::episode::Report,
-    Vec<droidmcp::geom::Point>,
-) {
+) -> (droidmcp::episode::Report, Vec<droidmcp::geom::Point>) {
     let taps: Vec<droidmcp::session::Action> = points
         .iter()
         .map(|p| droidmcp::session::Action::Tap(Target::Point(*p)))
@@ -326,10 +323,7 @@ async fn run(
     task: &Arc<Task>,
     env: &str,
     actions: &[Action],
-) -> (
-    droidmcp::episode::Report,
-    Vec<droidmcp::geom::Point>,
-) {
+) -> (droidmcp::episode::Report, Vec<droidmcp::geom::Point>) {
     run_with(task, env, actions, &[]).await
 }
 
@@ -340,10 +334,7 @@ async fn run_with(
     env: &str,
     actions: &[Action],
     raw: &[droidmcp::session::Action],
-) -> (
-    droidmcp::episode::Report,
-    Vec<droidmcp::geom::Point>,
-) {
+) -> (droidmcp::episode::Report, Vec<droidmcp::geom::Point>) {
     let inst = task.instantiate(0, &BTreeMap::new()).unwrap();
     let shell = phone(0, env).await;
     let episode: SharedEpisode = Arc::new(tokio::sync::Mutex::new(

@@ -119,7 +119,8 @@ async fn starting_an_episode_aborts_the_one_running_on_that_phone() {
     assert!(matches!(err, EpisodeError::Closed { .. }), "{err}");
     let text = err.to_string();
     assert!(
-        text.contains("aborted") && text.contains(&format!("another episode (task {B}) was started")),
+        text.contains("aborted")
+            && text.contains(&format!("another episode (task {B}) was started")),
         "{text}"
     );
     let summary = eps.summary(&a.episode).await.unwrap();

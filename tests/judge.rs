@@ -12,12 +12,12 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
-use droidmcp::llm::{EndpointLimits, SpendCap};
 use droidmcp::judge::panel::{combine, Outcome};
 use droidmcp::judge::prompt::Prompts;
 use droidmcp::judge::{
     record, Evidence, Judge, JudgeConfig, Mode, Panel, Policy, StepEvidence, VerdictKind,
 };
+use droidmcp::llm::{EndpointLimits, SpendCap};
 use serde_json::{json, Value};
 
 #[derive(Clone)]
@@ -568,7 +568,7 @@ async fn unreachable_endpoint_is_undecided() {
     .unwrap()
     .with_backoff(Duration::from_millis(1))
     .judge(&evidence(), Mode::FinalState)
-        .await;
+    .await;
     assert_eq!(o.verdict.kind, VerdictKind::Undecided);
     assert!(o.error.unwrap().contains("cannot connect"));
 }

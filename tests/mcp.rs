@@ -313,7 +313,11 @@ async fn the_tool_list_costs_at_most_55_percent_of_what_it_did() {
         .unwrap()
         .encode_with_special_tokens(&tools)
         .len();
-    println!("tools/list: {} tools, {} bytes, {tokens} o200k tokens", list["result"]["tools"].as_array().unwrap().len(), tools.len());
+    println!(
+        "tools/list: {} tools, {} bytes, {tokens} o200k tokens",
+        list["result"]["tools"].as_array().unwrap().len(),
+        tools.len()
+    );
     assert!(tokens <= 9_191 * 55 / 100, "{tokens} tokens");
 }
 

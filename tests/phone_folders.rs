@@ -76,7 +76,10 @@ fn an_http_server_removes_its_phone_folder_on_sigterm() {
     let mut line = String::new();
     let url = loop {
         line.clear();
-        assert!(err.read_line(&mut line).unwrap() > 0, "no address announced");
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "no address announced"
+        );
         if let Some(at) = line.find("http://") {
             let url = line[at..].trim().trim_end_matches("/mcp").to_string();
             break url;
@@ -107,7 +110,11 @@ fn a_killed_servers_phone_folder_is_removed_by_the_next_one() {
     assert_eq!(phone_folders(tmp.path()), 1, "SIGKILL leaves the folder");
     let mut next = droidmcp(tmp.path(), &["serve", "--stdio"]);
     boot_over_stdio(&mut next);
-    assert_eq!(phone_folders(tmp.path()), 1, "only the live server's folder is left");
+    assert_eq!(
+        phone_folders(tmp.path()),
+        1,
+        "only the live server's folder is left"
+    );
     drop(next.stdin.take());
     wait(&mut next);
     assert_eq!(phone_folders(tmp.path()), 0);

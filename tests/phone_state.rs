@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use droidmcp::device::Shell;
 use droidmcp::session::{
-    Action, ActOutcome, Control, DevicePool, Direction, ObserveOptions, Session, Target,
+    ActOutcome, Action, Control, DevicePool, Direction, ObserveOptions, Session, Target,
 };
 use droidmcp::sim::{Phone, SimConfig};
 
@@ -20,7 +20,9 @@ async fn phone() -> (Arc<DevicePool>, Arc<dyn Shell>) {
 }
 
 async fn open(pool: &Arc<DevicePool>, id: &str) -> Session {
-    Session::open(pool.clone(), id, None).await.expect("session opens")
+    Session::open(pool.clone(), id, None)
+        .await
+        .expect("session opens")
 }
 
 async fn act(s: &Session, action: Action) -> ActOutcome {
@@ -62,7 +64,13 @@ async fn setting(shell: &Arc<dyn Shell>, key: &str) -> String {
 async fn a_digest_one_session_got_aims_another_sessions_tap() {
     let (pool, _) = phone().await;
     let (agent, page) = (open(&pool, "agent").await, open(&pool, "page").await);
-    act(&agent, Action::OpenApp { app: "Settings".into() }).await;
+    act(
+        &agent,
+        Action::OpenApp {
+            app: "Settings".into(),
+        },
+    )
+    .await;
     let (list, digest) = elements(&page).await;
     let display = id_of(&list, ": Display");
     // The agent never observed: the page's digest still names an observation of this phone.
@@ -103,7 +111,10 @@ async fn typing_reads_focus_from_the_phone_not_from_a_remembered_screen() {
     // Something outside any session (a task's setup, another tool) focuses the drawer's search
     // field: no session acted, so nothing told this one its screen is stale.
     let h = droidmcp::hierarchy::parse(
-        s.hierarchy_xml(&Control::default()).await.unwrap().as_bytes(),
+        s.hierarchy_xml(&Control::default())
+            .await
+            .unwrap()
+            .as_bytes(),
     )
     .unwrap();
     let field = h
@@ -136,14 +147,23 @@ async fn typing_reads_focus_from_the_phone_not_from_a_remembered_screen() {
 async fn a_brightness_swipe_and_a_volume_tap_report_what_they_changed() {
     let (pool, shell) = phone().await;
     let s = open(&pool, "agent").await;
-    act(&s, Action::OpenApp { app: "Settings".into() }).await;
+    act(
+        &s,
+        Action::OpenApp {
+            app: "Settings".into(),
+        },
+    )
+    .await;
     act(&s, Action::Tap(Target::Text("Display".into()))).await;
     let (list, _) = elements(&s).await;
     let line = list
         .lines()
         .find(|l| l.contains("slider") && l.contains("Brightness level"))
         .unwrap_or_else(|| panic!("{list}"));
-    assert!(line.contains(" at~"), "the slider line shows its position: {line}");
+    assert!(
+        line.contains(" at~"),
+        "the slider line shows its position: {line}"
+    );
     let slider = id_of(&list, "slider");
     let before = setting(&shell, "screen_brightness").await;
     let out = act(
@@ -170,7 +190,13 @@ async fn a_brightness_swipe_and_a_volume_tap_report_what_they_changed() {
         .find(|l| l.contains("slider") && l.contains("Call volume"))
         .unwrap_or_else(|| panic!("{list}"));
     // Near the start of the bar: a tap where the thumb already is would rightly change nothing.
-    let at = call.split(" @").nth(1).unwrap().split([' ', ':']).next().unwrap();
+    let at = call
+        .split(" @")
+        .nth(1)
+        .unwrap()
+        .split([' ', ':'])
+        .next()
+        .unwrap();
     let (x, y) = at.split_once(',').unwrap();
     let point = droidmcp::geom::Point::new(x.parse::<i32>().unwrap() - 300, y.parse().unwrap());
     let before = shell

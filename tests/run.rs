@@ -27,7 +27,10 @@ struct Model {
     calls: Arc<Mutex<u32>>,
 }
 
-async fn complete(State((policy, calls, delay)): State<(Policy, Arc<Mutex<u32>>, Duration)>, body: String) -> String {
+async fn complete(
+    State((policy, calls, delay)): State<(Policy, Arc<Mutex<u32>>, Duration)>,
+    body: String,
+) -> String {
     *calls.lock().unwrap() += 1;
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     let prompt: String = request["messages"]
@@ -37,7 +40,11 @@ async fn complete(State((policy, calls, delay)): State<(Policy, Arc<Mutex<u32>>,
         .filter(|m| m["role"] == "user")
         .map(|m| match &m["content"] {
             Value::String(s) => s.clone(),
-            Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("\n"),
+            Value::Array(parts) => parts
+                .iter()
+                .filter_map(|p| p["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
             _ => String::new(),
         })
         .collect::<Vec<_>>()
@@ -64,9 +71,13 @@ impl Model {
 
     fn agent(&self, style: Style) -> Arc<ReferenceAgent> {
         let endpoint = Endpoint::new("agent test", &self.base, "scripted");
-        let client = ChatClient::new(endpoint, &EndpointLimits::default(), Arc::new(SpendCap::new(None)))
-            .unwrap()
-            .with_backoff(Duration::from_millis(5));
+        let client = ChatClient::new(
+            endpoint,
+            &EndpointLimits::default(),
+            Arc::new(SpendCap::new(None)),
+        )
+        .unwrap()
+        .with_backoff(Duration::from_millis(5));
         Arc::new(ReferenceAgent::new(style, Arc::new(client)))
     }
 }
@@ -91,7 +102,10 @@ fn agent_json(a: &Action) -> Value {
         }
         Action::Key(k) => json!({"action_type": "press_key", "key": k}),
         Action::Swipe(d) => json!({"action_type": "swipe", "direction": d}),
-        Action::ScrollTo { selector, direction } => {
+        Action::ScrollTo {
+            selector,
+            direction,
+        } => {
             json!({"action_type": "scroll", "direction": direction, "until": selector.to_string()})
         }
         Action::Wait(ms) => json!({"action_type": "wait", "seconds": *ms as f64 / 1000.0}),
@@ -106,12 +120,17 @@ fn goal_of(prompt: &str) -> Option<&str> {
 
 /// Turns the agent has taken: the numbered lines of its history.
 fn turns_so_far(prompt: &str) -> usize {
-    let Some(start) = prompt.find("What you did so far:\n") else { return 0 };
+    let Some(start) = prompt.find("What you did so far:\n") else {
+        return 0;
+    };
     prompt[start..]
         .lines()
         .skip(1)
         .take_while(|l| !l.is_empty())
-        .filter(|l| l.split_once(". ").is_some_and(|(n, _)| n.parse::<u32>().is_ok()))
+        .filter(|l| {
+            l.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
         .count()
 }
 
@@ -120,13 +139,23 @@ fn oracle(instances: &[plan::Instance]) -> Policy {
     let mut moves: HashMap<String, Vec<Value>> = HashMap::new();
     for i in instances {
         let inst = i.task.instantiate(i.seed, &Default::default()).unwrap();
-        moves.insert(inst.goal.clone(), inst.golden.iter().map(agent_json).collect());
+        moves.insert(
+            inst.goal.clone(),
+            inst.golden.iter().map(agent_json).collect(),
+        );
     }
     Arc::new(move |prompt: &str| {
         let done = json!({"action_type": "status", "goal_status": "complete"});
-        let Some(goal) = goal_of(prompt) else { return done.to_string() };
-        let golden = moves.get(goal).unwrap_or_else(|| panic!("oracle: unknown goal {goal:?}"));
-        golden.get(turns_so_far(prompt)).unwrap_or(&done).to_string()
+        let Some(goal) = goal_of(prompt) else {
+            return done.to_string();
+        };
+        let golden = moves
+            .get(goal)
+            .unwrap_or_else(|| panic!("oracle: unknown goal {goal:?}"));
+        golden
+            .get(turns_so_far(prompt))
+            .unwrap_or(&done)
+            .to_string()
     })
 }
 
@@ -146,7 +175,10 @@ fn sample(catalog: &Catalog, n: usize) -> Vec<String> {
         if picked.len() == n {
             break;
         }
-        let goal = t.instantiate(plan::instance_seed(0, &t.id, 0), &Default::default()).unwrap().goal;
+        let goal = t
+            .instantiate(plan::instance_seed(0, &t.id, 0), &Default::default())
+            .unwrap()
+            .goal;
         if !picked.contains(&t.id) && goals.insert(goal) {
             picked.push(t.id.clone());
         }
@@ -194,24 +226,60 @@ async fn an_oracle_agent_scores_every_instance_on_four_phones() {
     let store = Store::in_memory().unwrap();
     let model_spec = spec("oracle", tasks, AgentSpec::Command(String::new()), 4);
     let model = Model::start(oracle(&instances_of(&catalog, &model_spec)), Duration::ZERO).await;
-    let spec = RunSpec { agent: reference(&model), ..model_spec };
-    let summary = droidmcp::run::execute(spec, catalog.clone(), store.clone(), None, Some(model.agent(Style::T3a)), |_| {})
-        .await
-        .unwrap();
+    let spec = RunSpec {
+        agent: reference(&model),
+        ..model_spec
+    };
+    let summary = droidmcp::run::execute(
+        spec,
+        catalog.clone(),
+        store.clone(),
+        None,
+        Some(model.agent(Style::T3a)),
+        |_| {},
+    )
+    .await
+    .unwrap();
     let report = RunReport::new("oracle", &store.run_results("oracle").unwrap(), &catalog);
     let failed: Vec<String> = report
         .rows
         .iter()
         .filter(|r| !r.success)
-        .map(|r| format!("{} {} ({}): {:?} {}", r.instance, r.outcome, r.ending, r.error, r.metrics))
+        .map(|r| {
+            format!(
+                "{} {} ({}): {:?} {}",
+                r.instance, r.outcome, r.ending, r.error, r.metrics
+            )
+        })
         .collect();
-    assert!(failed.is_empty(), "{} of 40 not successful:\n{}", failed.len(), failed.join("\n"));
-    assert_eq!((summary.progress.total, summary.progress.success, summary.progress.errored), (40, 40, 0));
+    assert!(
+        failed.is_empty(),
+        "{} of 40 not successful:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+    assert_eq!(
+        (
+            summary.progress.total,
+            summary.progress.success,
+            summary.progress.errored
+        ),
+        (40, 40, 0)
+    );
     // Every episode was checked on its own phone, four at a time, and stored with its steps.
-    assert!(report.rows.iter().all(|r| r.finished && r.steps > 0 && r.tokens > 0));
+    assert!(report
+        .rows
+        .iter()
+        .all(|r| r.finished && r.steps > 0 && r.tokens > 0));
     let md = report.markdown();
-    assert!(md.contains("| success (errored left out) | 100.0% [91.2, 100.0] (40/40) |"), "{md}");
-    assert!(md.contains("false complete (said done, was not) | 0.0%"), "{md}");
+    assert!(
+        md.contains("| success (errored left out) | 100.0% [91.2, 100.0] (40/40) |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("false complete (said done, was not) | 0.0%"),
+        "{md}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -229,36 +297,73 @@ async fn an_agent_that_finishes_at_once_scores_nothing_and_completes_falsely() {
     .await;
     let store = Store::in_memory().unwrap();
     let spec = spec("eager", tasks, reference(&model), 2);
-    droidmcp::run::execute(spec, catalog.clone(), store.clone(), None, Some(model.agent(Style::T3a)), |_| {})
-        .await
-        .unwrap();
+    droidmcp::run::execute(
+        spec,
+        catalog.clone(),
+        store.clone(),
+        None,
+        Some(model.agent(Style::T3a)),
+        |_| {},
+    )
+    .await
+    .unwrap();
     let report = RunReport::new("eager", &store.run_results("eager").unwrap(), &catalog);
-    let passed: Vec<_> = report.rows.iter().filter(|r| r.success).map(|r| r.instance.clone()).collect();
+    let passed: Vec<_> = report
+        .rows
+        .iter()
+        .filter(|r| r.success)
+        .map(|r| r.instance.clone())
+        .collect();
     assert!(passed.is_empty(), "finishing at once passed: {passed:?}");
-    assert!(report.rows.iter().all(|r| r.finished && r.steps == 0 && r.outcome == "failure"));
+    assert!(report
+        .rows
+        .iter()
+        .all(|r| r.finished && r.steps == 0 && r.outcome == "failure"));
     let md = report.markdown();
     assert!(md.contains("| success (errored left out) | 0.0%"), "{md}");
-    assert!(md.contains("| false complete (said done, was not) | 100.0%"), "{md}");
+    assert!(
+        md.contains("| false complete (said done, was not) | 100.0%"),
+        "{md}"
+    );
 }
 
 #[tokio::test]
 async fn an_agent_that_never_finishes_runs_out_of_steps() {
     let catalog = catalog();
     let model = Model::start(
-        Arc::new(|_: &str| "Let me look around.\n```json\n{\"action_type\": \"swipe\", \"direction\": \"up\"}\n```".to_string()),
+        Arc::new(|_: &str| {
+            "Let me look around.\n```json\n{\"action_type\": \"swipe\", \"direction\": \"up\"}\n```"
+                .to_string()
+        }),
         Duration::ZERO,
     )
     .await;
     let store = Store::in_memory().unwrap();
-    let mut spec = spec("idle", vec!["aw.settings.wifi_on".into(), "bmoca.clock.tab_alarm".into()], reference(&model), 1);
+    let mut spec = spec(
+        "idle",
+        vec!["aw.settings.wifi_on".into(), "bmoca.clock.tab_alarm".into()],
+        reference(&model),
+        1,
+    );
     spec.max_steps = Some(3);
-    droidmcp::run::execute(spec, catalog.clone(), store.clone(), None, Some(model.agent(Style::T3a)), |_| {})
-        .await
-        .unwrap();
+    droidmcp::run::execute(
+        spec,
+        catalog.clone(),
+        store.clone(),
+        None,
+        Some(model.agent(Style::T3a)),
+        |_| {},
+    )
+    .await
+    .unwrap();
     let rows = store.run_results("idle").unwrap();
     assert_eq!(rows.len(), 2);
     for r in &rows {
-        assert_eq!((r.outcome.as_str(), r.ending.as_str(), r.finished), ("failure", "out_of_steps", false), "{r:?}");
+        assert_eq!(
+            (r.outcome.as_str(), r.ending.as_str(), r.finished),
+            ("failure", "out_of_steps", false),
+            "{r:?}"
+        );
         // The step past the limit is recorded and fails the episode, as the task tools count it.
         assert_eq!(r.steps, 4, "{r:?}");
         assert_eq!(r.max_steps, 3);
@@ -268,22 +373,44 @@ async fn an_agent_that_never_finishes_runs_out_of_steps() {
 #[tokio::test]
 async fn garbage_from_the_model_is_repaired_once_then_an_invalid_turn() {
     let catalog = catalog();
-    let model = Model::start(Arc::new(|_: &str| "I think I should tap something.".to_string()), Duration::ZERO).await;
+    let model = Model::start(
+        Arc::new(|_: &str| "I think I should tap something.".to_string()),
+        Duration::ZERO,
+    )
+    .await;
     let store = Store::in_memory().unwrap();
-    let mut spec = spec("garbage", vec!["aw.settings.wifi_on".into()], reference(&model), 1);
+    let mut spec = spec(
+        "garbage",
+        vec!["aw.settings.wifi_on".into()],
+        reference(&model),
+        1,
+    );
     spec.max_steps = Some(2);
-    droidmcp::run::execute(spec, catalog.clone(), store.clone(), None, Some(model.agent(Style::T3a)), |_| {})
-        .await
-        .unwrap();
+    droidmcp::run::execute(
+        spec,
+        catalog.clone(),
+        store.clone(),
+        None,
+        Some(model.agent(Style::T3a)),
+        |_| {},
+    )
+    .await
+    .unwrap();
     let rows = store.run_results("garbage").unwrap();
     assert_eq!(rows.len(), 1);
     let r = &rows[0];
-    assert_eq!((r.outcome.as_str(), r.ending.as_str(), r.steps), ("failure", "turns_exhausted", 0), "{r:?}");
+    assert_eq!(
+        (r.outcome.as_str(), r.ending.as_str(), r.steps),
+        ("failure", "turns_exhausted", 0),
+        "{r:?}"
+    );
     let log: Value = serde_json::from_str(&r.agent_log).unwrap();
     let turns = log["turns"].as_array().unwrap();
     // Step limit 2 plus the spare turns, each an ask and one repair request.
     assert_eq!(turns.len(), 7);
-    assert!(turns.iter().all(|t| t["invalid"] == true && t["result"].as_str().unwrap().contains("no JSON object")));
+    assert!(turns
+        .iter()
+        .all(|t| t["invalid"] == true && t["result"].as_str().unwrap().contains("no JSON object")));
     assert_eq!(*model.calls.lock().unwrap(), 14);
 }
 
@@ -302,13 +429,22 @@ async fn a_crashing_agent_process_is_errored_and_retried_not_failed() {
         .unwrap();
     let rows = store.run_results("crash").unwrap();
     // One attempt and one retry, both errored; the second is final.
-    let got: Vec<_> = rows.iter().map(|r| (r.attempt, r.outcome.as_str(), r.is_final)).collect();
+    let got: Vec<_> = rows
+        .iter()
+        .map(|r| (r.attempt, r.outcome.as_str(), r.is_final))
+        .collect();
     assert_eq!(got, [(1, "errored", false), (2, "errored", true)]);
     let why = rows[1].error.as_deref().unwrap();
-    assert!(why.contains("exited 3 before acting") && why.contains("ImportError"), "{why}");
+    assert!(
+        why.contains("exited 3 before acting") && why.contains("ImportError"),
+        "{why}"
+    );
     assert_eq!((summary.progress.errored, summary.progress.success), (1, 0));
     let md = RunReport::new("crash", &rows, &catalog).markdown();
-    assert!(md.contains("| success (errored left out) | - |") && md.contains("| errored | 1 |"), "{md}");
+    assert!(
+        md.contains("| success (errored left out) | - |") && md.contains("| errored | 1 |"),
+        "{md}"
+    );
 }
 
 #[tokio::test]
@@ -330,7 +466,12 @@ async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
         "echo \"done with $DROIDMCP_MAX_STEPS steps for: $DROIDMCP_GOAL\"".to_string(),
     ]
     .join("\n");
-    let spec = spec("cmd", vec!["aw.settings.wifi_on".into()], AgentSpec::Command(script), 1);
+    let spec = spec(
+        "cmd",
+        vec!["aw.settings.wifi_on".into()],
+        AgentSpec::Command(script),
+        1,
+    );
     droidmcp::run::execute(spec, catalog.clone(), store.clone(), None, None, |_| {})
         .await
         .unwrap();
@@ -338,9 +479,19 @@ async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
     assert_eq!(rows.len(), 1);
     let r = &rows[0];
     // It acted (one step) and said it was done, but Wi-Fi is still off: the agent's failure.
-    assert_eq!((r.outcome.as_str(), r.finished, r.steps, r.ending.as_str()), ("failure", true, 1, "exited 0"), "{r:?}");
+    assert_eq!(
+        (r.outcome.as_str(), r.finished, r.steps, r.ending.as_str()),
+        ("failure", true, 1, "exited 0"),
+        "{r:?}"
+    );
     let log: Value = serde_json::from_str(&r.agent_log).unwrap();
-    assert!(log["stdout"].as_str().unwrap().contains("done with 10 steps for: Turn wifi on."), "{log}");
+    assert!(
+        log["stdout"]
+            .as_str()
+            .unwrap()
+            .contains("done with 10 steps for: Turn wifi on."),
+        "{log}"
+    );
 }
 
 #[test]
@@ -350,24 +501,50 @@ fn a_killed_run_resumes_and_plays_every_instance_exactly_once() {
     let tasks = sample(&catalog, 12);
     let probe = spec("probe", tasks.clone(), AgentSpec::Command(String::new()), 2);
     // A slow oracle, so the run is surely half way when it is killed.
-    let model = rt.block_on(Model::start(oracle(&instances_of(&catalog, &probe)), Duration::from_millis(60)));
+    let model = rt.block_on(Model::start(
+        oracle(&instances_of(&catalog, &probe)),
+        Duration::from_millis(60),
+    ));
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("runs.db");
     let run = |name: &str| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"));
-        cmd.args(["run", name, "--tasks", &tasks.join(","), "--agent", "t3a", "--model", "m", "--base-url", &model.base, "--phones", "2", "--store"])
-            .arg(&db)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
+        cmd.args([
+            "run",
+            name,
+            "--tasks",
+            &tasks.join(","),
+            "--agent",
+            "t3a",
+            "--model",
+            "m",
+            "--base-url",
+            &model.base,
+            "--phones",
+            "2",
+            "--store",
+        ])
+        .arg(&db)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
         cmd
     };
     let mut first = run("killed").spawn().unwrap();
     let finals = |name: &str| -> Vec<droidmcp::store::RunResultRow> {
-        Store::open(&db).unwrap().run_results(name).unwrap().into_iter().filter(|r| r.is_final).collect()
+        Store::open(&db)
+            .unwrap()
+            .run_results(name)
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.is_final)
+            .collect()
     };
     let started = std::time::Instant::now();
     while finals("killed").len() < 4 {
-        assert!(started.elapsed() < Duration::from_secs(300), "the run made no progress");
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "the run made no progress"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     first.kill().unwrap(); // SIGKILL
@@ -387,7 +564,10 @@ fn a_killed_run_resumes_and_plays_every_instance_exactly_once() {
     assert!(per_instance.values().all(|n| *n == 1), "{per_instance:?}");
     let whole = finals("whole");
     let totals = |rows: &[droidmcp::store::RunResultRow]| {
-        let mut by: Vec<(String, String)> = rows.iter().map(|r| (r.instance.clone(), r.outcome.clone())).collect();
+        let mut by: Vec<(String, String)> = rows
+            .iter()
+            .map(|r| (r.instance.clone(), r.outcome.clone()))
+            .collect();
         by.sort();
         by
     };
@@ -411,40 +591,92 @@ async fn runs_start_over_rest_report_live_status_and_refuse_bad_bodies() {
     let http = reqwest::Client::new();
     let body = json!({"name": "rest", "tasks": ["aw.settings.wifi_on", "bmoca.clock.tab_alarm"],
         "agent": {"style": "t3a", "model": "m", "base_url": model.base}});
-    let r = http.post(format!("{base}/v1/runs")).json(&body).send().await.unwrap();
+    let r = http
+        .post(format!("{base}/v1/runs"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 202);
     let started: Value = r.json().await.unwrap();
     assert_eq!(started["name"], "rest");
     let mut status = Value::Null;
     for _ in 0..600 {
-        status = http.get(format!("{base}/v1/runs/rest")).send().await.unwrap().json().await.unwrap();
+        status = http
+            .get(format!("{base}/v1/runs/rest"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
         if status["status"] != "running" {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(status["status"], "done", "{status}");
-    assert_eq!((status["total"].as_u64(), status["done"].as_u64()), (Some(2), Some(2)), "{status}");
+    assert_eq!(
+        (status["total"].as_u64(), status["done"].as_u64()),
+        (Some(2), Some(2)),
+        "{status}"
+    );
     assert_eq!(status["report"]["false_complete"]["k"], 2, "{status}");
-    let svg = http.get(format!("{base}/v1/runs/rest/report.svg")).send().await.unwrap().text().await.unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("tag settings"), "{svg}");
-    let list: Value = http.get(format!("{base}/v1/runs")).send().await.unwrap().json().await.unwrap();
+    let svg = http
+        .get(format!("{base}/v1/runs/rest/report.svg"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("tag settings"),
+        "{svg}"
+    );
+    let list: Value = http
+        .get(format!("{base}/v1/runs"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(list["runs"][0]["name"], "rest");
     // The same name with another body is a conflict; bad bodies say what is wrong; unknown runs 404.
     let mut other = body.clone();
     other["seeds"] = json!(2);
-    let r = http.post(format!("{base}/v1/runs")).json(&other).send().await.unwrap();
+    let r = http
+        .post(format!("{base}/v1/runs"))
+        .json(&other)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 409);
     let mut bad = body.clone();
     bad["name"] = json!("bad");
     bad["agent"]["style"] = json!("gpt");
-    let r = http.post(format!("{base}/v1/runs")).json(&bad).send().await.unwrap();
+    let r = http
+        .post(format!("{base}/v1/runs"))
+        .json(&bad)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 400);
     assert!(r.text().await.unwrap().contains("unknown agent style"));
     bad["agent"]["style"] = json!("t3a");
     bad["tasks"] = json!(["no.such.*"]);
-    let r = http.post(format!("{base}/v1/runs")).json(&bad).send().await.unwrap();
+    let r = http
+        .post(format!("{base}/v1/runs"))
+        .json(&bad)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 400);
-    let r = http.get(format!("{base}/v1/runs/nope")).send().await.unwrap();
+    let r = http
+        .get(format!("{base}/v1/runs/nope"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 404);
 }

@@ -112,7 +112,10 @@ fn the_console_answers_snapshot_commands_as_the_emulator() {
     let phone = boot(0);
     let list = phone.console("avd snapshot list");
     let mut lines = list.split("\r\n");
-    assert_eq!(lines.next(), Some("List of snapshots present on all disks:"));
+    assert_eq!(
+        lines.next(),
+        Some("List of snapshots present on all disks:")
+    );
     assert_eq!(
         lines.next(),
         Some("ID        TAG                 VM SIZE                DATE       VM CLOCK")
@@ -160,7 +163,10 @@ fn the_console_answers_snapshot_commands_as_the_emulator() {
     assert!(help.starts_with(
         "allows you to save and restore the virtual device state in snapshots\r\n\r\navailable sub-commands:\r\n    list             list available state snapshots\r\n"
     ));
-    assert!(help.ends_with("\r\nKO: missing sub-command\r\n"), "{help:?}");
+    assert!(
+        help.ends_with("\r\nKO: missing sub-command\r\n"),
+        "{help:?}"
+    );
     assert!(phone
         .console("avd snapshot frobnicate")
         .ends_with("KO:  bad sub-command\r\n"));

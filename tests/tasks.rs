@@ -10,11 +10,11 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use droidmcp::device::{self, Shell, ShellError, ShellOutput};
-use droidmcp::episode::{DeviceSource, Episode, EpisodeError, Episodes, Status};
-use droidmcp::store::Store;
 use droidmcp::episode::replay::{
     attach, replay, run_instance, solution_actions, ReplayError, SharedEpisode, Solution,
 };
+use droidmcp::episode::{DeviceSource, Episode, EpisodeError, Episodes, Status};
+use droidmcp::store::Store;
 use droidmcp::task::{validate, Catalog, Task};
 
 fn tasks_dir() -> PathBuf {

@@ -7,12 +7,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use droidmcp::device;
+use droidmcp::episode::replay::{attach, SharedEpisode};
+use droidmcp::episode::{action_record, Episode, Report};
 use droidmcp::eval::history::tap_inside;
 use droidmcp::geom::Point;
 use droidmcp::hierarchy::Selector;
-use droidmcp::episode::{action_record, Episode, Report};
 use droidmcp::session::{Action, Control, Direction, ObserveOptions, Target};
-use droidmcp::episode::replay::{attach, SharedEpisode};
 use droidmcp::task::Catalog;
 
 #[derive(Clone, Copy, Debug)]

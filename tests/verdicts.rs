@@ -35,7 +35,10 @@ async fn newest(shell: &Arc<dyn Shell>, uri: &str, filter: &str, column: &str) -
     let first = out.lines().next().unwrap_or_default().to_string();
     first
         .split(", ")
-        .find_map(|f| f.split_once(&format!("{column}=")).map(|(_, v)| v.to_string()))
+        .find_map(|f| {
+            f.split_once(&format!("{column}="))
+                .map(|(_, v)| v.to_string())
+        })
         .unwrap_or_else(|| panic!("no {column} in {out:?}"))
 }
 
@@ -61,7 +64,11 @@ async fn the_most_recent_text_and_missed_call_are_the_tasks_on_every_seed() {
         let target = inst.params["an"].text.clone();
         let _ep = Episode::start(inst, shell.clone(), None).await.unwrap();
         let got = newest(&shell, "content://call_log/calls", "type=3", "number").await;
-        assert_eq!(digits(&got), digits(&target), "seed {seed}: newest missed call");
+        assert_eq!(
+            digits(&got),
+            digits(&target),
+            "seed {seed}: newest missed call"
+        );
     }
 }
 
@@ -129,12 +136,15 @@ fn the_dialers_digits_take_keys_without_a_soft_keyboard_and_nothing_moves() {
     assert!(after.contains("text=\"555-1234\""), "{after}");
     assert_eq!(bounds_of(&before, key), bounds_of(&after, key));
     // The call log's rows under the pad are not on screen: none reaches below the pad's top.
-    let pad = bounds_of(&after, "resource-id=\"com.android.dialer:id/dialpad_view\"")
-        .expect("the pad");
+    let pad =
+        bounds_of(&after, "resource-id=\"com.android.dialer:id/dialpad_view\"").expect("the pad");
     let mut rest = after.as_str();
     while let Some(at) = rest.find("call_log_entry_root") {
         let row = bounds_of(rest, "call_log_entry_root").expect("row bounds");
-        assert!(row.bottom <= pad.top, "a row under the pad is in the dump: {row:?}");
+        assert!(
+            row.bottom <= pad.top,
+            "a row under the pad is in the dump: {row:?}"
+        );
         rest = &rest[at + 1..];
     }
 }

@@ -12,9 +12,9 @@ use futures::StreamExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+use droidmcp::episode::{Episodes, PoolDevices};
 use droidmcp::mcp::http::Guard;
 use droidmcp::mcp::ServerState;
-use droidmcp::episode::{Episodes, PoolDevices};
 use droidmcp::session::{Action, Control, DevicePool, Hub, Target};
 use droidmcp::store::Store;
 use droidmcp::task::Catalog;

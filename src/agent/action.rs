@@ -110,7 +110,11 @@ pub fn parse(reply: &str) -> Result<AgentAction, ActionError> {
             act(session::Action::Scroll {
                 direction: direction(&v, "scroll")?,
                 container: optional_target(&v, "scroll")?,
-                max_swipes: if until.is_some() { SCROLL_UNTIL_SWIPES } else { 1 },
+                max_swipes: if until.is_some() {
+                    SCROLL_UNTIL_SWIPES
+                } else {
+                    1
+                },
                 until,
             })
         }
@@ -128,7 +132,9 @@ pub fn parse(reply: &str) -> Result<AgentAction, ActionError> {
                 .get("seconds")
                 .and_then(Value::as_f64)
                 .filter(|s| s.is_finite() && *s >= 0.0)
-                .map_or(WAIT_MS, |s| (s * 1000.0).min(session::MAX_WAIT_MS as f64) as u64),
+                .map_or(WAIT_MS, |s| {
+                    (s * 1000.0).min(session::MAX_WAIT_MS as f64) as u64
+                }),
         }),
         "answer" => Ok(AgentAction::Answer(string(
             &v,
@@ -201,14 +207,17 @@ fn optional_target(v: &Value, action: &'static str) -> Result<Option<Target>, Ac
         }
         let id = index
             .as_u64()
-            .or_else(|| index.as_str().and_then(|s| s.trim().trim_start_matches('#').parse().ok()))
+            .or_else(|| {
+                index
+                    .as_str()
+                    .and_then(|s| s.trim().trim_start_matches('#').parse().ok())
+            })
             .filter(|id| *id <= u32::MAX as u64)
             .ok_or_else(|| bad(format!("index {index} is not an element id")))?;
         return Ok(Some(Target::Element(id as u32)));
     }
     if let Some(sel) = v.get("selector").and_then(Value::as_str) {
-        let selector =
-            Selector::parse(sel).map_err(|e| bad(format!("selector {sel:?}: {e}")))?;
+        let selector = Selector::parse(sel).map_err(|e| bad(format!("selector {sel:?}: {e}")))?;
         let fraction = |k: &str| v.get(k).and_then(Value::as_f64);
         return Ok(Some(match (fraction("fx"), fraction("fy")) {
             (Some(fx), fy) | (fy @ None, Some(fx)) if (0.0..=1.0).contains(&fx) => Target::Within {
@@ -293,21 +302,30 @@ mod tests {
     fn bad_replies_say_what_is_wrong() {
         assert_eq!(parse("  "), Err(ActionError::Empty));
         assert_eq!(parse("I will tap the button"), Err(ActionError::NoJson));
-        assert!(matches!(parse("{\"action_type\": }"), Err(ActionError::BadJson(_))));
+        assert!(matches!(
+            parse("{\"action_type\": }"),
+            Err(ActionError::BadJson(_))
+        ));
         assert_eq!(parse("{\"index\": 3}"), Err(ActionError::NoType));
         assert_eq!(
             parse("{\"action_type\": \"fly\"}"),
             Err(ActionError::UnknownType("fly".into()))
         );
-        let e = parse("{\"action_type\": \"click\"}").unwrap_err().to_string();
+        let e = parse("{\"action_type\": \"click\"}")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("needs a target"), "{e}");
-        let e = parse("{\"action_type\": \"click\", \"x\": 5}").unwrap_err().to_string();
+        let e = parse("{\"action_type\": \"click\", \"x\": 5}")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("both `x` and `y`"), "{e}");
         let e = parse("{\"action_type\": \"scroll\", \"direction\": \"sideways\"}")
             .unwrap_err()
             .to_string();
         assert!(e.contains("sideways"), "{e}");
-        let e = parse("{\"action_type\": \"click\", \"index\": -2}").unwrap_err().to_string();
+        let e = parse("{\"action_type\": \"click\", \"index\": -2}")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not an element id"), "{e}");
     }
 }

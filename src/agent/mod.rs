@@ -20,14 +20,15 @@ use std::time::Duration;
 
 use crate::device::image::Encoding;
 use crate::llm::{ChatClient, Completion, LlmError, Message, Part};
-use crate::session::{ActOutcome, Control, ObserveOptions, Observation, Session, SessionError};
-use action::{AgentAction, ActionError};
+use crate::session::{ActOutcome, Control, Observation, ObserveOptions, Session, SessionError};
+use action::{ActionError, AgentAction};
 
 const SYSTEM: &str = include_str!("../../prompts/agent-system.md");
 const TURN: &str = include_str!("../../prompts/agent-turn.md");
 const SUMMARY: &str = include_str!("../../prompts/agent-summary.md");
 
-const REPAIR: &str = "Your reply could not be used: {{error}}. Reply again with exactly one JSON object \
+const REPAIR: &str =
+    "Your reply could not be used: {{error}}. Reply again with exactly one JSON object \
 holding an `action_type` (one of {{types}}) and its fields, and nothing else.";
 
 /// Which baseline the agent imitates.
@@ -248,7 +249,9 @@ impl ReferenceAgent {
                             let stop = outcome.episode.as_ref().and_then(|r| r.stop.clone());
                             let result = turn.result.clone();
                             let line = self
-                                .history_line(goal, &described, &result, &before, &outcome, &mut turn)
+                                .history_line(
+                                    goal, &described, &result, &before, &outcome, &mut turn,
+                                )
                                 .await;
                             history.push(format!("{number}. {line}"));
                             stop.map(|_| Ending::OutOfSteps)
@@ -305,7 +308,10 @@ impl ReferenceAgent {
                 ("max_steps", &goal.max_steps.to_string()),
                 ("history", &history),
                 ("foreground", &foreground),
-                ("elements", obs.elements.as_deref().unwrap_or("(no elements)")),
+                (
+                    "elements",
+                    obs.elements.as_deref().unwrap_or("(no elements)"),
+                ),
             ],
         );
         let mut parts = vec![Part::Text(text)];
@@ -359,7 +365,10 @@ impl ReferenceAgent {
         let (Style::M3a, Some(b), Some(a)) = (
             self.style,
             before.screenshot.as_ref(),
-            outcome.observation.as_ref().and_then(|o| o.screenshot.as_ref()),
+            outcome
+                .observation
+                .as_ref()
+                .and_then(|o| o.screenshot.as_ref()),
         ) else {
             return plain;
         };
@@ -377,7 +386,11 @@ impl ReferenceAgent {
                 turn.add(&c);
                 crate::llm::extract_json_object(&c.text)
                     .and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok())
-                    .and_then(|v| v.get("summary").and_then(|s| s.as_str()).map(str::to_string))
+                    .and_then(|v| {
+                        v.get("summary")
+                            .and_then(|s| s.as_str())
+                            .map(str::to_string)
+                    })
                     .map(|s| format!("{action} → {s}"))
                     .unwrap_or(plain)
             }

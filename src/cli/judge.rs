@@ -9,12 +9,12 @@ use super::Global;
 use std::collections::BTreeMap;
 
 use crate::judge::calibrate::Labelled;
-use crate::llm::{EndpointLimits, SpendCap};
 use crate::judge::config::PanelConfig;
 use crate::judge::panel::{combine, Combined, Outcome};
 use crate::judge::prompt::Prompts;
 use crate::judge::{calibration_run, record, source};
 use crate::judge::{Evidence, Judge, JudgeConfig, Mode, PanelVerdict, Policy};
+use crate::llm::{EndpointLimits, SpendCap};
 use crate::store::Store;
 use crate::task::{Catalog, Task};
 
@@ -388,7 +388,13 @@ pub async fn review(args: ReviewArgs) -> anyhow::Result<i32> {
 pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
     let store = open_store(args.store.as_deref())?;
     if let Some(run) = &args.run {
-        return run_report(&store, run, args.compare.as_deref(), args.out.as_deref(), args.json);
+        return run_report(
+            &store,
+            run,
+            args.compare.as_deref(),
+            args.out.as_deref(),
+            args.json,
+        );
     }
     let rows = crate::judge::report::report(&store, &load_catalog())?;
     if args.json {
@@ -522,7 +528,11 @@ fn run_report(
             let known = store.runs()?;
             anyhow::bail!(
                 "no run named {name:?} in the store (runs: {})",
-                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
             );
         }
         Ok(RunReport::new(name, &store.run_results(name)?, &catalog))

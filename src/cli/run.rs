@@ -23,7 +23,9 @@ use crate::task::Catalog;
 /// agent-surface MCP endpoint), DROIDMCP_GOAL, DROIDMCP_MAX_STEPS and DROIDMCP_EPISODE in its
 /// environment (and `{url}`, `{goal}`, `{max_steps}`, `{episode}` replaced in the command).
 #[derive(Debug, ClapArgs)]
-#[command(after_help = "Examples:\n  droidmcp run smoke --tasks 'aw.system.*' --agent-cmd 'python3 examples/mcp_agent.py'\n  droidmcp run gpt-t3a --source androidworld --seeds 3 --agent t3a --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY --phones 4\n  droidmcp run gpt-t3a        # resume it\n  droidmcp report --run gpt-t3a")]
+#[command(
+    after_help = "Examples:\n  droidmcp run smoke --tasks 'aw.system.*' --agent-cmd 'python3 examples/mcp_agent.py'\n  droidmcp run gpt-t3a --source androidworld --seeds 3 --agent t3a --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY --phones 4\n  droidmcp run gpt-t3a        # resume it\n  droidmcp report --run gpt-t3a"
+)]
 pub struct Args {
     /// The run's name: re-running a name plays only what it has not finished.
     pub name: String,
@@ -197,7 +199,10 @@ fn reference_agent(args: &Args, spec: &RunSpec) -> anyhow::Result<Option<Arc<Ref
         &EndpointLimits::default(),
         Arc::new(SpendCap::new(args.spend_cap)),
     )?;
-    Ok(Some(Arc::new(ReferenceAgent::new(*style, Arc::new(client)))))
+    Ok(Some(Arc::new(ReferenceAgent::new(
+        *style,
+        Arc::new(client),
+    ))))
 }
 
 pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
@@ -256,5 +261,9 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         summary.progress.errored,
         args.name
     );
-    Ok(if summary.progress.done == summary.progress.total { 0 } else { 1 })
+    Ok(if summary.progress.done == summary.progress.total {
+        0
+    } else {
+        1
+    })
 }

@@ -118,9 +118,7 @@ pub fn enable_tasks(state: &Arc<ServerState>) -> Arc<crate::episode::Episodes> {
             Err(e) => eprintln!("droidmcp: cannot mark orphaned episodes aborted: {e}"),
         }
     }
-    let devices = Arc::new(crate::episode::PoolDevices(
-        state.hub.pool().clone(),
-    ));
+    let devices = Arc::new(crate::episode::PoolDevices(state.hub.pool().clone()));
     let episodes = Arc::new(crate::episode::Episodes::new(
         Arc::new(catalog),
         store,

@@ -67,7 +67,9 @@ pub fn raw_frame(mut bytes: Vec<u8>) -> Option<RgbaImage> {
     match format {
         1 => {}
         2 => bytes[header..].chunks_exact_mut(4).for_each(|p| p[3] = 255),
-        5 => bytes[header..].chunks_exact_mut(4).for_each(|p| p.swap(0, 2)),
+        5 => bytes[header..]
+            .chunks_exact_mut(4)
+            .for_each(|p| p.swap(0, 2)),
         _ => return None,
     }
     bytes.drain(..header);
@@ -113,7 +115,8 @@ fn halve(src: &RgbaImage) -> RgbaImage {
         for (x, px) in row.chunks_exact_mut(4).enumerate() {
             for (c, v) in px.iter_mut().enumerate() {
                 let i = 8 * x + c;
-                let sum = top[i] as u16 + top[i + 4] as u16 + bottom[i] as u16 + bottom[i + 4] as u16;
+                let sum =
+                    top[i] as u16 + top[i + 4] as u16 + bottom[i] as u16 + bottom[i + 4] as u16;
                 *v = ((sum + 2) >> 2) as u8;
             }
         }
@@ -163,7 +166,10 @@ fn area_average(src: &RgbaImage, w: u32, h: u32) -> RgbaImage {
         out.iter_mut().for_each(|v| *v >>= 6);
     }
     let mut out = vec![0u8; w as usize * h as usize * 4];
-    for (row, line) in out.chunks_exact_mut(w as usize * 4).zip(mid.chunks_exact(sw * 4)) {
+    for (row, line) in out
+        .chunks_exact_mut(w as usize * 4)
+        .zip(mid.chunks_exact(sw * 4))
+    {
         for (px, (first, weights)) in row.chunks_exact_mut(4).zip(&cols) {
             for (c, v) in px.iter_mut().enumerate() {
                 let acc: u64 = weights
@@ -262,7 +268,12 @@ mod tests {
         let mean = |img: &RgbaImage| {
             img.pixels().map(|p| p.0[0] as f64).sum::<f64>() / (img.width() * img.height()) as f64
         };
-        assert!((mean(&small) - mean(&split)).abs() < 2.0, "{} vs {}", mean(&small), mean(&split));
+        assert!(
+            (mean(&small) - mean(&split)).abs() < 2.0,
+            "{} vs {}",
+            mean(&small),
+            mean(&split)
+        );
     }
 
     fn frame(header: &[u32], pixels: &[u8]) -> Vec<u8> {

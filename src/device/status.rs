@@ -78,7 +78,9 @@ pub fn status_command() -> String {
         "echo @@displays; dumpsys window displays".into(),
     ];
     for (name, n) in STREAMS {
-        parts.push(format!("echo @@volume_{name}; media volume --stream {n} --get"));
+        parts.push(format!(
+            "echo @@volume_{name}; media volume --stream {n} --get"
+        ));
     }
     parts.join("; ")
 }
@@ -103,7 +105,11 @@ pub fn parse_status(out: &str) -> DeviceStatus {
         let v = section(name).trim();
         (!v.is_empty() && v != "null").then(|| v.to_string())
     };
-    let flag = |name: &str| setting(name).and_then(|v| v.parse::<i64>().ok()).map(|v| v != 0);
+    let flag = |name: &str| {
+        setting(name)
+            .and_then(|v| v.parse::<i64>().ok())
+            .map(|v| v != 0)
+    };
     let prop = |name: &str| setting(name);
     DeviceStatus {
         battery: battery(section("battery")),
@@ -215,7 +221,10 @@ mod tests {
         .unwrap();
         assert_eq!((v.index, v.min, v.max), (5, 0, 25));
         assert_eq!(volume("ring", "Error: unknown stream\n"), None);
-        assert_eq!(rotation("  DisplayRotation\n    mRotation=1 mDeferredRotationPauseCount=0\n"), Some(90));
+        assert_eq!(
+            rotation("  DisplayRotation\n    mRotation=1 mDeferredRotationPauseCount=0\n"),
+            Some(90)
+        );
         assert_eq!(rotation("nothing"), None);
     }
 
@@ -226,7 +235,10 @@ mod tests {
         );
         let s = parse_status(&out);
         assert_eq!(s.battery.percent, Some(73));
-        assert_eq!((s.airplane_mode, s.wifi, s.bluetooth, s.mobile_data), (Some(false), Some(true), None, Some(true)));
+        assert_eq!(
+            (s.airplane_mode, s.wifi, s.bluetooth, s.mobile_data),
+            (Some(false), Some(true), None, Some(true))
+        );
         assert_eq!((s.brightness, s.auto_brightness), (Some(102), Some(false)));
         assert_eq!(s.time.as_deref(), Some("2026-11-26 23:40:12 +0100"));
         assert_eq!(s.timezone.as_deref(), Some("Europe/Berlin"));

@@ -111,10 +111,8 @@ impl Episode {
                 Ok(true)
             }
             Ok(reply) => {
-                self.setup_log.push(format!(
-                    "console: {line} (no restore: {})",
-                    reply.trim()
-                ));
+                self.setup_log
+                    .push(format!("console: {line} (no restore: {})", reply.trim()));
                 Ok(false)
             }
             Err(e) if e.is_device_lost() => Err(self.abort(&e.to_string())),

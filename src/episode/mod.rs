@@ -97,4 +97,3 @@ pub struct Report {
     pub max_steps: u32,
     pub metrics: Option<TrajectoryMetrics>,
 }
-

@@ -103,7 +103,12 @@ impl StepSink for tokio::sync::Mutex<Episode> {
     async fn record(&self, _session: &str, step: &Step) -> Recorded {
         let mut ep = self.lock().await;
         let outcome = ep.record_step(step).await;
-        recorded(&ep.id.clone(), outcome, ep.instance.task.max_steps, step.refused)
+        recorded(
+            &ep.id.clone(),
+            outcome,
+            ep.instance.task.max_steps,
+            step.refused,
+        )
     }
 }
 
@@ -145,4 +150,3 @@ fn recorded(
         }
     }
 }
-

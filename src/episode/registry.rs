@@ -319,4 +319,3 @@ impl DeviceSource for PoolDevices {
         Ok(lease.slot().device.shell_handle())
     }
 }
-

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::device::Shell;
 use super::{Episode, EpisodeError, Report, Status};
+use crate::device::Shell;
 use crate::session::{self, Control, DevicePool, Session, SessionError, Target};
 
 use crate::task::{Action, TaskInstance};

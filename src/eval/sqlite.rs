@@ -337,7 +337,10 @@ mod tests {
         ];
         let why = match_all(&[want.clone()], &rows, None).unwrap_err();
         assert!(why.contains("closest is row 2 of 2"), "{why}");
-        assert!(why.contains("name = \"Keiko Larsen\" (as expected)"), "{why}");
+        assert!(
+            why.contains("name = \"Keiko Larsen\" (as expected)"),
+            "{why}"
+        );
         assert!(why.contains("number: "), "{why}");
         assert!(why.contains("6505550199"), "{why}");
         assert!(!why.contains("Alice"), "{why}");

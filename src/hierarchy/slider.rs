@@ -47,7 +47,9 @@ pub fn thumb_fraction(img: &RgbaImage, bounds: Bounds) -> Option<f64> {
     // the columns nearly as tall as the peak (the round thumb is symmetric there).
     let run = |tall: u32| {
         let lo = (0..=peak).rev().take_while(|&i| columns[i] > tall).last()?;
-        let hi = (peak..columns.len()).take_while(|&i| columns[i] > tall).last()?;
+        let hi = (peak..columns.len())
+            .take_while(|&i| columns[i] > tall)
+            .last()?;
         Some((lo, hi))
     };
     let (t0, t1) = run(track)?;
@@ -103,6 +105,9 @@ mod tests {
     fn a_bar_without_a_thumb_reads_nothing() {
         let blank = RgbaImage::from_pixel(400, 40, Rgba([255, 255, 255, 255]));
         assert_eq!(thumb_fraction(&blank, Bounds::new(0, 0, 400, 40)), None);
-        assert_eq!(thumb_fraction(&blank, Bounds::new(500, 500, 600, 600)), None);
+        assert_eq!(
+            thumb_fraction(&blank, Bounds::new(500, 500, 600, 600)),
+            None
+        );
     }
 }

@@ -36,8 +36,8 @@ use super::demo::{Demo, DemoOut, DemoStart, ReplayOut, ReplayStart};
 use super::phone_wire::*;
 use super::ApiError;
 use crate::device::image::Encoding;
-use crate::mcp::ServerState;
 use crate::episode::Episodes;
+use crate::mcp::ServerState;
 use crate::session::{Control, ObserveOptions, Screen, Session, SessionError};
 
 type DemoSlot = Arc<tokio::sync::Mutex<Demo>>;

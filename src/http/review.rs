@@ -20,8 +20,8 @@ use utoipa::ToSchema;
 
 use super::phone::Body;
 use super::ApiError;
-use crate::judge::record;
 use crate::episode::{EpisodeError, Episodes};
+use crate::judge::record;
 use crate::store::Store;
 
 pub fn router(episodes: Arc<Episodes>) -> Router {

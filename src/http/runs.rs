@@ -130,7 +130,11 @@ impl Runs {
                 format!("no run named {name:?}"),
             ));
         }
-        let report = RunReport::new(name, &store.run_results(name).map_err(internal)?, &self.catalog);
+        let report = RunReport::new(
+            name,
+            &store.run_results(name).map_err(internal)?,
+            &self.catalog,
+        );
         let (status, error, progress) = match live {
             Some(l) => (l.status, l.error, l.progress),
             None => {
@@ -165,9 +169,17 @@ impl Runs {
     fn report(&self, name: &str) -> Result<RunReport, ApiError> {
         let store = self.store()?;
         if store.run_spec(name).map_err(internal)?.is_none() {
-            return Err(ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no run named {name:?}")));
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("no run named {name:?}"),
+            ));
         }
-        Ok(RunReport::new(name, &store.run_results(name).map_err(internal)?, &self.catalog))
+        Ok(RunReport::new(
+            name,
+            &store.run_results(name).map_err(internal)?,
+            &self.catalog,
+        ))
     }
 }
 
@@ -199,9 +211,14 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
         .iter()
         .map(|s| Source::parse(s).ok_or_else(|| bad(format!("unknown source {s:?}"))))
         .collect::<Result<Vec<_>, _>>()?;
-    let style = Style::parse(&body.agent.style)
-        .ok_or_else(|| bad(format!("unknown agent style {:?}; use t3a or m3a", body.agent.style)))?;
-    if !(body.agent.base_url.starts_with("http://") || body.agent.base_url.starts_with("https://")) {
+    let style = Style::parse(&body.agent.style).ok_or_else(|| {
+        bad(format!(
+            "unknown agent style {:?}; use t3a or m3a",
+            body.agent.style
+        ))
+    })?;
+    if !(body.agent.base_url.starts_with("http://") || body.agent.base_url.starts_with("https://"))
+    {
         return Err(bad("agent.base_url must start with http:// or https://"));
     }
     let envs = match &body.env {
@@ -241,31 +258,61 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
     Ok((spec, style))
 }
 
-async fn start(State(runs): Shared, Json(body): Json<RunBody>) -> Result<impl IntoResponse, ApiError> {
+async fn start(
+    State(runs): Shared,
+    Json(body): Json<RunBody>,
+) -> Result<impl IntoResponse, ApiError> {
     let store = runs.store()?.clone();
     let (spec, style) = spec_of(body)?;
     let name = spec.name.clone();
-    if runs.live().get(&name).is_some_and(|l| l.status == "running") {
-        return Err(ApiError::new(StatusCode::CONFLICT, "conflict", format!("run {name:?} is already running")));
+    if runs
+        .live()
+        .get(&name)
+        .is_some_and(|l| l.status == "running")
+    {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "conflict",
+            format!("run {name:?} is already running"),
+        ));
     }
     // Refuse a bad selection or a changed specification now, not in the background.
-    spec.selection.pick(&runs.catalog).map_err(|e| bad(e.to_string()))?;
+    spec.selection
+        .pick(&runs.catalog)
+        .map_err(|e| bad(e.to_string()))?;
     if let Some(stored) = store.run_spec(&name).map_err(internal)? {
         if stored != spec.record().to_string() {
             return Err(ApiError::new(StatusCode::CONFLICT, "conflict",
                 format!("run {name:?} exists with another specification; resume it with the same body or pick another name")));
         }
     }
-    let AgentSpec::Reference { model, base_url, api_key_env, .. } = &spec.agent else {
+    let AgentSpec::Reference {
+        model,
+        base_url,
+        api_key_env,
+        ..
+    } = &spec.agent
+    else {
         unreachable!("REST runs are built with a reference agent");
     };
     let mut endpoint = Endpoint::new(format!("agent {}", style.name()), base_url, model.clone());
     endpoint.api_key_env = api_key_env.clone();
     endpoint.max_concurrency = spec.phones as usize;
-    let client = ChatClient::new(endpoint, &EndpointLimits::default(), Arc::new(SpendCap::new(None)))
-        .map_err(|e| bad(e.to_string()))?;
+    let client = ChatClient::new(
+        endpoint,
+        &EndpointLimits::default(),
+        Arc::new(SpendCap::new(None)),
+    )
+    .map_err(|e| bad(e.to_string()))?;
     let agent = Arc::new(ReferenceAgent::new(style, Arc::new(client)));
-    runs.live().insert(name.clone(), Live { status: "running", error: None, progress: Progress::default() });
+    runs.live().insert(
+        name.clone(),
+        Live {
+            status: "running",
+            error: None,
+            progress: Progress::default(),
+        },
+    );
     let catalog = runs.catalog.clone();
     let task_runs = runs.clone();
     let progress_runs = runs.clone();
@@ -313,9 +360,15 @@ async fn show(State(runs): Shared, Path(name): Path<String>) -> Result<Json<RunS
     Ok(Json(runs.status(&name, true)?))
 }
 
-async fn markdown(State(runs): Shared, Path(name): Path<String>) -> Result<impl IntoResponse, ApiError> {
+async fn markdown(
+    State(runs): Shared,
+    Path(name): Path<String>,
+) -> Result<impl IntoResponse, ApiError> {
     let r = runs.report(&name)?;
-    Ok(([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], r.markdown()))
+    Ok((
+        [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+        r.markdown(),
+    ))
 }
 
 async fn svg(State(runs): Shared, Path(name): Path<String>) -> Result<impl IntoResponse, ApiError> {

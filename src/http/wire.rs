@@ -15,10 +15,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::episode::{Report as CoreReport, Started as CoreStarted, Summary as CoreSummary};
 use crate::eval::{CheckResult, Verdict};
-use crate::episode::{
-    Report as CoreReport, Started as CoreStarted, Summary as CoreSummary,
-};
 use crate::store::StepRow;
 use crate::task::Task;
 

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::device::{Device, Shell};
+use crate::episode::replay::{attach, replay};
 use crate::episode::Episode;
 use crate::sim::{Phone, SimConfig};
 use crate::store::Store;
-use crate::episode::replay::{attach, replay};
 use crate::task::{Action, Task};
 
 use super::calibrate::Labelled;

@@ -82,8 +82,8 @@ fn default_keyframes() -> usize {
     4
 }
 
-pub use crate::llm::ResponseFormat;
 use crate::llm::Endpoint;
+pub use crate::llm::ResponseFormat;
 
 /// A validated judge: who it is, the endpoint it calls, and what evidence it takes.
 #[derive(Debug, Clone, PartialEq)]

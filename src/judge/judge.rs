@@ -5,11 +5,11 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::llm::{ChatClient, Completion, EndpointLimits, Message, Part, Schema, SpendCap};
 use super::config::JudgeConfig;
 use super::evidence::{Evidence, Mode, StepEvidence};
 use super::prompt::{self, Prompts};
 use super::verdict::{parse_reply, ReplyError, Verdict, VerdictKind};
+use crate::llm::{ChatClient, Completion, EndpointLimits, Message, Part, Schema, SpendCap};
 
 /// A judge's verdict on one episode with everything it cost.
 #[derive(Debug, Clone, PartialEq)]

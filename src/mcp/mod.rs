@@ -500,7 +500,9 @@ impl rmcp::ServerHandler for DroidMcp {
                     .with_description("A PNG screenshot of the current screen (long edge 1024 px)")
                     .with_mime_type("image/png"),
                 Resource::new(RES_STEPS, "session-steps")
-                    .with_description("The steps taken on this phone (by any client), refused attempts marked")
+                    .with_description(
+                        "The steps taken on this phone (by any client), refused attempts marked",
+                    )
                     .with_mime_type("application/json"),
             ],
             ..Default::default()

@@ -166,7 +166,9 @@ pub fn action_echo(o: &ActOutcome) -> String {
                 pct(b),
                 pct(a)
             )),
-            (_, Some(b)) => facts.push(format!("slider thumb at {} (read from the screen)", pct(b))),
+            (_, Some(b)) => {
+                facts.push(format!("slider thumb at {} (read from the screen)", pct(b)))
+            }
             _ => {}
         }
     }
@@ -385,14 +387,21 @@ pub fn device_status(s: &DeviceStatus, elapsed_ms: u64) -> CallToolResult {
         lines.push(format!("brightness: {b} (0–255{mode})"));
     }
     if let Some(t) = &s.time {
-        let tz = s.timezone.as_deref().map(|z| format!(" ({z})")).unwrap_or_default();
+        let tz = s
+            .timezone
+            .as_deref()
+            .map(|z| format!(" ({z})"))
+            .unwrap_or_default();
         lines.push(format!("time: {t}{tz}"));
     }
     if let Some(l) = &s.locale {
         lines.push(format!("language: {l}"));
     }
     if let Some(z) = &s.size {
-        let rot = s.rotation.map(|r| format!(", rotation {r}°")).unwrap_or_default();
+        let rot = s
+            .rotation
+            .map(|r| format!(", rotation {r}°"))
+            .unwrap_or_default();
         lines.push(format!("screen: {}x{} px{rot}", z.width, z.height));
     }
     if let Some(f) = &s.foreground {

@@ -183,7 +183,11 @@ pub fn action() -> Arc<JsonObject> {
 
 /// `structuredContent` of `screenshot`.
 pub fn screenshot() -> Arc<JsonObject> {
-    object(typed(&[("scale", "number"), ("width", "integer"), ("height", "integer")]))
+    object(typed(&[
+        ("scale", "number"),
+        ("width", "integer"),
+        ("height", "integer"),
+    ]))
 }
 
 /// `structuredContent` of `list_apps`.

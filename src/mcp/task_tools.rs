@@ -21,8 +21,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{reply, DroidMcp};
-use crate::http::wire;
 use crate::episode::{EpisodeError, Episodes};
+use crate::http::wire;
 use crate::task::TaskError;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -253,7 +253,12 @@ impl DroidMcp {
     #[tool(
         name = "task_start",
         description = "Start a task on this phone: sets the phone up and returns the episode id, the goal and the step limit. Then act with the phone tools. If the goal asks a question, reply with task_answer (once: only the first answer counts); otherwise call task_finish when the goal is achieved. The harness scores the episode afterwards.",
-        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
     )]
     async fn agent_task_start(
         &self,
@@ -285,7 +290,12 @@ impl DroidMcp {
     #[tool(
         name = "task_answer",
         description = "Answer the question of a task (this also finishes it). Only the first answer counts: a second one is refused.",
-        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
     )]
     async fn agent_task_answer(
         &self,
@@ -297,7 +307,12 @@ impl DroidMcp {
     #[tool(
         name = "task_finish",
         description = "Declare the task done (an episode scores only after this or task_answer).",
-        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
     async fn agent_task_finish(
         &self,
@@ -334,7 +349,12 @@ impl DroidMcp {
     #[tool(
         name = "task_start",
         description = "Harness: start an episode with a seed, parameter overrides and a device. Returns the episode id, the goal to give the agent, the step limit, the parameters and the setup log (keep these from the agent).",
-        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
     )]
     async fn harness_task_start(
         &self,
@@ -375,7 +395,12 @@ impl DroidMcp {
     #[tool(
         name = "task_answer",
         description = "Record the agent's answer (once: a second answer is refused). Also finishes the episode.",
-        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
     )]
     async fn harness_task_answer(
         &self,
@@ -387,7 +412,12 @@ impl DroidMcp {
     #[tool(
         name = "task_finish",
         description = "Declare the episode finished on the agent's behalf.",
-        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
     async fn harness_task_finish(
         &self,
@@ -398,7 +428,12 @@ impl DroidMcp {
 
     #[tool(
         description = "Harness: score an episode: verdict (success, failure or inconclusive when the device could not be read), score in [0,1], per-check results with evidence, sub-goal rate, steps used. A check of a running episode is provisional.",
-        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
     async fn task_check(
         &self,
@@ -456,7 +491,12 @@ impl DroidMcp {
 
     #[tool(
         description = "Harness: end an episode: runs the task's teardown; no more steps or checks afterwards.",
-        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
     async fn task_end(
         &self,

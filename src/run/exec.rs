@@ -118,10 +118,14 @@ pub async fn execute(
     on_progress: impl Fn(&Progress) + Send + Sync + 'static,
 ) -> Result<RunSummary, RunError> {
     if matches!(spec.agent, AgentSpec::Reference { .. }) && agent.is_none() {
-        return Err(RunError::Spec("the run names a reference agent but none was given".into()));
+        return Err(RunError::Spec(
+            "the run names a reference agent but none was given".into(),
+        ));
     }
     if spec.phones == 0 && spec.devices.is_empty() {
-        return Err(RunError::Spec("a run needs at least one phone (--phones N or --device SERIAL)".into()));
+        return Err(RunError::Spec(
+            "a run needs at least one phone (--phones N or --device SERIAL)".into(),
+        ));
     }
     let record = spec.record().to_string();
     match store.run_spec(&spec.name)? {
@@ -357,8 +361,16 @@ async fn play_episode(
                 .agent
                 .as_ref()
                 .expect("execute checked that a reference run has its agent");
-            play_reference(shared, agent, &leased, &started.episode, started.kind, &goal, timeout)
-                .await
+            play_reference(
+                shared,
+                agent,
+                &leased,
+                &started.episode,
+                started.kind,
+                &goal,
+                timeout,
+            )
+            .await
         }
         AgentSpec::Command(cmd) => {
             play_command(shared, cmd, &leased, &started.episode, &goal, timeout).await
@@ -402,7 +414,11 @@ fn score(row: &mut RunResultRow, report: &Report) -> Result<(), String> {
     }
     row.success = v.success && row.finished;
     row.outcome = if row.success { "success" } else { "failure" }.into();
-    let known: Vec<_> = v.checks.iter().filter(|c| c.inconclusive.is_none()).collect();
+    let known: Vec<_> = v
+        .checks
+        .iter()
+        .filter(|c| c.inconclusive.is_none())
+        .collect();
     row.progress = v.subgoal_rate.or_else(|| {
         (!known.is_empty())
             .then(|| known.iter().filter(|c| c.passed).count() as f64 / known.len() as f64)
@@ -470,7 +486,9 @@ async fn play_reference(
                 let r = if kind == Kind::Query {
                     shared.episodes.answer(episode, text).await
                 } else {
-                    Err(EpisodeError::NotAQuery { task: String::new() })
+                    Err(EpisodeError::NotAQuery {
+                        task: String::new(),
+                    })
                 };
                 if r.is_err() {
                     let _ = shared.episodes.finish(episode).await;
@@ -562,9 +580,20 @@ async fn play_command(
                              "stdout": exit.stdout, "stderr": exit.stderr});
             let crashed = exit.killed.is_none() && exit.code != Some(0) && !acted;
             let infra = crashed.then(|| {
-                let tail: String = exit.stderr.lines().rev().take(3).collect::<Vec<_>>()
-                    .into_iter().rev().collect::<Vec<_>>().join(" | ");
-                format!("the agent process {} before acting: {tail}", exit.describe())
+                let tail: String = exit
+                    .stderr
+                    .lines()
+                    .rev()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect::<Vec<_>>()
+                    .join(" | ");
+                format!(
+                    "the agent process {} before acting: {tail}",
+                    exit.describe()
+                )
             });
             Played {
                 ending: exit.describe(),

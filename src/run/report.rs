@@ -81,7 +81,10 @@ impl RunReport {
         let tags = rows
             .iter()
             .map(|r| {
-                let tags = catalog.get(&r.task_id).map(|t| t.tags.clone()).unwrap_or_default();
+                let tags = catalog
+                    .get(&r.task_id)
+                    .map(|t| t.tags.clone())
+                    .unwrap_or_default();
                 (r.task_id.clone(), tags)
             })
             .collect();
@@ -97,7 +100,10 @@ impl RunReport {
     }
 
     fn errored(&self) -> Vec<&RunResultRow> {
-        self.rows.iter().filter(|r| r.outcome == "errored").collect()
+        self.rows
+            .iter()
+            .filter(|r| r.outcome == "errored")
+            .collect()
     }
 
     /// Episodes where the agent said it was done, and how many of those were wrong.
@@ -115,12 +121,15 @@ impl RunReport {
 
     fn difficulty(&self, r: &RunResultRow) -> Option<&'static str> {
         let tags = self.tags.get(&r.task_id)?;
-        DIFFICULTIES.into_iter().find(|d| tags.iter().any(|t| t == d))
+        DIFFICULTIES
+            .into_iter()
+            .find(|d| tags.iter().any(|t| t == d))
     }
 
     /// Success by tag (rows) × difficulty (columns), AndroidWorld's table.
     fn by_tag(&self) -> BTreeMap<String, BTreeMap<&'static str, Rate>> {
-        let mut groups: BTreeMap<String, BTreeMap<&'static str, Vec<&RunResultRow>>> = BTreeMap::new();
+        let mut groups: BTreeMap<String, BTreeMap<&'static str, Vec<&RunResultRow>>> =
+            BTreeMap::new();
         for r in &self.rows {
             let level = self.difficulty(r).unwrap_or("-");
             for tag in self.tags.get(&r.task_id).into_iter().flatten() {
@@ -134,7 +143,12 @@ impl RunReport {
         }
         groups
             .into_iter()
-            .map(|(tag, cols)| (tag, cols.into_iter().map(|(k, v)| (k, success(&v))).collect()))
+            .map(|(tag, cols)| {
+                (
+                    tag,
+                    cols.into_iter().map(|(k, v)| (k, success(&v))).collect(),
+                )
+            })
             .collect()
     }
 
@@ -147,7 +161,10 @@ impl RunReport {
             envs.entry(env.clone()).or_default().push(r);
             if let Ok(e) = crate::env::Environment::resolve(env) {
                 for (factor, value) in e.factors() {
-                    factors.entry((factor.to_string(), value)).or_default().push(r);
+                    factors
+                        .entry((factor.to_string(), value))
+                        .or_default()
+                        .push(r);
                 }
             }
         }
@@ -161,27 +178,54 @@ impl RunReport {
     pub fn markdown(&self) -> String {
         let mut out = String::new();
         let all = self.all();
-        let scored: Vec<_> = all.iter().copied().filter(|r| r.outcome != "errored").collect();
+        let scored: Vec<_> = all
+            .iter()
+            .copied()
+            .filter(|r| r.outcome != "errored")
+            .collect();
         let _ = writeln!(out, "# Run {}\n", self.name);
         let _ = writeln!(out, "| metric | value |\n|---|---|");
         let _ = writeln!(out, "| instances | {} |", all.len());
-        let _ = writeln!(out, "| success (errored left out) | {} |", success(&all).show());
+        let _ = writeln!(
+            out,
+            "| success (errored left out) | {} |",
+            success(&all).show()
+        );
         let _ = writeln!(out, "| errored | {} |", self.errored().len());
-        let _ = writeln!(out, "| false complete (said done, was not) | {} |", self.false_complete().show());
+        let _ = writeln!(
+            out,
+            "| false complete (said done, was not) | {} |",
+            self.false_complete().show()
+        );
         let _ = writeln!(
             out,
             "| mean progress (share of checks passed) | {} |",
             show(mean(scored.iter().filter_map(|r| r.progress)), 3)
         );
-        let _ = writeln!(out, "| mean steps | {} |", show(mean(scored.iter().map(|r| r.steps as f64)), 1));
+        let _ = writeln!(
+            out,
+            "| mean steps | {} |",
+            show(mean(scored.iter().map(|r| r.steps as f64)), 1)
+        );
         let _ = writeln!(
             out,
             "| mean runtime per episode (s) | {} |",
             show(mean(all.iter().map(|r| r.wall_ms as f64 / 1000.0)), 2)
         );
-        let _ = writeln!(out, "| tokens | {} |", all.iter().map(|r| r.tokens).sum::<u64>());
-        let _ = writeln!(out, "| cost (USD) | {:.4} |", all.iter().map(|r| r.cost_usd).sum::<f64>());
-        let with_side = scored.iter().filter(|r| !side_effects(r).is_empty()).count();
+        let _ = writeln!(
+            out,
+            "| tokens | {} |",
+            all.iter().map(|r| r.tokens).sum::<u64>()
+        );
+        let _ = writeln!(
+            out,
+            "| cost (USD) | {:.4} |",
+            all.iter().map(|r| r.cost_usd).sum::<f64>()
+        );
+        let with_side = scored
+            .iter()
+            .filter(|r| !side_effects(r).is_empty())
+            .count();
         let _ = writeln!(
             out,
             "| episodes with unexpected side effects | {} |",
@@ -189,10 +233,20 @@ impl RunReport {
         );
 
         let _ = writeln!(out, "\n## Success by tag and difficulty (AndroidWorld)\n");
-        let _ = writeln!(out, "| tag | easy | medium | hard | all |\n|---|---|---|---|---|");
+        let _ = writeln!(
+            out,
+            "| tag | easy | medium | hard | all |\n|---|---|---|---|---|"
+        );
         for (tag, cols) in self.by_tag() {
             let cell = |k: &str| cols.get(k).map_or("-".to_string(), Rate::show);
-            let _ = writeln!(out, "| {tag} | {} | {} | {} | {} |", cell("easy"), cell("medium"), cell("hard"), cell("all"));
+            let _ = writeln!(
+                out,
+                "| {tag} | {} | {} | {} | {} |",
+                cell("easy"),
+                cell("medium"),
+                cell("hard"),
+                cell("all")
+            );
         }
 
         let (envs, factors) = self.by_env();
@@ -210,13 +264,23 @@ impl RunReport {
 
         let _ = writeln!(out, "\n## Trajectories and constraints (AndroidArena)\n");
         let _ = writeln!(out, "| metric | mean |\n|---|---|");
-        for (key, name) in [("tr", "TR (task reward)"), ("tcr", "TCR (completion ratio)"), ("rrr", "RRR (reversed redundancy)")] {
-            let _ = writeln!(out, "| {name} | {} |", show(mean(scored.iter().filter_map(|r| metric(r, key))), 3));
+        for (key, name) in [
+            ("tr", "TR (task reward)"),
+            ("tcr", "TCR (completion ratio)"),
+            ("rrr", "RRR (reversed redundancy)"),
+        ] {
+            let _ = writeln!(
+                out,
+                "| {name} | {} |",
+                show(mean(scored.iter().filter_map(|r| metric(r, key))), 3)
+            );
         }
         let mut levels: BTreeMap<String, u32> = BTreeMap::new();
         for r in &scored {
             for v in violations(r) {
-                *levels.entry(v["level"].as_str().unwrap_or("?").to_string()).or_default() += 1;
+                *levels
+                    .entry(v["level"].as_str().unwrap_or("?").to_string())
+                    .or_default() += 1;
             }
         }
         for (level, n) in levels {
@@ -227,10 +291,19 @@ impl RunReport {
         if !errored.is_empty() {
             let _ = writeln!(out, "\n## Errored (not counted as failures)\n");
             for r in errored {
-                let _ = writeln!(out, "- {} (attempt {}): {}", r.instance, r.attempt, r.error.as_deref().unwrap_or("?"));
+                let _ = writeln!(
+                    out,
+                    "- {} (attempt {}): {}",
+                    r.instance,
+                    r.attempt,
+                    r.error.as_deref().unwrap_or("?")
+                );
             }
         }
-        let effects: Vec<_> = scored.iter().filter(|r| !side_effects(r).is_empty()).collect();
+        let effects: Vec<_> = scored
+            .iter()
+            .filter(|r| !side_effects(r).is_empty())
+            .collect();
         if !effects.is_empty() {
             let _ = writeln!(out, "\n## Unexpected side effects\n");
             for r in effects {
@@ -342,15 +415,33 @@ impl RunReport {
     pub fn compare(&self, other: &RunReport) -> String {
         let mut out = format!("# {} → {}\n\n", self.name, other.name);
         let (a, b) = (success(&self.all()), success(&other.all()));
-        let _ = writeln!(out, "| run | success |\n|---|---|\n| {} | {} |\n| {} | {} |", self.name, a.show(), other.name, b.show());
+        let _ = writeln!(
+            out,
+            "| run | success |\n|---|---|\n| {} | {} |\n| {} | {} |",
+            self.name,
+            a.show(),
+            other.name,
+            b.show()
+        );
         match difference(a, b) {
             Some((d, lo, hi)) => {
-                let _ = writeln!(out, "\ndifference: {:+.1} points [{:+.1}, {:+.1}] (95%, Newcombe){}", d * 100.0, lo * 100.0, hi * 100.0,
-                    if lo > 0.0 || hi < 0.0 { "" } else { " — the interval includes 0" });
+                let _ = writeln!(
+                    out,
+                    "\ndifference: {:+.1} points [{:+.1}, {:+.1}] (95%, Newcombe){}",
+                    d * 100.0,
+                    lo * 100.0,
+                    hi * 100.0,
+                    if lo > 0.0 || hi < 0.0 {
+                        ""
+                    } else {
+                        " — the interval includes 0"
+                    }
+                );
             }
             None => out.push_str("\ndifference: - (a run has no scored instance)\n"),
         }
-        let mine: BTreeMap<&str, &RunResultRow> = self.rows.iter().map(|r| (r.instance.as_str(), r)).collect();
+        let mine: BTreeMap<&str, &RunResultRow> =
+            self.rows.iter().map(|r| (r.instance.as_str(), r)).collect();
         let mut flips = Vec::new();
         for r in &other.rows {
             if let Some(m) = mine.get(r.instance.as_str()) {
@@ -359,7 +450,12 @@ impl RunReport {
                 }
             }
         }
-        let _ = writeln!(out, "\n{} instances flipped{}", flips.len(), if flips.is_empty() { "." } else { ":" });
+        let _ = writeln!(
+            out,
+            "\n{} instances flipped{}",
+            flips.len(),
+            if flips.is_empty() { "." } else { ":" }
+        );
         for f in flips {
             let _ = writeln!(out, "{f}");
         }
@@ -368,7 +464,10 @@ impl RunReport {
 }
 
 fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
@@ -398,8 +497,18 @@ mod tests {
             row("c#1", 1, "failure", true),
         ];
         let f = finals(&rows);
-        let got: Vec<_> = f.iter().map(|r| (r.instance.as_str(), r.attempt, r.outcome.as_str())).collect();
-        assert_eq!(got, [("a#1", 2, "success"), ("b#1", 1, "errored"), ("c#1", 1, "failure")]);
+        let got: Vec<_> = f
+            .iter()
+            .map(|r| (r.instance.as_str(), r.attempt, r.outcome.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a#1", 2, "success"),
+                ("b#1", 1, "errored"),
+                ("c#1", 1, "failure")
+            ]
+        );
         let refs: Vec<&RunResultRow> = f.iter().collect();
         // Errored instances are out of the rate: 1 of 2 scored.
         assert_eq!(success(&refs), Rate::new(1, 2));

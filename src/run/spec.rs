@@ -85,7 +85,11 @@ impl RunSpec {
         phones: u32,
         devices: Vec<String>,
     ) -> Result<RunSpec, RunError> {
-        let bad = |what: &str| RunError::Spec(format!("run {name:?}: its stored record has no valid {what}"));
+        let bad = |what: &str| {
+            RunError::Spec(format!(
+                "run {name:?}: its stored record has no valid {what}"
+            ))
+        };
         let v: Value = serde_json::from_str(record).map_err(|_| bad("JSON"))?;
         let strings = |key: &str| -> Result<Vec<String>, RunError> {
             v.get(key)

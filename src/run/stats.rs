@@ -91,6 +91,9 @@ mod tests {
     fn newcombe_difference_matches_published_values() {
         // Newcombe (1998), table II example (56/70 vs 48/80): difference 0.2 → 0.0524–0.3339.
         let (d, lo, hi) = difference(Rate::new(48, 80), Rate::new(56, 70)).unwrap();
-        assert!(close(d, 0.2) && close(lo, 0.0524) && close(hi, 0.3339), "{d} {lo} {hi}");
+        assert!(
+            close(d, 0.2) && close(lo, 0.0524) && close(hi, 0.3339),
+            "{d} {lo} {hi}"
+        );
     }
 }

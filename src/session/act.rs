@@ -9,8 +9,8 @@ use chrono::{DateTime, Utc};
 use super::targets::{clamp_to_screen, direction_of, offset};
 use super::{
     command, ActOutcome, Action, Clamped, Control, DeviceSlot, ElementRef, Gesture, ObserveOptions,
-    Recorded, Screen, Session, SessionError, SliderReading, State, Step, LONG_PRESS_MS, MAX_GESTURE_MS,
-    MAX_WAIT_MS, MIN_SWIPE_MS,
+    Recorded, Screen, Session, SessionError, SliderReading, State, Step, LONG_PRESS_MS,
+    MAX_GESTURE_MS, MAX_WAIT_MS, MIN_SWIPE_MS,
 };
 use crate::geom::Point;
 

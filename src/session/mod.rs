@@ -34,8 +34,8 @@ use std::sync::{Arc, Mutex};
 
 pub use act::ActFailure;
 pub use action::{
-    ActOutcome, Action, Clamped, Direction, SliderReading, Target, LONG_PRESS_MS, MAX_GESTURE_MS, MAX_SWIPES,
-    MAX_TEXT_CHARS, MAX_WAIT_MS, MIN_SWIPE_MS,
+    ActOutcome, Action, Clamped, Direction, SliderReading, Target, LONG_PRESS_MS, MAX_GESTURE_MS,
+    MAX_SWIPES, MAX_TEXT_CHARS, MAX_WAIT_MS, MIN_SWIPE_MS,
 };
 pub use clip::clip;
 pub use control::{Control, Progress};

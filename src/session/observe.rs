@@ -99,7 +99,11 @@ impl Session {
 
     /// Where the slider in `bounds` has its thumb, read from a fresh frame (`None` when the frame or
     /// the thumb cannot be read).
-    pub(super) async fn thumb(&self, slot: &DeviceSlot, bounds: crate::geom::Bounds) -> Option<f64> {
+    pub(super) async fn thumb(
+        &self,
+        slot: &DeviceSlot,
+        bounds: crate::geom::Bounds,
+    ) -> Option<f64> {
         let frame = slot.device.screen_pixels().await.ok()?;
         crate::hierarchy::slider::thumb_fraction(&frame, bounds)
     }

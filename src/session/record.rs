@@ -156,4 +156,3 @@ pub struct Recorded {
 pub trait StepSink: Send + Sync {
     async fn record(&self, session_id: &str, step: &Step) -> Recorded;
 }
-

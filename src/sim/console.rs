@@ -42,7 +42,8 @@ const HELP: &str = "Android console command help:\r\n\r\n    help|h|?         pr
 /// snapshot commands.
 fn avd(fw: &mut Framework, rest: &str) -> String {
     const HELP: Help = Help {
-        description: "allows you to control (e.g. start/stop) the execution of the virtual device\r\n",
+        description:
+            "allows you to control (e.g. start/stop) the execution of the virtual device\r\n",
         commands: &[
             ("status", "query virtual device status"),
             ("snapshot", "state snapshot commands"),
@@ -89,7 +90,9 @@ fn snapshot(fw: &mut Framework, rest: &str) -> String {
             Err(e) => format!("KO: {e}\r\n"),
         },
         // The emulator's usage line for both names says `list`.
-        ("del" | "delete", None) => "KO: Argument missing, try 'avd snapshot list <name>'\r\n".into(),
+        ("del" | "delete", None) => {
+            "KO: Argument missing, try 'avd snapshot list <name>'\r\n".into()
+        }
         // QEMU deletes a snapshot no disk has without complaint.
         ("del" | "delete", Some(name)) => match fw.delete_snapshot(name) {
             Ok(()) | Err(SnapshotError::NotFound(_)) => "OK\r\n".into(),

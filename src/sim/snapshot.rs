@@ -20,9 +20,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::framework::{Display, Framework, Task};
 use super::keyboard::KeyboardState;
-use super::system::{
-    Logcat, Notification, ScheduledAlarm, Settings, SimClock,
-};
+use super::system::{Logcat, Notification, ScheduledAlarm, Settings, SimClock};
 use super::view::Metrics;
 
 /// The snapshot a phone saves when it has booted (the emulator's Quickboot snapshot).
@@ -257,7 +255,9 @@ impl Files {
                     files.dirs.insert(path.clone());
                     pending.push(path);
                 } else {
-                    files.files.insert(path.clone(), std::fs::read(root.join(&path))?);
+                    files
+                        .files
+                        .insert(path.clone(), std::fs::read(root.join(&path))?);
                 }
             }
         }

@@ -68,8 +68,10 @@ impl Store {
     /// The specification a run was created with, if the run exists.
     pub fn run_spec(&self, name: &str) -> Result<Option<String>, StoreError> {
         self.with(|c| {
-            c.query_row("SELECT spec FROM runs WHERE name = ?1", [name], |r| r.get(0))
-                .optional()
+            c.query_row("SELECT spec FROM runs WHERE name = ?1", [name], |r| {
+                r.get(0)
+            })
+            .optional()
         })
     }
 
