@@ -15,9 +15,9 @@ use super::spec::{AgentSpec, RunSpec};
 use super::{command, RunError};
 use crate::agent::{AgentLog, Ending, Goal, ReferenceAgent};
 use crate::device::Shell;
-use crate::episode::{DeviceSource, EpisodeError, Episodes, Report, Status};
+use crate::episode::{DeviceSource, Episodes, Report, Status};
 use crate::store::{RunResultRow, Store};
-use crate::task::{Catalog, Kind, Task};
+use crate::task::{Catalog, Task};
 
 /// Where a run stands, after every attempt.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -361,16 +361,7 @@ async fn play_episode(
                 .agent
                 .as_ref()
                 .expect("execute checked that a reference run has its agent");
-            play_reference(
-                shared,
-                agent,
-                &leased,
-                &started.episode,
-                started.kind,
-                &goal,
-                timeout,
-            )
-            .await
+            play_reference(shared, agent, &leased, &started.episode, &goal, timeout).await
         }
         AgentSpec::Command(cmd) => {
             play_command(shared, cmd, &leased, &started.episode, &goal, timeout).await
@@ -451,7 +442,6 @@ async fn play_reference(
     agent: &ReferenceAgent,
     leased: &Leased,
     episode: &str,
-    kind: Kind,
     goal: &Goal,
     timeout: Duration,
 ) -> Played {
@@ -482,15 +472,9 @@ async fn play_reference(
                 let _ = shared.episodes.finish(episode).await;
             }
             Some(Ending::Answered(text)) => {
-                // An answer to an operation task is the agent saying it is done.
-                let r = if kind == Kind::Query {
-                    shared.episodes.answer(episode, text).await
-                } else {
-                    Err(EpisodeError::NotAQuery {
-                        task: String::new(),
-                    })
-                };
-                if r.is_err() {
+                // The episode decides whether it takes an answer (questions, and operations with an
+                // answer check); where it takes none, answering is the agent saying it is done.
+                if shared.episodes.answer(episode, text).await.is_err() {
                     let _ = shared.episodes.finish(episode).await;
                 }
             }
