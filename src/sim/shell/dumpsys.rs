@@ -77,7 +77,7 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
         }
         "notification" => ShellOutput::ok(notification_records(fw)),
         "telephony.registry" => ShellOutput::ok(crate::sim::telephony::dump_registry(&fw.sys)),
-        "battery" => ShellOutput::ok("Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n  Max charging current: 500000\n  status: 5\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n  voltage: 4400\n  temperature: 250\n  technology: Li-ion\n"),
+        "battery" => ShellOutput::ok(BATTERY),
         "" => ShellOutput::ok("Currently running services:
   SurfaceFlinger
   activity
@@ -94,6 +94,28 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
         other => ShellOutput::ok(format!("Can't find service: {other}\n")),
     }
 }
+
+/// `dumpsys battery`: Android 14's `BatteryService.dumpInternal`, line for line: fifteen lines after
+/// the header, in its order and spelling (Android 15 adds `Charging state` and `Charging policy`
+/// after `technology`). A full Pixel 6 on a USB port: 500 mA at 5 V, its 4,614 mAh battery as the
+/// charge counter (µAh).
+const BATTERY: &str = "Current Battery Service state:
+  AC powered: false
+  USB powered: true
+  Wireless powered: false
+  Dock powered: false
+  Max charging current: 500000
+  Max charging voltage: 5000000
+  Charge counter: 4614000
+  status: 5
+  health: 2
+  present: true
+  level: 100
+  scale: 100
+  voltage: 4400
+  temperature: 250
+  technology: Li-ion
+";
 
 /// `dumpsys activity top`: the top task's activity, as `ActivityManagerService.dumpActivity` heads it.
 fn activity_top(fw: &Framework) -> String {
