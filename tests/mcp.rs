@@ -326,7 +326,11 @@ async fn the_tool_list_costs_at_most_half_of_what_it_did() {
         let name = tool["name"].as_str().unwrap();
         let props = &tool["inputSchema"]["properties"];
         let aims = props.get("element").is_some();
-        assert_eq!(props.get("digest").is_some(), aims, "{name}: digest iff element");
+        assert_eq!(
+            props.get("digest").is_some(),
+            aims,
+            "{name}: digest iff element"
+        );
     }
 }
 

@@ -23,7 +23,10 @@ impl DroidMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         match a.target.target() {
-            Ok(t) => self.act(Action::Tap(t), a.target.seen.seen(), &a.observe, ctx).await,
+            Ok(t) => {
+                self.act(Action::Tap(t), a.target.seen.seen(), &a.observe, ctx)
+                    .await
+            }
             Err(e) => Ok(reply::bad_args(&e)),
         }
     }
@@ -62,7 +65,8 @@ impl DroidMcp {
                     target,
                     duration_ms: a.duration_ms.unwrap_or(800),
                 };
-                self.act(action, a.target.seen.seen(), &a.observe, ctx).await
+                self.act(action, a.target.seen.seen(), &a.observe, ctx)
+                    .await
             }
             Err(e) => Ok(reply::bad_args(&e)),
         }

@@ -208,9 +208,7 @@ impl DroidMcp {
         };
         let (ctl, progress) = self.control(&ctx);
         // Steps reach an open task episode on this device through the pool's step sink.
-        let result = session
-            .act_seen(action, seen, observe.as_ref(), &ctl)
-            .await;
+        let result = session.act_seen(action, seen, observe.as_ref(), &ctl).await;
         progress.finish().await;
         let (level, line) = match &result {
             Ok(o) => (

@@ -107,7 +107,10 @@ fn rewrite(v: &mut Value, defs: &Map<String, Value>, depth: usize) {
             }
             // A null default says nothing; nor does `false` on a boolean an agent may leave out,
             // and it cost a model ~4 tokens on each of ~30 arguments.
-            if matches!(obj.get("default"), Some(Value::Null) | Some(Value::Bool(false))) {
+            if matches!(
+                obj.get("default"),
+                Some(Value::Null) | Some(Value::Bool(false))
+            ) {
                 obj.remove("default");
             }
             if let Some(Value::Array(values)) = obj.get_mut("enum") {
