@@ -1,10 +1,12 @@
-//! Latency of the embedded phone's shell commands, of booting a phone and of restoring one from a
-//! snapshot, and its memory per phone. Prints a Markdown table.
+//! Latency of the embedded phone's shell commands, of what a screenshot adds to `screencap` (scaling,
+//! JPEG), of booting a phone and of restoring one from a snapshot, and its memory per phone. Prints
+//! a Markdown table.
 //!
 //! Run: `cargo bench --bench sim` (optionally `-- N` phones for the memory figure, default 20).
 
 use std::time::{Duration, Instant};
 
+use droidmcp::device::image;
 use droidmcp::sim::{Phone, SimConfig};
 
 fn rss_kib() -> Option<u64> {
@@ -76,6 +78,33 @@ fn main() {
     );
     row("screencap (raw RGBA)", 30, "screencap");
     row("screencap -p (PNG)", 30, "screencap -p");
+    // What a screenshot adds to the raw frame (Settings on screen): scaling to the long edge MCP
+    // clients get by default, then the JPEG they get by default.
+    run("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1");
+    row("screencap (raw RGBA, Settings)", 30, "screencap");
+    let frame = image::raw_frame(phone.exec("screencap").stdout).expect("a raw RGBA frame");
+    let factor = image::downscale_factor(frame.width(), frame.height(), 1024);
+    let (scale_med, scale_p95) = measure(30, || {
+        image::scale(&frame, factor);
+    });
+    let small = image::scale(&frame, factor);
+    println!(
+        "| scale the frame to {}x{} (`device::image::scale`) | {} | {} | - |",
+        small.width(),
+        small.height(),
+        ms(scale_med),
+        ms(scale_p95)
+    );
+    let jpeg = image::encode(&small, image::Encoding::Jpeg(80)).expect("encodes");
+    let (jpeg_med, jpeg_p95) = measure(30, || {
+        image::encode(&small, image::Encoding::Jpeg(80)).expect("encodes");
+    });
+    println!(
+        "| JPEG q80 of it (`device::image::encode`) | {} | {} | {} |",
+        ms(jpeg_med),
+        ms(jpeg_p95),
+        jpeg.len()
+    );
     row(
         "dumpsys window | grep mCurrentFocus",
         200,
@@ -87,13 +116,29 @@ fn main() {
         "settings get global airplane_mode_on",
     );
 
+    // Boot and teardown apart: dropping a phone removes its folder, which is no part of a cold start.
+    let mut booted = Vec::new();
     let (boot_med, boot_p95) = measure(20, || {
-        Phone::new(SimConfig::default()).expect("phone boots");
+        booted.push(Phone::new(SimConfig::default()).expect("phone boots"));
     });
     println!(
         "| phone boot (`Phone::new`) | {} | {} | - |",
         ms(boot_med),
         ms(boot_p95)
+    );
+    let mut drops: Vec<Duration> = booted
+        .into_iter()
+        .map(|p| {
+            let t = Instant::now();
+            drop(p);
+            t.elapsed()
+        })
+        .collect();
+    drops.sort();
+    println!(
+        "| phone teardown (drop: folder removed) | {} | {} | - |",
+        ms(drops[drops.len() / 2]),
+        ms(drops[drops.len() * 95 / 100])
     );
 
     // Whole-phone snapshots, side by side with the boot above: a phone changed as an episode
