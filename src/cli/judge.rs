@@ -409,6 +409,7 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
                 "constrained_episodes": r.constrained.episodes,
                 "constraint_violations": r.constrained.violated,
                 "violation_ratio": r.constrained.ratio(),
+                "unrestored": r.unrestored,
                 "violation_ratio_by_level": r.by_level.iter()
                     .map(|(l, v)| (l.as_str().to_string(), serde_json::json!(v.ratio())))
                     .collect::<serde_json::Map<_, _>>()});

@@ -11,7 +11,7 @@ use super::demo::{DemoOut, DemoStart, ReplayOut, ReplayStart};
 use super::phone;
 use super::phone_wire::*;
 use super::review::{self, *};
-use super::wire::ErrorBody;
+use super::wire::{AnswerBody, ErrorBody, Summary};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -22,13 +22,14 @@ use super::wire::ErrorBody;
     paths(
         phone::devices, phone::screen, phone::act, phone::apps, phone::events,
         phone::demo_start, phone::demo_show, phone::demo_finish, phone::demo_file,
-        phone::replay_start, review::watch, review::queue, review::verdict
+        phone::replay_start, review::watch, review::queue, review::verdict,
+        super::episode, super::answer, super::finish, super::end
     ),
     components(schemas(
         ErrorBody, DeviceList, DeviceOut, ScreenOut, ElementOut, ForegroundOut, ScreenshotOut,
         ActRequest, ActionIn, TargetIn, ActResult, AppList, AppOut, ChangeEvent, DemoStart, DemoOut,
         ReplayStart, ReplayOut, TouchedOut, EpisodeWatch, WatchStep, JudgeOut, HumanOut,
-        ReviewQueue, ReviewItemOut, HumanVerdictIn, HumanVerdictOut
+        ReviewQueue, ReviewItemOut, HumanVerdictIn, HumanVerdictOut, Summary, AnswerBody
     )),
     modifiers(&BearerAuth),
     tags(

@@ -41,6 +41,9 @@ pub struct TaskFigures {
     pub constrained: Violations,
     /// The same per AndroidArena level (only levels some task constrains).
     pub by_level: Vec<(Level, Violations)>,
+    /// Episodes that began without a restore of the phone's baseline snapshot (a real device):
+    /// only their setup reset what the task reads, so state left by earlier episodes may remain.
+    pub unrestored: Vec<String>,
 }
 
 /// Episodes judged on their constraints and how many broke one.
@@ -139,6 +142,7 @@ struct Acc {
     repeat: Vec<f64>,
     constrained: Violations,
     by_level: BTreeMap<Level, Violations>,
+    unrestored: Vec<String>,
 }
 
 impl Acc {
@@ -159,6 +163,7 @@ impl Acc {
             repeat_ratio: mean(&self.repeat),
             constrained: self.constrained,
             by_level: self.by_level.iter().map(|(l, v)| (*l, *v)).collect(),
+            unrestored: self.unrestored.clone(),
         }
     }
 }
@@ -179,6 +184,9 @@ pub fn report(store: &Store, catalog: &Catalog) -> Result<Vec<TaskFigures>, Stor
             f(&mut all);
         };
         add(&|a| a.episodes += 1);
+        if !row.restored {
+            add(&|a| a.unrestored.push(id.clone()));
+        }
         if row.status == "aborted" {
             add(&|a| a.aborted += 1);
         } else if row.verdict.as_deref() == Some("inconclusive") {
@@ -317,6 +325,15 @@ pub fn table(rows: &[TaskFigures]) -> String {
             }
             s.push('\n');
         }
+        // A verdict from a phone nobody reset may reflect an earlier episode's leftovers.
+        if !all.unrestored.is_empty() {
+            s.push_str(&format!(
+                "ran without a restore (setup alone reset the phone): {} of {} episodes: {}\n",
+                all.unrestored.len(),
+                all.episodes,
+                all.unrestored.join(", ")
+            ));
+        }
     }
     s
 }
@@ -371,5 +388,25 @@ mod tests {
         assert_eq!(all.rule_inconclusive, 1);
         assert_eq!(all.aborted, 1);
         assert!(table(&figures).contains("incon"));
+        assert!(all.unrestored.is_empty());
+        assert!(!table(&figures).contains("without a restore"));
+    }
+
+    #[test]
+    fn episodes_without_a_restore_are_listed() {
+        let store = Store::in_memory().unwrap();
+        let mut on_phone = row("real-1", "ended", Some("success"));
+        on_phone.restored = false;
+        for r in [row("sim-1", "ended", Some("success")), on_phone] {
+            store.insert_episode(&r).unwrap();
+        }
+        let figures = report(&store, &Catalog::default()).unwrap();
+        let all = figures.iter().find(|f| f.task == "ALL").unwrap();
+        assert_eq!(all.unrestored, ["real-1"]);
+        assert!(
+            table(&figures).contains("ran without a restore (setup alone reset the phone): 1 of 2 episodes: real-1"),
+            "{}",
+            table(&figures)
+        );
     }
 }

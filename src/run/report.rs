@@ -99,6 +99,15 @@ impl RunReport {
         self.rows.iter().collect()
     }
 
+    /// Instances whose episode began without a restore of the phone's baseline snapshot (a real
+    /// device): only the task's setup reset what it reads.
+    fn unrestored(&self) -> Vec<&RunResultRow> {
+        self.rows
+            .iter()
+            .filter(|r| r.restored == Some(false))
+            .collect()
+    }
+
     fn errored(&self) -> Vec<&RunResultRow> {
         self.rows
             .iter()
@@ -192,6 +201,11 @@ impl RunReport {
             success(&all).show()
         );
         let _ = writeln!(out, "| errored | {} |", self.errored().len());
+        let _ = writeln!(
+            out,
+            "| ran without a restore (setup alone reset the phone) | {} |",
+            self.unrestored().len()
+        );
         let _ = writeln!(
             out,
             "| false complete (said done, was not) | {} |",
@@ -300,6 +314,21 @@ impl RunReport {
                 );
             }
         }
+        let unrestored = self.unrestored();
+        if !unrestored.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n## Ran without a restore\n\nThe phone had no baseline snapshot to restore; only the task's setup reset what it reads.\n"
+            );
+            for r in unrestored {
+                let _ = writeln!(
+                    out,
+                    "- {} (episode {})",
+                    r.instance,
+                    r.episode_id.as_deref().unwrap_or("?")
+                );
+            }
+        }
         let effects: Vec<_> = scored
             .iter()
             .filter(|r| !side_effects(r).is_empty())
@@ -356,6 +385,7 @@ impl RunReport {
             "instances": all.len(),
             "success": rate(success(&all)),
             "errored": self.errored().len(),
+            "unrestored": self.unrestored().iter().map(|r| r.instance.as_str()).collect::<Vec<_>>(),
             "false_complete": rate(self.false_complete()),
             "by_tag": self.by_tag().into_iter().map(|(tag, cols)| (tag, Value::Object(cols.into_iter()
                 .map(|(k, v)| (k.to_string(), rate(v))).collect())))
@@ -512,5 +542,20 @@ mod tests {
         let refs: Vec<&RunResultRow> = f.iter().collect();
         // Errored instances are out of the rate: 1 of 2 scored.
         assert_eq!(success(&refs), Rate::new(1, 2));
+    }
+
+    #[test]
+    fn instances_that_ran_without_a_restore_are_listed() {
+        let mut real = row("a#1", 1, "success", true);
+        real.restored = Some(false);
+        real.episode_id = Some("ep-real".into());
+        let mut sim = row("b#1", 1, "success", true);
+        sim.restored = Some(true);
+        let report = RunReport::new("r", &[real, sim, row("c#1", 1, "errored", true)], &Catalog::default());
+        let md = report.markdown();
+        assert!(md.contains("| ran without a restore (setup alone reset the phone) | 1 |"), "{md}");
+        assert!(md.contains("- a#1 (episode ep-real)"), "{md}");
+        assert!(!md.contains("- b#1"), "{md}");
+        assert_eq!(report.json()["unrestored"], serde_json::json!(["a#1"]));
     }
 }
