@@ -680,3 +680,70 @@ async fn runs_start_over_rest_report_live_status_and_refuse_bad_bodies() {
         .unwrap();
     assert_eq!(r.status(), 404);
 }
+
+/// A stored episode of task `t` that began with or without a restore of the phone.
+fn episode_row(id: &str, restored: bool) -> droidmcp::store::EpisodeRow {
+    droidmcp::store::EpisodeRow {
+        id: id.into(),
+        task_id: "bmoca.clock.open".into(),
+        seed: 0,
+        params: vec![],
+        goal: "open the clock app".into(),
+        device: if restored { "sim:0" } else { "R5CT30ABCDE" }.into(),
+        status: "ended".into(),
+        started_at: id.into(),
+        ended_at: None,
+        max_steps: 5,
+        answer: None,
+        finished: true,
+        success: Some(true),
+        score: Some(1.0),
+        subgoal_rate: None,
+        verdict: Some("success".into()),
+        provisional: false,
+        abort_reason: None,
+        restored,
+        setup_log: String::new(),
+        env: None,
+    }
+}
+
+#[test]
+fn the_run_report_lists_instances_that_ran_without_a_restore() {
+    let store = Store::in_memory().unwrap();
+    store.insert_run("mixed", "{}", "2026-01-01").unwrap();
+    for (instance, episode, restored) in [
+        ("bmoca.clock.open#0", "ep-sim", true),
+        ("bmoca.clock.open#1", "ep-real", false),
+    ] {
+        store.insert_episode(&episode_row(episode, restored)).unwrap();
+        store
+            .insert_run_result(&droidmcp::store::RunResultRow {
+                run: "mixed".into(),
+                instance: instance.into(),
+                task_id: "bmoca.clock.open".into(),
+                attempt: 1,
+                outcome: "success".into(),
+                is_final: true,
+                episode_id: Some(episode.into()),
+                success: true,
+                side_effects: "[]".into(),
+                agent_log: "{}".into(),
+                metrics: "{}".into(),
+                ..Default::default()
+            })
+            .unwrap();
+    }
+    let rows = store.run_results("mixed").unwrap();
+    let restored: Vec<_> = rows.iter().map(|r| r.restored).collect();
+    assert_eq!(restored, [Some(true), Some(false)]);
+    let report = RunReport::new("mixed", &rows, &catalog());
+    let md = report.markdown();
+    assert!(
+        md.contains("| ran without a restore (setup alone reset the phone) | 1 |"),
+        "{md}"
+    );
+    assert!(md.contains("- bmoca.clock.open#1 (episode ep-real)"), "{md}");
+    assert!(!md.contains("- bmoca.clock.open#0"), "{md}");
+    assert_eq!(report.json()["unrestored"], json!(["bmoca.clock.open#1"]));
+}

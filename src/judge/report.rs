@@ -388,25 +388,5 @@ mod tests {
         assert_eq!(all.rule_inconclusive, 1);
         assert_eq!(all.aborted, 1);
         assert!(table(&figures).contains("incon"));
-        assert!(all.unrestored.is_empty());
-        assert!(!table(&figures).contains("without a restore"));
-    }
-
-    #[test]
-    fn episodes_without_a_restore_are_listed() {
-        let store = Store::in_memory().unwrap();
-        let mut on_phone = row("real-1", "ended", Some("success"));
-        on_phone.restored = false;
-        for r in [row("sim-1", "ended", Some("success")), on_phone] {
-            store.insert_episode(&r).unwrap();
-        }
-        let figures = report(&store, &Catalog::default()).unwrap();
-        let all = figures.iter().find(|f| f.task == "ALL").unwrap();
-        assert_eq!(all.unrestored, ["real-1"]);
-        assert!(
-            table(&figures).contains("ran without a restore (setup alone reset the phone): 1 of 2 episodes: real-1"),
-            "{}",
-            table(&figures)
-        );
     }
 }

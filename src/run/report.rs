@@ -543,19 +543,4 @@ mod tests {
         // Errored instances are out of the rate: 1 of 2 scored.
         assert_eq!(success(&refs), Rate::new(1, 2));
     }
-
-    #[test]
-    fn instances_that_ran_without_a_restore_are_listed() {
-        let mut real = row("a#1", 1, "success", true);
-        real.restored = Some(false);
-        real.episode_id = Some("ep-real".into());
-        let mut sim = row("b#1", 1, "success", true);
-        sim.restored = Some(true);
-        let report = RunReport::new("r", &[real, sim, row("c#1", 1, "errored", true)], &Catalog::default());
-        let md = report.markdown();
-        assert!(md.contains("| ran without a restore (setup alone reset the phone) | 1 |"), "{md}");
-        assert!(md.contains("- a#1 (episode ep-real)"), "{md}");
-        assert!(!md.contains("- b#1"), "{md}");
-        assert_eq!(report.json()["unrestored"], serde_json::json!(["a#1"]));
-    }
 }
