@@ -265,6 +265,59 @@ fn dumpsys_input_and_window_carry_the_frames_and_rotation() {
     );
 }
 
+/// Android 14's BatteryService.dumpInternal prints these fifteen fields after its header, in this
+/// order; parsers that split on the line (device_status among them) read every one.
+#[test]
+fn dumpsys_battery_prints_android_14s_fields_in_order() {
+    let phone = boot(0);
+    let dump = sh(&phone, "dumpsys battery");
+    let mut lines = dump.lines();
+    assert_eq!(lines.next(), Some("Current Battery Service state:"));
+    let fields: Vec<(&str, &str)> = lines
+        .map(|l| {
+            let l = l
+                .strip_prefix("  ")
+                .unwrap_or_else(|| panic!("not indented: {l:?}"));
+            l.split_once(": ")
+                .unwrap_or_else(|| panic!("no value: {l:?}"))
+        })
+        .collect();
+    let keys: Vec<&str> = fields.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        keys,
+        [
+            "AC powered",
+            "USB powered",
+            "Wireless powered",
+            "Dock powered",
+            "Max charging current",
+            "Max charging voltage",
+            "Charge counter",
+            "status",
+            "health",
+            "present",
+            "level",
+            "scale",
+            "voltage",
+            "temperature",
+            "technology",
+        ]
+    );
+    for (k, v) in &fields[..4] {
+        assert!(*v == "true" || *v == "false", "{k}: {v}");
+    }
+    for (k, v) in fields
+        .iter()
+        .skip(4)
+        .filter(|(k, _)| *k != "present" && *k != "technology")
+    {
+        assert!(v.parse::<i64>().is_ok(), "{k}: {v} is not an int");
+    }
+    let battery = droidmcp::device::status::battery(&dump);
+    assert_eq!((battery.percent, battery.status), (Some(100), Some("full")));
+    assert_eq!(battery.plugged, ["usb"]);
+}
+
 #[test]
 fn service_call_sets_the_time_zone_androidworld_asks_for() {
     let phone = boot(0);

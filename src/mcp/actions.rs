@@ -13,7 +13,7 @@ use crate::session::{Action, Target};
 #[tool_router(router = action_tools, vis = "pub(super)")]
 impl DroidMcp {
     #[tool(
-        description = "Tap an element (by id from `screen`, or by visible text) or a point. Set `observe` to get the settled screen back.",
+        description = "Tap an element (id from `screen`, or visible text) or a point.",
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
         output_schema = super::schema::action()
     )]
@@ -23,7 +23,10 @@ impl DroidMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         match a.target.target() {
-            Ok(t) => self.act(Action::Tap(t), &a.observe, ctx).await,
+            Ok(t) => {
+                self.act(Action::Tap(t), a.target.seen.seen(), &a.observe, ctx)
+                    .await
+            }
             Err(e) => Ok(reply::bad_args(&e)),
         }
     }
@@ -38,7 +41,10 @@ impl DroidMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         match a.target.target() {
-            Ok(t) => self.act(Action::DoubleTap(t), &a.observe, ctx).await,
+            Ok(t) => {
+                let seen = a.target.seen.seen();
+                self.act(Action::DoubleTap(t), seen, &a.observe, ctx).await
+            }
             Err(e) => Ok(reply::bad_args(&e)),
         }
     }
@@ -59,14 +65,15 @@ impl DroidMcp {
                     target,
                     duration_ms: a.duration_ms.unwrap_or(800),
                 };
-                self.act(action, &a.observe, ctx).await
+                self.act(action, a.target.seen.seen(), &a.observe, ctx)
+                    .await
             }
             Err(e) => Ok(reply::bad_args(&e)),
         }
     }
 
     #[tool(
-        description = "Swipe the finger in a direction (`up` shows what is below; optionally from an element, over `distance` px) or from (x1,y1) to (x2,y2). To move through lists prefer `scroll`.",
+        description = "Swipe the finger in a direction (`up` shows what is below; from `element`, over `distance` px) or from (x1,y1) to (x2,y2). For lists prefer `scroll`.",
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
         output_schema = super::schema::action()
     )]
@@ -97,11 +104,11 @@ impl DroidMcp {
                 ))
             }
         };
-        self.act(action, &a.observe, ctx).await
+        self.act(action, a.seen.seen(), &a.observe, ctx).await
     }
 
     #[tool(
-        description = "Scroll a list: `direction: down` reveals what is further down. Scrolls the given container element or the largest scrollable. With `until_text`, keeps scrolling until that text is on screen (reports its element id) or the list stops moving.",
+        description = "Scroll a list (`element`, default the largest): `down` reveals what is further down. With `until_text`, scrolls until that text is on screen (reports its id) or the list stops moving.",
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
         output_schema = super::schema::action()
     )]
@@ -123,11 +130,11 @@ impl DroidMcp {
                 .map(Target::Text),
             max_swipes: a.max_swipes.unwrap_or(10),
         };
-        self.act(action, &a.observe, ctx).await
+        self.act(action, a.seen.seen(), &a.observe, ctx).await
     }
 
     #[tool(
-        description = "Type text into the focused field, or into `element` (tapped first). Any Unicode text arrives exactly as given. `clear` empties the field first; `submit` presses ENTER after.",
+        description = "Type text into the focused field, or into `element` (tapped first). Any Unicode text arrives exactly as given.",
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
         output_schema = super::schema::action()
     )]
@@ -142,11 +149,11 @@ impl DroidMcp {
             clear: a.clear,
             submit: a.submit,
         };
-        self.act(action, &a.observe, ctx).await
+        self.act(action, a.seen.seen(), &a.observe, ctx).await
     }
 
     #[tool(
-        description = "Press a key: back, home, recents, enter, delete, volume_up, volume_down, power, tab, search, … or any Android keycode.",
+        description = "Press a key, by name or Android keycode.",
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
         output_schema = super::schema::action()
     )]
@@ -155,12 +162,12 @@ impl DroidMcp {
         Parameters(a): Parameters<PressKeyArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
-        self.act(Action::PressKey { key: a.key }, &a.observe, ctx)
+        self.act(Action::PressKey { key: a.key }, None, &a.observe, ctx)
             .await
     }
 
     #[tool(
-        description = "Open an app by its name in any language (\"clock\", \"Uhr\", \"Settings\") or by package. Unknown names get the closest matches back.",
+        description = "Open an app by its name in any language or by package. Unknown names get the closest matches back.",
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
         output_schema = super::schema::action()
     )]
@@ -169,7 +176,7 @@ impl DroidMcp {
         Parameters(a): Parameters<OpenAppArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
-        self.act(Action::OpenApp { app: a.app }, &a.observe, ctx)
+        self.act(Action::OpenApp { app: a.app }, None, &a.observe, ctx)
             .await
     }
 
@@ -183,6 +190,7 @@ impl DroidMcp {
         Parameters(a): Parameters<WaitArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
-        self.act(Action::Wait { ms: a.ms }, &a.observe, ctx).await
+        self.act(Action::Wait { ms: a.ms }, None, &a.observe, ctx)
+            .await
     }
 }

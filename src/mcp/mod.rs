@@ -196,6 +196,7 @@ impl DroidMcp {
     async fn act(
         &self,
         action: Action,
+        seen: Option<&str>,
         args: &ObserveArgs,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
@@ -207,9 +208,7 @@ impl DroidMcp {
         };
         let (ctl, progress) = self.control(&ctx);
         // Steps reach an open task episode on this device through the pool's step sink.
-        let result = session
-            .act_seen(action, args.seen(), observe.as_ref(), &ctl)
-            .await;
+        let result = session.act_seen(action, seen, observe.as_ref(), &ctl).await;
         progress.finish().await;
         let (level, line) = match &result {
             Ok(o) => (

@@ -15,15 +15,15 @@ use crate::session::ObserveOptions;
 
 /// The `screen` tool's description: what it returns and how to read an element line. The same
 /// notation is in prompts/agent.md and docs/hierarchy.md; `hierarchy::format::Format` is the reference.
-const SCREEN_DESCRIPTION: &str = "The current screen, settled: foreground app, screen size, what changed since your last look, and the element list; optionally a screenshot (`annotate` draws the ids on it).
+const SCREEN_DESCRIPTION: &str = "The current screen, settled: foreground app, screen size, what changed since your last look, the element list and its `digest`; optionally a screenshot (`annotate` draws the ids on it).
 
 Each element is one line: `ID ROLE @X,Y [actions] [state] [: strings]`, e.g. `12 switch @972,640 checked: Wi-Fi`, `5 input @540,700 focused empty: hint: Search`, `3 list @540,1394 more-down`.
-- ID: pass it as `element` to tap/type_text/scroll. Ids belong to this screen: after the screen changes, use the new list.
+- ID: pass it as `element` with this screen's `digest`: an element that moved since is followed, one that is gone is refused.
 - ROLE: btn, input, checkbox, switch, radio, tab, slider, progress, select, list, web, image, text, view. btn/tab tap, input takes text, checkbox/switch/radio toggle, list scrolls.
 - @X,Y: the centre in screen pixels, where a tap lands.
-- action words beyond the role's own: tap, long (long-press), type, scroll, toggle; `-tap` means the element does NOT take taps.
-- state words: checked/unchecked, selected, focused, disabled, password, empty (a field with no text), and on scrollable elements more-up/more-down/more-left/more-right when an item is cut at that edge (there is more that way; no word does not prove the end). A slider's value shows only when the app writes it into the slider's text or description.
-- `: strings`: text, description and text inside the element, joined by ` | `; `hint: …` is a field's placeholder, not its content.";
+- action words beyond the role's own: tap, long (long-press), type, scroll, toggle; `-tap`: does NOT take taps.
+- state words: checked/unchecked, selected, focused, disabled, password, empty (no text), `at~42%` (a slider's thumb, read from the screen), and on scrollables more-up/more-down/more-left/more-right when an item is cut at that edge (no word does not prove the end).
+- `: strings`: text, description and text inside, joined by ` | `; `hint: …` is a field's placeholder, not its content.";
 
 #[tool_router(router = observe_tools, vis = "pub(super)")]
 impl DroidMcp {
@@ -52,7 +52,7 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "A screenshot as an image, its long edge scaled to `max_edge` (default 1024); the reply gives the scale factor to map image pixels to screen pixels.",
+        description = "A screenshot as an image, its long edge scaled to `max_edge`; the reply's `scale` maps image pixels to screen pixels (multiply).",
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = super::schema::screenshot()
     )]
@@ -197,7 +197,7 @@ impl DroidMcp {
         })
     }
 
-    #[tool(description = "The steps taken on this phone so far (action, time, outcome), oldest first, 20 per page: pass `offset` (the reply's `next_offset`) for more. Refused attempts are listed, marked as not counted.",
+    #[tool(description = "The steps taken on this phone so far (action, time, outcome), oldest first, a page at a time. Refused attempts are listed, marked as not counted.",
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = super::schema::history()
     )]

@@ -16,11 +16,13 @@ pub struct TargetArgs {
     pub x: Option<i32>,
     /// Y in screen pixels (with `x`).
     pub y: Option<i32>,
-    /// Element id from `screen` (the number starting its line).
+    /// Element id from `screen`.
     #[schemars(range(min = 1))]
     pub element: Option<u32>,
     /// Visible text or description of the element (first match).
     pub text: Option<String>,
+    #[serde(flatten)]
+    pub seen: SeenArgs,
 }
 
 impl TargetArgs {
@@ -60,21 +62,17 @@ impl TargetArgs {
     }
 }
 
-/// Which screen the action's element ids come from, and whether to return the screen after it.
+/// Which screen an action's element ids come from. Only tools that take an element carry it: on the
+/// others it would be one more argument to read that changes nothing. What a digest does is said
+/// once, in the `screen` tool's description.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
-pub struct ObserveArgs {
-    /// Return the settled screen after the action.
-    #[serde(default)]
-    pub observe: bool,
-    /// Also return a screenshot.
-    #[serde(default)]
-    pub screenshot: bool,
-    /// Digest of the screen the ids come from: a moved element is followed, a gone one refused.
+pub struct SeenArgs {
+    /// The `digest` of the `screen` the id comes from.
     #[serde(default)]
     pub digest: Option<String>,
 }
 
-impl ObserveArgs {
+impl SeenArgs {
     /// The digest ids are aimed at, when given (blank counts as not given).
     pub fn seen(&self) -> Option<&str> {
         self.digest
@@ -82,7 +80,20 @@ impl ObserveArgs {
             .map(str::trim)
             .filter(|d| !d.is_empty())
     }
+}
 
+/// Whether to return the screen after the action.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct ObserveArgs {
+    /// Also return the settled screen.
+    #[serde(default)]
+    pub observe: bool,
+    /// Also return a screenshot.
+    #[serde(default)]
+    pub screenshot: bool,
+}
+
+impl ObserveArgs {
     pub fn options(&self) -> Option<ObserveOptions> {
         (self.observe || self.screenshot).then(|| ObserveOptions {
             screenshot: self.screenshot,
@@ -112,7 +123,7 @@ pub struct LongPressArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct SwipeArgs {
-    /// Finger direction (`up` shows what is below); or give x1,y1,x2,y2.
+    /// Finger direction; or give x1,y1,x2,y2.
     #[schemars(extend("enum" = ["up", "down", "left", "right"]))]
     pub direction: Option<String>,
     /// Start X.
@@ -133,12 +144,14 @@ pub struct SwipeArgs {
     #[schemars(range(min = 50, max = 10000))]
     pub duration_ms: Option<u32>,
     #[serde(flatten)]
+    pub seen: SeenArgs,
+    #[serde(flatten)]
     pub observe: ObserveArgs,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ScrollArgs {
-    /// What to reveal: `down` shows what is further down.
+    /// What to reveal.
     #[schemars(extend("enum" = ["up", "down", "left", "right"]))]
     pub direction: String,
     /// Container element id (default: the largest scrollable).
@@ -149,6 +162,8 @@ pub struct ScrollArgs {
     /// With `until_text`: most swipes (default 10).
     #[schemars(range(min = 1, max = 50))]
     pub max_swipes: Option<u32>,
+    #[serde(flatten)]
+    pub seen: SeenArgs,
     #[serde(flatten)]
     pub observe: ObserveArgs,
 }
@@ -167,12 +182,15 @@ pub struct TypeTextArgs {
     #[serde(default)]
     pub submit: bool,
     #[serde(flatten)]
+    pub seen: SeenArgs,
+    #[serde(flatten)]
     pub observe: ObserveArgs,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PressKeyArgs {
-    /// `back`, `home`, `recents`, `enter`, `delete`, `volume_up`, … or a keycode (`4`, `KEYCODE_BACK`).
+    /// `back`, `home`, `recents`, `enter`, `delete`, `volume_up`, `volume_down`, `power`, `tab`,
+    /// `search`, … or a keycode (`4`, `KEYCODE_BACK`).
     pub key: String,
     #[serde(flatten)]
     pub observe: ObserveArgs,
@@ -180,7 +198,7 @@ pub struct PressKeyArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct OpenAppArgs {
-    /// App name in any language ("clock", "Uhr") or package.
+    /// App name in any language ("clock", "Uhr", "Settings") or package.
     pub app: String,
     #[serde(flatten)]
     pub observe: ObserveArgs,
@@ -241,7 +259,7 @@ pub struct HistoryArgs {
     /// Entries to skip (the reply's `next_offset`).
     #[schemars(range(min = 0))]
     pub offset: Option<u32>,
-    /// Entries per page (default 20).
+    /// Page size (default 20).
     #[schemars(range(min = 1, max = 100))]
     pub limit: Option<u32>,
 }

@@ -5,7 +5,8 @@
 //! reject some of that (Gemini has no `$ref`, OpenAI's strict mode no type arrays, nobody knows
 //! `uint32`), and the Inspector's `--strict` check flags it. [`portable`] rewrites a generated
 //! schema into the common subset: references inlined, optional fields simply not `required`,
-//! integers as plain `integer` with their range in `minimum`/`maximum`.
+//! integers as plain `integer` with their range in `minimum`/`maximum`, defaults that say nothing
+//! (null, a boolean's `false`) left out.
 //!
 //! The output schemas describe the `structuredContent` every reply carries; errors carry the same
 //! object with `ok: false`, `error` and `kind`, so only `ok` is required.
@@ -104,7 +105,12 @@ fn rewrite(v: &mut Value, defs: &Map<String, Value>, depth: usize) {
                     obj.insert("type".into(), rest[0].clone());
                 }
             }
-            if obj.get("default") == Some(&Value::Null) {
+            // A null default says nothing; nor does `false` on a boolean an agent may leave out,
+            // and it cost a model ~4 tokens on each of ~30 arguments.
+            if matches!(
+                obj.get("default"),
+                Some(Value::Null) | Some(Value::Bool(false))
+            ) {
                 obj.remove("default");
             }
             if let Some(Value::Array(values)) = obj.get_mut("enum") {
@@ -132,7 +138,7 @@ fn rewrite(v: &mut Value, defs: &Map<String, Value>, depth: usize) {
 
 fn object(properties: Value) -> Arc<JsonObject> {
     let mut props = json!({
-        "ok": {"type": "boolean", "description": "false: `error` says why"},
+        "ok": {"type": "boolean"},
         "error": {"type": "string"},
     });
     if let (Value::Object(base), Value::Object(extra)) = (&mut props, properties) {
@@ -252,6 +258,7 @@ mod tests {
             "type": "object",
             "properties": {
                 "n": {"type": ["integer", "null"], "format": "uint32", "minimum": 0},
+                "b": {"type": "boolean", "default": false},
                 "d": {"anyOf": [{"$ref": "#/$defs/Dir"}, {"type": "null"}], "description": "where"},
                 "e": {"$ref": "#/$defs/Dir"},
             },
@@ -265,6 +272,7 @@ mod tests {
                 "type": "object",
                 "properties": {
                     "n": {"type": "integer", "minimum": 0},
+                    "b": {"type": "boolean"},
                     "d": {"type": "string", "enum": ["up", "down"], "description": "where"},
                     "e": {"type": "string", "enum": ["up", "down"]},
                 },

@@ -27,12 +27,12 @@ use crate::task::TaskError;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct TaskListArgs {
-    /// Only tasks with this tag (`b-moca`, `android-world`, `clock`, `query`, `cross-app`, …).
+    /// Only tasks with this tag: an app name, `cross-app`, `query`, `b-moca`, `android-world`, ….
     pub tag: Option<String>,
-    /// Skip this many tasks (default 0); the reply gives `next_offset` while more remain.
+    /// Tasks to skip (the reply's `next_offset`).
     #[schemars(range(min = 0))]
     pub offset: Option<u32>,
-    /// At most this many tasks (1–200; default 40).
+    /// Page size (default 40).
     #[schemars(range(min = 1, max = 200))]
     pub limit: Option<u32>,
 }
@@ -97,7 +97,7 @@ pub struct EpisodeArgs {
 pub struct TaskAnswerArgs {
     /// Episode id returned by `task_start`.
     pub episode: String,
-    /// The answer to the task's question. Only the first answer counts.
+    /// The answer to the task's question.
     pub answer: String,
 }
 
@@ -230,7 +230,7 @@ impl DroidMcp {
 impl DroidMcp {
     #[tool(
         name = "task_list",
-        description = "List the benchmark tasks, 40 per page: id, step limit and goal template (apps in the structured result). Pass `offset` (the reply's `next_offset`) for more, `tag` to narrow (an app name, `cross-app`, `query`, …).",
+        description = "List the benchmark tasks, a page at a time: id, step limit and goal template (apps in the structured result).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn agent_task_list(
@@ -252,7 +252,7 @@ impl DroidMcp {
 
     #[tool(
         name = "task_start",
-        description = "Start a task on this phone: sets the phone up and returns the episode id, the goal and the step limit. Then act with the phone tools. If the goal asks a question, reply with task_answer (once: only the first answer counts); otherwise call task_finish when the goal is achieved. The harness scores the episode afterwards.",
+        description = "Start a task on this phone: sets it up and returns the episode id, the goal and the step limit. Act with the phone tools, then answer the goal's question with task_answer or, for any other goal, call task_finish when it is achieved. The harness scores the episode afterwards.",
         annotations(
             read_only_hint = false,
             destructive_hint = true,
@@ -289,7 +289,7 @@ impl DroidMcp {
 
     #[tool(
         name = "task_answer",
-        description = "Answer the question of a task (this also finishes it). Only the first answer counts: a second one is refused.",
+        description = "Answer the task's question (this also finishes it). Only the first answer counts: a second one is refused.",
         annotations(
             read_only_hint = false,
             destructive_hint = false,

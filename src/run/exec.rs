@@ -350,6 +350,7 @@ async fn play_episode(
         .map_err(|e| format!("start: {e}"))?;
     leased.bind(episode);
     let before = side_effects::read(shell.as_ref()).await;
+    let data_before = side_effects::read_data(shell.as_ref()).await;
     let goal = Goal {
         text: started.goal.clone(),
         max_steps: started.max_steps,
@@ -372,10 +373,16 @@ async fn play_episode(
     row.cost_usd = played.cost_usd;
     row.agent_log = played.log.to_string();
     let after = side_effects::read(shell.as_ref()).await;
+    let data_after = side_effects::read_data(shell.as_ref()).await;
     let own = task_text(&inst.task);
     let changes: Vec<String> = side_effects::diff(&before, &after, |key| own.contains(key))
         .iter()
         .map(|c| c.to_string())
+        .chain(
+            side_effects::diff_data(&data_before, &data_after, &inst.task.apps)
+                .iter()
+                .map(|c| c.to_string()),
+        )
         .collect();
     row.side_effects = json!(changes).to_string();
     let id = started.episode.as_str();

@@ -144,9 +144,10 @@ pub struct StepRow {
     pub recorded: String,
 }
 
+/// Set outside the schema's transaction (SQLite ignores a journal mode set inside one).
+const PRAGMAS: &str = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;";
+
 const SCHEMA: &str = "
-PRAGMA journal_mode=WAL;
-PRAGMA synchronous=NORMAL;
 CREATE TABLE IF NOT EXISTS episodes(
   id TEXT PRIMARY KEY, task_id TEXT NOT NULL, seed INTEGER NOT NULL, params TEXT NOT NULL, goal TEXT NOT NULL,
   device TEXT NOT NULL, status TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT, max_steps INTEGER NOT NULL,
@@ -235,11 +236,19 @@ impl Store {
         Store::init(conn, ":memory:".into(), owner)
     }
 
-    fn init(conn: Connection, path: String, owner: Owner) -> Result<Store, StoreError> {
+    fn init(mut conn: Connection, path: String, owner: Owner) -> Result<Store, StoreError> {
+        // One process at a time creates and migrates the schema: two opening an older store at
+        // once would otherwise both add a missing column, and the second would fail.
+        let schema = |conn: &mut Connection| {
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            tx.execute_batch(SCHEMA)?;
+            tx.execute_batch(runs::SCHEMA)?;
+            migrate(&tx)?;
+            tx.commit()
+        };
         conn.busy_timeout(std::time::Duration::from_secs(5))
-            .and_then(|_| conn.execute_batch(SCHEMA))
-            .and_then(|_| conn.execute_batch(runs::SCHEMA))
-            .and_then(|_| migrate(&conn))
+            .and_then(|_| conn.execute_batch(PRAGMAS))
+            .and_then(|_| schema(&mut conn))
             .map_err(|source| StoreError::Sql {
                 path: path.clone(),
                 source,
@@ -589,6 +598,37 @@ mod tests {
             setup_log: "am force-stop x".into(),
             env: None,
         }
+    }
+
+    #[test]
+    fn processes_opening_an_older_store_at_once_all_migrate_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        let old = Store::open(&path).unwrap();
+        old.with(|c| {
+            c.execute_batch("ALTER TABLE episodes DROP COLUMN restored; ALTER TABLE steps DROP COLUMN screen_before")
+        })
+        .unwrap();
+        drop(old);
+        let opened: Vec<_> = (0..8)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || Store::open(&path).map(|_| ()))
+            })
+            .map(|t| t.join().unwrap())
+            .collect();
+        assert!(opened.iter().all(|r| r.is_ok()), "{opened:?}");
+        let store = Store::open(&path).unwrap();
+        let present: bool = store
+            .with(|c| {
+                c.query_row(
+                    "SELECT COUNT(*) = 1 FROM pragma_table_info('episodes') WHERE name = 'restored'",
+                    [],
+                    |r| r.get(0),
+                )
+            })
+            .unwrap();
+        assert!(present);
     }
 
     #[test]

@@ -25,7 +25,11 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
             for (i, task) in fw.stack.iter().rev().enumerate() {
                 let activity = task.app.activity();
                 let short = Framework::short_component(task.package, &activity);
-                let record = format!("ActivityRecord{{{} u0 {short} t{}}}", hash(seed, task.id + 100), task.id);
+                let record = format!(
+                    "ActivityRecord{{{} u0 {short} t{}}}",
+                    hash(seed, task.id + 100),
+                    task.id
+                );
                 if i == 0 {
                     top = record.clone();
                 }
@@ -45,12 +49,16 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
                     task.package
                 ));
             }
-            s.push_str(&format!("\n  ResumedActivity: {top}\n\n  topResumedActivity={top}\n"));
+            s.push_str(&format!(
+                "\n  ResumedActivity: {top}\n\n  topResumedActivity={top}\n"
+            ));
             if sub == "top" {
                 return ShellOutput::ok(activity_top(fw));
             }
             if sub == "recents" {
-                let mut r = String::from("ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)\n  Recent tasks:\n");
+                let mut r = String::from(
+                    "ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)\n  Recent tasks:\n",
+                );
                 for (i, task) in fw.stack.iter().rev().enumerate() {
                     r.push_str(&format!("  * Recent #{i}: Task{{{} #{} type=standard A={}:{} U=0 visible={} mode=fullscreen}}\n", hash(seed, task.id + 200), task.id, 10000 + task.id, task.package, i == 0));
                 }
@@ -67,7 +75,12 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
             ))
         }
         "input_method" => {
-            let current = fw.sys.settings.get(Namespace::Secure, "default_input_method").unwrap_or(GBOARD_IME).to_string();
+            let current = fw
+                .sys
+                .settings
+                .get(Namespace::Secure, "default_input_method")
+                .unwrap_or(GBOARD_IME)
+                .to_string();
             ShellOutput::ok(format!(
                 "Current Input Method Manager state:\n  mCurMethodId={current}\n  mInputShown={}\n  mServedInputConnection={}\n  isInputViewShown={}\n",
                 fw.ime_visible,
@@ -77,8 +90,9 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
         }
         "notification" => ShellOutput::ok(notification_records(fw)),
         "telephony.registry" => ShellOutput::ok(crate::sim::telephony::dump_registry(&fw.sys)),
-        "battery" => ShellOutput::ok("Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n  Max charging current: 500000\n  status: 5\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n  voltage: 4400\n  temperature: 250\n  technology: Li-ion\n"),
-        "" => ShellOutput::ok("Currently running services:
+        "battery" => ShellOutput::ok(BATTERY),
+        "" => ShellOutput::ok(
+            "Currently running services:
   SurfaceFlinger
   activity
   battery
@@ -90,10 +104,33 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
   power
   telephony.registry
   window
-"),
+",
+        ),
         other => ShellOutput::ok(format!("Can't find service: {other}\n")),
     }
 }
+
+/// `dumpsys battery`: Android 14's `BatteryService.dumpInternal`, line for line: fifteen lines after
+/// the header, in its order and spelling (Android 15 adds `Charging state` and `Charging policy`
+/// after `technology`). A full Pixel 6 on a USB port: 500 mA at 5 V, its 4,614 mAh battery as the
+/// charge counter (µAh).
+const BATTERY: &str = "Current Battery Service state:
+  AC powered: false
+  USB powered: true
+  Wireless powered: false
+  Dock powered: false
+  Max charging current: 500000
+  Max charging voltage: 5000000
+  Charge counter: 4614000
+  status: 5
+  health: 2
+  present: true
+  level: 100
+  scale: 100
+  voltage: 4400
+  temperature: 250
+  technology: Li-ion
+";
 
 /// `dumpsys activity top`: the top task's activity, as `ActivityManagerService.dumpActivity` heads it.
 fn activity_top(fw: &Framework) -> String {
