@@ -748,3 +748,88 @@ async fn judging_a_run_puts_the_panels_verdicts_beside_its_outcomes() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no run named \"nope\""));
 }
+
+#[tokio::test]
+async fn a_bmoca_agent_taps_by_numeric_tag_and_the_success_detector_ends_its_episode() {
+    let catalog = catalog();
+    // B-MoCA's format: find Calculator in the parse_obs listing and tap its tag; open the app list
+    // first when the home screen does not show it. Never says it is done.
+    let policy = |prompt: &str| {
+        let observation = prompt
+            .split("Current observation: ")
+            .nth(1)
+            .unwrap_or_default();
+        let calculator = regex::Regex::new(
+            r"\{'numeric_tag': (\d+), [^}]*'(?:content_description|text)': 'Calculator'",
+        )
+        .unwrap();
+        let action = match calculator.captures(observation) {
+            Some(c) => format!("tap({})", &c[1]),
+            None => "swipe(\"up\")".to_string(),
+        };
+        format!("- Description: a screen.\n- Thought: find Calculator.\n- Action: {action}")
+    };
+    let model = Model::start(Arc::new(policy), Duration::ZERO).await;
+    let store = Store::in_memory().unwrap();
+    let agent = AgentSpec::Reference {
+        style: Style::Bmoca,
+        model: "scripted".into(),
+        base_url: model.base.clone(),
+        api_key_env: None,
+    };
+    let spec = spec("bmoca", vec!["bmoca.calculator.open".into()], agent, 1);
+    droidmcp::run::execute(
+        spec,
+        catalog.clone(),
+        store.clone(),
+        None,
+        Some(model.agent(Style::Bmoca)),
+        |_| {},
+    )
+    .await
+    .unwrap();
+    let rows = store.run_results("bmoca").unwrap();
+    let r = &rows[0];
+    assert_eq!(
+        (r.outcome.as_str(), r.ending.as_str(), r.finished),
+        ("success", "done", true),
+        "{r:?}"
+    );
+    let log: Value = serde_json::from_str(&r.agent_log).unwrap();
+    let actions: Vec<&str> = log["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["action"].as_str())
+        .collect();
+    assert!(actions.last().unwrap().starts_with("tap("), "{actions:?}");
+    // A model that only presses BACK never reaches the goal: out of steps, a failure.
+    let back = Model::start(
+        Arc::new(|_: &str| "- Action: press(\"BACK\")".to_string()),
+        Duration::ZERO,
+    )
+    .await;
+    let agent = AgentSpec::Reference {
+        style: Style::Bmoca,
+        model: "scripted".into(),
+        base_url: back.base.clone(),
+        api_key_env: None,
+    };
+    let spec = spec("bmoca-back", vec!["bmoca.calculator.open".into()], agent, 1);
+    droidmcp::run::execute(
+        spec,
+        catalog,
+        store.clone(),
+        None,
+        Some(back.agent(Style::Bmoca)),
+        |_| {},
+    )
+    .await
+    .unwrap();
+    let r = &store.run_results("bmoca-back").unwrap()[0];
+    assert_eq!(
+        (r.outcome.as_str(), r.ending.as_str()),
+        ("failure", "out_of_steps"),
+        "{r:?}"
+    );
+}

@@ -59,7 +59,7 @@ pub struct RunBody {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AgentBody {
-    /// `t3a` or `m3a`.
+    /// `t3a`, `m3a` or `bmoca`.
     pub style: String,
     pub model: String,
     pub base_url: String,
@@ -209,7 +209,7 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
         .collect::<Result<Vec<_>, _>>()?;
     let style = Style::parse(&body.agent.style).ok_or_else(|| {
         bad(format!(
-            "unknown agent style {:?}; use t3a or m3a",
+            "unknown agent style {:?}; use t3a, m3a or bmoca",
             body.agent.style
         ))
     })?;

@@ -13,7 +13,7 @@ use super::plan::{self, Instance};
 use super::side_effects;
 use super::spec::{AgentSpec, RunSpec};
 use super::{command, RunError};
-use crate::agent::{AgentLog, Ending, Goal, ReferenceAgent};
+use crate::agent::{AgentLog, Ending, Goal, ReferenceAgent, SuccessDetector};
 use crate::device::Shell;
 use crate::episode::{DeviceSource, Episodes, Report, Status};
 use crate::store::{RunResultRow, Store};
@@ -457,8 +457,22 @@ async fn play_reference(
         Ok(s) => s,
         Err(e) => return infra_before_acting(format!("agent session: {e}")),
     };
-    let (log, infra, ending) = match tokio::time::timeout(timeout, agent.run(&session, goal)).await
-    {
+    // B-MoCA's environment checks the task after every step and ends the episode on success.
+    let detector: SuccessDetector = {
+        let (episodes, id) = (shared.episodes.clone(), episode.to_string());
+        Arc::new(move || {
+            let (episodes, id) = (episodes.clone(), id.clone());
+            Box::pin(async move {
+                episodes.check(&id).await.is_ok_and(|r| {
+                    r.verdict.reached
+                        && r.verdict.violations.is_empty()
+                        && r.verdict.inconclusive.is_none()
+                })
+            })
+        })
+    };
+    let run = agent.run(&session, goal, Some(&detector));
+    let (log, infra, ending) = match tokio::time::timeout(timeout, run).await {
         Err(_) => (None, None, "time limit".to_string()),
         Ok(Ok(log)) => {
             let ending = log.ending.as_str().to_string();
