@@ -777,9 +777,9 @@ async fn a_bmoca_agent_taps_by_numeric_tag_and_the_success_detector_ends_its_epi
         base_url: model.base.clone(),
         api_key_env: None,
     };
-    let first = spec("bmoca", vec!["bmoca.calculator.open".into()], agent, 1);
+    let found = spec("bmoca", vec!["bmoca.calculator.open".into()], agent, 1);
     droidmcp::run::execute(
-        first,
+        found,
         catalog.clone(),
         store.clone(),
         None,
