@@ -596,7 +596,9 @@ fn the_run_report_lists_instances_that_ran_without_a_restore() {
         ("bmoca.clock.open#0", "ep-sim", true),
         ("bmoca.clock.open#1", "ep-real", false),
     ] {
-        store.insert_episode(&episode_row(episode, restored)).unwrap();
+        store
+            .insert_episode(&episode_row(episode, restored))
+            .unwrap();
         store
             .insert_run_result(&droidmcp::store::RunResultRow {
                 run: "mixed".into(),
@@ -623,7 +625,10 @@ fn the_run_report_lists_instances_that_ran_without_a_restore() {
         md.contains("| ran without a restore (setup alone reset the phone) | 1 |"),
         "{md}"
     );
-    assert!(md.contains("- bmoca.clock.open#1 (episode ep-real)"), "{md}");
+    assert!(
+        md.contains("- bmoca.clock.open#1 (episode ep-real)"),
+        "{md}"
+    );
     assert!(!md.contains("- bmoca.clock.open#0"), "{md}");
     assert_eq!(report.json()["unrestored"], json!(["bmoca.clock.open#1"]));
 }

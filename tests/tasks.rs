@@ -247,7 +247,11 @@ fn near_misses_differ_from_the_golden_on_the_ten_bench_seeds() {
                 .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", task.id));
             assert!(!near.is_empty(), "{} seed {seed} has no near miss", task.id);
             for n in near {
-                assert_ne!(n.actions, inst.golden, "{} seed {seed}: {}", task.id, n.label);
+                assert_ne!(
+                    n.actions, inst.golden,
+                    "{} seed {seed}: {}",
+                    task.id, n.label
+                );
             }
         }
     }

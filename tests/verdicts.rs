@@ -248,7 +248,11 @@ fn messages_lists_the_users_own_last_text_as_you_and_not_unread() {
 
 /// Replays `actions` on a fresh phone for an instance of `id` (seed 0), runs `then` on the phone
 /// before the check (a harness clearing the log) and returns the report.
-async fn checked_after(id: &str, actions: &[Action], then: Option<&str>) -> droidmcp::episode::Report {
+async fn checked_after(
+    id: &str,
+    actions: &[Action],
+    then: Option<&str>,
+) -> droidmcp::episode::Report {
     use droidmcp::episode::replay::{attach, replay};
     let inst = task(id).instantiate(0, &BTreeMap::new()).unwrap();
     let shell = sim(0).await;

@@ -192,7 +192,10 @@ async fn check(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::
 #[utoipa::path(post, path = "/v1/episodes/{id}/end", tag = "episodes",
     params(("id" = String, Path, description = "Episode id")),
     responses((status = 200, body = wire::Summary), (status = 404, body = ErrorBody)))]
-pub async fn end(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::Summary>, ApiError> {
+pub async fn end(
+    State(eps): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<wire::Summary>, ApiError> {
     Ok(Json(wire::Summary::from(&eps.end(&id).await?)))
 }
 
