@@ -9,7 +9,7 @@
 #[path = "../tests/oracle_model.rs"]
 mod oracle_model;
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,6 +44,7 @@ async fn replay(instances: &[Instance], phones: usize) -> (usize, f64) {
     (ok, started.elapsed().as_secs_f64())
 }
 
+#[derive(Default)]
 struct Played {
     /// Model calls: one per agent turn, and the summary after each action.
     turns: u32,
@@ -56,7 +57,7 @@ struct Played {
 async fn run(model: &Model, tasks: &[String], phones: u32) -> Played {
     let catalog = catalog();
     let spec = RunSpec {
-        name: format!("bench-{phones}"),
+        name: format!("bench-{phones}-{}", tasks.len()),
         selection: Selection {
             patterns: tasks.to_vec(),
             ..Selection::default()
@@ -116,42 +117,51 @@ fn main() {
     let all: Vec<_> = catalog.iter().cloned().collect();
     let instances = plan::instances(&all, 1, 0, &[None]);
     // The oracle finds a goal's moves by its text: instances whose goal text another instance
-    // shares cannot be told apart by it, so they are left out (and counted).
-    let mut by_goal: HashMap<String, usize> = HashMap::new();
-    for i in &instances {
-        let goal = i
+    // shares play in a later round of the run (same name, resumed), each round with its own oracle.
+    let mut rounds: Vec<(HashSet<String>, Vec<Instance>)> = Vec::new();
+    for inst in &instances {
+        let goal = inst
             .task
-            .instantiate(i.seed, &Default::default())
+            .instantiate(inst.seed, &Default::default())
             .expect("instance")
             .goal;
-        *by_goal.entry(goal).or_default() += 1;
+        match rounds.iter_mut().find(|(goals, _)| !goals.contains(&goal)) {
+            Some((goals, round)) => {
+                goals.insert(goal);
+                round.push(inst.clone());
+            }
+            None => rounds.push((HashSet::from([goal]), vec![inst.clone()])),
+        }
     }
-    let instances: Vec<Instance> = instances
-        .into_iter()
-        .filter(|i| {
-            by_goal[&i
-                .task
-                .instantiate(i.seed, &Default::default())
-                .expect("instance")
-                .goal]
-                == 1
-        })
-        .collect();
-    let tasks: Vec<String> = instances.iter().map(|i| i.task.id.clone()).collect();
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
     println!(
-        "runner vs golden replay: {} of {} tasks (the rest share a goal text), seed 0 of run seed 0, {cores} cores",
+        "runner vs golden replay: all {} tasks, seed 0 of run seed 0, the run in {} round(s) of distinct goal texts, {cores} cores",
         instances.len(),
-        all.len()
+        rounds.len()
     );
-    let model = rt.block_on(Model::start(oracle(&instances), Duration::ZERO));
+    let models: Vec<(Model, Vec<String>)> = rounds
+        .iter()
+        .map(|(_, round)| {
+            let model = rt.block_on(Model::start(oracle(round), Duration::ZERO));
+            (model, round.iter().map(|i| i.task.id.clone()).collect())
+        })
+        .collect();
     println!("| phones | replay: ok, wall, instances/s | run (oracle agent): success, errored, steps, model calls, wall, instances/s | runner overhead per step |");
     println!("|---|---|---|---|");
     for phones in [1u32, 2, 4] {
         let (ok, replay_secs) = rt.block_on(replay(&instances, phones as usize));
-        let played = rt.block_on(run(&model, &tasks, phones));
+        let played = models
+            .iter()
+            .map(|(model, tasks)| rt.block_on(run(model, tasks, phones)))
+            .fold(Played::default(), |a, b| Played {
+                turns: a.turns + b.turns,
+                success: a.success + b.success,
+                errored: a.errored + b.errored,
+                steps: a.steps + b.steps,
+                secs: a.secs + b.secs,
+            });
         let n = instances.len() as f64;
         // Phone-seconds the runner spent beyond the replay, per step the agent took.
         let overhead_ms =

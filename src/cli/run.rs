@@ -68,6 +68,9 @@ pub struct Args {
     /// Stop calling the model once this much (USD) is spent.
     #[arg(long)]
     pub spend_cap: Option<f64>,
+    /// Longest one model request may take, in seconds (a local model on a busy CPU needs minutes).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub request_timeout: u64,
     /// Your own agent: a command run once per episode (see above).
     #[arg(long)]
     pub agent_cmd: Option<String>,
@@ -194,6 +197,7 @@ fn reference_agent(args: &Args, spec: &RunSpec) -> anyhow::Result<Option<Arc<Ref
         endpoint.usd_per_million_output = p[1];
     }
     endpoint.max_concurrency = (spec.phones as usize + spec.devices.len()).max(1);
+    endpoint.timeout = std::time::Duration::from_secs(args.request_timeout);
     let client = ChatClient::new(
         endpoint,
         &EndpointLimits::default(),

@@ -179,18 +179,41 @@ const OPEN_STATUSES: &str = "('running', 'finished', 'failed')";
 
 const EPISODE_COLUMNS: &str = "id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, env, restored";
 
+fn has_column(c: &Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
+    c.query_row(
+        &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
+        [column],
+        |r| r.get(0),
+    )
+}
+
 fn migrate(c: &Connection) -> rusqlite::Result<()> {
     for (table, column, decl) in ADDED_COLUMNS {
-        let present: bool = c.query_row(
-            &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
-            [column],
-            |r| r.get(0),
-        )?;
-        if !present {
+        if !has_column(c, table, column)? {
             c.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl}"))?;
         }
     }
     Ok(())
+}
+
+/// Whether the store already has every table, index and column this version writes: then opening
+/// it takes no write lock at all (a run's workers write while others open the store to read).
+fn up_to_date(c: &Connection) -> rusqlite::Result<bool> {
+    let present: i64 = c.query_row(
+        "SELECT COUNT(*) FROM sqlite_master WHERE name IN \
+         ('episodes', 'steps', 'check_results', 'check_results_episode', 'runs', 'run_results')",
+        [],
+        |r| r.get(0),
+    )?;
+    if present < 6 {
+        return Ok(false);
+    }
+    for (table, column, _) in ADDED_COLUMNS {
+        if !has_column(c, table, column)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 impl Store {
@@ -240,6 +263,9 @@ impl Store {
         // One process at a time creates and migrates the schema: two opening an older store at
         // once would otherwise both add a missing column, and the second would fail.
         let schema = |conn: &mut Connection| {
+            if up_to_date(conn)? {
+                return Ok(());
+            }
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             tx.execute_batch(SCHEMA)?;
             tx.execute_batch(runs::SCHEMA)?;
