@@ -65,12 +65,39 @@ fn spec(name: &str, tasks: Vec<String>, agent: AgentSpec, phones: u32) -> RunSpe
 }
 
 fn reference(model: &Model) -> AgentSpec {
+    reference_as(model, Style::T3a)
+}
+
+fn reference_as(model: &Model, style: Style) -> AgentSpec {
     AgentSpec::Reference {
-        style: Style::T3a,
+        style,
         model: "scripted".into(),
         base_url: model.base.clone(),
         api_key_env: None,
     }
+}
+
+/// Plays `spec` with its reference agent against `model`.
+async fn play(
+    spec: RunSpec,
+    catalog: &Arc<Catalog>,
+    store: &Store,
+    model: &Model,
+) -> droidmcp::run::RunSummary {
+    let AgentSpec::Reference { style, .. } = &spec.agent else {
+        panic!("play() runs reference agents; {:?} is not one", spec.agent);
+    };
+    let agent = model.agent(*style);
+    droidmcp::run::execute(
+        spec,
+        catalog.clone(),
+        store.clone(),
+        None,
+        Some(agent),
+        |_| {},
+    )
+    .await
+    .unwrap()
 }
 
 fn instances_of(catalog: &Catalog, spec: &RunSpec) -> Vec<plan::Instance> {
@@ -89,16 +116,7 @@ async fn an_oracle_agent_scores_every_instance_on_four_phones() {
         agent: reference(&model),
         ..model_spec
     };
-    let summary = droidmcp::run::execute(
-        spec,
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::T3a)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    let summary = play(spec, &catalog, &store, &model).await;
     let report = RunReport::new("oracle", &store.run_results("oracle").unwrap(), &catalog);
     let failed: Vec<String> = report
         .rows
@@ -156,16 +174,7 @@ async fn an_agent_that_finishes_at_once_scores_nothing_and_completes_falsely() {
     .await;
     let store = Store::in_memory().unwrap();
     let spec = spec("eager", tasks, reference(&model), 2);
-    droidmcp::run::execute(
-        spec,
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::T3a)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    play(spec, &catalog, &store, &model).await;
     let report = RunReport::new("eager", &store.run_results("eager").unwrap(), &catalog);
     let passed: Vec<_> = report
         .rows
@@ -205,16 +214,7 @@ async fn an_agent_that_never_finishes_runs_out_of_steps() {
         1,
     );
     spec.max_steps = Some(3);
-    droidmcp::run::execute(
-        spec,
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::T3a)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    play(spec, &catalog, &store, &model).await;
     let rows = store.run_results("idle").unwrap();
     assert_eq!(rows.len(), 2);
     for r in &rows {
@@ -245,16 +245,7 @@ async fn garbage_from_the_model_is_repaired_once_then_an_invalid_turn() {
         1,
     );
     spec.max_steps = Some(2);
-    droidmcp::run::execute(
-        spec,
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::T3a)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    play(spec, &catalog, &store, &model).await;
     let rows = store.run_results("garbage").unwrap();
     assert_eq!(rows.len(), 1);
     let r = &rows[0];
@@ -682,16 +673,13 @@ async fn judging_a_run_puts_the_panels_verdicts_beside_its_outcomes() {
         "aw.settings.wifi_on".to_string(),
         "bmoca.clock.tab_alarm".to_string(),
     ];
-    droidmcp::run::execute(
+    play(
         spec("judged", tasks, reference(&model), 1),
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::T3a)),
-        |_| {},
+        &catalog,
+        &store,
+        &model,
     )
-    .await
-    .unwrap();
+    .await;
     // Two judges that call every episode a success: the panel disagrees with each failed outcome.
     let judges = Scripted::start().await;
     let panel = dir.path().join("judges");
@@ -776,23 +764,9 @@ async fn a_bmoca_agent_taps_by_numeric_tag_and_the_success_detector_ends_its_epi
     };
     let model = Model::start(Arc::new(policy), Duration::ZERO).await;
     let store = Store::in_memory().unwrap();
-    let agent = AgentSpec::Reference {
-        style: Style::Bmoca,
-        model: "scripted".into(),
-        base_url: model.base.clone(),
-        api_key_env: None,
-    };
+    let agent = reference_as(&model, Style::Bmoca);
     let found = spec("bmoca", vec!["bmoca.calculator.open".into()], agent, 1);
-    droidmcp::run::execute(
-        found,
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::Bmoca)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    play(found, &catalog, &store, &model).await;
     let rows = store.run_results("bmoca").unwrap();
     let r = &rows[0];
     assert_eq!(
@@ -814,23 +788,9 @@ async fn a_bmoca_agent_taps_by_numeric_tag_and_the_success_detector_ends_its_epi
         Duration::ZERO,
     )
     .await;
-    let agent = AgentSpec::Reference {
-        style: Style::Bmoca,
-        model: "scripted".into(),
-        base_url: back.base.clone(),
-        api_key_env: None,
-    };
+    let agent = reference_as(&back, Style::Bmoca);
     let spec = spec("bmoca-back", vec!["bmoca.calculator.open".into()], agent, 1);
-    droidmcp::run::execute(
-        spec,
-        catalog,
-        store.clone(),
-        None,
-        Some(back.agent(Style::Bmoca)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    play(spec, &catalog, &store, &back).await;
     let r = &store.run_results("bmoca-back").unwrap()[0];
     assert_eq!(
         (r.outcome.as_str(), r.ending.as_str()),
