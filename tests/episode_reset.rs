@@ -195,4 +195,37 @@ async fn a_phone_without_snapshots_runs_without_a_restore_and_the_store_says_so(
         .any(|l| l.contains("no restore: ") && l.contains("no emulator console")));
     let row = store.episode(&ep.id).unwrap().unwrap();
     assert!(!row.restored);
+    // `droidmcp report` lists it, so nobody reads its verdict as one from a clean phone.
+    let figures = droidmcp::judge::report::report(&store, &catalog).unwrap();
+    let all = figures.iter().find(|f| f.task == "ALL").unwrap();
+    assert_eq!(all.unrestored, [ep.id.clone()]);
+    assert!(droidmcp::judge::report::table(&figures).contains(&format!(
+        "ran without a restore (setup alone reset the phone): 1 of 1 episodes: {}",
+        ep.id
+    )));
+}
+
+/// Episodes on phones without a console, for the REST summary.
+struct RealPhones;
+
+#[async_trait]
+impl droidmcp::episode::DeviceSource for RealPhones {
+    async fn shell(&self, _device: Option<&str>) -> Result<Arc<dyn Shell>, String> {
+        Ok(Arc::new(NoConsole(boot(0))))
+    }
+}
+
+#[tokio::test]
+async fn the_rest_summary_says_an_episode_ran_without_a_restore() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
+    let (catalog, _) = Catalog::load_dir(&dir);
+    let eps = Arc::new(droidmcp::episode::Episodes::new(
+        Arc::new(catalog),
+        None,
+        Arc::new(RealPhones),
+    ));
+    let started = eps.start(B, Some(2), &BTreeMap::new(), None).await.unwrap();
+    let summary = eps.summary(&started.episode).await.unwrap();
+    let wire = serde_json::to_value(droidmcp::http::wire::Summary::from(&summary)).unwrap();
+    assert_eq!(wire["restored"], false, "{wire}");
 }

@@ -3,161 +3,20 @@
 //! move, read from the goal and the number of turns in the agent's history; other scripts finish at
 //! once, never finish, or are a crashing agent process.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::State;
-use axum::routing::post;
-use axum::Router;
-use droidmcp::agent::{ReferenceAgent, Style};
-use droidmcp::llm::{ChatClient, Endpoint, EndpointLimits, SpendCap};
+use droidmcp::agent::Style;
 use droidmcp::run::plan::{self, Selection};
 use droidmcp::run::report::RunReport;
 use droidmcp::run::{AgentSpec, RunSpec};
 use droidmcp::store::Store;
-use droidmcp::task::{Action, Catalog, Task};
+use droidmcp::task::{Catalog, Task};
 use serde_json::{json, Value};
 
-type Policy = Arc<dyn Fn(&str) -> String + Send + Sync>;
-
-/// An OpenAI-compatible chat endpoint whose replies come from `policy` (given the user prompt).
-struct Model {
-    base: String,
-    calls: Arc<Mutex<u32>>,
-}
-
-async fn complete(
-    State((policy, calls, delay)): State<(Policy, Arc<Mutex<u32>>, Duration)>,
-    body: String,
-) -> String {
-    *calls.lock().unwrap() += 1;
-    let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let prompt: String = request["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|m| m["role"] == "user")
-        .map(|m| match &m["content"] {
-            Value::String(s) => s.clone(),
-            Value::Array(parts) => parts
-                .iter()
-                .filter_map(|p| p["text"].as_str())
-                .collect::<Vec<_>>()
-                .join("\n"),
-            _ => String::new(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    tokio::time::sleep(delay).await;
-    let content = policy(&prompt);
-    json!({"id": "x", "object": "chat.completion",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
-    .to_string()
-}
-
-impl Model {
-    async fn start(policy: Policy, delay: Duration) -> Model {
-        let calls = Arc::new(Mutex::new(0));
-        let app = Router::new()
-            .route("/v1/chat/completions", post(complete))
-            .with_state((policy, calls.clone(), delay));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}/v1", listener.local_addr().unwrap());
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        Model { base, calls }
-    }
-
-    fn agent(&self, style: Style) -> Arc<ReferenceAgent> {
-        let endpoint = Endpoint::new("agent test", &self.base, "scripted");
-        let client = ChatClient::new(
-            endpoint,
-            &EndpointLimits::default(),
-            Arc::new(SpendCap::new(None)),
-        )
-        .unwrap()
-        .with_backoff(Duration::from_millis(5));
-        Arc::new(ReferenceAgent::new(style, Arc::new(client)))
-    }
-}
-
-/// The golden move as the reference agents' JSON action.
-fn agent_json(a: &Action) -> Value {
-    match a {
-        Action::Open(app) => json!({"action_type": "open_app", "app_name": app}),
-        Action::Tap(s) => json!({"action_type": "click", "selector": s.to_string()}),
-        Action::TapAt { selector, fx, fy } => {
-            json!({"action_type": "click", "selector": selector.to_string(), "fx": fx, "fy": fy})
-        }
-        Action::LongPress(s) => {
-            json!({"action_type": "long_press", "selector": s.to_string(), "duration_ms": 1000})
-        }
-        Action::Type { text, into, submit } => {
-            let mut v = json!({"action_type": "input_text", "text": text, "submit": submit});
-            if let Some(s) = into {
-                v["selector"] = json!(s.to_string());
-            }
-            v
-        }
-        Action::Key(k) => json!({"action_type": "press_key", "key": k}),
-        Action::Swipe(d) => json!({"action_type": "swipe", "direction": d}),
-        Action::ScrollTo {
-            selector,
-            direction,
-        } => {
-            json!({"action_type": "scroll", "direction": direction, "until": selector.to_string()})
-        }
-        Action::Wait(ms) => json!({"action_type": "wait", "seconds": *ms as f64 / 1000.0}),
-        Action::Answer(text) => json!({"action_type": "answer", "text": text}),
-        Action::Finish => json!({"action_type": "status", "goal_status": "complete"}),
-    }
-}
-
-fn goal_of(prompt: &str) -> Option<&str> {
-    prompt.lines().find_map(|l| l.strip_prefix("Goal: "))
-}
-
-/// Turns the agent has taken: the numbered lines of its history.
-fn turns_so_far(prompt: &str) -> usize {
-    let Some(start) = prompt.find("What you did so far:\n") else {
-        return 0;
-    };
-    prompt[start..]
-        .lines()
-        .skip(1)
-        .take_while(|l| !l.is_empty())
-        .filter(|l| {
-            l.split_once(". ")
-                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
-        })
-        .count()
-}
-
-/// The oracle: each goal's golden moves, played one per turn, then `complete`.
-fn oracle(instances: &[plan::Instance]) -> Policy {
-    let mut moves: HashMap<String, Vec<Value>> = HashMap::new();
-    for i in instances {
-        let inst = i.task.instantiate(i.seed, &Default::default()).unwrap();
-        moves.insert(
-            inst.goal.clone(),
-            inst.golden.iter().map(agent_json).collect(),
-        );
-    }
-    Arc::new(move |prompt: &str| {
-        let done = json!({"action_type": "status", "goal_status": "complete"});
-        let Some(goal) = goal_of(prompt) else {
-            return done.to_string();
-        };
-        let golden = moves
-            .get(goal)
-            .unwrap_or_else(|| panic!("oracle: unknown goal {goal:?}"));
-        golden
-            .get(turns_so_far(prompt))
-            .unwrap_or(&done)
-            .to_string()
-    })
-}
+use crate::oracle_model::{oracle, Model};
 
 fn catalog() -> Arc<Catalog> {
     let (catalog, errors) = Catalog::load_dir(&droidmcp::task::catalog::default_dir());
@@ -206,12 +65,39 @@ fn spec(name: &str, tasks: Vec<String>, agent: AgentSpec, phones: u32) -> RunSpe
 }
 
 fn reference(model: &Model) -> AgentSpec {
+    reference_as(model, Style::T3a)
+}
+
+fn reference_as(model: &Model, style: Style) -> AgentSpec {
     AgentSpec::Reference {
-        style: Style::T3a,
+        style,
         model: "scripted".into(),
         base_url: model.base.clone(),
         api_key_env: None,
     }
+}
+
+/// Plays `spec` with its reference agent against `model`.
+async fn play(
+    spec: RunSpec,
+    catalog: &Arc<Catalog>,
+    store: &Store,
+    model: &Model,
+) -> droidmcp::run::RunSummary {
+    let AgentSpec::Reference { style, .. } = &spec.agent else {
+        panic!("play() runs reference agents; {:?} is not one", spec.agent);
+    };
+    let agent = model.agent(*style);
+    droidmcp::run::execute(
+        spec,
+        catalog.clone(),
+        store.clone(),
+        None,
+        Some(agent),
+        |_| {},
+    )
+    .await
+    .unwrap()
 }
 
 fn instances_of(catalog: &Catalog, spec: &RunSpec) -> Vec<plan::Instance> {
@@ -230,16 +116,7 @@ async fn an_oracle_agent_scores_every_instance_on_four_phones() {
         agent: reference(&model),
         ..model_spec
     };
-    let summary = droidmcp::run::execute(
-        spec,
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::T3a)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    let summary = play(spec, &catalog, &store, &model).await;
     let report = RunReport::new("oracle", &store.run_results("oracle").unwrap(), &catalog);
     let failed: Vec<String> = report
         .rows
@@ -297,16 +174,7 @@ async fn an_agent_that_finishes_at_once_scores_nothing_and_completes_falsely() {
     .await;
     let store = Store::in_memory().unwrap();
     let spec = spec("eager", tasks, reference(&model), 2);
-    droidmcp::run::execute(
-        spec,
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::T3a)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    play(spec, &catalog, &store, &model).await;
     let report = RunReport::new("eager", &store.run_results("eager").unwrap(), &catalog);
     let passed: Vec<_> = report
         .rows
@@ -346,16 +214,7 @@ async fn an_agent_that_never_finishes_runs_out_of_steps() {
         1,
     );
     spec.max_steps = Some(3);
-    droidmcp::run::execute(
-        spec,
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::T3a)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    play(spec, &catalog, &store, &model).await;
     let rows = store.run_results("idle").unwrap();
     assert_eq!(rows.len(), 2);
     for r in &rows {
@@ -386,16 +245,7 @@ async fn garbage_from_the_model_is_repaired_once_then_an_invalid_turn() {
         1,
     );
     spec.max_steps = Some(2);
-    droidmcp::run::execute(
-        spec,
-        catalog.clone(),
-        store.clone(),
-        None,
-        Some(model.agent(Style::T3a)),
-        |_| {},
-    )
-    .await
-    .unwrap();
+    play(spec, &catalog, &store, &model).await;
     let rows = store.run_results("garbage").unwrap();
     assert_eq!(rows.len(), 1);
     let r = &rows[0];
@@ -500,11 +350,19 @@ fn a_killed_run_resumes_and_plays_every_instance_exactly_once() {
     let catalog = catalog();
     let tasks = sample(&catalog, 12);
     let probe = spec("probe", tasks.clone(), AgentSpec::Command(String::new()), 2);
-    // A slow oracle, so the run is surely half way when it is killed.
-    let model = rt.block_on(Model::start(
-        oracle(&instances_of(&catalog, &probe)),
-        Duration::from_millis(60),
-    ));
+    // A slow oracle, held once the test has seen four instances finish: the first run is cut half
+    // way, with the instances it plays then in flight. Let go before the re-runs.
+    let inner = oracle(&instances_of(&catalog, &probe));
+    let hold = Arc::new(AtomicBool::new(false));
+    let held = hold.clone();
+    let policy: crate::oracle_model::Policy = Arc::new(move |prompt: &str| {
+        // Blocking is fine here: the model's runtime has a worker per held request at most.
+        while held.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        inner(prompt)
+    });
+    let model = rt.block_on(Model::start(policy, Duration::from_millis(60)));
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("runs.db");
     let run = |name: &str| {
@@ -526,9 +384,10 @@ fn a_killed_run_resumes_and_plays_every_instance_exactly_once() {
         ])
         .arg(&db)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
+        .stderr(std::fs::File::create(dir.path().join(format!("{name}.log"))).unwrap());
         cmd
     };
+    let log = |name: &str| std::fs::read_to_string(dir.path().join(format!("{name}.log"))).unwrap();
     let mut first = run("killed").spawn().unwrap();
     let finals = |name: &str| -> Vec<droidmcp::store::RunResultRow> {
         Store::open(&db)
@@ -543,24 +402,35 @@ fn a_killed_run_resumes_and_plays_every_instance_exactly_once() {
     while finals("killed").len() < 4 {
         assert!(
             started.elapsed() < Duration::from_secs(300),
-            "the run made no progress"
+            "the run made no progress:\n{}",
+            log("killed")
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    hold.store(true, Ordering::SeqCst);
     first.kill().unwrap(); // SIGKILL
     first.wait().unwrap();
     let before = finals("killed").len();
     assert!(before < 12, "the run finished before it could be killed");
+    hold.store(false, Ordering::SeqCst);
     let status = run("killed").status().unwrap();
-    assert!(status.success());
+    assert!(
+        status.success(),
+        "the resumed run: {status}\n{}",
+        log("killed")
+    );
     let status = run("whole").status().unwrap();
-    assert!(status.success());
+    assert!(
+        status.success(),
+        "the whole run: {status}\n{}",
+        log("whole")
+    );
     let killed = finals("killed");
     let mut per_instance: BTreeMap<String, u32> = BTreeMap::new();
     for r in &killed {
         *per_instance.entry(r.instance.clone()).or_default() += 1;
     }
-    assert_eq!(per_instance.len(), 12);
+    assert_eq!(per_instance.len(), 12, "{per_instance:?}");
     assert!(per_instance.values().all(|n| *n == 1), "{per_instance:?}");
     let whole = finals("whole");
     let totals = |rows: &[droidmcp::store::RunResultRow]| {
@@ -572,7 +442,8 @@ fn a_killed_run_resumes_and_plays_every_instance_exactly_once() {
         by
     };
     assert_eq!(totals(&killed), totals(&whole));
-    assert!(killed.iter().all(|r| r.success));
+    let failed: Vec<_> = killed.iter().filter(|r| !r.success).collect();
+    assert!(failed.is_empty(), "{failed:#?}");
 }
 
 #[tokio::test]
@@ -679,4 +550,251 @@ async fn runs_start_over_rest_report_live_status_and_refuse_bad_bodies() {
         .await
         .unwrap();
     assert_eq!(r.status(), 404);
+}
+
+/// A stored episode of task `t` that began with or without a restore of the phone.
+fn episode_row(id: &str, restored: bool) -> droidmcp::store::EpisodeRow {
+    droidmcp::store::EpisodeRow {
+        id: id.into(),
+        task_id: "bmoca.clock.open".into(),
+        seed: 0,
+        params: vec![],
+        goal: "open the clock app".into(),
+        device: if restored { "sim:0" } else { "R5CT30ABCDE" }.into(),
+        status: "ended".into(),
+        started_at: id.into(),
+        ended_at: None,
+        max_steps: 5,
+        answer: None,
+        finished: true,
+        success: Some(true),
+        score: Some(1.0),
+        subgoal_rate: None,
+        verdict: Some("success".into()),
+        provisional: false,
+        abort_reason: None,
+        restored,
+        setup_log: String::new(),
+        env: None,
+    }
+}
+
+#[test]
+fn the_run_report_lists_instances_that_ran_without_a_restore() {
+    let store = Store::in_memory().unwrap();
+    store.insert_run("mixed", "{}", "2026-01-01").unwrap();
+    for (instance, episode, restored) in [
+        ("bmoca.clock.open#0", "ep-sim", true),
+        ("bmoca.clock.open#1", "ep-real", false),
+    ] {
+        store
+            .insert_episode(&episode_row(episode, restored))
+            .unwrap();
+        store
+            .insert_run_result(&droidmcp::store::RunResultRow {
+                run: "mixed".into(),
+                instance: instance.into(),
+                task_id: "bmoca.clock.open".into(),
+                attempt: 1,
+                outcome: "success".into(),
+                is_final: true,
+                episode_id: Some(episode.into()),
+                success: true,
+                side_effects: "[]".into(),
+                agent_log: "{}".into(),
+                metrics: "{}".into(),
+                ..Default::default()
+            })
+            .unwrap();
+    }
+    let rows = store.run_results("mixed").unwrap();
+    let restored: Vec<_> = rows.iter().map(|r| r.restored).collect();
+    assert_eq!(restored, [Some(true), Some(false)]);
+    let report = RunReport::new("mixed", &rows, &catalog());
+    let md = report.markdown();
+    assert!(
+        md.contains("| ran without a restore (setup alone reset the phone) | 1 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- bmoca.clock.open#1 (episode ep-real)"),
+        "{md}"
+    );
+    assert!(!md.contains("- bmoca.clock.open#0"), "{md}");
+    assert_eq!(report.json()["unrestored"], json!(["bmoca.clock.open#1"]));
+}
+
+#[tokio::test]
+async fn rows_changed_in_an_app_the_task_does_not_use_are_side_effects() {
+    use droidmcp::run::side_effects;
+    let phone = crate::util::boot(3);
+    let before = side_effects::read_data(&phone).await;
+    for uri in [
+        "content://sms",
+        "content://call_log/calls",
+        "content://com.android.contacts/data",
+    ] {
+        assert!(
+            before.get(uri).is_some_and(|rows| !rows.is_empty()),
+            "{uri} has the phone's baseline rows: {before:?}"
+        );
+    }
+    // A text arrives while the agent plays, as the emulator console delivers one.
+    let said = phone.console("sms send 5550100 stray text");
+    assert!(said.ends_with("OK\r\n"), "{said:?}");
+    let after = side_effects::read_data(&phone).await;
+    let changes = side_effects::diff_data(&before, &after, &["com.android.settings".into()]);
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    let text = changes[0].to_string();
+    assert!(
+        text.starts_with(
+            "content://sms (com.google.android.apps.messaging): 1 row(s) added, 0 removed"
+        ) && text.contains("stray text"),
+        "{text}"
+    );
+    // A texting task's own text is no side effect.
+    let own = ["com.google.android.apps.messaging".to_string()];
+    assert!(side_effects::diff_data(&before, &after, &own).is_empty());
+}
+
+#[tokio::test]
+async fn judging_a_run_puts_the_panels_verdicts_beside_its_outcomes() {
+    use crate::judge::{verdict, Scripted};
+    let catalog = catalog();
+    let model = Model::start(
+        Arc::new(|_: &str| r#"{"action_type": "status", "goal_status": "complete"}"#.to_string()),
+        Duration::ZERO,
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let store = Store::open(&db).unwrap();
+    let tasks = vec![
+        "aw.settings.wifi_on".to_string(),
+        "bmoca.clock.tab_alarm".to_string(),
+    ];
+    play(
+        spec("judged", tasks, reference(&model), 1),
+        &catalog,
+        &store,
+        &model,
+    )
+    .await;
+    // Two judges that call every episode a success: the panel disagrees with each failed outcome.
+    let judges = Scripted::start().await;
+    let panel = dir.path().join("judges");
+    std::fs::create_dir(&panel).unwrap();
+    std::fs::write(
+        panel.join("panel.toml"),
+        "judges = [\"a\", \"b\"]\npolicy = \"judges_only\"\nmode = \"final_state\"\n",
+    )
+    .unwrap();
+    for (name, family) in [("a", "fa"), ("b", "fb")] {
+        std::fs::write(
+            panel.join(format!("{name}.toml")),
+            format!(
+                "name = \"{name}\"\nfamily = \"{family}\"\nbase_url = \"{}/{name}/v1\"\nmodel = \"m\"\n",
+                judges.base
+            ),
+        )
+        .unwrap();
+        judges.script(name, vec![verdict("success"), verdict("success")]);
+    }
+    let rows = store.run_results("judged").unwrap();
+    let outcomes: Vec<&str> = rows.iter().map(|r| r.outcome.as_str()).collect();
+    let judge = |run: &str| {
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+            .args(["judge", "--run", run, "--judges"])
+            .arg(&panel)
+            .arg("--store")
+            .arg(&db)
+            .output()
+    };
+    let out = judge("judged").await.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = RunReport::load("judged", &store, &catalog).unwrap().json();
+    let failed = outcomes.iter().filter(|o| **o == "failure").count() as u64;
+    assert_eq!(report["judges"]["judged"], json!(rows.len()), "{report}");
+    assert_eq!(
+        report["judges"]["agreement"]["n"],
+        json!(rows.len()),
+        "{report}"
+    );
+    assert_eq!(
+        report["judges"]["agreement"]["k"],
+        json!(rows.len() as u64 - failed)
+    );
+    assert_eq!(
+        report["judges"]["disagreements"].as_array().unwrap().len() as u64,
+        failed
+    );
+    let md = RunReport::load("judged", &store, &catalog)
+        .unwrap()
+        .markdown();
+    assert!(md.contains("## Judges (`droidmcp judge --run`)"), "{md}");
+    // A run that is not there is refused, naming it.
+    let out = judge("nope").await.unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no run named \"nope\""));
+}
+
+#[tokio::test]
+async fn a_bmoca_agent_taps_by_numeric_tag_and_the_success_detector_ends_its_episode() {
+    let catalog = catalog();
+    // B-MoCA's format: find Calculator in the parse_obs listing and tap its tag; open the app list
+    // first when the home screen does not show it. Never says it is done.
+    let policy = |prompt: &str| {
+        let observation = prompt
+            .split("Current observation: ")
+            .nth(1)
+            .unwrap_or_default();
+        let calculator = regex::Regex::new(
+            r"\{'numeric_tag': (\d+), [^}]*'(?:content_description|text)': 'Calculator'",
+        )
+        .unwrap();
+        let action = match calculator.captures(observation) {
+            Some(c) => format!("tap({})", &c[1]),
+            None => "swipe(\"up\")".to_string(),
+        };
+        format!("- Description: a screen.\n- Thought: find Calculator.\n- Action: {action}")
+    };
+    let model = Model::start(Arc::new(policy), Duration::ZERO).await;
+    let store = Store::in_memory().unwrap();
+    let agent = reference_as(&model, Style::Bmoca);
+    let found = spec("bmoca", vec!["bmoca.calculator.open".into()], agent, 1);
+    play(found, &catalog, &store, &model).await;
+    let rows = store.run_results("bmoca").unwrap();
+    let r = &rows[0];
+    assert_eq!(
+        (r.outcome.as_str(), r.ending.as_str(), r.finished),
+        ("success", "done", true),
+        "{r:?}"
+    );
+    let log: Value = serde_json::from_str(&r.agent_log).unwrap();
+    let actions: Vec<&str> = log["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["action"].as_str())
+        .collect();
+    assert!(actions.last().unwrap().starts_with("tap("), "{actions:?}");
+    // A model that only presses BACK never reaches the goal: out of steps, a failure.
+    let back = Model::start(
+        Arc::new(|_: &str| "- Action: press(\"BACK\")".to_string()),
+        Duration::ZERO,
+    )
+    .await;
+    let agent = reference_as(&back, Style::Bmoca);
+    let spec = spec("bmoca-back", vec!["bmoca.calculator.open".into()], agent, 1);
+    play(spec, &catalog, &store, &back).await;
+    let r = &store.run_results("bmoca-back").unwrap()[0];
+    assert_eq!(
+        (r.outcome.as_str(), r.ending.as_str()),
+        ("failure", "out_of_steps"),
+        "{r:?}"
+    );
 }

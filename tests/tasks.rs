@@ -234,6 +234,29 @@ async fn near_misses_never_succeed() {
     );
 }
 
+/// Every instance the bench sweeps (seeds 0-9, `droidmcp tasks replay --all --seeds 10 --suite`)
+/// has near misses that each differ from its golden solution: a "near miss" that replays the
+/// golden would score and pass for a miss nobody tested.
+#[test]
+fn near_misses_differ_from_the_golden_on_the_ten_bench_seeds() {
+    for task in suite().iter().filter(|t| !t.params.is_empty()) {
+        for seed in 0..10 {
+            let inst = task.instantiate(seed, &BTreeMap::new()).unwrap();
+            let near = inst
+                .near_misses()
+                .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", task.id));
+            assert!(!near.is_empty(), "{} seed {seed} has no near miss", task.id);
+            for n in near {
+                assert_ne!(
+                    n.actions, inst.golden,
+                    "{} seed {seed}: {}",
+                    task.id, n.label
+                );
+            }
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn plausible_wrong_trajectories_never_succeed() {
     for task in suite() {
@@ -244,7 +267,8 @@ async fn plausible_wrong_trajectories_never_succeed() {
             task.id
         );
     }
-    let (failures, _) = run_suite(&[4], Run::Wrong).await;
+    // Two sampled seeds; the bench command sweeps all ten.
+    let (failures, _) = run_suite(&[4, 7], Run::Wrong).await;
     assert!(
         failures.is_empty(),
         "{} wrong trajectories succeeded:\n{}",
@@ -769,6 +793,8 @@ async fn http_routes_run_an_episode() {
             .unwrap(),
     );
     assert_eq!(summary["status"], "ended");
+    // The embedded phone restored its boot snapshot before setup.
+    assert_eq!(summary["restored"], true, "{summary}");
 
     let res = app
         .clone()

@@ -27,6 +27,7 @@ mod hierarchy;
 mod judge;
 
 // `droidmcp run`: reference and command agents over the suite on several phones, resume, errors.
+mod oracle_model;
 mod run;
 
 // The MCP server in-process: tools, errors, fuzz-style calls.

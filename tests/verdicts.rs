@@ -23,53 +23,106 @@ async fn sim(seed: u64) -> Arc<dyn Shell> {
         .expect("the embedded phone boots")
 }
 
-/// The first row's `column` of a `content query` sorted newest first.
-async fn newest(shell: &Arc<dyn Shell>, uri: &str, filter: &str, column: &str) -> String {
-    let out = shell
-        .exec(&format!(
-            "content query --uri {uri} --projection {column}:date --where \"{filter}\" --sort \"date DESC\""
-        ))
-        .await
-        .unwrap()
-        .stdout_text();
-    let first = out.lines().next().unwrap_or_default().to_string();
-    first
-        .split(", ")
-        .find_map(|f| {
-            f.split_once(&format!("{column}="))
-                .map(|(_, v)| v.to_string())
-        })
-        .unwrap_or_else(|| panic!("no {column} in {out:?}"))
+const SMS: &str = "/data/data/com.android.providers.telephony/databases/mmssms.db";
+const CALLS: &str = "/data/data/com.android.providers.contacts/databases/calllog.db";
+const EVENTS: &str = "/data/data/com.android.providers.calendar/databases/calendar.db";
+
+/// What the phone must say after a time-relative task's setup, whatever the seed.
+enum Want {
+    /// The same phone number as this template over the instance's parameters.
+    Phone(&'static str),
+    /// The same text.
+    Text(&'static str),
+    /// Anything but this text.
+    Not(&'static str),
 }
+
+/// Every task whose goal leans on the clock (most recent, last, just, next, unread, a relative day
+/// beside a same-title event today): a query over the phone after setup, and what it must give.
+/// "Newest" is read from the provider's own dates, so the phone's own texts and calls (dated by
+/// its clock at boot) and the task's noise are both in the race. `$(date +%s)` is the phone's
+/// clock after setup.
+const TIME_RELATIVE: &[(&str, &str, &str, Want)] = &[
+    ("aw.sms.reply_most_recent", SMS, "SELECT address FROM sms WHERE type = 1 ORDER BY date DESC LIMIT 1", Want::Phone("{number}")),
+    ("aw.sms.reply_most_recent.live", SMS, "SELECT address FROM sms WHERE type = 1 ORDER BY date DESC LIMIT 1", Want::Phone("{number}")),
+    ("aw.phone.call_text_sender", SMS, "SELECT address FROM sms WHERE type = 1 ORDER BY date DESC LIMIT 1", Want::Phone("{number}")),
+    ("aw.sms.send_received_address", SMS, "SELECT body FROM sms WHERE type = 1 AND address = '{sender}' ORDER BY date DESC LIMIT 1", Want::Text("{addr}")),
+    ("messages.forward_last_text", SMS, "SELECT body FROM sms WHERE type = 1 AND address = '{sender}' ORDER BY date DESC LIMIT 1", Want::Text("{text}")),
+    ("messages.ir_last_text_from", SMS, "SELECT body FROM sms WHERE type = 1 AND address = '{number}' ORDER BY date DESC LIMIT 1", Want::Text("{message}")),
+    ("aw.sms.resend", SMS, "SELECT body FROM sms WHERE type = 2 ORDER BY date DESC LIMIT 1", Want::Text("{message}")),
+    ("messages.ir_unread_count", SMS, "SELECT COUNT(*) FROM sms WHERE type = 1 AND read = 0", Want::Text("{k}")),
+    ("cross.missed_call_to_contact", CALLS, "SELECT number FROM calls WHERE type = 3 ORDER BY date DESC LIMIT 1", Want::Phone("{an}")),
+    ("cross.missed_call_to_sms", CALLS, "SELECT number FROM calls WHERE type = 3 ORDER BY date DESC LIMIT 1", Want::Phone("{an}")),
+    ("aw.phone.return_missed_call", CALLS, "SELECT number FROM calls WHERE type = 3 ORDER BY date DESC LIMIT 1", Want::Phone("{number}")),
+    ("aw.sms.send_after_call", CALLS, "SELECT number FROM calls WHERE type = 3 ORDER BY date DESC LIMIT 1", Want::Phone("{number}")),
+    ("phone.call_back_last_caller", CALLS, "SELECT number FROM calls WHERE type IN (1, 3) ORDER BY date DESC LIMIT 1", Want::Phone("{number}")),
+    ("aw.phone.redial", CALLS, "SELECT number FROM calls WHERE duration > 0 ORDER BY date DESC LIMIT 1", Want::Phone("{number}")),
+    ("aw.calendar.ir_next_event", EVENTS, "SELECT title FROM Events WHERE dtstart > $(date +%s)000 ORDER BY dtstart LIMIT 1", Want::Text("{x}")),
+    ("aw.calendar.ir_next_meeting_with", EVENTS, "SELECT date(dtstart / 1000, 'unixepoch') FROM Events WHERE title = 'Meeting with {person}' AND dtstart > $(date +%s)000 ORDER BY dtstart LIMIT 1", Want::Text("{d}")),
+    // Next week starts on the Monday after today by the phone's clock.
+    ("aw.calendar.ir_events_in_next_week", EVENTS, "SELECT date($(date +%s), 'unixepoch', '+1 day', 'weekday 1')", Want::Text("{m}")),
+    ("calendar.ir_count_next_week", EVENTS, "SELECT date($(date +%s), 'unixepoch', '+1 day', 'weekday 1')", Want::Text("{m}")),
+    // The day named is never today, where the same title sits as noise.
+    ("aw.calendar.delete_one_event_relative", EVENTS, "SELECT date($(date +%s), 'unixepoch')", Want::Not("{d}")),
+    ("aw.calendar.ir_location_relative", EVENTS, "SELECT date($(date +%s), 'unixepoch')", Want::Not("{d}")),
+];
 
 fn digits(s: &str) -> String {
     let d: String = s.chars().filter(char::is_ascii_digit).collect();
     d.trim_start_matches('1').to_string()
 }
 
-#[tokio::test]
-async fn the_most_recent_text_and_missed_call_are_the_tasks_on_every_seed() {
-    let reply = task("aw.sms.reply_most_recent");
-    let missed = task("cross.missed_call_to_contact");
-    for seed in 0..10 {
-        let shell = sim(seed).await;
-        let inst = reply.instantiate(seed, &BTreeMap::new()).unwrap();
-        let number = inst.params["number"].text.clone();
-        let _ep = Episode::start(inst, shell.clone(), None).await.unwrap();
-        let got = newest(&shell, "content://sms/inbox", "type=1", "address").await;
-        assert_eq!(digits(&got), digits(&number), "seed {seed}: newest text");
+/// One time-relative instance: what is wrong with it after setup, if anything.
+async fn time_relative_fault(
+    id: &str,
+    seed: u64,
+    db: &str,
+    sql: &str,
+    want: &Want,
+) -> Option<String> {
+    let t = task(id);
+    let inst = t.instantiate(seed, &BTreeMap::new()).unwrap();
+    let render = |tmpl: &str| droidmcp::task::template::render(tmpl, &inst.params).unwrap();
+    let sql = render(sql);
+    let expected = match want {
+        Want::Phone(t) | Want::Text(t) | Want::Not(t) => render(t),
+    };
+    let shell = sim(seed).await;
+    let _ep = Episode::start(inst, shell.clone(), None).await.unwrap();
+    let got = shell
+        .exec(&format!("sqlite3 {db} \"{sql}\""))
+        .await
+        .unwrap()
+        .stdout_text()
+        .trim()
+        .to_string();
+    let ok = match want {
+        Want::Phone(_) => !got.is_empty() && digits(&got) == digits(&expected),
+        Want::Text(_) => got == expected,
+        Want::Not(_) => !got.is_empty() && got != expected,
+    };
+    (!ok).then(|| format!("{id} seed {seed}: {sql} gave {got:?}, want {expected:?}"))
+}
 
-        let shell = sim(seed).await;
-        let inst = missed.instantiate(seed, &BTreeMap::new()).unwrap();
-        let target = inst.params["an"].text.clone();
-        let _ep = Episode::start(inst, shell.clone(), None).await.unwrap();
-        let got = newest(&shell, "content://call_log/calls", "type=3", "number").await;
-        assert_eq!(
-            digits(&got),
-            digits(&target),
-            "seed {seed}: newest missed call"
-        );
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn time_relative_tasks_name_the_target_not_the_noise_on_every_seed() {
+    let limit = Arc::new(tokio::sync::Semaphore::new(4));
+    let mut set = tokio::task::JoinSet::new();
+    for (id, db, sql, want) in TIME_RELATIVE {
+        for seed in 0..10 {
+            let limit = limit.clone();
+            set.spawn(async move {
+                let _permit = limit.acquire().await.unwrap();
+                time_relative_fault(id, seed, db, sql, want).await
+            });
+        }
     }
+    let mut faults = Vec::new();
+    while let Some(done) = set.join_next().await {
+        faults.extend(done.unwrap());
+    }
+    faults.sort();
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
 }
 
 #[tokio::test]
@@ -191,4 +244,100 @@ fn messages_lists_the_users_own_last_text_as_you_and_not_unread() {
         .find(|n| n.contains("You: Yes, at six") && n.contains("swipeableContainer"))
         .expect("the conversation row");
     assert!(!row.contains("Unread"), "{row}");
+}
+
+/// Replays `actions` on a fresh phone for an instance of `id` (seed 0), runs `then` on the phone
+/// before the check (a harness clearing the log) and returns the report.
+async fn checked_after(
+    id: &str,
+    actions: &[Action],
+    then: Option<&str>,
+) -> droidmcp::episode::Report {
+    use droidmcp::episode::replay::{attach, replay};
+    let inst = task(id).instantiate(0, &BTreeMap::new()).unwrap();
+    let shell = sim(0).await;
+    let ep = Arc::new(tokio::sync::Mutex::new(
+        Episode::start(inst, shell.clone(), None).await.unwrap(),
+    ));
+    let session = attach(shell.clone(), &ep).await.unwrap();
+    replay(&session, &ep, actions).await.unwrap();
+    if let Some(line) = then {
+        shell.exec(line).await.unwrap();
+    }
+    let mut ep = ep.lock().await;
+    let report = ep.check().await.unwrap();
+    ep.end().await.unwrap();
+    report
+}
+
+fn check_passed(report: &droidmcp::episode::Report, id: &str) -> bool {
+    report
+        .verdict
+        .checks
+        .iter()
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("no check {id}"))
+        .passed
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_theme_and_call_checks_read_the_state_when_the_log_line_is_gone() {
+    // B-MoCA's log line is evidence, not the outcome: once the buffer no longer holds it (a harness
+    // cleared it, a busy phone rotated it, another build never printed it), the page on screen,
+    // the theme setting and the call in progress still say the task is done.
+    for id in [
+        "bmoca.settings.app_info_list",
+        "bmoca.settings.bluetooth_page",
+        "bmoca.settings.dark_theme",
+        "bmoca.phone.call_911",
+    ] {
+        let golden = task(id).instantiate(0, &BTreeMap::new()).unwrap().golden;
+        let report = checked_after(id, &golden, Some("logcat -c")).await;
+        assert!(!check_passed(&report, "log"), "{id}: the log was cleared");
+        assert!(
+            report.verdict.success,
+            "{id}: the state was reached: {:?}",
+            report.verdict.checks
+        );
+        // The state checks can fail: the wrong trajectory (the page before, the theme untouched,
+        // 912) does not score.
+        let wrong = run_instance(&task(id), 0, sim(0).await, None, Solution::Wrong)
+            .await
+            .unwrap();
+        assert!(!wrong.verdict.success, "{id}: {:?}", wrong.verdict.checks);
+    }
+}
+
+#[tokio::test]
+async fn the_dark_theme_check_reads_the_theme_toggled_twice_is_light() {
+    // Toggling twice writes the setting (B-MoCA's line) but leaves the theme light; with the
+    // line gone, only the theme speaks, and it says light.
+    let id = "bmoca.settings.dark_theme";
+    let mut twice = task(id).instantiate(0, &BTreeMap::new()).unwrap().golden;
+    let finish = twice.pop().unwrap();
+    let toggle = twice.last().unwrap().clone();
+    twice.extend([toggle, finish]);
+    let report = checked_after(id, &twice, Some("logcat -c")).await;
+    assert!(!check_passed(&report, "dark"));
+    assert!(!report.verdict.success);
+}
+
+#[tokio::test]
+async fn a_chat_opened_from_the_conversation_list_is_a_chat_started() {
+    // Opening a conversation from the list logs no BUGLE CREATE line, but the agent is in a chat
+    // ready to type: the outcome the task asks for.
+    let id = "bmoca.messages.start_chat";
+    let actions = [
+        Action::Open("Messages".into()),
+        Action::Tap(droidmcp::hierarchy::Selector::parse("id:conversation_name nth:0").unwrap()),
+        Action::Finish,
+    ];
+    let report = checked_after(id, &actions, None).await;
+    assert!(!check_passed(&report, "log"));
+    assert!(report.verdict.success, "{:?}", report.verdict.checks);
+    // The new-chat screen with no recipient is no chat yet.
+    let wrong = run_instance(&task(id), 0, sim(0).await, None, Solution::Wrong)
+        .await
+        .unwrap();
+    assert!(!wrong.verdict.success, "{:?}", wrong.verdict.checks);
 }

@@ -317,6 +317,13 @@ async fn the_openapi_document_covers_the_routes_and_the_error_shape() {
     ] {
         assert!(doc["paths"][path].is_object(), "{path} missing");
     }
+    // The episode summary, and whether the episode began from a restored phone.
+    assert!(doc["paths"]["/v1/episodes/{id}"]["get"].is_object());
+    assert!(doc["paths"]["/v1/episodes/{id}/end"]["post"].is_object());
+    assert_eq!(
+        doc["components"]["schemas"]["Summary"]["properties"]["restored"]["type"],
+        "boolean"
+    );
     let schemas = &doc["components"]["schemas"];
     assert_eq!(schemas["ErrorBody"]["required"], json!(["error", "kind"]));
     assert!(schemas["ActionIn"].is_object());

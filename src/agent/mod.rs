@@ -4,7 +4,9 @@
 //! Brief overview: a [`ReferenceAgent`] of a [`Style`] — [`Style::T3a`] (AndroidWorld's text-only
 //! T3A: the element list and a history of what it did), [`Style::M3a`] (AndroidWorld's multimodal
 //! M3A: a screenshot with numbered marks beside the element list, and after each action a summary
-//! the model writes from the before and after screenshots) — runs one episode's turns on a
+//! the model writes from the before and after screenshots), [`Style::Bmoca`] (B-MoCA's text agents:
+//! the view hierarchy as `parse_obs` lists it, function-call actions, see [`bmoca`]) — runs one
+//! episode's turns on a
 //! [`Session`]: observe → ask the model → parse one [`action::AgentAction`] (one repair request when
 //! the reply is unusable, then an invalid turn, never a crash) → act through `Session::act`, the path
 //! every actor takes. It returns an [`AgentLog`]: how it ended, each turn with its tokens and cost.
@@ -14,6 +16,7 @@
 //! Prompts live in `prompts/agent-*.md` (compiled in); code only fills their `{{slots}}`.
 
 pub mod action;
+pub mod bmoca;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,15 +24,21 @@ use std::time::Duration;
 use crate::device::image::Encoding;
 use crate::llm::{ChatClient, Completion, LlmError, Message, Part};
 use crate::session::{ActOutcome, Control, Observation, ObserveOptions, Session, SessionError};
-use action::{ActionError, AgentAction};
+use action::AgentAction;
 
 const SYSTEM: &str = include_str!("../../prompts/agent-system.md");
 const TURN: &str = include_str!("../../prompts/agent-turn.md");
 const SUMMARY: &str = include_str!("../../prompts/agent-summary.md");
+const BMOCA_SYSTEM: &str = include_str!("../../prompts/agent-bmoca-system.md");
+const BMOCA_TURN: &str = include_str!("../../prompts/agent-bmoca.md");
+/// How many past actions a B-MoCA prompt shows (its agents' "up to 4 past steps").
+const BMOCA_HISTORY: usize = 4;
 
 const REPAIR: &str =
     "Your reply could not be used: {{error}}. Reply again with exactly one JSON object \
 holding an `action_type` (one of {{types}}) and its fields, and nothing else.";
+const BMOCA_REPAIR: &str = "Your reply could not be used: {{error}}. Answer again, ending with \
+`- Action:` and exactly one of the function calls listed.";
 
 /// Which baseline the agent imitates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +47,9 @@ pub enum Style {
     T3a,
     /// A marked screenshot beside the element list; a summary of each step from before/after images.
     M3a,
+    /// B-MoCA's text agent: the `parse_obs` listing, function calls, no "done" (the environment's
+    /// success detector ends the episode).
+    Bmoca,
 }
 
 impl Style {
@@ -45,6 +57,7 @@ impl Style {
         match s.trim().to_ascii_lowercase().as_str() {
             "t3a" => Some(Style::T3a),
             "m3a" => Some(Style::M3a),
+            "bmoca" | "b-moca" => Some(Style::Bmoca),
             _ => None,
         }
     }
@@ -53,6 +66,7 @@ impl Style {
         match self {
             Style::T3a => "t3a",
             Style::M3a => "m3a",
+            Style::Bmoca => "bmoca",
         }
     }
 }
@@ -167,6 +181,10 @@ impl AgentError {
     }
 }
 
+/// What B-MoCA's environment does after every step: says whether the phone is now in the goal
+/// state (the runner asks the episode's checks). The agent never sees why, only that it is over.
+pub type SuccessDetector = Arc<dyn Fn() -> futures::future::BoxFuture<'static, bool> + Send + Sync>;
+
 /// A baseline agent over one model.
 pub struct ReferenceAgent {
     style: Style,
@@ -188,18 +206,25 @@ impl ReferenceAgent {
 
     fn observe_options(&self) -> ObserveOptions {
         ObserveOptions {
-            elements: true,
+            elements: self.style != Style::Bmoca,
             screenshot: self.style == Style::M3a,
             annotate: self.style == Style::M3a,
             max_edge: 1024,
             encoding: Encoding::Jpeg(80),
-            xml: false,
+            xml: self.style == Style::Bmoca,
         }
     }
 
     /// Works towards `goal` on `session` until the model ends the run, the episode stops taking
-    /// steps or the turns run out.
-    pub async fn run(&self, session: &Session, goal: &Goal) -> Result<AgentLog, AgentError> {
+    /// steps or the turns run out. For [`Style::Bmoca`], `detector` is asked after every step and
+    /// ends the run as done when it says the goal is reached (B-MoCA's agents never say so
+    /// themselves); the other styles ignore it.
+    pub async fn run(
+        &self,
+        session: &Session,
+        goal: &Goal,
+        detector: Option<&SuccessDetector>,
+    ) -> Result<AgentLog, AgentError> {
         let ctl = Control::default();
         let mut turns: Vec<Turn> = Vec::new();
         let mut history: Vec<String> = Vec::new();
@@ -214,20 +239,43 @@ impl ReferenceAgent {
                 number,
                 ..Turn::default()
             };
-            let messages = self.turn_messages(goal, steps_left, &history, &before);
-            let parsed = match self.ask(messages, &mut turn).await {
+            let listing = (self.style == Style::Bmoca).then(|| {
+                before
+                    .xml
+                    .as_deref()
+                    .and_then(|x| crate::hierarchy::parse(x.as_bytes()).ok())
+                    .map(|h| bmoca::listing(&h))
+                    .unwrap_or_default()
+            });
+            let messages = match &listing {
+                Some(l) => bmoca_messages(goal, &history, l),
+                None => self.turn_messages(goal, steps_left, &history, &before),
+            };
+            let size = before.size;
+            let parser = |reply: &str| match &listing {
+                Some(l) => bmoca::parse(reply, l, size)
+                    .map(|(call, a)| (AgentAction::Act(a), Some(call)))
+                    .map_err(|e| e.to_string()),
+                None => action::parse(reply)
+                    .map(|a| (a, None))
+                    .map_err(|e| e.to_string()),
+            };
+            let parsed = match self.ask(messages, &mut turn, parser).await {
                 Ok(p) => p,
                 Err(source) => {
                     turns.push(turn);
                     return Err(AgentError::Model { source, turns });
                 }
             };
-            let action = match parsed {
+            let (action, call) = match parsed {
                 Ok(a) => a,
                 Err(e) => {
                     turn.invalid = true;
                     turn.result = format!("invalid reply: {e}");
-                    history.push(format!("{number}. (invalid reply: {e})"));
+                    history.push(match &listing {
+                        Some(_) => "(invalid reply)".to_string(),
+                        None => format!("{number}. (invalid reply: {e})"),
+                    });
                     turns.push(turn);
                     continue;
                 }
@@ -237,7 +285,7 @@ impl ReferenceAgent {
                 AgentAction::Answer(text) => Some(Ending::Answered(text)),
                 AgentAction::Infeasible => Some(Ending::Infeasible),
                 AgentAction::Act(a) => {
-                    let described = a.describe();
+                    let described = call.unwrap_or_else(|| a.describe());
                     turn.action = Some(described.clone());
                     match session.act(a, Some(&opts), &ctl).await {
                         Ok(outcome) => {
@@ -247,14 +295,28 @@ impl ReferenceAgent {
                                 steps_left = left;
                             }
                             let stop = outcome.episode.as_ref().and_then(|r| r.stop.clone());
-                            let result = turn.result.clone();
-                            let line = self
-                                .history_line(
-                                    goal, &described, &result, &before, &outcome, &mut turn,
-                                )
-                                .await;
-                            history.push(format!("{number}. {line}"));
-                            stop.map(|_| Ending::OutOfSteps)
+                            if self.style == Style::Bmoca {
+                                history.push(described.clone());
+                                let reached = match detector {
+                                    Some(d) => d().await,
+                                    None => false,
+                                };
+                                // The detector runs first: the last allowed step may reach the goal.
+                                if reached {
+                                    Some(Ending::Done)
+                                } else {
+                                    stop.map(|_| Ending::OutOfSteps)
+                                }
+                            } else {
+                                let result = turn.result.clone();
+                                let line = self
+                                    .history_line(
+                                        goal, &described, &result, &before, &outcome, &mut turn,
+                                    )
+                                    .await;
+                                history.push(format!("{number}. {line}"));
+                                stop.map(|_| Ending::OutOfSteps)
+                            }
                         }
                         Err(SessionError::Stopped(why)) => {
                             turn.result = format!("refused: {why}");
@@ -266,7 +328,10 @@ impl ReferenceAgent {
                         }
                         Err(e) => {
                             turn.result = format!("refused: {e}");
-                            history.push(format!("{number}. {described} → refused: {e}"));
+                            history.push(match self.style {
+                                Style::Bmoca => described,
+                                _ => format!("{number}. {described} → refused: {e}"),
+                            });
                             None
                         }
                     }
@@ -321,32 +386,34 @@ impl ReferenceAgent {
         vec![Message::system(SYSTEM), Message::user(parts)]
     }
 
-    /// Asks for an action; one repair request when the reply is unusable. `Err` only when the
-    /// endpoint failed; an unusable reply is `Ok(Err(..))`.
-    async fn ask(
+    /// Asks for an action, read with `parse`; one repair request when the reply is unusable. `Err`
+    /// only when the endpoint failed; an unusable reply is `Ok(Err(why))`.
+    async fn ask<T>(
         &self,
         mut messages: Vec<Message>,
         turn: &mut Turn,
-    ) -> Result<Result<AgentAction, ActionError>, LlmError> {
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<Result<T, String>, LlmError> {
         let first = self.client.complete(&messages, None).await?;
         turn.add(&first);
         turn.reply = first.text.clone();
-        let error = match action::parse(&first.text) {
+        let error = match parse(&first.text) {
             Ok(a) => return Ok(Ok(a)),
             Err(e) => e,
         };
+        let repair = match self.style {
+            Style::Bmoca => crate::llm::fill(BMOCA_REPAIR, &[("error", &error)]),
+            _ => crate::llm::fill(
+                REPAIR,
+                &[("error", &error), ("types", action::ACTION_TYPES)],
+            ),
+        };
         messages.push(Message::assistant(first.text.clone()));
-        messages.push(Message::user(vec![Part::Text(crate::llm::fill(
-            REPAIR,
-            &[
-                ("error", &error.to_string()),
-                ("types", action::ACTION_TYPES),
-            ],
-        ))]));
+        messages.push(Message::user(vec![Part::Text(repair)]));
         let second = self.client.complete(&messages, None).await?;
         turn.add(&second);
         turn.reply = second.text.clone();
-        Ok(action::parse(&second.text))
+        Ok(parse(&second.text))
     }
 
     /// The line the history keeps for a step: the action and the phone's report (T3A), or the
@@ -398,6 +465,28 @@ impl ReferenceAgent {
             Err(_) => plain,
         }
     }
+}
+
+/// One B-MoCA turn: its instruction, the goal, the last actions as a Python list and the listing.
+fn bmoca_messages(goal: &Goal, history: &[String], listing: &bmoca::Listing) -> Vec<Message> {
+    let recent = &history[history.len().saturating_sub(BMOCA_HISTORY)..];
+    let actions = recent
+        .iter()
+        .map(|a| bmoca::py_str(a))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let text = crate::llm::fill(
+        BMOCA_TURN,
+        &[
+            ("goal", &goal.text),
+            ("history", &format!("[{actions}]")),
+            ("observation", &listing.text),
+        ],
+    );
+    vec![
+        Message::system(BMOCA_SYSTEM),
+        Message::user(vec![Part::Text(text)]),
+    ]
 }
 
 fn image_part(shot: &crate::device::image::Screenshot) -> Part {

@@ -28,6 +28,10 @@ pub struct Args {
     /// Judge every stored episode of the tasks in this task file (typically tasks with no rule yet).
     #[arg(long, conflicts_with = "episode")]
     task_file: Option<PathBuf>,
+    /// Judge the episodes of a run (`droidmcp run NAME`; errored ones have nothing to judge); its
+    /// report then compares the panel's verdicts with the run's outcomes.
+    #[arg(long, conflicts_with_all = ["episode", "task_file"])]
+    run: Option<String>,
     /// How judges combine with rule checks: rule_only, rule_first, judges_only, both_agree
     /// (default: panel.toml's, or judges_only with --task-file).
     #[arg(long)]
@@ -143,6 +147,11 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
             reviewed_only,
         }) => calibrate(&args, tasks, *seeds, *limit, *json, *reviewed_only).await,
         None => match (&args.episode, &args.task_file) {
+            _ if args.run.is_some() => {
+                let name = args.run.as_deref().unwrap_or_default();
+                let ids = episodes_of_run(&args, name)?;
+                judge_episodes(&args, &ids, None).await
+            }
             (Some(episode), _) => judge_episodes(&args, std::slice::from_ref(episode), None).await,
             (None, Some(file)) => {
                 let (ids, kinds) = episodes_of_task_file(&args, file)?;
@@ -172,6 +181,24 @@ fn policy_and_mode(
         None => panel.mode,
     };
     Ok((policy, mode))
+}
+
+/// The episodes of the run `name` that played (the final attempt of each instance, errored left out).
+fn episodes_of_run(args: &Args, name: &str) -> anyhow::Result<Vec<String>> {
+    let store = open_store(args.store.as_deref())?;
+    if store.run_spec(name)?.is_none() {
+        anyhow::bail!("no run named {name:?} in the store");
+    }
+    let rows = crate::run::report::finals(&store.run_results(name)?);
+    let ids: Vec<String> = rows
+        .into_iter()
+        .filter(|r| r.outcome != "errored")
+        .filter_map(|r| r.episode_id)
+        .collect();
+    if ids.is_empty() {
+        anyhow::bail!("run {name:?} has no played episodes to judge");
+    }
+    Ok(ids)
 }
 
 /// Stored episodes of the tasks defined in `file`, with each episode's task kind.
@@ -409,6 +436,7 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
                 "constrained_episodes": r.constrained.episodes,
                 "constraint_violations": r.constrained.violated,
                 "violation_ratio": r.constrained.ratio(),
+                "unrestored": r.unrestored,
                 "violation_ratio_by_level": r.by_level.iter()
                     .map(|(l, v)| (l.as_str().to_string(), serde_json::json!(v.ratio())))
                     .collect::<serde_json::Map<_, _>>()});
@@ -535,7 +563,7 @@ fn run_report(
                 }
             );
         }
-        Ok(RunReport::new(name, &store.run_results(name)?, &catalog))
+        Ok(RunReport::load(name, store, &catalog)?)
     };
     let report = load(name)?;
     if json {

@@ -17,7 +17,7 @@ use crate::task::Catalog;
 
 /// Runs an agent over tasks on one or more phones; re-running a name resumes it.
 ///
-/// The agent is either a reference agent over an OpenAI-compatible endpoint (`--agent t3a|m3a`
+/// The agent is either a reference agent over an OpenAI-compatible endpoint (`--agent t3a|m3a|bmoca`
 /// with `--model` and `--base-url`; the key from `--api-key-env`), or your own command
 /// (`--agent-cmd`), spawned once per episode with DROIDMCP_MCP_URL (the episode phone's
 /// agent-surface MCP endpoint), DROIDMCP_GOAL, DROIDMCP_MAX_STEPS and DROIDMCP_EPISODE in its
@@ -68,6 +68,9 @@ pub struct Args {
     /// Stop calling the model once this much (USD) is spent.
     #[arg(long)]
     pub spend_cap: Option<f64>,
+    /// Longest one model request may take, in seconds (a local model on a busy CPU needs minutes).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub request_timeout: u64,
     /// Your own agent: a command run once per episode (see above).
     #[arg(long)]
     pub agent_cmd: Option<String>,
@@ -138,14 +141,14 @@ fn spec(global: &Global, args: &Args, phones: u32) -> anyhow::Result<RunSpec> {
     let agent = match (&args.agent, &args.agent_cmd) {
         (Some(style), None) => AgentSpec::Reference {
             style: Style::parse(style)
-                .with_context(|| format!("unknown --agent {style:?}; use t3a or m3a"))?,
+                .with_context(|| format!("unknown --agent {style:?}; use t3a, m3a or bmoca"))?,
             model: args.model.clone().context("--agent needs --model")?,
             base_url: args.base_url.clone().context("--agent needs --base-url")?,
             api_key_env: args.api_key_env.clone(),
         },
         (None, Some(cmd)) if !cmd.trim().is_empty() => AgentSpec::Command(cmd.clone()),
         _ => anyhow::bail!(
-            "say which agent plays: --agent t3a|m3a (with --model and --base-url) or --agent-cmd CMD"
+            "say which agent plays: --agent t3a|m3a|bmoca (with --model and --base-url) or --agent-cmd CMD"
         ),
     };
     Ok(RunSpec {
@@ -194,6 +197,7 @@ fn reference_agent(args: &Args, spec: &RunSpec) -> anyhow::Result<Option<Arc<Ref
         endpoint.usd_per_million_output = p[1];
     }
     endpoint.max_concurrency = (spec.phones as usize + spec.devices.len()).max(1);
+    endpoint.timeout = std::time::Duration::from_secs(args.request_timeout);
     let client = ChatClient::new(
         endpoint,
         &EndpointLimits::default(),

@@ -31,7 +31,7 @@ pub enum Command {
     },
     /// Replay golden solutions on fresh embedded phones (or --device), one line per instance; exits 1
     /// if any instance scores below 1.0 (or, with --wrong/--empty/--near-miss, if any succeeds).
-    /// `--suite` runs golden, empty and every near miss of each instance (what CI runs).
+    /// `--suite` runs golden, empty, wrong and every near miss of each instance (the whole sweep).
     Replay {
         /// Task ids (default with --all: every task).
         ids: Vec<String>,
@@ -50,7 +50,8 @@ pub enum Command {
         /// actions and NOT succeed.
         #[arg(long, conflicts_with = "suite")]
         near_miss: bool,
-        /// Golden, empty and every near miss of each instance.
+        /// Golden, empty, the plausible wrong trajectory and every near miss of each instance: one
+        /// command for every sweep a task must pass.
         #[arg(long)]
         suite: bool,
         /// Replays at a time, each on its own phone (default: 1 with --device, else the number of
@@ -171,7 +172,7 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
                     } else if near_miss {
                         near_runs().collect()
                     } else if suite {
-                        [Solution::Golden, Solution::Empty]
+                        [Solution::Golden, Solution::Empty, Solution::Wrong]
                             .into_iter()
                             .chain(near_runs())
                             .collect()

@@ -57,6 +57,9 @@ pub struct Summary {
     pub last_score: Option<f64>,
     pub provisional: bool,
     pub abort_reason: Option<String>,
+    /// The phone was restored to its baseline snapshot before setup; false on a phone without
+    /// snapshots (a real device), where only the task's setup reset what it reads.
+    pub restored: bool,
 }
 
 impl Episodes {
@@ -284,6 +287,7 @@ impl Episodes {
                     last_score: row.score,
                     provisional: row.provisional,
                     abort_reason: row.abort_reason,
+                    restored: row.restored,
                 })
             }
             Err(e) => Err(e),
@@ -306,6 +310,7 @@ fn summary(ep: &Episode) -> Summary {
         last_score: ep.last.as_ref().map(|v| v.score),
         provisional: ep.provisional,
         abort_reason: ep.abort_reason.clone(),
+        restored: ep.restored,
     }
 }
 

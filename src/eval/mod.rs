@@ -30,6 +30,9 @@ pub use matcher::Matcher;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub success: bool,
+    /// The device is in the goal state (the success rule holds on what the checks read), whether or
+    /// not the agent said it was done: what a B-MoCA success detector reports after each step.
+    pub reached: bool,
     /// In [0, 1]: 1/0 by success, or the weighted share of passed checks for partial-credit tasks.
     pub score: f64,
     /// Share of sub-goal checks that passed (`None` when the task declares none).
@@ -115,6 +118,7 @@ pub fn score(
     };
     Verdict {
         success: success_flag,
+        reached: expr_ok,
         score,
         subgoal_rate,
         checks: results,

@@ -151,14 +151,21 @@ async fn start(
     Ok(Json(wire::Started::from(&started)))
 }
 
-async fn episode(
+#[utoipa::path(get, path = "/v1/episodes/{id}", tag = "episodes",
+    params(("id" = String, Path, description = "Episode id")),
+    responses((status = 200, description = "The episode as it stands; `restored` says whether it began from the phone's baseline snapshot", body = wire::Summary),
+        (status = 404, body = ErrorBody)))]
+pub async fn episode(
     State(eps): Shared,
     Path(id): Path<String>,
 ) -> Result<Json<wire::Summary>, ApiError> {
     Ok(Json(wire::Summary::from(&eps.summary(&id).await?)))
 }
 
-async fn answer(
+#[utoipa::path(post, path = "/v1/episodes/{id}/answer", tag = "episodes", request_body = AnswerBody,
+    params(("id" = String, Path, description = "Episode id")),
+    responses((status = 200, body = wire::Summary), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn answer(
     State(eps): Shared,
     Path(id): Path<String>,
     Json(body): Json<AnswerBody>,
@@ -167,7 +174,10 @@ async fn answer(
     Ok(Json(wire::Summary::from(&eps.summary(&id).await?)))
 }
 
-async fn finish(
+#[utoipa::path(post, path = "/v1/episodes/{id}/finish", tag = "episodes",
+    params(("id" = String, Path, description = "Episode id")),
+    responses((status = 200, body = wire::Summary), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn finish(
     State(eps): Shared,
     Path(id): Path<String>,
 ) -> Result<Json<wire::Summary>, ApiError> {
@@ -179,7 +189,13 @@ async fn check(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::
     Ok(Json(wire::Report::from(&eps.check(&id).await?)))
 }
 
-async fn end(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::Summary>, ApiError> {
+#[utoipa::path(post, path = "/v1/episodes/{id}/end", tag = "episodes",
+    params(("id" = String, Path, description = "Episode id")),
+    responses((status = 200, body = wire::Summary), (status = 404, body = ErrorBody)))]
+pub async fn end(
+    State(eps): Shared,
+    Path(id): Path<String>,
+) -> Result<Json<wire::Summary>, ApiError> {
     Ok(Json(wire::Summary::from(&eps.end(&id).await?)))
 }
 

@@ -11,7 +11,8 @@ use super::demo::{DemoOut, DemoStart, ReplayOut, ReplayStart};
 use super::phone;
 use super::phone_wire::*;
 use super::review::{self, *};
-use super::wire::ErrorBody;
+use super::runs::{self, AgentBody, RunBody, RunList, RunStatus};
+use super::wire::{AnswerBody, ErrorBody, Summary};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -22,19 +23,23 @@ use super::wire::ErrorBody;
     paths(
         phone::devices, phone::screen, phone::act, phone::apps, phone::events,
         phone::demo_start, phone::demo_show, phone::demo_finish, phone::demo_file,
-        phone::replay_start, review::watch, review::queue, review::verdict
+        phone::replay_start, review::watch, review::queue, review::verdict,
+        super::episode, super::answer, super::finish, super::end,
+        runs::start, runs::list, runs::show, runs::markdown, runs::svg
     ),
     components(schemas(
         ErrorBody, DeviceList, DeviceOut, ScreenOut, ElementOut, ForegroundOut, ScreenshotOut,
         ActRequest, ActionIn, TargetIn, ActResult, AppList, AppOut, ChangeEvent, DemoStart, DemoOut,
         ReplayStart, ReplayOut, TouchedOut, EpisodeWatch, WatchStep, JudgeOut, HumanOut,
-        ReviewQueue, ReviewItemOut, HumanVerdictIn, HumanVerdictOut
+        ReviewQueue, ReviewItemOut, HumanVerdictIn, HumanVerdictOut, RunBody, AgentBody, RunList,
+        RunStatus, Summary, AnswerBody
     )),
     modifiers(&BearerAuth),
     tags(
         (name = "phone", description = "One device: screen, actions, apps, change feed"),
         (name = "demos", description = "Demonstrations recorded by hand, exported as imitation-learning datasets"),
-        (name = "episodes", description = "Replays to watch, an episode's steps, checks and verdicts, and the review queue")
+        (name = "episodes", description = "Replays to watch, an episode's steps, checks and verdicts, and the review queue"),
+        (name = "runs", description = "Agents played over a task selection, as `droidmcp run` does: live status and reports")
     )
 )]
 pub struct ApiDoc;

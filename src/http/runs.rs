@@ -21,7 +21,9 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
+use super::phone::Body;
 use super::ApiError;
 use crate::agent::{ReferenceAgent, Style};
 use crate::llm::{ChatClient, Endpoint, EndpointLimits, SpendCap};
@@ -32,7 +34,7 @@ use crate::store::Store;
 use crate::task::Catalog;
 
 /// `POST /v1/runs`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunBody {
     pub name: String,
@@ -54,10 +56,10 @@ pub struct RunBody {
 }
 
 /// The reference agent a REST run uses.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AgentBody {
-    /// `t3a` or `m3a`.
+    /// `t3a`, `m3a` or `bmoca`.
     pub style: String,
     pub model: String,
     pub base_url: String,
@@ -65,7 +67,7 @@ pub struct AgentBody {
 }
 
 /// A run as REST reports it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct RunStatus {
     pub name: String,
     /// `running`, `done`, `failed` (the run as a whole stopped; its error says why) or `stored`
@@ -79,7 +81,9 @@ pub struct RunStatus {
     pub tokens: u64,
     pub cost_usd: f64,
     pub line: String,
+    /// The figures `report --run NAME --json` prints (only on `GET /v1/runs/{name}`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
     pub report: Option<serde_json::Value>,
 }
 
@@ -130,11 +134,7 @@ impl Runs {
                 format!("no run named {name:?}"),
             ));
         }
-        let report = RunReport::new(
-            name,
-            &store.run_results(name).map_err(internal)?,
-            &self.catalog,
-        );
+        let report = RunReport::load(name, store, &self.catalog).map_err(internal)?;
         let (status, error, progress) = match live {
             Some(l) => (l.status, l.error, l.progress),
             None => {
@@ -175,11 +175,7 @@ impl Runs {
                 format!("no run named {name:?}"),
             ));
         }
-        Ok(RunReport::new(
-            name,
-            &store.run_results(name).map_err(internal)?,
-            &self.catalog,
-        ))
+        RunReport::load(name, store, &self.catalog).map_err(internal)
     }
 }
 
@@ -213,7 +209,7 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
         .collect::<Result<Vec<_>, _>>()?;
     let style = Style::parse(&body.agent.style).ok_or_else(|| {
         bad(format!(
-            "unknown agent style {:?}; use t3a or m3a",
+            "unknown agent style {:?}; use t3a, m3a or bmoca",
             body.agent.style
         ))
     })?;
@@ -258,9 +254,15 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
     Ok((spec, style))
 }
 
-async fn start(
+#[utoipa::path(post, path = "/v1/runs", tag = "runs", request_body = RunBody,
+    responses(
+        (status = 202, description = "The run plays in the background; a name that exists resumes it", body = RunStatus),
+        (status = 400, body = super::wire::ErrorBody),
+        (status = 404, description = "The server keeps no store", body = super::wire::ErrorBody),
+        (status = 409, description = "Running already, or stored with another specification", body = super::wire::ErrorBody)))]
+pub async fn start(
     State(runs): Shared,
-    Json(body): Json<RunBody>,
+    Body(body): Body<RunBody>,
 ) -> Result<impl IntoResponse, ApiError> {
     let store = runs.store()?.clone();
     let (spec, style) = spec_of(body)?;
@@ -341,7 +343,16 @@ async fn start(
     Ok((StatusCode::ACCEPTED, Json(runs.status(&reply_name, false)?)))
 }
 
-async fn list(State(runs): Shared) -> Result<Json<serde_json::Value>, ApiError> {
+/// `{"runs": [...]}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RunList {
+    pub runs: Vec<RunStatus>,
+}
+
+#[utoipa::path(get, path = "/v1/runs", tag = "runs",
+    responses((status = 200, description = "This server's runs and the store's", body = RunList),
+        (status = 404, description = "The server keeps no store", body = super::wire::ErrorBody)))]
+pub async fn list(State(runs): Shared) -> Result<Json<RunList>, ApiError> {
     let store = runs.store()?;
     let mut names = store.runs().map_err(internal)?;
     for n in runs.live().keys() {
@@ -353,14 +364,23 @@ async fn list(State(runs): Shared) -> Result<Json<serde_json::Value>, ApiError> 
         .iter()
         .map(|n| runs.status(n, false))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Json(serde_json::json!({ "runs": all })))
+    Ok(Json(RunList { runs: all }))
 }
 
-async fn show(State(runs): Shared, Path(name): Path<String>) -> Result<Json<RunStatus>, ApiError> {
+#[utoipa::path(get, path = "/v1/runs/{name}", tag = "runs", params(("name" = String, Path, description = "Run name")),
+    responses((status = 200, description = "Live status with the report's figures", body = RunStatus),
+        (status = 404, body = super::wire::ErrorBody)))]
+pub async fn show(
+    State(runs): Shared,
+    Path(name): Path<String>,
+) -> Result<Json<RunStatus>, ApiError> {
     Ok(Json(runs.status(&name, true)?))
 }
 
-async fn markdown(
+#[utoipa::path(get, path = "/v1/runs/{name}/report.md", tag = "runs", params(("name" = String, Path, description = "Run name")),
+    responses((status = 200, description = "The Markdown report", content_type = "text/markdown", body = String),
+        (status = 404, body = super::wire::ErrorBody)))]
+pub async fn markdown(
     State(runs): Shared,
     Path(name): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -371,7 +391,13 @@ async fn markdown(
     ))
 }
 
-async fn svg(State(runs): Shared, Path(name): Path<String>) -> Result<impl IntoResponse, ApiError> {
+#[utoipa::path(get, path = "/v1/runs/{name}/report.svg", tag = "runs", params(("name" = String, Path, description = "Run name")),
+    responses((status = 200, description = "Success by tag and environment with 95% intervals", content_type = "image/svg+xml", body = String),
+        (status = 404, body = super::wire::ErrorBody)))]
+pub async fn svg(
+    State(runs): Shared,
+    Path(name): Path<String>,
+) -> Result<impl IntoResponse, ApiError> {
     let r = runs.report(&name)?;
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], r.svg()))
 }

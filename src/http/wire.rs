@@ -35,7 +35,7 @@ pub struct StartBody {
     pub env: Option<String>,
 }
 
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Deserialize, schemars::JsonSchema, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnswerBody {
     /// The answer to the task's question.
@@ -260,7 +260,8 @@ impl From<&CoreReport> for Report {
     }
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+/// An episode as it stands (`GET /v1/episodes/{id}`, and the answer of answer, finish and end).
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Summary {
     pub episode: String,
     pub task: String,
@@ -279,6 +280,10 @@ pub struct Summary {
     pub provisional: bool,
     /// Why the episode was aborted (device lost, the server running it ended).
     pub abort_reason: Option<String>,
+    /// The phone was restored to its baseline snapshot before setup. False on a phone without
+    /// snapshots (a real device): only the task's setup reset what the task reads, and state left
+    /// by earlier episodes may remain.
+    pub restored: bool,
 }
 
 impl From<&CoreSummary> for Summary {
@@ -298,6 +303,7 @@ impl From<&CoreSummary> for Summary {
             last_success: s.last_verdict.as_ref().map(|v| v == "success"),
             provisional: s.provisional,
             abort_reason: s.abort_reason.clone(),
+            restored: s.restored,
         }
     }
 }

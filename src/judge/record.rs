@@ -226,6 +226,17 @@ pub fn human_verdict(
     rows.next().transpose()
 }
 
+/// The latest panel outcome (`success`, `failure`, `needs_review`, `undecided`) of each episode a
+/// panel judged, by episode id.
+pub fn panel_outcomes(
+    db: &Connection,
+) -> rusqlite::Result<std::collections::BTreeMap<String, String>> {
+    let mut stmt = db.prepare("SELECT episode_id, outcome FROM panel_verdicts ORDER BY id")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    // Later rows overwrite earlier ones: the latest judging of an episode counts.
+    rows.collect()
+}
+
 /// Every judge verdict recorded for an episode, oldest first: (judge, family, role, verdict,
 /// confidence, reason, error).
 #[allow(clippy::type_complexity)]

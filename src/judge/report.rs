@@ -41,6 +41,9 @@ pub struct TaskFigures {
     pub constrained: Violations,
     /// The same per AndroidArena level (only levels some task constrains).
     pub by_level: Vec<(Level, Violations)>,
+    /// Episodes that began without a restore of the phone's baseline snapshot (a real device):
+    /// only their setup reset what the task reads, so state left by earlier episodes may remain.
+    pub unrestored: Vec<String>,
 }
 
 /// Episodes judged on their constraints and how many broke one.
@@ -139,6 +142,7 @@ struct Acc {
     repeat: Vec<f64>,
     constrained: Violations,
     by_level: BTreeMap<Level, Violations>,
+    unrestored: Vec<String>,
 }
 
 impl Acc {
@@ -159,6 +163,7 @@ impl Acc {
             repeat_ratio: mean(&self.repeat),
             constrained: self.constrained,
             by_level: self.by_level.iter().map(|(l, v)| (*l, *v)).collect(),
+            unrestored: self.unrestored.clone(),
         }
     }
 }
@@ -179,6 +184,9 @@ pub fn report(store: &Store, catalog: &Catalog) -> Result<Vec<TaskFigures>, Stor
             f(&mut all);
         };
         add(&|a| a.episodes += 1);
+        if !row.restored {
+            add(&|a| a.unrestored.push(id.clone()));
+        }
         if row.status == "aborted" {
             add(&|a| a.aborted += 1);
         } else if row.verdict.as_deref() == Some("inconclusive") {
@@ -316,6 +324,15 @@ pub fn table(rows: &[TaskFigures]) -> String {
                 ));
             }
             s.push('\n');
+        }
+        // A verdict from a phone nobody reset may reflect an earlier episode's leftovers.
+        if !all.unrestored.is_empty() {
+            s.push_str(&format!(
+                "ran without a restore (setup alone reset the phone): {} of {} episodes: {}\n",
+                all.unrestored.len(),
+                all.episodes,
+                all.unrestored.join(", ")
+            ));
         }
     }
     s

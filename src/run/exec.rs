@@ -13,7 +13,7 @@ use super::plan::{self, Instance};
 use super::side_effects;
 use super::spec::{AgentSpec, RunSpec};
 use super::{command, RunError};
-use crate::agent::{AgentLog, Ending, Goal, ReferenceAgent};
+use crate::agent::{AgentLog, Ending, Goal, ReferenceAgent, SuccessDetector};
 use crate::device::Shell;
 use crate::episode::{DeviceSource, Episodes, Report, Status};
 use crate::store::{RunResultRow, Store};
@@ -350,6 +350,7 @@ async fn play_episode(
         .map_err(|e| format!("start: {e}"))?;
     leased.bind(episode);
     let before = side_effects::read(shell.as_ref()).await;
+    let data_before = side_effects::read_data(shell.as_ref()).await;
     let goal = Goal {
         text: started.goal.clone(),
         max_steps: started.max_steps,
@@ -372,10 +373,16 @@ async fn play_episode(
     row.cost_usd = played.cost_usd;
     row.agent_log = played.log.to_string();
     let after = side_effects::read(shell.as_ref()).await;
+    let data_after = side_effects::read_data(shell.as_ref()).await;
     let own = task_text(&inst.task);
     let changes: Vec<String> = side_effects::diff(&before, &after, |key| own.contains(key))
         .iter()
         .map(|c| c.to_string())
+        .chain(
+            side_effects::diff_data(&data_before, &data_after, &inst.task.apps)
+                .iter()
+                .map(|c| c.to_string()),
+        )
         .collect();
     row.side_effects = json!(changes).to_string();
     let id = started.episode.as_str();
@@ -450,8 +457,22 @@ async fn play_reference(
         Ok(s) => s,
         Err(e) => return infra_before_acting(format!("agent session: {e}")),
     };
-    let (log, infra, ending) = match tokio::time::timeout(timeout, agent.run(&session, goal)).await
-    {
+    // B-MoCA's environment checks the task after every step and ends the episode on success.
+    let detector: SuccessDetector = {
+        let (episodes, id) = (shared.episodes.clone(), episode.to_string());
+        Arc::new(move || {
+            let (episodes, id) = (episodes.clone(), id.clone());
+            Box::pin(async move {
+                episodes.check(&id).await.is_ok_and(|r| {
+                    r.verdict.reached
+                        && r.verdict.violations.is_empty()
+                        && r.verdict.inconclusive.is_none()
+                })
+            })
+        })
+    };
+    let run = agent.run(&session, goal, Some(&detector));
+    let (log, infra, ending) = match tokio::time::timeout(timeout, run).await {
         Err(_) => (None, None, "time limit".to_string()),
         Ok(Ok(log)) => {
             let ending = log.ending.as_str().to_string();

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::stats::{difference, Rate};
-use crate::store::RunResultRow;
+use crate::store::{RunResultRow, Store, StoreError};
 use crate::task::Catalog;
 
 /// The tags AndroidWorld's table uses as columns.
@@ -73,6 +73,21 @@ pub struct RunReport {
     pub rows: Vec<RunResultRow>,
     /// Each task's tags, from the catalog (a task no longer in it has none).
     tags: BTreeMap<String, Vec<String>>,
+    /// The judge panel's outcome of each episode one judged (`droidmcp judge --run NAME`), by
+    /// episode id.
+    panel: BTreeMap<String, String>,
+}
+
+/// How the judge panel's verdicts compare with the run's own outcomes.
+struct Judged<'a> {
+    /// Scored instances a panel judged.
+    judged: usize,
+    /// The panel decided (success or failure) and agreed with the outcome, among those it decided.
+    agreement: Rate,
+    /// The panel left these to a person (undecided or needs review).
+    open: usize,
+    /// Decided against the outcome: the row and the panel's verdict.
+    disagreements: Vec<(&'a RunResultRow, &'a str)>,
 }
 
 impl RunReport {
@@ -92,11 +107,66 @@ impl RunReport {
             name: name.to_string(),
             rows,
             tags,
+            panel: BTreeMap::new(),
         }
+    }
+
+    /// The report of the run `name` in `store`, with the judge panel's verdicts on its episodes.
+    pub fn load(name: &str, store: &Store, catalog: &Catalog) -> Result<RunReport, StoreError> {
+        let mut report = RunReport::new(name, &store.run_results(name)?, catalog);
+        report.panel = store.with_connection(|c| {
+            crate::judge::record::migrate(c)?;
+            crate::judge::record::panel_outcomes(c)
+        })?;
+        Ok(report)
+    }
+
+    fn panel_of(&self, row: &RunResultRow) -> Option<&str> {
+        self.panel
+            .get(row.episode_id.as_deref()?)
+            .map(String::as_str)
+    }
+
+    fn judged(&self) -> Judged<'_> {
+        let mut j = Judged {
+            judged: 0,
+            agreement: Rate::new(0, 0),
+            open: 0,
+            disagreements: Vec::new(),
+        };
+        let (mut agree, mut decided) = (0, 0);
+        for r in self.rows.iter().filter(|r| r.outcome != "errored") {
+            let Some(panel) = self.panel_of(r) else {
+                continue;
+            };
+            j.judged += 1;
+            match panel {
+                "success" | "failure" => {
+                    decided += 1;
+                    if (panel == "success") == r.success {
+                        agree += 1;
+                    } else {
+                        j.disagreements.push((r, panel));
+                    }
+                }
+                _ => j.open += 1,
+            }
+        }
+        j.agreement = Rate::new(agree, decided);
+        j
     }
 
     fn all(&self) -> Vec<&RunResultRow> {
         self.rows.iter().collect()
+    }
+
+    /// Instances whose episode began without a restore of the phone's baseline snapshot (a real
+    /// device): only the task's setup reset what it reads.
+    fn unrestored(&self) -> Vec<&RunResultRow> {
+        self.rows
+            .iter()
+            .filter(|r| r.restored == Some(false))
+            .collect()
     }
 
     fn errored(&self) -> Vec<&RunResultRow> {
@@ -194,6 +264,11 @@ impl RunReport {
         let _ = writeln!(out, "| errored | {} |", self.errored().len());
         let _ = writeln!(
             out,
+            "| ran without a restore (setup alone reset the phone) | {} |",
+            self.unrestored().len()
+        );
+        let _ = writeln!(
+            out,
             "| false complete (said done, was not) | {} |",
             self.false_complete().show()
         );
@@ -287,6 +362,30 @@ impl RunReport {
             let _ = writeln!(out, "| violations at {level} level | {n} |");
         }
 
+        let judged = self.judged();
+        if judged.judged > 0 {
+            let _ = writeln!(out, "\n## Judges (`droidmcp judge --run`)\n");
+            let _ = writeln!(out, "| metric | value |\n|---|---|");
+            let _ = writeln!(out, "| episodes judged | {} |", judged.judged);
+            let _ = writeln!(
+                out,
+                "| panel agrees with the outcome (where it decided) | {} |",
+                judged.agreement.show()
+            );
+            let _ = writeln!(
+                out,
+                "| left to a person (undecided, needs review) | {} |",
+                judged.open
+            );
+            for (r, panel) in &judged.disagreements {
+                let _ = writeln!(
+                    out,
+                    "- {}: outcome {}, panel {panel}",
+                    r.instance, r.outcome
+                );
+            }
+        }
+
         let errored = self.errored();
         if !errored.is_empty() {
             let _ = writeln!(out, "\n## Errored (not counted as failures)\n");
@@ -297,6 +396,21 @@ impl RunReport {
                     r.instance,
                     r.attempt,
                     r.error.as_deref().unwrap_or("?")
+                );
+            }
+        }
+        let unrestored = self.unrestored();
+        if !unrestored.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n## Ran without a restore\n\nThe phone had no baseline snapshot to restore; only the task's setup reset what it reads.\n"
+            );
+            for r in unrestored {
+                let _ = writeln!(
+                    out,
+                    "- {} (episode {})",
+                    r.instance,
+                    r.episode_id.as_deref().unwrap_or("?")
                 );
             }
         }
@@ -315,12 +429,12 @@ impl RunReport {
 
     /// One line per instance.
     pub fn csv(&self) -> String {
-        let mut out = String::from("instance,task,seed,env,attempt,outcome,finished,success,progress,steps,max_steps,tokens,cost_usd,wall_ms,ending,side_effects,error\n");
+        let mut out = String::from("instance,task,seed,env,attempt,outcome,finished,success,progress,steps,max_steps,tokens,cost_usd,wall_ms,ending,side_effects,error,panel\n");
         let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
         for r in &self.rows {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{},{}",
                 quote(&r.instance),
                 quote(&r.task_id),
                 r.seed,
@@ -329,7 +443,7 @@ impl RunReport {
                 r.outcome,
                 r.finished,
                 r.success,
-                show(r.progress, 3).replace('-', ""),
+                r.progress.map_or(String::new(), |p| format!("{p:.3}")),
                 r.steps,
                 r.max_steps,
                 r.tokens,
@@ -338,6 +452,7 @@ impl RunReport {
                 quote(&r.ending),
                 side_effects(r).len(),
                 quote(r.error.as_deref().unwrap_or("")),
+                self.panel_of(r).unwrap_or(""),
             );
         }
         out
@@ -351,17 +466,27 @@ impl RunReport {
         };
         let all = self.all();
         let (envs, factors) = self.by_env();
+        let judged = self.judged();
         json!({
             "run": self.name,
             "instances": all.len(),
             "success": rate(success(&all)),
             "errored": self.errored().len(),
+            "unrestored": self.unrestored().iter().map(|r| r.instance.as_str()).collect::<Vec<_>>(),
             "false_complete": rate(self.false_complete()),
             "by_tag": self.by_tag().into_iter().map(|(tag, cols)| (tag, Value::Object(cols.into_iter()
                 .map(|(k, v)| (k.to_string(), rate(v))).collect())))
                 .collect::<serde_json::Map<_, _>>(),
             "by_env": envs.into_iter().map(|(k, v)| (k, rate(v))).collect::<serde_json::Map<_, _>>(),
             "by_factor": factors.into_iter().map(|((f, v), r)| json!({"factor": f, "value": v, "success": rate(r)})).collect::<Vec<_>>(),
+            "judges": {
+                "judged": judged.judged,
+                "agreement": rate(judged.agreement),
+                "open": judged.open,
+                "disagreements": judged.disagreements.iter()
+                    .map(|(r, panel)| json!({"instance": r.instance, "outcome": r.outcome, "panel": panel}))
+                    .collect::<Vec<_>>(),
+            },
         })
     }
 

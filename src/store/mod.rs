@@ -144,9 +144,10 @@ pub struct StepRow {
     pub recorded: String,
 }
 
+/// Set outside the schema's transaction (SQLite ignores a journal mode set inside one).
+const PRAGMAS: &str = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;";
+
 const SCHEMA: &str = "
-PRAGMA journal_mode=WAL;
-PRAGMA synchronous=NORMAL;
 CREATE TABLE IF NOT EXISTS episodes(
   id TEXT PRIMARY KEY, task_id TEXT NOT NULL, seed INTEGER NOT NULL, params TEXT NOT NULL, goal TEXT NOT NULL,
   device TEXT NOT NULL, status TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT, max_steps INTEGER NOT NULL,
@@ -178,18 +179,41 @@ const OPEN_STATUSES: &str = "('running', 'finished', 'failed')";
 
 const EPISODE_COLUMNS: &str = "id, task_id, seed, params, goal, device, status, started_at, ended_at, max_steps, answer, finished, success, score, subgoal_rate, setup_log, verdict, provisional, abort_reason, env, restored";
 
+fn has_column(c: &Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
+    c.query_row(
+        &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
+        [column],
+        |r| r.get(0),
+    )
+}
+
 fn migrate(c: &Connection) -> rusqlite::Result<()> {
     for (table, column, decl) in ADDED_COLUMNS {
-        let present: bool = c.query_row(
-            &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
-            [column],
-            |r| r.get(0),
-        )?;
-        if !present {
+        if !has_column(c, table, column)? {
             c.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {decl}"))?;
         }
     }
     Ok(())
+}
+
+/// Whether the store already has every table, index and column this version writes: then opening
+/// it takes no write lock at all (a run's workers write while others open the store to read).
+fn up_to_date(c: &Connection) -> rusqlite::Result<bool> {
+    let present: i64 = c.query_row(
+        "SELECT COUNT(*) FROM sqlite_master WHERE name IN \
+         ('episodes', 'steps', 'check_results', 'check_results_episode', 'runs', 'run_results')",
+        [],
+        |r| r.get(0),
+    )?;
+    if present < 6 {
+        return Ok(false);
+    }
+    for (table, column, _) in ADDED_COLUMNS {
+        if !has_column(c, table, column)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 impl Store {
@@ -235,11 +259,22 @@ impl Store {
         Store::init(conn, ":memory:".into(), owner)
     }
 
-    fn init(conn: Connection, path: String, owner: Owner) -> Result<Store, StoreError> {
+    fn init(mut conn: Connection, path: String, owner: Owner) -> Result<Store, StoreError> {
+        // One process at a time creates and migrates the schema: two opening an older store at
+        // once would otherwise both add a missing column, and the second would fail.
+        let schema = |conn: &mut Connection| {
+            if up_to_date(conn)? {
+                return Ok(());
+            }
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            tx.execute_batch(SCHEMA)?;
+            tx.execute_batch(runs::SCHEMA)?;
+            migrate(&tx)?;
+            tx.commit()
+        };
         conn.busy_timeout(std::time::Duration::from_secs(5))
-            .and_then(|_| conn.execute_batch(SCHEMA))
-            .and_then(|_| conn.execute_batch(runs::SCHEMA))
-            .and_then(|_| migrate(&conn))
+            .and_then(|_| conn.execute_batch(PRAGMAS))
+            .and_then(|_| schema(&mut conn))
             .map_err(|source| StoreError::Sql {
                 path: path.clone(),
                 source,
@@ -589,6 +624,37 @@ mod tests {
             setup_log: "am force-stop x".into(),
             env: None,
         }
+    }
+
+    #[test]
+    fn processes_opening_an_older_store_at_once_all_migrate_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        let old = Store::open(&path).unwrap();
+        old.with(|c| {
+            c.execute_batch("ALTER TABLE episodes DROP COLUMN restored; ALTER TABLE steps DROP COLUMN screen_before")
+        })
+        .unwrap();
+        drop(old);
+        let opened: Vec<_> = (0..8)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || Store::open(&path).map(|_| ()))
+            })
+            .map(|t| t.join().unwrap())
+            .collect();
+        assert!(opened.iter().all(|r| r.is_ok()), "{opened:?}");
+        let store = Store::open(&path).unwrap();
+        let present: bool = store
+            .with(|c| {
+                c.query_row(
+                    "SELECT COUNT(*) = 1 FROM pragma_table_info('episodes') WHERE name = 'restored'",
+                    [],
+                    |r| r.get(0),
+                )
+            })
+            .unwrap();
+        assert!(present);
     }
 
     #[test]

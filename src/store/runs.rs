@@ -47,6 +47,9 @@ pub struct RunResultRow {
     /// Trajectory metrics and constraint violations (JSON), when the task has a reference.
     pub metrics: String,
     pub at: String,
+    /// Whether the attempt's episode began from the phone's baseline snapshot (read from the
+    /// episode, not stored with the row); `None` when no episode was recorded.
+    pub restored: Option<bool>,
 }
 
 pub(super) const SCHEMA: &str = "
@@ -133,7 +136,13 @@ impl Store {
     pub fn run_results(&self, run: &str) -> Result<Vec<RunResultRow>, StoreError> {
         self.with(|c| {
             let mut stmt = c.prepare(&format!(
-                "SELECT {RESULT_COLUMNS} FROM run_results WHERE run = ?1 ORDER BY at, instance, attempt"
+                "SELECT {}, e.restored FROM run_results r LEFT JOIN episodes e ON e.id = r.episode_id
+                 WHERE r.run = ?1 ORDER BY r.at, r.instance, r.attempt",
+                RESULT_COLUMNS
+                    .split(", ")
+                    .map(|c| format!("r.{c}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))?;
             let rows = stmt.query_map([run], |r| {
                 Ok(RunResultRow {
@@ -160,6 +169,7 @@ impl Store {
                     agent_log: r.get(20)?,
                     metrics: r.get(21)?,
                     at: r.get(22)?,
+                    restored: r.get(23)?,
                 })
             })?;
             rows.collect()

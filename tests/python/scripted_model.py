@@ -12,26 +12,35 @@ import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
-def element(screen, pattern):
-    for line in screen.splitlines():
-        m = re.match(r"^(\d+) ", line)
-        if m and re.search(pattern, line):
-            return int(m.group(1)), line
+def elements(screen):
+    """The element lines of the screen tool's reply (its `changes:` part left out)."""
+    listed = screen.split("\nelements (", 1)[-1]
+    return [line for line in listed.splitlines() if re.match(r"^\d+ ", line)]
+
+
+def element(lines, pattern):
+    for line in lines:
+        if re.search(pattern, line):
+            return int(line.split(" ", 1)[0]), line
     return None, None
 
 
 def decide(prompt):
-    screen = prompt.split("Screen:", 1)[-1]
-    wifi, line = element(screen, r"switch .*: Wi-Fi")
-    if wifi is not None:
-        if " checked" in line and "unchecked" not in line:
-            return {"tool": "task_finish", "arguments": {}}
-        return {"tool": "tap", "arguments": {"element": wifi}}
-    for label in (r": Internet\b", r": Network & internet\b"):
-        found, _ = element(screen, label)
+    lines = elements(prompt.split("Screen:", 1)[-1])
+    # The Wi-Fi row's switch is its own element, listed after the row's label.
+    label, _ = element(lines, r" btn .*: Wi-Fi$")
+    if label is not None:
+        after = [l for l in lines if int(l.split(" ", 1)[0]) > label]
+        switch, line = element(after, r" switch ")
+        if switch is not None:
+            if re.search(r"\bchecked\b", line) and "unchecked" not in line:
+                return {"tool": "task_finish", "arguments": {}}
+            return {"tool": "tap", "arguments": {"element": switch}}
+    for label in (r" btn .*: Internet\b", r" btn .*: Network & internet\b"):
+        found, _ = element(lines, label)
         if found is not None:
             return {"tool": "tap", "arguments": {"element": found}}
-    if "com.android.settings" in screen:
+    if any("com.android.settings" in l for l in prompt.splitlines()):
         return {"tool": "scroll", "arguments": {"direction": "down"}}
     return {"tool": "open_app", "arguments": {"app": "Settings"}}
 

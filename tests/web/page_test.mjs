@@ -351,11 +351,35 @@ step('the overview picture: Settings with element boxes and one element inspecte
   await shot('overview');
 });
 
+step('the Runs view shows a stored run: its figures with intervals and the plot', async () => {
+  await page.click('.tabs button[data-tab=runs]');
+  await page.waitForSelector('#runs tr[data-run="web-finish-at-once"]');
+  await page.click('#runs tr[data-run="web-finish-at-once"]');
+  await page.waitForSelector('#run[data-run="web-finish-at-once"]');
+  const figures = await page.textContent('#run-figures');
+  // Two instances; the agent said done at once on a phone with Wi-Fi off: no success, all false complete.
+  assert.match(figures, /instances2/);
+  assert.match(figures, /success0\/2 \(0%, 95% 0%–\d+%\)/);
+  assert.match(figures, /false complete2\/2 \(100%/);
+  await page.waitForFunction(() => { const img = document.getElementById('run-plot'); return img.complete && img.naturalWidth > 0; });
+  const md = await rest('GET', '/v1/runs/web-finish-at-once/report.md');
+  assert.equal(md.status, 200);
+  assert.match(md.text, /web-finish-at-once/);
+  const missing = await rest('GET', '/v1/runs/nope');
+  assert.equal(missing.status, 404);
+  assert.equal(missing.json.kind, 'not_found');
+  const malformed = await rest('POST', '/v1/runs', '{"name": ');
+  assert.equal(malformed.status, 400);
+  assert.equal(malformed.json.kind, 'bad_request');
+  await shot('runs');
+  await page.click('.tabs button[data-tab=elements]');
+});
+
 step('/openapi.json documents the routes and the error shape', async () => {
   const r = await rest('GET', '/openapi.json');
   assert.equal(r.status, 200);
   assert.match(r.json.openapi, /^3\./);
-  for (const p of ['/v1/devices', '/v1/screen', '/v1/actions', '/v1/apps', '/v1/events']) {
+  for (const p of ['/v1/devices', '/v1/screen', '/v1/actions', '/v1/apps', '/v1/events', '/v1/runs', '/v1/runs/{name}']) {
     assert.ok(r.json.paths[p], `${p} is documented`);
   }
   assert.ok(r.json.components.schemas.ErrorBody);

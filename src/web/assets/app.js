@@ -538,6 +538,75 @@ async function reviewVerdict(verdict) {
   } catch (e) { showError(e); }
 }
 
+// ---- Runs --------------------------------------------------------------------------------------
+
+const runState = { name: null, timer: null };
+
+function cells(tr, texts) {
+  for (const t of texts) { const td = document.createElement('td'); td.textContent = t; tr.appendChild(td); }
+  return tr;
+}
+
+// A rate as `k/n (p%, 95% lo–hi%)`; `–` when nothing was counted.
+function rateText(r) {
+  if (!r || !r.n) return '–';
+  const pct = (x) => `${Math.round(100 * x)}%`;
+  return `${r.k}/${r.n} (${pct(r.rate)}, 95% ${pct(r.ci95[0])}–${pct(r.ci95[1])})`;
+}
+
+async function loadRuns() {
+  try {
+    const list = await api('GET', '/v1/runs');
+    $('runs').replaceChildren(...list.runs.map((r) => {
+      const tr = cells(document.createElement('tr'), [r.name, r.status, r.line]);
+      tr.dataset.run = r.name;
+      tr.classList.toggle('sel', r.name === runState.name);
+      tr.addEventListener('click', () => showRun(r.name));
+      return tr;
+    }));
+    if (!list.runs.length) $('runs').innerHTML = '<tr><td class="muted">no runs yet: start one with droidmcp run NAME</td></tr>';
+  } catch (e) {
+    if (e.kind !== 'not_found') showError(e);
+    $('runs').innerHTML = '';
+    cells($('runs').appendChild(document.createElement('tr')), [e.message]);
+  }
+}
+
+function drawRun(r) {
+  const rep = r.report || {};
+  $('run').hidden = false;
+  $('run').dataset.run = r.name;
+  $('run').dataset.status = r.status;
+  $('run').dataset.done = r.done;
+  $('run-name').textContent = `${r.name} · ${r.status}`;
+  $('run-line').textContent = r.line;
+  $('run-error').textContent = r.error || '';
+  const rows = [['instances', String(rep.instances ?? r.total)], ['success', rateText(rep.success)],
+    ['false complete', rateText(rep.false_complete)], ['errored (not counted)', String(rep.errored ?? r.errored)]];
+  for (const [tag, cols] of Object.entries(rep.by_tag || {})) rows.push([`tag ${tag}`, rateText(cols.all)]);
+  for (const [env, rate] of Object.entries(rep.by_env || {})) rows.push([`environment ${env}`, rateText(rate)]);
+  $('run-figures').replaceChildren(...rows.map((row) => cells(document.createElement('tr'), row)));
+  const base = `/v1/runs/${encodeURIComponent(r.name)}`;
+  // The plot changes as episodes finish; the done count keeps the browser from showing a stale one.
+  $('run-plot').src = `${base}/report.svg?done=${r.done}`;
+  $('run-md').href = `${base}/report.md`;
+}
+
+async function showRun(name) {
+  runState.name = name;
+  clearTimeout(runState.timer);
+  const tick = async () => {
+    if (runState.name !== name) return;
+    let r;
+    try { r = await api('GET', `/v1/runs/${encodeURIComponent(name)}`); } catch (e) { showError(e); return; }
+    drawRun(r);
+    loadRuns();
+    // A running run is followed until it ends.
+    if (r.status === 'running') runState.timer = setTimeout(tick, 2000);
+  };
+  tick();
+}
+
 // ---- Wiring ------------------------------------------------------------------------------------
 
 function setup() {
@@ -565,6 +634,7 @@ function setup() {
   $('demo-finish').addEventListener('click', demoFinish);
   window.addEventListener('tab', (ev) => { if (ev.detail === 'record') loadTasks(); });
   window.addEventListener('tab', (ev) => { if (ev.detail === 'episodes') { loadReplayTasks(); loadReview(); } });
+  window.addEventListener('tab', (ev) => { if (ev.detail === 'runs') loadRuns(); });
   $('replay-form').addEventListener('submit', replayStart);
   $('watch-form').addEventListener('submit', (ev) => { ev.preventDefault(); const id = $('watch-id').value.trim(); if (id) watchEpisode(id); });
   for (const b of document.querySelectorAll('#watch-review button')) b.addEventListener('click', () => reviewVerdict(b.dataset.verdict));
@@ -581,5 +651,5 @@ function setup() {
   listen();
 }
 
-window.droidmcp = { state, api, act, refresh, selectTab, showError, clearError, q, watchEpisode, loadReview };
+window.droidmcp = { state, api, act, refresh, selectTab, showError, clearError, q, watchEpisode, loadReview, loadRuns, showRun };
 setup();
