@@ -190,7 +190,11 @@ fn area_average(src: &RgbaImage, w: u32, h: u32) -> RgbaImage {
     let (sw, sh, w) = (src.width() as usize, src.height() as usize, w as usize);
     let (cols, rows) = (coverage(src.width(), w as u32), coverage(src.height(), h));
     let mut mid = vec![0u64; sh * w];
-    for (line, out) in src.as_raw().chunks_exact(sw * 4).zip(mid.chunks_exact_mut(w)) {
+    for (line, out) in src
+        .as_raw()
+        .chunks_exact(sw * 4)
+        .zip(mid.chunks_exact_mut(w))
+    {
         for (o, (first, weights)) in out.iter_mut().zip(&cols) {
             let mut sum = 0u64;
             for (k, &wk) in weights.iter().enumerate() {
