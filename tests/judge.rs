@@ -2,6 +2,7 @@
 //! outside API). Each judge gets its own path prefix; the server answers from a per-judge script and keeps
 //! every request body for assertions.
 
+use crate::oracle_model::message_text;
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -240,19 +241,6 @@ fn evidence() -> Evidence {
 fn user_text(request: &Value) -> String {
     let messages = request["messages"].as_array().unwrap();
     message_text(messages.iter().rev().find(|m| m["role"] == "user").unwrap())
-}
-
-/// A chat message's text parts, joined.
-fn message_text(message: &Value) -> String {
-    match &message["content"] {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
 }
 
 #[tokio::test]

@@ -34,15 +34,7 @@ async fn complete(
         .into_iter()
         .flatten()
         .filter(|m| m["role"] == "user")
-        .map(|m| match &m["content"] {
-            Value::String(s) => s.clone(),
-            Value::Array(parts) => parts
-                .iter()
-                .filter_map(|p| p["text"].as_str())
-                .collect::<Vec<_>>()
-                .join("\n"),
-            _ => String::new(),
-        })
+        .map(message_text)
         .collect::<Vec<_>>()
         .join("\n");
     tokio::time::sleep(delay).await;
@@ -51,6 +43,19 @@ async fn complete(
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
     .to_string()
+}
+
+/// A chat message's text parts, joined.
+pub fn message_text(message: &Value) -> String {
+    match &message["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
 }
 
 impl Model {
