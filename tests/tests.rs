@@ -26,6 +26,9 @@ mod hierarchy;
 // LLM judges against a scripted OpenAI-compatible server.
 mod judge;
 
+// Judges' evidence holds what decides: an evidence-only judge agrees with the rules.
+mod judge_evidence;
+
 // `droidmcp run`: reference and command agents over the suite on several phones, resume, errors.
 mod oracle_model;
 mod run;

@@ -58,12 +58,17 @@ enum Command {
         /// Judge name (file stem in the judges directory).
         name: String,
     },
-    /// Measure the panel against rule-based ground truth: replays golden, empty and wrong trajectories
-    /// of tasks on the embedded phone, judges each, and reports accuracy, precision/recall, Cohen's κ,
-    /// agreement and the error rate among agreed verdicts.
+    /// Measure the panel against rule-based ground truth: replays golden, empty, wrong and near-miss
+    /// trajectories of tasks on the embedded phone, judges each in every mode asked for, and reports
+    /// accuracy, precision/recall, Cohen's κ, agreement, the error rate among agreed verdicts,
+    /// misjudgment per mode with its interval, false successes and failures by task, and how
+    /// complete the evidence is (the episode decided from its evidence alone).
     Calibrate {
         /// Task ids (default: every task).
         tasks: Vec<String>,
+        /// Modes to judge in, comma-separated or repeated (default: panel.toml's).
+        #[arg(long = "mode", value_delimiter = ',')]
+        modes: Vec<String>,
         /// Seeds per task.
         #[arg(long, default_value_t = 1)]
         seeds: u64,
@@ -141,11 +146,12 @@ pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
         Some(Command::Ping { name }) => ping(&args.judges, &args.prompts, name).await,
         Some(Command::Calibrate {
             tasks,
+            modes,
             seeds,
             limit,
             json,
             reviewed_only,
-        }) => calibrate(&args, tasks, *seeds, *limit, *json, *reviewed_only).await,
+        }) => calibrate(&args, tasks, modes, *seeds, *limit, *json, *reviewed_only).await,
         None => match (&args.episode, &args.task_file) {
             _ if args.run.is_some() => {
                 let name = args.run.as_deref().unwrap_or_default();
@@ -302,13 +308,22 @@ fn print_verdict(id: &str, task: &str, rule: Option<bool>, v: &PanelVerdict, c: 
 async fn calibrate(
     args: &Args,
     tasks: &[String],
+    modes: &[String],
     seeds: u64,
     limit: Option<usize>,
     json: bool,
     reviewed_only: bool,
 ) -> anyhow::Result<i32> {
     let (panel, config) = load_panel(&args.judges, &args.prompts)?;
-    let (_, mode) = policy_and_mode(args, &config, None)?;
+    let (_, default_mode) = policy_and_mode(args, &config, None)?;
+    let modes: Vec<Mode> = if modes.is_empty() {
+        vec![default_mode]
+    } else {
+        modes
+            .iter()
+            .map(|m| Mode::parse(m).with_context(|| format!("unknown mode {m:?}")))
+            .collect::<anyhow::Result<_>>()?
+    };
     let catalog = load_catalog();
     let mut chosen: Vec<Arc<Task>> = if tasks.is_empty() {
         catalog.iter().cloned().collect()
@@ -325,34 +340,52 @@ async fn calibrate(
     let names: Vec<String> = panel.judges().map(|j| j.config().name.clone()).collect();
     // Episodes a person reviewed count with the person's verdict as the known outcome.
     let reviewed = store.with_connection(|c| record::reviewed(c, &names))?;
-    let mut labelled: Vec<Labelled> = Vec::new();
-    if !reviewed_only {
-        let episodes = calibration_run::run(&chosen, seeds.max(1), &panel, mode, &store).await;
-        for e in &episodes {
-            if let Some(note) = &e.note {
-                eprintln!("{} seed {} {}: {note}", e.task, e.seed, e.trajectory);
-            }
+    let episodes = if reviewed_only {
+        Vec::new()
+    } else {
+        calibration_run::run(&chosen, seeds.max(1), &panel, &modes, &store).await
+    };
+    for e in &episodes {
+        if let Some(note) = &e.note {
+            eprintln!("{} seed {} {}: {note}", e.task, e.seed, e.trajectory);
         }
-        labelled.extend(episodes.into_iter().filter_map(|e| e.labelled));
     }
     let by_person = reviewed.len();
-    labelled.extend(reviewed);
-    if labelled.is_empty() {
+    if episodes.iter().all(|e| e.labelled.is_empty()) && reviewed.is_empty() {
         anyhow::bail!("no calibration episode could be run");
     }
-    let report = crate::judge::calibrate::calibrate(&names, &labelled);
+    let findings = crate::judge::misjudgment::findings(&names, &modes, &episodes);
+    let mut reports = Vec::new();
+    for &mode in &modes {
+        let mut labelled: Vec<Labelled> = episodes
+            .iter()
+            .filter_map(|e| e.in_mode(mode).cloned())
+            .collect();
+        labelled.extend(reviewed.iter().cloned());
+        reports.push((mode, crate::judge::calibrate::calibrate(&names, &labelled), labelled));
+    }
     if json {
-        println!("{}", report.to_json());
-    } else {
-        let positives = labelled.iter().filter(|l| l.truth).count();
+        let per_mode: serde_json::Map<String, serde_json::Value> = reports
+            .iter()
+            .map(|(mode, report, _)| (mode.as_str().to_string(), report.to_json()))
+            .collect();
         println!(
-            "{} episodes ({} successes; {} labelled by a person's review), mode {}",
-            labelled.len(),
-            positives,
-            by_person,
-            mode.as_str()
+            "{}",
+            serde_json::json!({"modes": per_mode, "findings": findings.to_json()})
         );
-        print!("{}", report.table());
+    } else {
+        for (mode, report, labelled) in &reports {
+            let positives = labelled.iter().filter(|l| l.truth).count();
+            println!(
+                "{} episodes ({} successes; {} labelled by a person's review), mode {}",
+                labelled.len(),
+                positives,
+                by_person,
+                mode.as_str()
+            );
+            print!("{}", report.table());
+        }
+        print!("{}", findings.text());
     }
     Ok(0)
 }

@@ -362,6 +362,20 @@ impl Device {
         self::image::decode_png(&png).map_err(|e| DeviceError::Screenshot(e.to_string()))
     }
 
+    /// The screen scaled so its long side is at most `max_edge` pixels, encoded as `encoding`
+    /// (what judges are shown of a step).
+    pub async fn screenshot_scaled(
+        &self,
+        max_edge: u32,
+        encoding: self::image::Encoding,
+    ) -> Result<self::image::Screenshot, DeviceError> {
+        let pixels = self.screen_pixels().await?;
+        let factor = self::image::downscale_factor(pixels.width(), pixels.height(), max_edge);
+        let scaled = self::image::scale(&pixels, factor);
+        self::image::finish(&scaled, encoding, factor)
+            .map_err(|e| DeviceError::Screenshot(e.to_string()))
+    }
+
     /// The UI hierarchy as uiautomator dumps it, retried on the known transient failures. Never
     /// returns an empty screen for a failed dump.
     pub async fn dump_xml(&self) -> Result<String, DeviceError> {

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::frames;
 use super::record::{action_record, step_row};
 use super::{EpisodeError, Report, Status, StepOutcome};
 use crate::device::{Shell, ShellError};
@@ -14,7 +15,7 @@ use crate::eval::metrics;
 use crate::eval::sqlite::DbSnapshot;
 use crate::eval::{self, CheckResult, Context, Verdict};
 use crate::session::Step;
-use crate::store::{EpisodeRow, Store};
+use crate::store::{EpisodeRow, FrameKind, Store};
 use crate::task::setup::ShellOp;
 use crate::task::{Kind, Task, TaskInstance};
 /// A set-up task instance on a device.
@@ -95,6 +96,7 @@ impl Episode {
         if let Some(store) = &ep.store {
             store.insert_episode(&ep.row())?;
         }
+        ep.keep_frame(FrameKind::Start, 0).await?;
         Ok(ep)
     }
 
@@ -330,6 +332,7 @@ impl Episode {
             store.insert_step(&self.id, &step_row(&step, self.steps.last(), &now()))?;
         }
         self.steps.push(step);
+        self.keep_frame(FrameKind::Step, index).await?;
         let max = self.instance.task.max_steps;
         if index > max {
             self.status = Status::Failed;
@@ -342,6 +345,44 @@ impl Episode {
             steps_left: max.saturating_sub(index),
             status: self.status,
         })
+    }
+
+    /// Keeps a frame of the screen for judges (episodes with a store only). A frame that cannot be
+    /// taken is left out, and the judge is told none was recorded; a lost device aborts.
+    async fn keep_frame(&mut self, kind: FrameKind, step: u32) -> Result<(), EpisodeError> {
+        let Some(store) = self.store.clone() else {
+            return Ok(());
+        };
+        match frames::capture(&self.shell, kind, step, kind == FrameKind::End).await {
+            Ok(frame) => store.insert_frame(&self.id, &frame)?,
+            Err(e) if e.is_device_lost() => return Err(self.abort(&e.to_string())),
+            Err(e) => tracing::warn!(episode = %self.id, "no {} frame: {e}", kind.as_str()),
+        }
+        Ok(())
+    }
+
+    /// The state the agent left, for judges: the end frame with its screen, and the device facts
+    /// (what the rule checks read, and what the goal names). Taken at the final check, when the
+    /// agent has finished, answered or run out of steps and nothing moves the phone any more.
+    async fn keep_end_state(&mut self) -> Result<(), EpisodeError> {
+        let Some(store) = self.store.clone() else {
+            return Ok(());
+        };
+        self.keep_frame(FrameKind::End, self.steps.len() as u32).await?;
+        let facts = match eval::facts::read(
+            &self.instance.checks,
+            &self.instance.goal,
+            self.shell.as_ref(),
+            &self.before,
+            self.log_baseline.as_ref(),
+        )
+        .await
+        {
+            Ok(facts) => facts,
+            Err(lost) => return Err(self.abort(&lost.to_string())),
+        };
+        store.replace_facts(&self.id, &facts)?;
+        Ok(())
     }
 
     /// The focused activity (`package/class`), as `Device::foreground` reads it; `None` when the
@@ -496,6 +537,9 @@ impl Episode {
     /// Evaluates every check and scores the episode; results are stored as one evaluation run.
     pub async fn check(&mut self) -> Result<Report, EpisodeError> {
         self.open("checking")?;
+        if self.status != Status::Running {
+            self.keep_end_state().await?;
+        }
         let mut reference = Task::reference_of(&self.instance.golden);
         // A reference step that names a string resource is compared in the device's language; one
         // the device cannot resolve matches no step, which only lowers the trajectory metrics.

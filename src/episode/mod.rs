@@ -19,12 +19,14 @@
 
 mod episode;
 mod error;
+mod frames;
 mod record;
 mod registry;
 pub mod replay;
 
 pub use episode::Episode;
 pub use error::EpisodeError;
+pub use frames::MAX_EDGE as FRAME_MAX_EDGE;
 pub use record::action_record;
 pub use registry::{DeviceSource, Episodes, PoolDevices, Started, Summary};
 

@@ -109,6 +109,35 @@ pub enum Probe {
     },
 }
 
+impl Probe {
+    /// The one shell command a settings, shell or content probe reads the device with (device
+    /// facts read the same command, so a judge sees what the check saw).
+    pub fn command(&self) -> Option<String> {
+        match self {
+            Probe::Settings { ns, key, .. } => {
+                Some(format!("settings get {} {}", sh_quote(ns), sh_quote(key)))
+            }
+            Probe::Shell { command, .. } => Some(command.clone()),
+            Probe::Content {
+                uri,
+                projection,
+                selection,
+                ..
+            } => {
+                let mut cmd = format!("content query --uri {}", sh_quote(uri));
+                if !projection.is_empty() {
+                    cmd.push_str(&format!(" --projection {}", sh_quote(&projection.join(":"))));
+                }
+                if let Some(sel) = selection {
+                    cmd.push_str(&format!(" --where {}", sh_quote(sel)));
+                }
+                Some(cmd)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A test over a set of rows (content provider or SQL result).
 #[derive(Debug, Clone, PartialEq)]
 pub enum RowsTest {
@@ -252,7 +281,7 @@ struct Run<'a, 'c> {
 }
 
 /// What a probe concluded: `Ok((value, values))` on a pass, `Err((value, reason))` on a fail.
-type Judged = Result<(String, Vec<String>), (String, String)>;
+pub(crate) type Judged = Result<(String, Vec<String>), (String, String)>;
 
 impl Run<'_, '_> {
     /// Runs a read tool (`settings`, `content`, `dumpsys`, `logcat`, `date`, `uiautomator`) that must
@@ -398,7 +427,8 @@ fn rows_uses_clock(test: &RowsTest) -> bool {
     tests.iter().any(|(_, m)| m.uses_clock())
 }
 
-fn judge_rows(rows: &[ContentRow], test: &RowsTest, now: Option<i64>) -> Judged {
+/// Whether `rows` pass `test`: `Ok((shown, values))` or `Err((shown, why))`.
+pub(crate) fn judge_rows(rows: &[ContentRow], test: &RowsTest, now: Option<i64>) -> Judged {
     let passing = |m: &RowMatch| {
         rows.iter()
             .filter(|r| sqlite::row_matches(r, m, now).is_ok())
@@ -569,10 +599,8 @@ impl Check {
     async fn judge(&self, run: &mut Run<'_, '_>) -> Result<Judged, Unread> {
         let ctx = run.ctx;
         Ok(match &self.probe {
-            Probe::Settings { ns, key, test } => {
-                let out = run
-                    .exec(&format!("settings get {} {}", sh_quote(ns), sh_quote(key)))
-                    .await?;
+            Probe::Settings { test, .. } => {
+                let out = run.exec(&self.probe.command().unwrap_or_default()).await?;
                 let v = android::parse_setting(&out);
                 judge_value(v.as_deref(), test, None)
             }
@@ -581,23 +609,8 @@ impl Check {
                 let (out, _) = run.exec_status(command).await?;
                 judge_value(Some(out.trim()), test, None)
             }
-            Probe::Content {
-                uri,
-                projection,
-                selection,
-                rows,
-            } => {
-                let mut cmd = format!("content query --uri {}", sh_quote(uri));
-                if !projection.is_empty() {
-                    cmd.push_str(&format!(
-                        " --projection {}",
-                        sh_quote(&projection.join(":"))
-                    ));
-                }
-                if let Some(sel) = selection {
-                    cmd.push_str(&format!(" --where {}", sh_quote(sel)));
-                }
-                let out = run.exec(&cmd).await?;
+            Probe::Content { rows, .. } => {
+                let out = run.exec(&self.probe.command().unwrap_or_default()).await?;
                 let parsed = android::parse_content_rows(&out);
                 let now = if rows_uses_clock(rows) {
                     run.now_ms().await?

@@ -14,6 +14,7 @@ pub mod answer;
 pub mod check;
 pub mod constraint;
 pub mod expr;
+pub mod facts;
 pub mod history;
 pub mod matcher;
 pub mod metrics;

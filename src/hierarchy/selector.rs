@@ -98,7 +98,7 @@ pub enum Matcher {
 }
 
 impl Matcher {
-    fn matches(&self, s: &str) -> bool {
+    pub fn matches(&self, s: &str) -> bool {
         match self {
             Matcher::Exact(v) => s == v,
             Matcher::Contains(v) => s.to_lowercase().contains(v.as_str()),

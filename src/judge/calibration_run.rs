@@ -1,12 +1,14 @@
 //! Producing labelled episodes for calibration on the embedded phone: for each task instance, its golden
-//! solution, an empty trajectory and (where the task file has one) its plausible wrong trajectory are
-//! replayed through `Session::act`, the path agents take; the rule-based checks give the known outcome and
-//! the panel judges the recorded evidence.
+//! solution, an empty trajectory, its plausible wrong trajectory (where the task file has one) and each
+//! near miss (the golden with one parameter off) are replayed through `Session::act`, the path agents
+//! take; the rule-based checks give the known outcome, the panel judges the recorded evidence in each
+//! mode asked for, and the evidence is decided alone with the task's checks (its completeness, see
+//! [`super::completeness`]).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::device::{Device, Shell};
+use crate::device::Shell;
 use crate::episode::replay::{attach, replay};
 use crate::episode::Episode;
 use crate::sim::{Phone, SimConfig};
@@ -14,6 +16,7 @@ use crate::store::Store;
 use crate::task::{Action, Task};
 
 use super::calibrate::Labelled;
+use super::completeness::{self, Sight};
 use super::evidence::Mode;
 use super::panel::{combine, Panel, Policy};
 use super::record;
@@ -25,125 +28,162 @@ pub struct CalibrationEpisode {
     pub episode: String,
     pub task: String,
     pub seed: u64,
-    /// `golden`, `empty` or `wrong`.
-    pub trajectory: &'static str,
-    /// The rule-based outcome; `None` when the episode could not be run (see `note`).
-    pub labelled: Option<Labelled>,
+    /// `golden`, `empty`, `wrong` or `near miss: <what changed>`.
+    pub trajectory: String,
+    /// The rule-based outcome.
+    pub truth: Option<bool>,
+    /// What the panel said, per mode (in the order asked); empty when the episode could not run.
+    pub labelled: Vec<(Mode, Labelled)>,
+    /// The episode decided from its evidence alone.
+    pub sight: Option<Sight>,
     pub note: Option<String>,
 }
 
-/// Runs one trajectory of one task instance and judges it.
+impl CalibrationEpisode {
+    /// The panel's verdicts in `mode`.
+    pub fn in_mode(&self, mode: Mode) -> Option<&Labelled> {
+        self.labelled.iter().find(|(m, _)| *m == mode).map(|(_, l)| l)
+    }
+}
+
+/// Runs one trajectory of one task instance and judges it in each of `modes`.
 async fn run_one(
     task: &Arc<Task>,
     seed: u64,
-    trajectory: &'static str,
+    trajectory: String,
     actions: &[Action],
     panel: &Panel,
-    mode: Mode,
+    modes: &[Mode],
     store: &Store,
 ) -> CalibrationEpisode {
-    let failed = |note: String| CalibrationEpisode {
+    let mut out = CalibrationEpisode {
         episode: String::new(),
         task: task.id.clone(),
         seed,
         trajectory,
-        labelled: None,
-        note: Some(note),
+        truth: None,
+        labelled: Vec::new(),
+        sight: None,
+        note: None,
+    };
+    let failed = |mut out: CalibrationEpisode, note: String| {
+        out.note = Some(note);
+        out
     };
     let instance = match task.instantiate(seed, &BTreeMap::new()) {
         Ok(i) => i,
-        Err(e) => return failed(format!("instantiate: {e}")),
+        Err(e) => return failed(out, format!("instantiate: {e}")),
     };
+    let checks = instance.checks.clone();
     let phone = match Phone::new(SimConfig {
         seed,
         ..SimConfig::default()
     }) {
         Ok(p) => p,
-        Err(e) => return failed(format!("boot: {e}")),
+        Err(e) => return failed(out, format!("boot: {e}")),
     };
     let shell: Arc<dyn Shell> = Arc::new(phone);
-    let device = Device::new(shell.clone());
     let episode = match Episode::start(instance, shell.clone(), Some(store.clone())).await {
         Ok(e) => Arc::new(tokio::sync::Mutex::new(e)),
-        Err(e) => return failed(format!("setup: {e}")),
+        Err(e) => return failed(out, format!("setup: {e}")),
     };
     let session = match attach(shell, &episode).await {
         Ok(s) => s,
-        Err(e) => return failed(format!("session: {e}")),
+        Err(e) => return failed(out, format!("session: {e}")),
     };
     if let Err(e) = replay(&session, &episode, actions).await {
-        // A wrong trajectory may stop early (its selector is gone); what it did so far still counts.
-        if trajectory == "golden" {
-            return failed(format!("golden replay: {e}"));
+        // A wrong trajectory or a near miss may stop early (its selector is gone); what it did so
+        // far still counts.
+        if out.trajectory == "golden" {
+            return failed(out, format!("golden replay: {e}"));
         }
     }
     let mut episode = episode.lock().await;
+    out.episode = episode.id.clone();
+    // A trajectory may stop before saying it is done: the end state it left is what is judged, and
+    // the final check keeps it (frame and device facts).
+    if !episode.is_finished() {
+        let _ = episode.finish();
+    }
     let truth = match episode.check().await {
         Ok(report) => report.verdict.success,
-        Err(e) => return failed(format!("check: {e}")),
+        Err(e) => return failed(out, format!("check: {e}")),
     };
+    out.truth = Some(truth);
     let evidence = match source::from_store(store, &episode.id, Some(task.kind.as_str())) {
-        Ok(ev) => source::with_live_final_screen(ev, &device).await,
-        Err(e) => return failed(format!("evidence: {e}")),
+        Ok(ev) => ev,
+        Err(e) => return failed(out, format!("evidence: {e}")),
     };
-    let verdict = panel.judge(&evidence, mode).await;
-    let combined = combine(Policy::JudgesOnly, Some(truth), Some(&verdict));
-    let recorded = store.with_connection(|c| {
-        record::migrate(c)?;
-        record::record(
-            c,
-            &episode.id,
-            Policy::JudgesOnly,
-            Some(truth),
-            &verdict,
-            &combined,
-        )
-    });
+    out.sight = Some(completeness::decide(task, &checks, &evidence).await);
+    let mut notes = Vec::new();
+    for &mode in modes {
+        let verdict = panel.judge(&evidence, mode).await;
+        let combined = combine(Policy::JudgesOnly, Some(truth), Some(&verdict));
+        let recorded = store.with_connection(|c| {
+            record::migrate(c)?;
+            record::record(
+                c,
+                &episode.id,
+                Policy::JudgesOnly,
+                Some(truth),
+                &verdict,
+                &combined,
+            )
+        });
+        if let Err(e) = recorded {
+            notes.push(format!("{} not recorded: {e}", mode.as_str()));
+        }
+        let mut verdicts: Vec<_> = verdict.judges.iter().map(|o| o.verdict.kind).collect();
+        if let Some(t) = &verdict.tie_breaker {
+            verdicts.push(t.verdict.kind);
+        }
+        out.labelled.push((
+            mode,
+            Labelled {
+                episode: episode.id.clone(),
+                truth,
+                verdicts,
+            },
+        ));
+    }
     let _ = episode.end().await;
-    let mut verdicts: Vec<_> = verdict.judges.iter().map(|o| o.verdict.kind).collect();
-    if let Some(t) = &verdict.tie_breaker {
-        verdicts.push(t.verdict.kind);
-    }
-    CalibrationEpisode {
-        episode: episode.id.clone(),
-        task: task.id.clone(),
-        seed,
-        trajectory,
-        labelled: Some(Labelled {
-            episode: episode.id.clone(),
-            truth,
-            verdicts,
-        }),
-        note: recorded.err().map(|e| format!("not recorded: {e}")),
-    }
+    out.note = (!notes.is_empty()).then(|| notes.join("; "));
+    out
 }
 
-/// Runs golden, empty and wrong trajectories of `tasks` for `seeds` seeds and judges each.
+/// The trajectories calibration replays for one instance: golden, empty, wrong, near misses.
+fn trajectories(task: &Arc<Task>, seed: u64) -> Vec<(String, Vec<Action>)> {
+    let Ok(instance) = task.instantiate(seed, &BTreeMap::new()) else {
+        return vec![("golden".into(), task.golden.clone())];
+    };
+    let mut out = vec![
+        ("golden".to_string(), instance.golden.clone()),
+        ("empty".to_string(), vec![Action::Finish]),
+    ];
+    if let Some(wrong) = &instance.wrong {
+        out.push(("wrong".into(), wrong.clone()));
+    }
+    // A near miss that breaks a constraint fails by it, whatever the end state shows.
+    for near in instance.near_misses().unwrap_or_default() {
+        out.push((format!("near miss: {}", near.label), near.actions));
+    }
+    out
+}
+
+/// Runs golden, empty, wrong and near-miss trajectories of `tasks` for `seeds` seeds and judges
+/// each in every one of `modes`.
 pub async fn run(
     tasks: &[Arc<Task>],
     seeds: u64,
     panel: &Panel,
-    mode: Mode,
+    modes: &[Mode],
     store: &Store,
 ) -> Vec<CalibrationEpisode> {
     let mut out = Vec::new();
     for task in tasks {
         for seed in 0..seeds {
-            let mut trajectories: Vec<(&'static str, Vec<Action>)> = vec![
-                ("golden", task.golden.clone()),
-                ("empty", vec![Action::Finish]),
-            ];
-            if let Some(wrong) = &task.wrong {
-                trajectories.push(("wrong", wrong.clone()));
-            }
-            for (name, actions) in trajectories {
-                // Goldens are templates: render them for this instance.
-                let actions = match task.instantiate(seed, &BTreeMap::new()) {
-                    Ok(instance) if name == "golden" => instance.golden,
-                    Ok(instance) if name == "wrong" => instance.wrong.unwrap_or(actions),
-                    _ => actions,
-                };
-                out.push(run_one(task, seed, name, &actions, panel, mode, store).await);
+            for (name, actions) in trajectories(task, seed) {
+                out.push(run_one(task, seed, name, &actions, panel, modes, store).await);
             }
         }
     }

@@ -1,15 +1,19 @@
-//! What a judge sees of an episode: the goal, the agent's actions and observations, the final screen and
-//! the agent's answer. Built from recorded episodes (or from a task file and a live device) by the caller;
-//! the judge never touches a device.
+//! What a judge sees of an episode: the goal, the agent's actions with the screens before and after
+//! each, the end state (screen, screenshot, device facts) and the agent's answer. Built from
+//! recorded episodes by the caller; the judge never touches a device.
+
+use crate::eval::facts::Fact;
 
 /// How a judge looks at the evidence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
-    /// Goal + final element list + final screenshot + answer.
+    /// Goal + end screen, screenshot and device facts + answer.
     FinalState,
-    /// Goal + the action list with observations (truncated to the token budget) + keyframes.
+    /// Goal + the action list with observations (truncated to the token budget) + keyframes + the
+    /// end state.
     Trajectory,
-    /// The states the goal requires, each checked in order against sliding windows of the trajectory.
+    /// The states the goal requires, each judged step by step from the before and after
+    /// screenshots (A3's way), then checked against the end state.
     EssentialStates,
 }
 
@@ -30,12 +34,14 @@ impl Mode {
             Mode::EssentialStates => "essential_states",
         }
     }
+
+    pub const ALL: [Mode; 3] = [Mode::FinalState, Mode::Trajectory, Mode::EssentialStates];
 }
 
 /// One step of the trajectory: the action taken and the screen it led to.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StepEvidence {
-    /// 1-based step number, as cited back by judges.
+    /// The step's number as stored and as judges cite it (the first step is 1).
     pub number: usize,
     /// The action in words (`tap element 12 "Add alarm"`, `type "10:30"`).
     pub action: String,
@@ -43,7 +49,9 @@ pub struct StepEvidence {
     pub elements: String,
     /// Foreground app/activity after the action.
     pub foreground: String,
-    /// PNG screenshot after the action, when recorded.
+    /// JPEG of the screen the action was taken on, when recorded.
+    pub before: Option<Vec<u8>>,
+    /// JPEG of the screen after the action, with the action drawn on it, when recorded.
     pub screenshot: Option<Vec<u8>>,
 }
 
@@ -56,10 +64,26 @@ pub struct Evidence {
     /// The agent's answer for query tasks.
     pub answer: Option<String>,
     pub steps: Vec<StepEvidence>,
-    /// Compressed element list of the final screen.
+    /// Compressed element list of the end screen.
     pub final_elements: String,
     pub final_foreground: String,
+    /// JPEG of the end screen.
     pub final_screenshot: Option<Vec<u8>>,
+    /// What the device said when the episode was checked (settings, rows, log lines).
+    pub facts: Vec<Fact>,
     /// States the goal requires, when the task file lists them (otherwise a judge proposes them).
     pub essential_states: Vec<String>,
+}
+
+impl Evidence {
+    /// Bytes of every image the evidence carries (what a request with all of them would send).
+    pub fn image_bytes(&self) -> usize {
+        self.steps
+            .iter()
+            .flat_map(|s| [&s.before, &s.screenshot])
+            .chain([&self.final_screenshot])
+            .flatten()
+            .map(Vec::len)
+            .sum()
+    }
 }

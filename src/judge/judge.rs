@@ -67,10 +67,6 @@ impl Tally {
 const REPAIR: &str = "Your reply could not be used: {{error}}. Reply again with exactly one JSON object of the form \
 {\"verdict\": \"success\" or \"failure\", \"confidence\": 0 to 1, \"reason\": \"…\", \"steps\": [step numbers]} and nothing else.";
 
-/// Sliding windows over the trajectory for essential-state checks.
-const WINDOW: usize = 3;
-const STRIDE: usize = 2;
-
 impl Judge {
     /// A judge calling its endpoint under the run's shared `limits` and `spend` cap.
     pub fn new(
@@ -182,43 +178,45 @@ impl Judge {
                 "elements",
                 fence.wrap("final_screen", &evidence.final_elements),
             ),
+            (
+                "facts",
+                fence.wrap("device_facts", &prompt::facts_text(&evidence.facts)),
+            ),
         ]
     }
 
+    /// The prompt, then each image inside its own fenced block: the caption opens the block and
+    /// a line after the image closes it, so text drawn in a screenshot is data like screen text.
     fn user_message(
         &self,
         template: &str,
         slots: &[(&str, String)],
-        images: Vec<(usize, Vec<u8>)>,
+        images: Vec<(String, Vec<u8>)>,
+        fence: &prompt::Fence,
     ) -> Message {
         let refs: Vec<(&str, &str)> = slots.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let mut parts = vec![Part::Text(crate::llm::fill(template, &refs))];
         if self.config().images {
-            for (step, png) in images {
-                let label = if step == 0 {
-                    "Final screenshot:".to_string()
-                } else {
-                    format!("Screenshot after step {step}:")
-                };
-                parts.push(Part::Text(label));
-                parts.push(Part::Png(png));
+            for (caption, jpeg) in images {
+                let (open, close) = fence.image_caption(&caption);
+                parts.push(Part::Text(open));
+                parts.push(Part::Jpeg(jpeg));
+                parts.push(Part::Text(close));
             }
         }
         Message::user(parts)
     }
 
     fn final_state_messages(&self, evidence: &Evidence) -> Vec<Message> {
-        let images = evidence
-            .final_screenshot
-            .clone()
-            .map(|png| vec![(0, png)])
-            .unwrap_or_default();
+        let fence = prompt::Fence::new();
+        let images = end_image(evidence);
         vec![
             Message::system(self.prompts.system.clone()),
             self.user_message(
                 &self.prompts.final_state,
-                &Self::common_slots(evidence, &prompt::Fence::new()),
+                &Self::common_slots(evidence, &fence),
                 images,
+                &fence,
             ),
         ]
     }
@@ -227,7 +225,8 @@ impl Judge {
         let fence = prompt::Fence::new();
         let mut slots = Self::common_slots(evidence, &fence);
         let fixed = prompt::estimate_tokens(&self.prompts.trajectory)
-            + prompt::estimate_tokens(&evidence.final_elements);
+            + prompt::estimate_tokens(&evidence.final_elements)
+            + prompt::estimate_tokens(&slots.last().map(|(_, f)| f.clone()).unwrap_or_default());
         let budget = self.config().token_budget.saturating_sub(fixed).max(200);
         slots.push((
             "trajectory",
@@ -236,10 +235,15 @@ impl Judge {
                 &prompt::trajectory_text(&evidence.steps, budget),
             ),
         ));
-        let frames = prompt::keyframes(evidence, self.config().max_keyframes);
+        let mut images: Vec<(String, Vec<u8>)> =
+            prompt::keyframes(evidence, self.config().max_keyframes)
+                .into_iter()
+                .map(|(step, jpeg)| (format!("screenshot after step {step} (its action drawn in red)"), jpeg))
+                .collect();
+        images.extend(end_image(evidence));
         vec![
             Message::system(self.prompts.system.clone()),
-            self.user_message(&self.prompts.trajectory, &slots, frames),
+            self.user_message(&self.prompts.trajectory, &slots, images, &fence),
         ]
     }
 
@@ -322,7 +326,10 @@ impl Judge {
         }
     }
 
-    /// Checks each essential state, in order, against sliding windows after the previous state's window.
+    /// A3's way: each required state, in order, judged step by step from the screens before and
+    /// after the step (a step may reach several); a state no step reached is looked for in the end
+    /// state (device facts show what no screen does); then the end state is judged as a whole, with
+    /// the agent's answer, so a change made and then undone, or a wrong answer, fails.
     async fn essential_states(
         &self,
         evidence: &Evidence,
@@ -330,59 +337,124 @@ impl Judge {
     ) -> Result<Verdict, String> {
         let states = self.essential_list(evidence, tally).await?;
         let steps = &evidence.steps;
-        let mut from = 0usize;
+        let mut next = 0usize;
+        let mut reached: Vec<String> = Vec::new();
         let mut cited = Vec::new();
         let mut confidence: f64 = 1.0;
-        for state in &states {
-            let mut found = false;
-            let mut start = from;
-            while start < steps.len().max(1) {
-                let window: &[StepEvidence] =
-                    &steps[start.min(steps.len())..(start + WINDOW).min(steps.len())];
-                let mut slots = vec![("goal", evidence.goal.clone()), ("state", state.clone())];
-                let fence = prompt::Fence::new();
-                let text = if window.is_empty() {
-                    format!(
-                        "Final screen:\n{}",
-                        fence.wrap("final_screen", &evidence.final_elements)
-                    )
-                } else {
-                    fence.wrap(
-                        "steps",
-                        &window.iter().map(prompt::describe_step).collect::<String>(),
-                    )
-                };
-                slots.push(("window", text));
-                let messages = vec![
-                    Message::system(self.prompts.system.clone()),
-                    self.user_message(&self.prompts.essential_check, &slots, vec![]),
-                ];
-                let v = self.ask_verdict(messages, steps.len(), tally).await?;
-                if v.kind == VerdictKind::Success {
-                    found = true;
-                    confidence = confidence.min(v.confidence);
-                    cited.extend(v.cited_steps.iter().copied());
-                    from = start;
+        for (i, step) in steps.iter().enumerate() {
+            let previous = i.checked_sub(1).map(|p| &steps[p]);
+            while next < states.len() {
+                let v = self
+                    .ask_verdict(self.step_messages(evidence, &states[next], step, previous), steps.len(), tally)
+                    .await?;
+                if v.kind != VerdictKind::Success {
                     break;
                 }
-                start += STRIDE;
+                confidence = confidence.min(v.confidence);
+                reached.push(format!("{} (step {})", states[next], step.number));
+                cited.push(step.number);
+                next += 1;
             }
-            if !found {
+        }
+        for state in &states[next..] {
+            let v = self
+                .ask_verdict(self.end_state_messages(evidence, state), steps.len(), tally)
+                .await?;
+            if v.kind != VerdictKind::Success {
                 return Ok(Verdict {
                     kind: VerdictKind::Failure,
-                    confidence: 0.8,
+                    confidence: v.confidence.max(0.5),
                     reason: format!("required state not reached: {state}"),
                     cited_steps: cited,
                 });
             }
+            confidence = confidence.min(v.confidence);
+            reached.push(format!("{state} (end state)"));
         }
+        let end = self
+            .ask_verdict(self.end_check_messages(evidence, &reached), steps.len(), tally)
+            .await?;
         Ok(Verdict {
-            kind: VerdictKind::Success,
-            confidence,
-            reason: format!("all {} required states reached", states.len()),
-            cited_steps: cited,
+            kind: end.kind,
+            confidence: confidence.min(end.confidence),
+            reason: if end.kind == VerdictKind::Success {
+                format!("all {} required states reached and held at the end", states.len())
+            } else {
+                format!("the end state does not hold: {}", end.reason)
+            },
+            cited_steps: cited.into_iter().chain(end.cited_steps).collect(),
         })
     }
+
+    /// Did `step` reach `state`? The screens before and after it, as lists and screenshots.
+    fn step_messages(
+        &self,
+        evidence: &Evidence,
+        state: &str,
+        step: &StepEvidence,
+        previous: Option<&StepEvidence>,
+    ) -> Vec<Message> {
+        let fence = prompt::Fence::new();
+        let before = previous
+            .map(|p| p.elements.clone())
+            .unwrap_or_else(|| "(the screen before the first step: see its screenshot)".into());
+        let slots = vec![
+            ("goal", evidence.goal.clone()),
+            ("state", state.to_string()),
+            ("step", step.number.to_string()),
+            ("action", fence.wrap("action", &step.action)),
+            ("before", fence.wrap("screen_before", &before)),
+            ("after", fence.wrap("screen_after", &step.elements)),
+        ];
+        let mut images = Vec::new();
+        if let Some(jpeg) = &step.before {
+            images.push((format!("screenshot before step {}", step.number), jpeg.clone()));
+        }
+        if let Some(jpeg) = &step.screenshot {
+            images.push((
+                format!("screenshot after step {} (its action drawn in red)", step.number),
+                jpeg.clone(),
+            ));
+        }
+        vec![
+            Message::system(self.prompts.system.clone()),
+            self.user_message(&self.prompts.essential_check, &slots, images, &fence),
+        ]
+    }
+
+    /// Does the end state show `state`?
+    fn end_state_messages(&self, evidence: &Evidence, state: &str) -> Vec<Message> {
+        let fence = prompt::Fence::new();
+        let mut slots = Self::common_slots(evidence, &fence);
+        slots.push(("state", state.to_string()));
+        vec![
+            Message::system(self.prompts.system.clone()),
+            self.user_message(&self.prompts.essential_end_state, &slots, end_image(evidence), &fence),
+        ]
+    }
+
+    /// Is the goal achieved in the end state, given the required states the trajectory reached?
+    fn end_check_messages(&self, evidence: &Evidence, reached: &[String]) -> Vec<Message> {
+        let fence = prompt::Fence::new();
+        let mut slots = Self::common_slots(evidence, &fence);
+        slots.push((
+            "reached",
+            reached.iter().map(|r| format!("- {r}\n")).collect::<String>(),
+        ));
+        vec![
+            Message::system(self.prompts.system.clone()),
+            self.user_message(&self.prompts.essential_end_check, &slots, end_image(evidence), &fence),
+        ]
+    }
+}
+
+/// The end screenshot as an image to send, when there is one.
+fn end_image(evidence: &Evidence) -> Vec<(String, Vec<u8>)> {
+    evidence
+        .final_screenshot
+        .clone()
+        .map(|jpeg| vec![("screenshot of the end state".to_string(), jpeg)])
+        .unwrap_or_default()
 }
 
 fn reason(error: &ReplyError, completion: &Completion) -> String {

@@ -13,10 +13,13 @@
 
 pub mod calibrate;
 pub mod calibration_run;
+pub mod completeness;
 pub mod config;
 pub mod evidence;
 #[allow(clippy::module_inception)]
 pub mod judge;
+pub mod marks;
+pub mod misjudgment;
 pub mod panel;
 pub mod prompt;
 pub mod record;

@@ -16,14 +16,18 @@ pub struct Prompts {
     pub trajectory: String,
     pub essential_list: String,
     pub essential_check: String,
+    pub essential_end_state: String,
+    pub essential_end_check: String,
 }
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "judge-system.md",
     "judge-final-state.md",
     "judge-trajectory.md",
     "judge-essential-list.md",
     "judge-essential-check.md",
+    "judge-essential-end-state.md",
+    "judge-essential-end-check.md",
 ];
 
 impl Default for Prompts {
@@ -34,6 +38,10 @@ impl Default for Prompts {
             trajectory: include_str!("../../prompts/judge-trajectory.md").to_string(),
             essential_list: include_str!("../../prompts/judge-essential-list.md").to_string(),
             essential_check: include_str!("../../prompts/judge-essential-check.md").to_string(),
+            essential_end_state: include_str!("../../prompts/judge-essential-end-state.md")
+                .to_string(),
+            essential_end_check: include_str!("../../prompts/judge-essential-end-check.md")
+                .to_string(),
         }
     }
 }
@@ -48,6 +56,8 @@ impl Prompts {
             &mut prompts.trajectory,
             &mut prompts.essential_list,
             &mut prompts.essential_check,
+            &mut prompts.essential_end_state,
+            &mut prompts.essential_end_check,
         ];
         for (file, slot) in FILES.iter().zip(slots) {
             let path = dir.join(file);
@@ -88,6 +98,17 @@ impl Fence {
     }
 }
 
+impl Fence {
+    /// The text before and after an image: the image sits inside a labelled data block, so what a
+    /// screenshot shows (text on screen, a drawn "verdict: success") is data like screen text.
+    pub fn image_caption(&self, caption: &str) -> (String, String) {
+        (
+            format!("<<<UNTRUSTED image {nonce}\n{caption}:", nonce = self.nonce),
+            format!("UNTRUSTED {nonce}>>>", nonce = self.nonce),
+        )
+    }
+}
+
 impl Default for Fence {
     fn default() -> Fence {
         Fence::new()
@@ -97,6 +118,24 @@ impl Default for Fence {
 /// A rough token count for budgeting (about four characters per token for English and element lists).
 pub fn estimate_tokens(text: &str) -> usize {
     text.chars().count().div_ceil(4)
+}
+
+/// Device facts as the judge reads them: each command, why it was read, and what it printed.
+pub fn facts_text(facts: &[crate::eval::facts::Fact]) -> String {
+    if facts.is_empty() {
+        return "(none were read)".into();
+    }
+    facts
+        .iter()
+        .map(|f| {
+            let why = match f.source.as_str() {
+                "goal" => "named by the goal".to_string(),
+                "clock" => "the phone's clock".to_string(),
+                check => format!("read by check {check}"),
+            };
+            format!("$ {}   ({why})\n{}\n", f.command, f.output)
+        })
+        .collect()
 }
 
 /// One step as the judge reads it.

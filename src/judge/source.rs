@@ -1,12 +1,14 @@
 //! Where evidence comes from: episodes recorded in the store (goal, answer, each step's action and the
-//! screen after it), with screens compressed into the same element lists agents see, plus — when the
-//! device is still at hand — the live final screen and screenshot.
+//! screen after it, the frames before and after every step, the end state and the device facts read
+//! when the episode was checked), with screens compressed into the same element lists agents see.
 
-use crate::device::Device;
+use std::collections::BTreeMap;
+
 use crate::hierarchy::{self, ElementList, Options, RenderOptions};
-use crate::store::{Store, StoreError};
+use crate::store::{FrameKind, FrameRow, Store, StoreError};
 
 use super::evidence::{Evidence, StepEvidence};
+use super::marks;
 
 /// Why evidence could not be assembled.
 #[derive(Debug, thiserror::Error)]
@@ -28,12 +30,30 @@ pub fn compact_screen(xml: &str) -> String {
     }
 }
 
+/// The app a dump shows: the package of its first node (the focused window's root).
+fn package_of(xml: &str) -> String {
+    let Some(at) = xml.find(" package=\"") else {
+        return String::new();
+    };
+    let rest = &xml[at + " package=\"".len()..];
+    rest[..rest.find('"').unwrap_or(0)].to_string()
+}
+
 /// The action as recorded (JSON), in one line.
-fn action_text(action_json: &str) -> String {
-    match serde_json::from_str::<serde_json::Value>(action_json) {
-        Ok(v) => v.to_string(),
-        Err(_) => action_json.trim().to_string(),
+fn action_text(action: &serde_json::Value, raw: &str) -> String {
+    if action.is_null() {
+        raw.trim().to_string()
+    } else {
+        action.to_string()
     }
+}
+
+/// A step's after-frame with its action drawn on it; a frame that cannot be marked is shown clean.
+fn marked(frame: &FrameRow, action: &serde_json::Value) -> Vec<u8> {
+    marks::mark(&frame.jpeg, frame.scale, action).unwrap_or_else(|e| {
+        tracing::warn!("step {} frame shown unmarked: {e}", frame.step);
+        frame.jpeg.clone()
+    })
 }
 
 /// Builds the evidence of a stored episode; `kind` is the task kind when the task is known.
@@ -45,49 +65,64 @@ pub fn from_store(
     let row = store
         .episode(episode_id)?
         .ok_or_else(|| SourceError::UnknownEpisode(episode_id.to_string()))?;
+    let frames = store.frames(episode_id)?;
+    let after: BTreeMap<u32, &FrameRow> = frames
+        .iter()
+        .filter(|f| f.kind == FrameKind::Step)
+        .map(|f| (f.step, f))
+        .collect();
+    let start = frames.iter().find(|f| f.kind == FrameKind::Start);
+    let end = frames.iter().find(|f| f.kind == FrameKind::End);
     let steps: Vec<StepEvidence> = store
         .steps(episode_id)?
         .into_iter()
-        .map(|s| StepEvidence {
-            number: s.index as usize + 1,
-            action: action_text(&s.action),
-            elements: s.screen.as_deref().map(compact_screen).unwrap_or_default(),
-            foreground: String::new(),
-            screenshot: None,
+        .map(|s| {
+            // Stored steps are numbered from 1: that number is the one judges see and cite.
+            let action: serde_json::Value =
+                serde_json::from_str(&s.action).unwrap_or(serde_json::Value::Null);
+            let before = if s.index <= 1 {
+                start
+            } else {
+                after.get(&(s.index - 1)).copied()
+            };
+            StepEvidence {
+                number: s.index as usize,
+                action: action_text(&action, &s.action),
+                elements: s.screen.as_deref().map(compact_screen).unwrap_or_default(),
+                foreground: s.screen.as_deref().map(package_of).unwrap_or_default(),
+                before: before.map(|f| f.jpeg.clone()),
+                screenshot: after.get(&s.index).map(|f| marked(f, &action)),
+            }
         })
         .collect();
-    let final_elements = steps
-        .iter()
-        .rev()
-        .find(|s| !s.elements.is_empty())
-        .map(|s| s.elements.clone())
-        .unwrap_or_else(|| "(no screen was recorded: the agent took no step)".to_string());
+    let end_screen = end.and_then(|f| f.screen.as_deref());
+    let (final_elements, final_foreground) = match end_screen {
+        Some(xml) => (compact_screen(xml), package_of(xml)),
+        None => steps
+            .iter()
+            .rev()
+            .find(|s| !s.elements.is_empty())
+            .map(|s| (s.elements.clone(), s.foreground.clone()))
+            .unwrap_or_else(|| {
+                (
+                    "(no screen was recorded: the agent took no step)".to_string(),
+                    String::new(),
+                )
+            }),
+    };
+    let final_screenshot = end
+        .or_else(|| after.values().next_back().copied())
+        .or(start)
+        .map(|f| f.jpeg.clone());
     Ok(Evidence {
         goal: row.goal,
         kind: kind.unwrap_or("operation").to_string(),
         answer: row.answer,
         steps,
         final_elements,
-        final_foreground: String::new(),
-        final_screenshot: None,
+        final_foreground,
+        final_screenshot,
+        facts: store.facts(episode_id)?,
         essential_states: Vec::new(),
     })
-}
-
-/// Replaces the final screen with what the device shows now (elements, foreground, screenshot), for
-/// judging right after an episode while its device is still at hand.
-pub async fn with_live_final_screen(mut evidence: Evidence, device: &Device) -> Evidence {
-    if let Ok(xml) = device.dump_xml().await {
-        evidence.final_elements = compact_screen(&xml);
-    }
-    if let Ok(Some(fg)) = device.foreground().await {
-        evidence.final_foreground = match fg.activity {
-            Some(activity) => format!("{}/{}", fg.package, activity),
-            None => fg.package,
-        };
-    }
-    if let Ok(png) = device.screencap_png().await {
-        evidence.final_screenshot = Some(png);
-    }
-    evidence
 }

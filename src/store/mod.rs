@@ -6,7 +6,8 @@
 //! `steps` (episode, index, time, action JSON, settled screen XML after the step, recorded shell
 //! outputs JSON, the screen the step was aimed at when it is not the previous step's),
 //! `check_results` (episode, run number, check id, pass, inconclusive reason, value, reason, evidence
-//! JSON), and the runs of `droidmcp run` (`runs.rs`). JSON columns are written with `serde_json::json!` from plain values; no core type derives
+//! JSON), the frames and device facts judges are shown (`evidence.rs`) and the runs of `droidmcp run`
+//! (`runs.rs`). JSON columns are written with `serde_json::json!` from plain values; no core type derives
 //! `Serialize`.
 //!
 //! **Who owns an open episode.** Every process that opens a file store takes an exclusive lock on a
@@ -23,7 +24,9 @@ use serde_json::json;
 
 use crate::eval::CheckResult;
 
+mod evidence;
 mod runs;
+pub use evidence::{FrameKind, FrameRow};
 pub use runs::RunResultRow;
 
 /// Why the store failed.
@@ -208,6 +211,16 @@ fn up_to_date(c: &Connection) -> rusqlite::Result<bool> {
     if present < 6 {
         return Ok(false);
     }
+    for table in evidence::TABLES {
+        let exists: bool = c.query_row(
+            "SELECT COUNT(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            [table],
+            |r| r.get(0),
+        )?;
+        if !exists {
+            return Ok(false);
+        }
+    }
     for (table, column, _) in ADDED_COLUMNS {
         if !has_column(c, table, column)? {
             return Ok(false);
@@ -269,6 +282,7 @@ impl Store {
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             tx.execute_batch(SCHEMA)?;
             tx.execute_batch(runs::SCHEMA)?;
+            tx.execute_batch(evidence::SCHEMA)?;
             migrate(&tx)?;
             tx.commit()
         };

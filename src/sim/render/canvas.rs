@@ -22,6 +22,12 @@ impl Canvas {
         Canvas { image, clip }
     }
 
+    /// A canvas drawing over `image` (marking an action on a screenshot).
+    pub fn over(image: RgbaImage) -> Canvas {
+        let clip = Bounds::new(0, 0, image.width() as i32, image.height() as i32);
+        Canvas { image, clip }
+    }
+
     pub fn into_image(self) -> RgbaImage {
         self.image
     }

@@ -18,7 +18,8 @@ mod widgets;
 use image::RgbaImage;
 
 use super::view::{Role, View};
-use canvas::{Canvas, Rgba};
+pub use canvas::Canvas;
+use canvas::Rgba;
 
 pub use icons::known as icon_known;
 pub use wallpaper::{image as wallpaper_image, Wallpaper};

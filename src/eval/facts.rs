@@ -1,0 +1,330 @@
+//! Device facts: the state a task's rule checks read, read again as plain values for a judge, and
+//! the settings and provider rows a goal names, for judging tasks nobody wrote a rule for.
+//!
+//! A rule check that decides on a setting, a database row or a log line reads something the final
+//! screen often does not show (the screen timeout, an event's time, the Wi-Fi state behind another
+//! app). A judge shown only screens cannot decide those, and a second judge with the same evidence
+//! cannot cancel that error. Facts carry what was read, never what a check expects: the expected
+//! values stay in the task file.
+
+use std::collections::BTreeMap;
+
+use super::android::{self, LogLine};
+use super::check::{Check, FileTest, Probe, SqliteTest};
+use super::sqlite::{DbError, DbSnapshot};
+use crate::device::command::sh_quote;
+use crate::device::{Shell, ShellError};
+
+/// One thing read from the device.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fact {
+    /// The check it was read for, or `goal` when the goal's words named it.
+    pub source: String,
+    pub command: String,
+    pub output: String,
+}
+
+/// Rows shown per table or query; the rest are counted.
+const MAX_ROWS: usize = 50;
+/// Characters kept of one command's output.
+const MAX_OUTPUT: usize = 8000;
+/// Log lines shown (the latest logged since the task started that some log check's filters take).
+const MAX_LOG_LINES: usize = 40;
+
+/// How the log is read: the command checks run, so its fact replays as they read it.
+pub const LOG_COMMAND: &str = "logcat -d -v threadtime";
+/// How the focused window is read.
+pub const FOCUS_COMMAND: &str = "dumpsys window";
+/// The `dumpsys window` lines that name the focus.
+const FOCUS_KEYS: [&str; 2] = ["mCurrentFocus=", "mFocusedApp="];
+
+/// Settings and providers a goal's words point at: (words, command). Read for every episode, so a
+/// judge of a task without rules still sees the state the goal is about.
+const NAMED: &[(&[&str], &str)] = &[
+    (&["wi-fi", "wifi"], "settings get global wifi_on"),
+    (&["bluetooth"], "settings get global bluetooth_on"),
+    (&["airplane", "aeroplane", "flight mode"], "settings get global airplane_mode_on"),
+    (&["brightness"], "settings get system screen_brightness"),
+    (&["brightness"], "settings get system screen_brightness_mode"),
+    (&["timeout", "screen off", "sleep"], "settings get system screen_off_timeout"),
+    (&["rotat"], "settings get system accelerometer_rotation"),
+    (&["do not disturb", "dnd"], "settings get global zen_mode"),
+    (&["location"], "settings get secure location_mode"),
+    (&["dark theme", "dark mode"], "settings get secure ui_night_mode"),
+    (&["mobile data"], "settings get global mobile_data"),
+    (
+        &["call", "dial", "phone number"],
+        "content query --uri content://call_log/calls --projection number:type:date:duration",
+    ),
+    (
+        &["sms", "text message", "message", "texted", "text "],
+        "content query --uri content://sms --projection address:body:type:read:date",
+    ),
+    (
+        &["contact"],
+        "content query --uri content://com.android.contacts/data --projection display_name:mimetype:data1",
+    ),
+    (
+        &["calendar", "event", "meeting", "appointment"],
+        "content query --uri content://com.android.calendar/events --projection title:dtstart:dtend:eventLocation:description",
+    ),
+];
+
+/// Reads the facts of an episode: what each device-reading check reads, then what the goal names
+/// (each command once). `before` holds the databases as setup left them, so a check on added or
+/// removed rows shows both sides. Only a lost device is an error; a read that fails becomes a fact
+/// saying so.
+pub async fn read(
+    checks: &[Check],
+    goal: &str,
+    shell: &dyn Shell,
+    before: &BTreeMap<String, DbSnapshot>,
+    log_baseline: Option<&LogLine>,
+) -> Result<Vec<Fact>, ShellError> {
+    let mut facts: Vec<Fact> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(fact) = read_log(checks, shell, log_baseline).await? {
+        seen.insert(fact.command.clone());
+        facts.push(fact);
+    }
+    for check in checks {
+        for (command, output) in read_probe(&check.probe, shell, before).await? {
+            if seen.insert(command.clone()) {
+                facts.push(Fact {
+                    source: check.id.clone(),
+                    command,
+                    output: cap(output),
+                });
+            }
+        }
+    }
+    // The phone's clock, so a judge (and a check on relative dates) knows what "today" was.
+    for command in ["date", CLOCK] {
+        let output = exec(shell, command).await?;
+        facts.push(Fact {
+            source: "clock".into(),
+            command: command.into(),
+            output,
+        });
+    }
+    let goal = goal.to_lowercase();
+    for (words, command) in NAMED {
+        if words.iter().any(|w| goal.contains(w)) && seen.insert(command.to_string()) {
+            let output = exec(shell, command).await?;
+            facts.push(Fact {
+                source: "goal".into(),
+                command: command.to_string(),
+                output: cap(output),
+            });
+        }
+    }
+    Ok(facts)
+}
+
+async fn exec(shell: &dyn Shell, command: &str) -> Result<String, ShellError> {
+    match shell.exec(command).await {
+        Ok(out) => {
+            let text = out.stdout_text().trim_end().to_string();
+            Ok(if out.exit_code == 0 {
+                text
+            } else {
+                format!("{text}\n[exit {}] {}", out.exit_code, out.stderr_text().trim())
+            })
+        }
+        Err(e) if e.is_device_lost() => Err(e),
+        Err(e) => Ok(format!("(not read: {e})")),
+    }
+}
+
+/// The (command, output) pairs one probe reads; probes on the screen, the trajectory or the
+/// answer read nothing here (the judge has those already).
+async fn read_probe(
+    probe: &Probe,
+    shell: &dyn Shell,
+    before: &BTreeMap<String, DbSnapshot>,
+) -> Result<Vec<(String, String)>, ShellError> {
+    let one = |command: String, output: String| Ok(vec![(command, output)]);
+    match probe {
+        Probe::Settings { .. } | Probe::Shell { .. } | Probe::Content { .. } => {
+            let command = probe.command().unwrap_or_default();
+            let output = exec(shell, &command).await?;
+            one(command, output)
+        }
+        Probe::Sqlite { db, test } => read_database(db, test, shell, before).await,
+        Probe::Prefs { path, key, .. } => {
+            let command = format!("shared_prefs {path}: {key}");
+            let output = match shell.pull(path).await {
+                Ok(data) => match android::parse_shared_prefs(&String::from_utf8_lossy(&data)) {
+                    Ok(map) => map.get(key).cloned().unwrap_or_else(|| "(not set)".into()),
+                    Err(e) => format!("(not readable: {e})"),
+                },
+                Err(e) if e.is_device_lost() => return Err(e),
+                Err(e) => format!("(not read: {e})"),
+            };
+            one(command, output)
+        }
+        Probe::File { path, test } => {
+            let command = match test {
+                FileTest::Content(_) => format!("cat {}", sh_quote(path)),
+                _ => format!("ls -l {}", sh_quote(path)),
+            };
+            let output = exec(shell, &command).await?;
+            one(command, output)
+        }
+        Probe::Logcat { .. } => Ok(Vec::new()), // read once for all log checks, below
+        Probe::Foreground { .. } => {
+            // The lines `dumpsys window` names the focus in, as printed (checks parse them).
+            let out = exec(shell, FOCUS_COMMAND).await?;
+            let lines: Vec<&str> = out
+                .lines()
+                .map(str::trim)
+                .filter(|l| FOCUS_KEYS.iter().any(|k| l.contains(k)))
+                .collect();
+            one(FOCUS_COMMAND.into(), lines.join("\n"))
+        }
+        Probe::Ui(_) | Probe::TapInside { .. } | Probe::Lcs { .. } | Probe::Answer { .. } => {
+            Ok(Vec::new())
+        }
+    }
+}
+
+/// The log lines every log check may look at: logged since the task started, taken by the
+/// filters of some log check (all lines when one has none), the latest [`MAX_LOG_LINES`], in
+/// threadtime format.
+async fn read_log(
+    checks: &[Check],
+    shell: &dyn Shell,
+    log_baseline: Option<&LogLine>,
+) -> Result<Option<Fact>, ShellError> {
+    let filters: Vec<&Vec<android::LogFilter>> = checks
+        .iter()
+        .filter_map(|c| match &c.probe {
+            Probe::Logcat { filters, .. } => Some(filters),
+            _ => None,
+        })
+        .collect();
+    let Some(first) = checks.iter().find(|c| matches!(c.probe, Probe::Logcat { .. })) else {
+        return Ok(None);
+    };
+    let out = exec(shell, LOG_COMMAND).await?;
+    let lines = android::parse_logcat(&out);
+    let since = android::lines_since(&lines, log_baseline);
+    let kept: Vec<String> = since
+        .iter()
+        .filter(|l| filters.iter().any(|f| f.is_empty() || f.iter().any(|f| f.accepts(l))))
+        .map(|l| format!("{} {:>5} {:>5} {} {}: {}", l.time, l.pid, l.tid, l.level, l.tag, l.message))
+        .collect();
+    let shown = kept[kept.len().saturating_sub(MAX_LOG_LINES)..].join("\n");
+    Ok(Some(Fact {
+        source: first.id.clone(),
+        command: LOG_COMMAND.into(),
+        output: if shown.is_empty() {
+            "(no lines)".into()
+        } else {
+            shown
+        },
+    }))
+}
+
+/// The tables a query reads (`FROM t`, `JOIN t`).
+fn tables_of(sql: &str) -> Vec<String> {
+    let words: Vec<&str> = sql.split_whitespace().collect();
+    let mut tables: Vec<String> = Vec::new();
+    for pair in words.windows(2) {
+        if pair[0].eq_ignore_ascii_case("from") || pair[0].eq_ignore_ascii_case("join") {
+            let t = pair[1].trim_matches(|c: char| c == '"' || c == '`' || c == '(' || c == ')' || c == ',');
+            if !t.is_empty() && !tables.iter().any(|x| x == t) {
+                tables.push(t.to_string());
+            }
+        }
+    }
+    tables
+}
+
+/// A database check's rows now (and, for checks comparing with setup, the rows setup left).
+async fn read_database(
+    db: &str,
+    test: &SqliteTest,
+    shell: &dyn Shell,
+    before: &BTreeMap<String, DbSnapshot>,
+) -> Result<Vec<(String, String)>, ShellError> {
+    let after = match DbSnapshot::pull(shell, db).await {
+        Ok(s) => s,
+        Err(DbError::Shell { source, .. }) if source.is_device_lost() => return Err(source),
+        Err(e) => return Ok(vec![(sqlite_command(db, "*"), format!("(not read: {e})"))]),
+    };
+    let (queries, table) = match test {
+        // The query's own result (what the check looks at), then the tables it reads.
+        SqliteTest::Query { sql, .. } => {
+            let mut q = vec![sql.clone()];
+            q.extend(tables_of(sql).into_iter().map(|t| format!("SELECT * FROM {t}")));
+            (q, None)
+        }
+        SqliteTest::RowsAdded { table, .. }
+        | SqliteTest::RowsRemoved { table, .. }
+        | SqliteTest::Unchanged { table, .. } => {
+            (vec![format!("SELECT * FROM {table}")], Some(table.as_str()))
+        }
+    };
+    let mut out: Vec<(String, String)> = queries
+        .iter()
+        .map(|sql| (sqlite_command(db, sql), rows_text(after.query(sql))))
+        .collect();
+    if let (Some(table), Some(snapshot)) = (table, before.get(db)) {
+        let sql = format!("SELECT * FROM {table}");
+        out.push((setup_command(db, table), rows_text(snapshot.query(&sql))));
+    }
+    Ok(out)
+}
+
+/// How a database read is named among the facts: the query on the database as the episode left it.
+pub fn sqlite_command(db: &str, sql: &str) -> String {
+    format!("sqlite {db}: {sql}")
+}
+
+/// How the rows setup left in `table` are named among the facts.
+pub fn setup_command(db: &str, table: &str) -> String {
+    format!("sqlite {db} as setup left it: SELECT * FROM {table}")
+}
+
+/// The command whose fact carries the phone's clock.
+pub const CLOCK: &str = "date +%s";
+
+/// Rows as `Row: N column=value, …` lines, the way `content query` prints them, at most [`MAX_ROWS`], with the count.
+fn rows_text(rows: Result<Vec<android::ContentRow>, DbError>) -> String {
+    match rows {
+        Err(e) => format!("(query failed: {e})"),
+        Ok(rows) if rows.is_empty() => "(no rows)".into(),
+        Ok(rows) => {
+            // The count comes first: a line after the rows would read as part of the last value.
+            let mut text = if rows.len() > MAX_ROWS {
+                format!("{} rows (the first {MAX_ROWS} shown)\n", rows.len())
+            } else {
+                format!("{} rows\n", rows.len())
+            };
+            for (i, row) in rows.iter().take(MAX_ROWS).enumerate() {
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", v.as_deref().unwrap_or("NULL")))
+                    .collect();
+                text.push_str(&format!("Row: {i} {}\n", cells.join(", ")));
+            }
+            text.trim_end().to_string()
+        }
+    }
+}
+
+/// `text` cut to [`MAX_OUTPUT`] characters at a line end, saying so on a first line of its own (a
+/// mark after the rows would read as part of the last value).
+fn cap(text: String) -> String {
+    if text.len() <= MAX_OUTPUT {
+        return text;
+    }
+    let mut cut = MAX_OUTPUT;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let kept = &text[..cut];
+    let kept = kept.rfind('\n').map_or(kept, |at| &kept[..at]);
+    format!("(output cut to its first {} of {} characters)\n{kept}", kept.len(), text.len())
+}

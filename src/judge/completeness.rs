@@ -1,0 +1,348 @@
+//! Evidence completeness: does what a judge is shown contain what the task's rule checks decide on?
+//!
+//! Measured by deciding the episode from the evidence alone with the task's own checks: device
+//! checks run, unchanged, against a phone rebuilt from nothing but the evidence's device facts
+//! ([`EvidenceShell`]: each command answers with the output the facts show, each database is rebuilt
+//! from the rows they show); screen checks look for their checked value in the screens the judge is
+//! shown (element lists carry no resource ids, so a selector's id is not required there); answer
+//! checks compare the answer shown. When that decision equals the rule verdict on the real phone,
+//! the evidence held what decides; when a fact was missing or cut, the checks that needed it cannot
+//! read it and the decision is failure, as a strict judge's would be.
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+
+use super::evidence::Evidence;
+use crate::device::{Shell, ShellError, ShellOutput};
+use crate::eval::check::{Check, Context, Probe, When};
+use crate::eval::facts::{self, Fact};
+use crate::eval::sqlite::DbSnapshot;
+use crate::eval::{self, android, CheckResult};
+use crate::hierarchy::{Criterion, Matcher as TextMatcher};
+use crate::task::Task;
+
+/// What the evidence shows of one check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckSight {
+    pub check: String,
+    /// The check's outcome decided from the evidence.
+    pub passed: bool,
+    /// Why the evidence could not decide it (a fact missing, a screen not shown).
+    pub missing: Option<String>,
+}
+
+/// An episode decided from its evidence alone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sight {
+    pub success: bool,
+    pub checks: Vec<CheckSight>,
+}
+
+impl Sight {
+    /// Whether every check could be decided from the evidence.
+    pub fn complete(&self) -> bool {
+        self.checks.iter().all(|c| c.missing.is_none())
+    }
+}
+
+/// Decides an episode of `task` (its rendered `checks`) from `evidence` alone.
+pub async fn decide(task: &Task, checks: &[Check], evidence: &Evidence) -> Sight {
+    let shell = EvidenceShell::new(&evidence.facts);
+    let before = shell.setup_snapshots();
+    let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut results: Vec<CheckResult> = Vec::new();
+    let mut sights = Vec::new();
+    for check in checks {
+        let result = match &check.probe {
+            Probe::Ui(predicate) => screen_result(check, predicate, evidence),
+            Probe::TapInside { .. } | Probe::Lcs { .. } => unseen(
+                check,
+                "the trajectory's touches are shown as text, not as the points checks compare",
+            ),
+            _ => {
+                let ctx = Context {
+                    shell: &shell,
+                    before: &before,
+                    screens: &[],
+                    actions: &[],
+                    reference: &[],
+                    answer: evidence.answer.as_deref(),
+                    log_baseline: None,
+                    values: &values,
+                };
+                match check.evaluate(&ctx).await {
+                    Ok(r) => r,
+                    Err(lost) => unseen(check, &lost.to_string()),
+                }
+            }
+        };
+        if result.inconclusive.is_none() {
+            values.insert(result.id.clone(), result.values.clone());
+        }
+        sights.push(CheckSight {
+            check: check.id.clone(),
+            passed: result.passed,
+            missing: result.inconclusive.clone(),
+        });
+        results.push(result);
+    }
+    let verdict = eval::score(checks, results, &task.success, task.partial_credit, true);
+    Sight {
+        success: verdict.success,
+        checks: sights,
+    }
+}
+
+fn unseen(check: &Check, why: &str) -> CheckResult {
+    CheckResult {
+        id: check.id.clone(),
+        passed: false,
+        inconclusive: Some(why.to_string()),
+        value: String::new(),
+        values: Vec::new(),
+        reason: Some(why.to_string()),
+        evidence: Vec::new(),
+    }
+}
+
+/// One element line of a compact list: its strings (text, description, folded text) and its
+/// state words.
+struct Shown<'a> {
+    strings: Vec<&'a str>,
+    line: &'a str,
+}
+
+fn elements(list: &str) -> Vec<Shown<'_>> {
+    list.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| Shown {
+            strings: line
+                .split_once(": ")
+                .map(|(_, s)| s.split(" | ").collect())
+                .unwrap_or_default(),
+            line,
+        })
+        .collect()
+}
+
+/// A screen check looking for its checked value in the screens shown: the end screen (and every
+/// step's screen for checks on any step).
+fn screen_result(check: &Check, p: &crate::eval::ui::UiPredicate, ev: &Evidence) -> CheckResult {
+    let mut screens: Vec<&str> = Vec::new();
+    if matches!(check.when, When::AnyStep | When::LastGated(_)) {
+        screens.extend(ev.steps.iter().map(|s| s.elements.as_str()));
+    }
+    screens.push(&ev.final_elements);
+    let strings_pass = |e: &Shown, m: &TextMatcher| {
+        e.strings.iter().any(|s| m.matches(s))
+    };
+    let selected = |e: &Shown| {
+        p.selector.criteria.iter().all(|c| match c {
+            Criterion::Text(m) | Criterion::Desc(m) | Criterion::Any(m) => strings_pass(e, m),
+            // Not in an element list that has strings: any element may be the one.
+            _ => true,
+        })
+    };
+    let attrs_pass = |e: &Shown| {
+        p.attrs.iter().all(|(name, m)| match name.as_str() {
+            "text" | "content-desc" => e.strings.iter().any(|s| m.check(Some(s), None).is_ok()),
+            "checked" | "selected" | "focused" => {
+                let on = e.line.split_whitespace().any(|w| w == name);
+                m.check(Some(if on { "true" } else { "false" }), None).is_ok()
+            }
+            // Enabled and the rest are not shown; a list shows enabled elements.
+            _ => true,
+        })
+    };
+    let found = screens
+        .iter()
+        .any(|list| elements(list).iter().any(|e| selected(e) && attrs_pass(e)));
+    let passed = found == p.present;
+    CheckResult {
+        id: check.id.clone(),
+        passed,
+        inconclusive: None,
+        value: if found { "shown".into() } else { "not shown".into() },
+        values: Vec::new(),
+        reason: (!passed).then(|| "the screens shown do not show it".to_string()),
+        evidence: Vec::new(),
+    }
+}
+
+/// A phone made of the evidence's device facts: each command answers with the output the facts
+/// show for it, each database is rebuilt from the rows they show, and anything else is unknown.
+pub struct EvidenceShell {
+    outputs: BTreeMap<String, String>,
+    /// Database path → table → rows, as the episode left them and as setup left them.
+    now: BTreeMap<String, BTreeMap<String, Vec<android::ContentRow>>>,
+    setup: BTreeMap<String, BTreeMap<String, Vec<android::ContentRow>>>,
+}
+
+impl EvidenceShell {
+    pub fn new(facts: &[Fact]) -> EvidenceShell {
+        let mut shell = EvidenceShell {
+            outputs: BTreeMap::new(),
+            now: BTreeMap::new(),
+            setup: BTreeMap::new(),
+        };
+        for f in facts {
+            shell.outputs.insert(f.command.clone(), f.output.clone());
+            let rows = || android::parse_content_rows(&f.output);
+            if let Some((db, table)) = table_fact(&f.command, |db, t| facts::setup_command(db, t)) {
+                shell.setup.entry(db).or_default().insert(table, rows());
+            } else if let Some((db, table)) =
+                table_fact(&f.command, |db, t| facts::sqlite_command(db, &format!("SELECT * FROM {t}")))
+            {
+                shell.now.entry(db).or_default().insert(table, rows());
+            }
+        }
+        shell
+    }
+
+    /// The databases as setup left them, rebuilt.
+    fn setup_snapshots(&self) -> BTreeMap<String, DbSnapshot> {
+        self.setup
+            .iter()
+            .filter_map(|(db, tables)| Some((db.clone(), snapshot(db, tables).ok()?)))
+            .collect()
+    }
+}
+
+/// `(db, table)` when `command` is `make(db, table)` for some db and table.
+fn table_fact(command: &str, make: impl Fn(&str, &str) -> String) -> Option<(String, String)> {
+    let probe = make("\u{1}", "\u{2}");
+    let (prefix, rest) = probe.split_once('\u{1}')?;
+    let (middle, suffix) = rest.split_once('\u{2}')?;
+    let body = command.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    let (db, table) = body.split_once(middle)?;
+    (!db.is_empty() && !table.is_empty() && !table.contains(' '))
+        .then(|| (db.to_string(), table.to_string()))
+}
+
+/// A database file holding `tables` (values typed back: integers, reals, text, NULL).
+fn build(path: &std::path::Path, tables: &BTreeMap<String, Vec<android::ContentRow>>) -> rusqlite::Result<()> {
+    let conn = rusqlite::Connection::open(path)?;
+    for (table, rows) in tables {
+        let mut columns: Vec<&str> = Vec::new();
+        for row in rows {
+            for (c, _) in row {
+                if !columns.contains(&c.as_str()) {
+                    columns.push(c);
+                }
+            }
+        }
+        let quoted = |c: &str| format!("\"{}\"", c.replace('"', "\"\""));
+        let decl = if columns.is_empty() {
+            "\"_\"".to_string()
+        } else {
+            columns.iter().map(|c| quoted(c)).collect::<Vec<_>>().join(", ")
+        };
+        conn.execute_batch(&format!("CREATE TABLE {}({decl})", quoted(table)))?;
+        for row in rows {
+            let cols: Vec<String> = row.iter().map(|(c, _)| quoted(c)).collect();
+            let marks: Vec<String> = (1..=row.len()).map(|i| format!("?{i}")).collect();
+            let values: Vec<rusqlite::types::Value> = row
+                .iter()
+                .map(|(_, v)| match v.as_deref() {
+                    None => rusqlite::types::Value::Null,
+                    Some(s) => match (s.parse::<i64>(), s.parse::<f64>()) {
+                        (Ok(i), _) => rusqlite::types::Value::Integer(i),
+                        (_, Ok(f)) if s.contains('.') => rusqlite::types::Value::Real(f),
+                        _ => rusqlite::types::Value::Text(s.to_string()),
+                    },
+                })
+                .collect();
+            conn.execute(
+                &format!("INSERT INTO {}({}) VALUES ({})", quoted(table), cols.join(", "), marks.join(", ")),
+                rusqlite::params_from_iter(values),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn snapshot(db: &str, tables: &BTreeMap<String, Vec<android::ContentRow>>) -> Result<DbSnapshot, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let path = dir.path().join("rebuilt.db");
+    build(&path, tables).map_err(|e| e.to_string())?;
+    DbSnapshot::from_file(&path, db).map_err(|e| e.to_string())
+}
+
+fn unknown(what: &str) -> ShellError {
+    ShellError::Protocol {
+        serial: "evidence".into(),
+        reason: format!("{what} is not in the evidence"),
+    }
+}
+
+#[async_trait]
+impl Shell for EvidenceShell {
+    fn serial(&self) -> &str {
+        "evidence"
+    }
+
+    async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
+        let output = self
+            .outputs
+            .get(command_line)
+            .ok_or_else(|| unknown(&format!("`{command_line}`")))?;
+        if output.starts_with("(not read") {
+            return Err(unknown(&format!("`{command_line}`")));
+        }
+        // A fact of a command that failed ends with its exit code (see `eval::facts`).
+        if let Some((out, rest)) = output.rsplit_once("\n[exit ") {
+            let code = rest.split(']').next().and_then(|c| c.parse().ok()).unwrap_or(1);
+            return Ok(ShellOutput {
+                stdout: format!("{out}\n").into_bytes(),
+                stderr: Vec::new(),
+                exit_code: code,
+            });
+        }
+        Ok(ShellOutput::ok(format!("{output}\n")))
+    }
+
+    async fn pull(&self, path: &str) -> Result<Vec<u8>, ShellError> {
+        let tables = self.now.get(path).ok_or_else(|| ShellError::NoSuchFile {
+            path: path.to_string(),
+        })?;
+        let dir = tempfile::tempdir().map_err(|e| unknown(&e.to_string()))?;
+        let file = dir.path().join("rebuilt.db");
+        build(&file, tables).map_err(|e| unknown(&format!("{path} ({e})")))?;
+        std::fs::read(&file).map_err(|e| unknown(&e.to_string()))
+    }
+
+    async fn push(&self, path: &str, _data: &[u8], _mode: u32) -> Result<(), ShellError> {
+        Err(unknown(&format!("writing {path}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_facts_are_told_apart_from_query_facts() {
+        let db = "/data/data/x/databases/a.db";
+        assert_eq!(
+            table_fact(&facts::setup_command(db, "alarms"), |d, t| facts::setup_command(d, t)),
+            Some((db.to_string(), "alarms".to_string()))
+        );
+        let whole = facts::sqlite_command(db, "SELECT * FROM alarms");
+        let make = |d: &str, t: &str| facts::sqlite_command(d, &format!("SELECT * FROM {t}"));
+        assert_eq!(table_fact(&whole, make), Some((db.to_string(), "alarms".to_string())));
+        let query = facts::sqlite_command(db, "SELECT * FROM alarms WHERE hour = 7");
+        assert_eq!(table_fact(&query, make), None);
+    }
+
+    #[test]
+    fn rebuilt_databases_keep_value_types() {
+        let rows = android::parse_content_rows(
+            "2 rows\nRow: 0 hour=10, minutes=30, label=Gym, snooze=NULL\nRow: 1 hour=7, minutes=5, label=1.5, snooze=NULL",
+        );
+        let tables = BTreeMap::from([("alarms".to_string(), rows)]);
+        let snap = snapshot("a.db", &tables).unwrap();
+        let hits = snap.query("SELECT label FROM alarms WHERE hour = 10 AND minutes = 30 AND snooze IS NULL").unwrap();
+        assert_eq!(hits, vec![vec![("label".to_string(), Some("Gym".to_string()))]]);
+    }
+}

@@ -1,0 +1,174 @@
+//! Evidence that contains what decides (issue 24's bar): a scripted judge that decides only from what
+//! each request contains — the device facts, the screens and the answer inside its fenced blocks —
+//! with the task's own checks, must give the rule verdict on at least 97% of golden, empty, wrong and
+//! near-miss episodes in trajectory and essential-states modes. It is the evidence that is measured:
+//! a real model's accuracy comes on top of it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use droidmcp::eval::facts::Fact;
+use droidmcp::eval::Check;
+use droidmcp::judge::calibration_run;
+use droidmcp::judge::completeness;
+use droidmcp::judge::misjudgment::findings;
+use droidmcp::judge::{Evidence, Mode, Panel, StepEvidence};
+use droidmcp::task::{Catalog, Task};
+use serde_json::Value;
+
+use crate::judge::{says, verdict, Answerer, Scripted};
+use crate::oracle_model::message_text;
+
+/// Seeds the evidence-only judge knows the instances of.
+const SEEDS: u64 = 2;
+
+/// The text of every fenced block labelled `label` in `text`.
+fn blocks<'a>(text: &'a str, label: &str) -> Vec<&'a str> {
+    let opener = format!("<<<UNTRUSTED {label} ");
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&opener) {
+        let after = &rest[at + opener.len()..];
+        let Some((nonce, body)) = after.split_once('\n') else { break };
+        let closer = format!("UNTRUSTED {nonce}>>>");
+        let Some(end) = body.find(&closer) else { break };
+        out.push(body[..end].trim_end_matches('\n'));
+        rest = &body[end + closer.len()..];
+    }
+    out
+}
+
+/// Device facts as the prompt renders them: `$ command   (why)` and the output below it.
+fn facts_of(block: &str) -> Vec<Fact> {
+    let mut facts: Vec<Fact> = Vec::new();
+    for line in block.lines() {
+        let header = line
+            .strip_prefix("$ ")
+            .and_then(|l| l.rsplit_once("   ("))
+            .filter(|(_, why)| why.ends_with(')'));
+        match (header, facts.last_mut()) {
+            (Some((command, _)), _) => facts.push(Fact {
+                source: String::new(),
+                command: command.to_string(),
+                output: String::new(),
+            }),
+            (None, Some(f)) => {
+                if !f.output.is_empty() {
+                    f.output.push('\n');
+                }
+                f.output.push_str(line);
+            }
+            (None, None) => {}
+        }
+    }
+    facts
+}
+
+/// The evidence a request carries, read back from its text.
+fn evidence_in(text: &str) -> Evidence {
+    let one = |label: &str| blocks(text, label).first().map(|s| s.to_string());
+    let answer = one("agent_answer");
+    let answer = answer.filter(|_| !text.contains("Agent's answer (data):\n(none)"));
+    Evidence {
+        goal: text
+            .lines()
+            .find_map(|l| l.strip_prefix("Goal: "))
+            .unwrap_or_default()
+            .to_string(),
+        answer,
+        steps: blocks(text, "trajectory")
+            .into_iter()
+            .map(|t| StepEvidence {
+                elements: t.lines().map(str::trim).collect::<Vec<_>>().join("\n"),
+                ..Default::default()
+            })
+            .collect(),
+        final_elements: one("final_screen").unwrap_or_default(),
+        facts: one("device_facts").map(|f| facts_of(&f)).unwrap_or_default(),
+        ..Default::default()
+    }
+}
+
+/// A judge that knows each instance's checks (by its goal) and decides with them from the request
+/// alone; it lists one state ("the goal is achieved") and leaves every step check to the end state.
+pub fn evidence_only_judge(tasks: &[Arc<Task>]) -> Answerer {
+    let mut known: HashMap<String, (Arc<Task>, Vec<Check>)> = HashMap::new();
+    for task in tasks {
+        for seed in 0..SEEDS {
+            if let Ok(i) = task.instantiate(seed, &Default::default()) {
+                known.insert(i.goal.clone(), (task.clone(), i.checks.clone()));
+            }
+        }
+    }
+    let known = Arc::new(known);
+    Arc::new(move |request: Value| {
+        let known = known.clone();
+        Box::pin(async move {
+            let text: String = request["messages"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(message_text)
+                .collect::<Vec<_>>()
+                .join("\n");
+            if text.contains("List the states the phone must pass through") {
+                return says("{\"states\": [\"the goal is achieved\"]}");
+            }
+            if text.contains("of the agent's trajectory. The action") {
+                return verdict("failure");
+            }
+            let evidence = evidence_in(&text);
+            let Some((task, checks)) = known.get(&evidence.goal) else {
+                return verdict("failure");
+            };
+            let sight = completeness::decide(task, checks, &evidence).await;
+            verdict(if sight.success { "success" } else { "failure" })
+        })
+    })
+}
+
+#[tokio::test]
+async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_states_modes() {
+    let (catalog, _) =
+        Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    // Every 9th task (24 of 216, every family) keeps the test command quick; with
+    // DROIDMCP_EVIDENCE_SUITE=1 every task is run (BENCHMARKS.md has that figure).
+    let every = if std::env::var_os("DROIDMCP_EVIDENCE_SUITE").is_some() { 1 } else { 9 };
+    let tasks: Vec<Arc<Task>> = catalog.iter().step_by(every).cloned().collect();
+    let s = Scripted::start().await;
+    s.answer_async("a", evidence_only_judge(&tasks));
+    s.answer_async("b", evidence_only_judge(&tasks));
+    let panel = Panel::new(
+        s.judge("a", "gpt", "images = true\nmax_keyframes = 2\n"),
+        s.judge("b", "gemini", ""),
+        None,
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = droidmcp::store::Store::open(&dir.path().join("episodes.db")).unwrap();
+    let modes = [Mode::Trajectory, Mode::EssentialStates];
+    let episodes = calibration_run::run(&tasks, 1, &panel, &modes, &store).await;
+    let notes: Vec<String> = episodes
+        .iter()
+        .filter_map(|e| e.note.as_ref().map(|n| format!("{} {}: {n}", e.task, e.trajectory)))
+        .collect();
+    assert!(notes.is_empty(), "{notes:#?}");
+    let kinds = |prefix: &str| episodes.iter().filter(|e| e.trajectory.starts_with(prefix)).count();
+    assert!(kinds("golden") == tasks.len() && kinds("empty") == tasks.len());
+    assert!(kinds("near miss") > 0 && kinds("wrong") > 0);
+    let names = ["a".to_string(), "b".to_string()];
+    let found = findings(&names, &modes, &episodes);
+    let report = found.text();
+    eprintln!("{} episodes\n{report}", episodes.len());
+    for j in &found.judges {
+        let agreement = 1.0 - j.misjudged.value().unwrap();
+        assert!(
+            agreement >= 0.97,
+            "{} {}: {:.1}% agreement\n{report}",
+            j.mode.as_str(),
+            j.judge,
+            agreement * 100.0
+        );
+    }
+    assert!(found.completeness.agreeing.value().unwrap() >= 0.97, "{report}");
+}
