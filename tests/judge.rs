@@ -272,6 +272,7 @@ fn evidence() -> Evidence {
                 foreground: "com.google.android.deskclock".into(),
                 before: Some(vec![0xFF, 0xD8, 0xFF, n as u8 - 1]),
                 screenshot: Some(vec![0xFF, 0xD8, 0xFF, n as u8]),
+                ..Default::default()
             })
             .collect(),
         final_elements: "[3] switch \"10:30 AM\" checked (900,400)".into(),

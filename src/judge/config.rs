@@ -58,6 +58,9 @@ struct JudgeFile {
     token_budget: usize,
     #[serde(default = "default_keyframes")]
     max_keyframes: usize,
+    /// `chat` (default) or `a3rm`.
+    #[serde(default)]
+    kind: Option<String>,
 }
 
 fn default_timeout() -> f64 {
@@ -85,6 +88,16 @@ fn default_keyframes() -> usize {
 use crate::llm::Endpoint;
 pub use crate::llm::ResponseFormat;
 
+/// How a judge is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JudgeKind {
+    /// A chat model asked for a JSON verdict in the panel's mode.
+    Chat,
+    /// A3's reward model (A3RM, served by vLLM): asked, per essential state and step, "yes" or "no"
+    /// from the screenshots before and after the step, in the input format it was trained on.
+    A3rm,
+}
+
 /// A validated judge: who it is, the endpoint it calls, and what evidence it takes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgeConfig {
@@ -97,6 +110,7 @@ pub struct JudgeConfig {
     /// Rough token budget for the text evidence of one request.
     pub token_budget: usize,
     pub max_keyframes: usize,
+    pub kind: JudgeKind,
 }
 
 impl JudgeConfig {
@@ -146,6 +160,16 @@ impl JudgeConfig {
         if file.max_concurrency == 0 {
             return Err(bad("max_concurrency must be at least 1".into()));
         }
+        let kind = match file.kind.as_deref().unwrap_or("chat") {
+            "chat" => JudgeKind::Chat,
+            "a3rm" => JudgeKind::A3rm,
+            other => return Err(bad(format!("kind {other:?} is not one of chat, a3rm"))),
+        };
+        if kind == JudgeKind::A3rm && !file.images {
+            return Err(bad(
+                "an a3rm judge reads screenshots: set images = true".into(),
+            ));
+        }
         Ok(JudgeConfig {
             endpoint: Endpoint {
                 name: format!("judge {name}"),
@@ -166,6 +190,7 @@ impl JudgeConfig {
             images: file.images,
             token_budget: file.token_budget.max(500),
             max_keyframes: file.max_keyframes,
+            kind,
         })
     }
 

@@ -49,8 +49,15 @@ pub struct StepEvidence {
     pub elements: String,
     /// Foreground app/activity after the action.
     pub foreground: String,
+    /// The action as recorded (kind, point and end in screen pixels, text), for judges that take
+    /// it in their own format.
+    pub action_json: serde_json::Value,
+    /// Screen pixels per frame pixel of this step's frames.
+    pub scale: f64,
     /// JPEG of the screen the action was taken on, when recorded.
     pub before: Option<Vec<u8>>,
+    /// The same with the action drawn on it (where A3's reward model looks for it).
+    pub before_marked: Option<Vec<u8>>,
     /// JPEG of the screen after the action, with the action drawn on it, when recorded.
     pub screenshot: Option<Vec<u8>>,
 }

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::config::JudgeConfig;
+use super::a3rm;
+use super::config::{JudgeConfig, JudgeKind};
 use super::evidence::{Evidence, Mode, StepEvidence};
 use super::prompt::{self, Prompts};
 use super::verdict::{parse_reply, ReplyError, Verdict, VerdictKind};
@@ -105,6 +106,7 @@ impl Judge {
     pub async fn judge(&self, evidence: &Evidence, mode: Mode) -> JudgeOutcome {
         let mut tally = Tally::default();
         let result = match mode {
+            _ if self.config.kind == JudgeKind::A3rm => self.a3rm(evidence, &mut tally).await,
             Mode::FinalState => {
                 self.ask_verdict(
                     self.final_state_messages(evidence),
@@ -384,6 +386,70 @@ impl Judge {
             },
             cited_steps: cited.into_iter().chain(end.cited_steps).collect(),
         })
+    }
+
+    /// A3RM's way: each state asked of each step (and the `end` step) until one reaches it.
+    async fn a3rm(&self, evidence: &Evidence, tally: &mut Tally) -> Result<Verdict, String> {
+        let steps = a3rm::steps(evidence);
+        let mut cited = Vec::new();
+        for state in a3rm::states(evidence) {
+            let mut reached = None;
+            for step in &steps {
+                let reply = self
+                    .client
+                    .complete(&[self.a3rm_message(evidence, &state, step)], None)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                tally.add(&reply);
+                if a3rm::parse(&reply.text).map_err(|e| e.to_string())? {
+                    reached = Some(step.number);
+                    break;
+                }
+            }
+            match reached {
+                Some(n) => cited.extend((n > 0).then_some(n)),
+                None => {
+                    return Ok(Verdict {
+                        kind: VerdictKind::Failure,
+                        confidence: 1.0,
+                        reason: format!("A3RM: no step reaches \"{state}\""),
+                        cited_steps: cited,
+                    })
+                }
+            }
+        }
+        Ok(Verdict {
+            kind: VerdictKind::Success,
+            confidence: 1.0,
+            reason: "A3RM: every essential state is reached".into(),
+            cited_steps: cited,
+        })
+    }
+
+    /// One A3RM request: its template split at `<image>`, the screenshots in those places.
+    fn a3rm_message(&self, evidence: &Evidence, state: &str, step: &a3rm::A3Step) -> Message {
+        let text = crate::llm::fill(
+            &self.prompts.a3rm,
+            &[
+                ("action", &step.action.to_string()),
+                ("state", state),
+                ("task", &evidence.goal),
+            ],
+        );
+        let mut images = [step.before.clone(), step.after.clone()].into_iter();
+        let mut parts = Vec::new();
+        for (i, piece) in text.split("<image>").enumerate() {
+            if i > 0 {
+                match images.next().flatten() {
+                    Some(jpeg) => parts.push(Part::Jpeg(jpeg)),
+                    None => parts.push(Part::Text("(no screenshot was recorded)".into())),
+                }
+            }
+            if !piece.is_empty() {
+                parts.push(Part::Text(piece.to_string()));
+            }
+        }
+        Message::user(parts)
     }
 
     /// Did `step` reach `state`? The screens before and after it, as lists and screenshots.

@@ -11,6 +11,7 @@
 //! [`calibrate`] turns labelled verdicts into accuracy, precision/recall, Cohen's κ and agreement figures;
 //! [`record`] writes every verdict with its raw reply, usage, latency and cost to SQLite.
 
+pub mod a3rm;
 pub mod calibrate;
 pub mod calibration_run;
 pub mod completeness;

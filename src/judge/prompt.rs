@@ -18,9 +18,11 @@ pub struct Prompts {
     pub essential_check: String,
     pub essential_end_state: String,
     pub essential_end_check: String,
+    /// A3RM's input format (see `super::a3rm`); `<image>` marks where each screenshot goes.
+    pub a3rm: String,
 }
 
-const FILES: [&str; 7] = [
+const FILES: [&str; 8] = [
     "judge-system.md",
     "judge-final-state.md",
     "judge-trajectory.md",
@@ -28,6 +30,7 @@ const FILES: [&str; 7] = [
     "judge-essential-check.md",
     "judge-essential-end-state.md",
     "judge-essential-end-check.md",
+    "judge-a3rm.md",
 ];
 
 impl Default for Prompts {
@@ -42,6 +45,7 @@ impl Default for Prompts {
                 .to_string(),
             essential_end_check: include_str!("../../prompts/judge-essential-end-check.md")
                 .to_string(),
+            a3rm: include_str!("../../prompts/judge-a3rm.md").to_string(),
         }
     }
 }
@@ -58,6 +62,7 @@ impl Prompts {
             &mut prompts.essential_check,
             &mut prompts.essential_end_state,
             &mut prompts.essential_end_check,
+            &mut prompts.a3rm,
         ];
         for (file, slot) in FILES.iter().zip(slots) {
             let path = dir.join(file);

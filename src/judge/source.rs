@@ -48,7 +48,7 @@ fn action_text(action: &serde_json::Value, raw: &str) -> String {
     }
 }
 
-/// A step's after-frame with its action drawn on it; a frame that cannot be marked is shown clean.
+/// A frame with the step's action drawn on it; a frame that cannot be marked is shown clean.
 fn marked(frame: &FrameRow, action: &serde_json::Value) -> Vec<u8> {
     marks::mark(&frame.jpeg, frame.scale, action).unwrap_or_else(|e| {
         tracing::warn!("step {} frame shown unmarked: {e}", frame.step);
@@ -90,8 +90,11 @@ pub fn from_store(
                 action: action_text(&action, &s.action),
                 elements: s.screen.as_deref().map(compact_screen).unwrap_or_default(),
                 foreground: s.screen.as_deref().map(package_of).unwrap_or_default(),
+                scale: before.or(after.get(&s.index).copied()).map_or(1.0, |f| f.scale),
                 before: before.map(|f| f.jpeg.clone()),
+                before_marked: before.map(|f| marked(f, &action)),
                 screenshot: after.get(&s.index).map(|f| marked(f, &action)),
+                action_json: action,
             }
         })
         .collect();
