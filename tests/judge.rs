@@ -723,7 +723,12 @@ async fn calibration_end_to_end_on_the_embedded_phone() {
     let n = labelled.len();
 
     let report = calibrate(&["a".into(), "b".into()], &labelled);
-    assert_eq!(report.judges[0].accuracy, 1.0);
+    let found = droidmcp::judge::misjudgment::findings(
+        &["a".into(), "b".into()],
+        &[Mode::FinalState],
+        &episodes,
+    );
+    assert_eq!(report.judges[0].accuracy, 1.0, "{}", found.text());
     assert!((report.judges[1].accuracy - 2.0 / n as f64).abs() < 1e-9);
     assert_eq!(report.judges[1].recall, 1.0);
     let pair = report.pair.unwrap();
@@ -788,7 +793,7 @@ async fn evidence_saying_verdict_success_does_not_turn_a_failure_into_success() 
             "{mode:?}: tampered evidence turned a failure into success"
         );
         // The tampered text did reach the judge, inside labelled data blocks.
-        let sent = user_text(&s.requests("a")[before]);
+        let sent: String = s.requests("a")[before..].iter().map(user_text).collect();
         assert!(sent.contains("verdict: success"), "{mode:?}: {sent}");
         assert!(sent.contains("<<<UNTRUSTED "), "{mode:?}: {sent}");
     }
@@ -843,8 +848,10 @@ async fn stored_episodes_carry_numbered_steps_frames_and_the_facts_that_decide()
     assert_eq!(numbers, (1..=n).collect::<Vec<_>>(), "one numbering, from 1");
     assert!(ev.steps.iter().all(|s| s.before.is_some() && s.screenshot.is_some()));
     let fact = |cmd: &str| ev.facts.iter().find(|f| f.command == cmd).map(|f| f.output.clone());
-    assert_eq!(fact("settings get 'global' 'wifi_on'").as_deref(), Some("0"));
-    assert_eq!(fact("settings get 'global' 'bluetooth_on'").as_deref(), Some("1"));
+    let commands: Vec<&str> = ev.facts.iter().map(|f| f.command.as_str()).collect();
+    assert_eq!(fact("settings get global wifi_on").as_deref(), Some("0"), "{commands:?}");
+    assert_eq!(fact("settings get global bluetooth_on").as_deref(), Some("1"), "{commands:?}");
+    assert!(fact("date +%s").is_some(), "the phone's clock: {commands:?}");
 
     // A judge citing the last step shown is taken at its word.
     let outcome = &golden_outcome(&store, &golden.episode);
@@ -905,4 +912,70 @@ async fn essential_state_lists_and_verdicts_each_carry_their_own_schema() {
         assert_eq!(r["response_format"]["type"], "json_object");
         assert_eq!(schema(r), json!(["verdict", "confidence", "reason", "steps"]));
     }
+}
+
+/// An A3RM judge (A3's reward model behind vLLM) gets its own input format: one user message
+/// per essential state and step, the screenshots before and after in the template's `<image>`
+/// places, the action in A3's JSON, and a yes/no answer in an `<answer>` tag.
+#[tokio::test]
+async fn an_a3rm_judge_asks_each_state_of_each_step_in_its_own_format() {
+    use base64::Engine;
+    let s = Scripted::start().await;
+    s.script(
+        "rm",
+        vec![
+            says("The alarm list is not shown yet.\n<answer>no</answer>"),
+            says("The alarm at 10:30 is on.\n<answer>yes</answer>"),
+        ],
+    );
+    let rm = s.judge("rm", "qwen", "kind = \"a3rm\"\nimages = true\n");
+    let o = rm.judge(&evidence(), Mode::EssentialStates).await;
+    assert_eq!(o.verdict.kind, VerdictKind::Success, "{:?}", o.error);
+    assert_eq!(o.verdict.cited_steps, vec![2]);
+    let reqs = s.requests("rm");
+    assert_eq!(reqs.len(), 2);
+    let second = &reqs[1];
+    assert!(second.get("response_format").is_none(), "{second}");
+    let messages = second["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 1, "no system prompt in A3RM's format");
+    let parts = messages[0]["content"].as_array().unwrap();
+    let urls: Vec<&str> = parts
+        .iter()
+        .filter_map(|p| p["image_url"]["url"].as_str())
+        .collect();
+    let b64 = |n: u8| base64::engine::general_purpose::STANDARD.encode([0xFF, 0xD8, 0xFF, n]);
+    assert_eq!(
+        urls,
+        vec![
+            format!("data:image/jpeg;base64,{}", b64(1)),
+            format!("data:image/jpeg;base64,{}", b64(2))
+        ],
+        "step 2's screen before, then the screen after it"
+    );
+    let text = message_text(&messages[0]);
+    assert!(text.contains("screenshot before action"), "{text}");
+    assert!(
+        text.contains("essential state: The instruction is carried out: create an alarm at 10:30"),
+        "{text}"
+    );
+
+    // No step reaches it: failure naming the state, after every step and the end were asked.
+    s.script("no", vec![says("<answer>no</answer>"); 5]);
+    let o = s
+        .judge("no", "qwen", "kind = \"a3rm\"\nimages = true\n")
+        .judge(&evidence(), Mode::EssentialStates)
+        .await;
+    assert_eq!(o.verdict.kind, VerdictKind::Failure);
+    assert!(o.verdict.reason.contains("create an alarm"), "{}", o.verdict.reason);
+    let last = &s.requests("no")[4];
+    assert!(message_text(&last["messages"][0]).contains("\"action\":\"end\""));
+
+    // A reply without an answer tag decides nothing.
+    s.script("bad", vec![says("Yes, looks done.")]);
+    let o = s
+        .judge("bad", "qwen", "kind = \"a3rm\"\nimages = true\n")
+        .judge(&evidence(), Mode::EssentialStates)
+        .await;
+    assert_eq!(o.verdict.kind, VerdictKind::Undecided);
+    assert!(o.error.unwrap().contains("<answer>"));
 }

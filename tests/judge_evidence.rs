@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use droidmcp::eval::constraint::Constraint;
 use droidmcp::eval::facts::Fact;
 use droidmcp::eval::Check;
 use droidmcp::judge::calibration_run;
@@ -64,6 +65,35 @@ fn facts_of(block: &str) -> Vec<Fact> {
     facts
 }
 
+/// The trajectory as the prompt renders it: `Step N: {action JSON}`, then indented lines (the
+/// foreground, the elements of the screen after the step).
+fn steps_of(trajectory: &str) -> Vec<StepEvidence> {
+    let mut steps: Vec<StepEvidence> = Vec::new();
+    for line in trajectory.lines() {
+        let header = line
+            .strip_prefix("Step ")
+            .and_then(|l| l.split_once(": "))
+            .and_then(|(n, action)| Some((n.parse::<usize>().ok()?, action)));
+        match (header, steps.last_mut()) {
+            (Some((number, action)), _) => steps.push(StepEvidence {
+                number,
+                action: action.to_string(),
+                action_json: serde_json::from_str(action).unwrap_or(Value::Null),
+                ..Default::default()
+            }),
+            (None, Some(step)) => match line.trim().strip_prefix("foreground: ") {
+                Some(fg) => step.foreground = fg.to_string(),
+                None => {
+                    step.elements.push_str(line.trim());
+                    step.elements.push('\n');
+                }
+            },
+            (None, None) => {}
+        }
+    }
+    steps
+}
+
 /// The evidence a request carries, read back from its text.
 fn evidence_in(text: &str) -> Evidence {
     let one = |label: &str| blocks(text, label).first().map(|s| s.to_string());
@@ -77,12 +107,9 @@ fn evidence_in(text: &str) -> Evidence {
             .to_string(),
         answer,
         steps: blocks(text, "trajectory")
-            .into_iter()
-            .map(|t| StepEvidence {
-                elements: t.lines().map(str::trim).collect::<Vec<_>>().join("\n"),
-                ..Default::default()
-            })
-            .collect(),
+            .first()
+            .map(|t| steps_of(t))
+            .unwrap_or_default(),
         final_elements: one("final_screen").unwrap_or_default(),
         facts: one("device_facts").map(|f| facts_of(&f)).unwrap_or_default(),
         ..Default::default()
@@ -92,11 +119,12 @@ fn evidence_in(text: &str) -> Evidence {
 /// A judge that knows each instance's checks (by its goal) and decides with them from the request
 /// alone; it lists one state ("the goal is achieved") and leaves every step check to the end state.
 pub fn evidence_only_judge(tasks: &[Arc<Task>]) -> Answerer {
-    let mut known: HashMap<String, (Arc<Task>, Vec<Check>)> = HashMap::new();
+    type Known = (Arc<Task>, Vec<Check>, Vec<Constraint>);
+    let mut known: HashMap<String, Known> = HashMap::new();
     for task in tasks {
         for seed in 0..SEEDS {
             if let Ok(i) = task.instantiate(seed, &Default::default()) {
-                known.insert(i.goal.clone(), (task.clone(), i.checks.clone()));
+                known.insert(i.goal.clone(), (task.clone(), i.checks.clone(), i.constraints.clone()));
             }
         }
     }
@@ -118,10 +146,10 @@ pub fn evidence_only_judge(tasks: &[Arc<Task>]) -> Answerer {
                 return verdict("failure");
             }
             let evidence = evidence_in(&text);
-            let Some((task, checks)) = known.get(&evidence.goal) else {
+            let Some((task, checks, constraints)) = known.get(&evidence.goal) else {
                 return verdict("failure");
             };
-            let sight = completeness::decide(task, checks, &evidence).await;
+            let sight = completeness::decide(task, checks, constraints, &evidence).await;
             verdict(if sight.success { "success" } else { "failure" })
         })
     })

@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use super::android::{self, LogLine};
 use super::check::{Check, FileTest, Probe, SqliteTest};
 use super::sqlite::{DbError, DbSnapshot};
-use crate::device::command::sh_quote;
+use super::ui::UiPredicate;
+use crate::device::command::{self, sh_quote};
 use crate::device::{Shell, ShellError};
 
 /// One thing read from the device.
@@ -27,7 +28,7 @@ pub struct Fact {
 /// Rows shown per table or query; the rest are counted.
 const MAX_ROWS: usize = 50;
 /// Characters kept of one command's output.
-const MAX_OUTPUT: usize = 8000;
+const MAX_OUTPUT: usize = 12_000;
 /// Log lines shown (the latest logged since the task started that some log check's filters take).
 const MAX_LOG_LINES: usize = 40;
 
@@ -182,9 +183,18 @@ async fn read_probe(
                 .collect();
             one(FOCUS_COMMAND.into(), lines.join("\n"))
         }
-        Probe::Ui(_) | Probe::TapInside { .. } | Probe::Lcs { .. } | Probe::Answer { .. } => {
-            Ok(Vec::new())
+        // The screens are in the evidence; what a judge needs besides them is the text of the string
+        // resources the check names, in the phone's language.
+        Probe::Ui(UiPredicate { selector, .. }) | Probe::TapInside { selector, .. } => {
+            let mut out = Vec::new();
+            for r in selector.string_refs() {
+                let command = command::string_lookup(&r.package, &r.name);
+                let output = exec(shell, &command).await?;
+                out.push((command, output));
+            }
+            Ok(out)
         }
+        Probe::Lcs { .. } | Probe::Answer { .. } => Ok(Vec::new()),
     }
 }
 
@@ -241,7 +251,9 @@ fn tables_of(sql: &str) -> Vec<String> {
     tables
 }
 
-/// A database check's rows now (and, for checks comparing with setup, the rows setup left).
+/// A database check's rows. A query check: its result, then the tables it reads. A check on rows
+/// added, removed or changed since setup: those rows only, as they are now and as setup left them
+/// (a table of events runs to thousands of characters a row; the rows that changed decide).
 async fn read_database(
     db: &str,
     test: &SqliteTest,
@@ -253,28 +265,62 @@ async fn read_database(
         Err(DbError::Shell { source, .. }) if source.is_device_lost() => return Err(source),
         Err(e) => return Ok(vec![(sqlite_command(db, "*"), format!("(not read: {e})"))]),
     };
-    let (queries, table) = match test {
-        // The query's own result (what the check looks at), then the tables it reads.
+    let (table, key, ignore) = match test {
         SqliteTest::Query { sql, .. } => {
-            let mut q = vec![sql.clone()];
-            q.extend(tables_of(sql).into_iter().map(|t| format!("SELECT * FROM {t}")));
-            (q, None)
+            let mut queries = vec![sql.clone()];
+            queries.extend(tables_of(sql).into_iter().map(|t| format!("SELECT * FROM {t}")));
+            return Ok(queries
+                .iter()
+                .map(|q| (sqlite_command(db, q), rows_result(after.query(q))))
+                .collect());
         }
-        SqliteTest::RowsAdded { table, .. }
-        | SqliteTest::RowsRemoved { table, .. }
-        | SqliteTest::Unchanged { table, .. } => {
-            (vec![format!("SELECT * FROM {table}")], Some(table.as_str()))
+        SqliteTest::RowsAdded {
+            table, key, ignore, ..
+        }
+        | SqliteTest::RowsRemoved {
+            table, key, ignore, ..
+        }
+        | SqliteTest::Unchanged {
+            table, key, ignore, ..
+        } => (table, key, ignore),
+    };
+    let now = after.table(table);
+    let setup = before.get(db).map(|s| s.table(table));
+    let (now, setup) = match (now, setup) {
+        (Ok(now), Some(Ok(setup))) => (now, setup),
+        (Err(e), _) | (_, Some(Err(e))) => {
+            return Ok(vec![(changed_command(db, table), format!("(not read: {e})"))])
+        }
+        (Ok(_), None) => {
+            return Ok(vec![(
+                changed_command(db, table),
+                "(no snapshot of it was taken at setup)".into(),
+            )])
         }
     };
-    let mut out: Vec<(String, String)> = queries
-        .iter()
-        .map(|sql| (sqlite_command(db, sql), rows_text(after.query(sql))))
-        .collect();
-    if let (Some(table), Some(snapshot)) = (table, before.get(db)) {
-        let sql = format!("SELECT * FROM {table}");
-        out.push((setup_command(db, table), rows_text(snapshot.query(&sql))));
-    }
-    Ok(out)
+    let d = super::sqlite::diff_rows(&setup, &now, key, ignore);
+    let mut now_rows: Vec<android::ContentRow> = d.added.clone();
+    now_rows.extend(d.changed.iter().map(|(_, a)| a.clone()));
+    let mut setup_rows: Vec<android::ContentRow> = d.removed.clone();
+    setup_rows.extend(d.changed.iter().map(|(b, _)| b.clone()));
+    let summary = format!(
+        "{} rows at setup, {} now: {} added, {} removed, {} changed\n",
+        setup.len(),
+        now.len(),
+        d.added.len(),
+        d.removed.len(),
+        d.changed.len()
+    );
+    Ok(vec![
+        (
+            changed_command(db, table),
+            format!("{summary}{}", rows_lines(&now_rows)).trim_end().to_string(),
+        ),
+        (
+            changed_at_setup_command(db, table),
+            rows_lines(&setup_rows).trim_end().to_string(),
+        ),
+    ])
 }
 
 /// How a database read is named among the facts: the query on the database as the episode left it.
@@ -282,36 +328,48 @@ pub fn sqlite_command(db: &str, sql: &str) -> String {
     format!("sqlite {db}: {sql}")
 }
 
-/// How the rows setup left in `table` are named among the facts.
-pub fn setup_command(db: &str, table: &str) -> String {
-    format!("sqlite {db} as setup left it: SELECT * FROM {table}")
+/// How the rows of `table` added or changed since setup are named among the facts (as they are now).
+pub fn changed_command(db: &str, table: &str) -> String {
+    format!("sqlite {db}: rows of {table} added or changed since setup")
+}
+
+/// How the rows of `table` removed or changed since setup are named (as setup left them).
+pub fn changed_at_setup_command(db: &str, table: &str) -> String {
+    format!("sqlite {db}: rows of {table} removed or changed since setup, as setup left them")
 }
 
 /// The command whose fact carries the phone's clock.
 pub const CLOCK: &str = "date +%s";
 
-/// Rows as `Row: N column=value, …` lines, the way `content query` prints them, at most [`MAX_ROWS`], with the count.
-fn rows_text(rows: Result<Vec<android::ContentRow>, DbError>) -> String {
+/// A query's rows with their count first (a line after the rows would read as part of the last
+/// value), or why it failed.
+fn rows_result(rows: Result<Vec<android::ContentRow>, DbError>) -> String {
     match rows {
         Err(e) => format!("(query failed: {e})"),
         Ok(rows) if rows.is_empty() => "(no rows)".into(),
         Ok(rows) => {
-            // The count comes first: a line after the rows would read as part of the last value.
-            let mut text = if rows.len() > MAX_ROWS {
+            let head = if rows.len() > MAX_ROWS {
                 format!("{} rows (the first {MAX_ROWS} shown)\n", rows.len())
             } else {
                 format!("{} rows\n", rows.len())
             };
-            for (i, row) in rows.iter().take(MAX_ROWS).enumerate() {
-                let cells: Vec<String> = row
-                    .iter()
-                    .map(|(k, v)| format!("{k}={}", v.as_deref().unwrap_or("NULL")))
-                    .collect();
-                text.push_str(&format!("Row: {i} {}\n", cells.join(", ")));
-            }
-            text.trim_end().to_string()
+            format!("{head}{}", rows_lines(&rows)).trim_end().to_string()
         }
     }
+}
+
+/// Rows as `Row: N column=value, …` lines, the way `content query` prints them, at most
+/// [`MAX_ROWS`]; NULL cells are left out (most of a calendar event's fifty columns are NULL).
+fn rows_lines(rows: &[android::ContentRow]) -> String {
+    let mut text = String::new();
+    for (i, row) in rows.iter().take(MAX_ROWS).enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}={v}")))
+            .collect();
+        text.push_str(&format!("Row: {i} {}\n", cells.join(", ")));
+    }
+    text
 }
 
 /// `text` cut to [`MAX_OUTPUT`] characters at a line end, saying so on a first line of its own (a

@@ -74,7 +74,7 @@ async fn run_one(
         Ok(i) => i,
         Err(e) => return failed(out, format!("instantiate: {e}")),
     };
-    let checks = instance.checks.clone();
+    let (checks, constraints) = (instance.checks.clone(), instance.constraints.clone());
     let phone = match Phone::new(SimConfig {
         seed,
         ..SimConfig::default()
@@ -114,7 +114,7 @@ async fn run_one(
         Ok(ev) => ev,
         Err(e) => return failed(out, format!("evidence: {e}")),
     };
-    out.sight = Some(completeness::decide(task, &checks, &evidence).await);
+    out.sight = Some(completeness::decide(task, &checks, &constraints, &evidence).await);
     let mut notes = Vec::new();
     for &mode in modes {
         let verdict = panel.judge(&evidence, mode).await;

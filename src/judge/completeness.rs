@@ -13,7 +13,10 @@ use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 
-use super::evidence::Evidence;
+use super::evidence::{Evidence, StepEvidence};
+use crate::eval::constraint::Constraint;
+use crate::eval::history::ActionRecord;
+use crate::geom::Point;
 use crate::device::{Shell, ShellError, ShellOutput};
 use crate::eval::check::{Check, Context, Probe, When};
 use crate::eval::facts::{self, Fact};
@@ -46,8 +49,13 @@ impl Sight {
     }
 }
 
-/// Decides an episode of `task` (its rendered `checks`) from `evidence` alone.
-pub async fn decide(task: &Task, checks: &[Check], evidence: &Evidence) -> Sight {
+/// Decides an episode of `task` (its rendered `checks` and `constraints`) from `evidence` alone.
+pub async fn decide(
+    task: &Task,
+    checks: &[Check],
+    constraints: &[Constraint],
+    evidence: &Evidence,
+) -> Sight {
     let shell = EvidenceShell::new(&evidence.facts);
     let before = shell.setup_snapshots();
     let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -55,7 +63,19 @@ pub async fn decide(task: &Task, checks: &[Check], evidence: &Evidence) -> Sight
     let mut sights = Vec::new();
     for check in checks {
         let result = match &check.probe {
-            Probe::Ui(predicate) => screen_result(check, predicate, evidence),
+            Probe::Ui(predicate) => {
+                match crate::device::resolve_strings(&shell, &predicate.selector).await {
+                    Ok(selector) => screen_result(
+                        check,
+                        &crate::eval::ui::UiPredicate {
+                            selector,
+                            ..predicate.clone()
+                        },
+                        evidence,
+                    ),
+                    Err(e) => unseen(check, &e.to_string()),
+                }
+            }
             Probe::TapInside { .. } | Probe::Lcs { .. } => unseen(
                 check,
                 "the trajectory's touches are shown as text, not as the points checks compare",
@@ -87,11 +107,45 @@ pub async fn decide(task: &Task, checks: &[Check], evidence: &Evidence) -> Sight
         });
         results.push(result);
     }
-    let verdict = eval::score(checks, results, &task.success, task.partial_credit, true);
+    let mut verdict = eval::score(checks, results, &task.success, task.partial_credit, true);
+    // Constraints on the way: the actions as the trajectory shows them (kind, text, foreground,
+    // activity); rules on what a touched element or a page looked like need screens no request
+    // carries as dumps, and pass here.
+    eval::constraint::enforce(&mut verdict, constraints, &records(&evidence.steps));
     Sight {
         success: verdict.success,
         checks: sights,
     }
+}
+
+/// The steps' actions as history checks and constraints read them, from the recorded action JSON.
+fn records(steps: &[StepEvidence]) -> Vec<ActionRecord> {
+    steps
+        .iter()
+        .map(|s| {
+            let a = &s.action_json;
+            let text = |k: &str| a[k].as_str().map(String::from);
+            let point = a["point"]
+                .as_array()
+                .and_then(|p| Some(Point::new(p.first()?.as_i64()? as i32, p.get(1)?.as_i64()? as i32)));
+            ActionRecord {
+                action: text("action").unwrap_or_default(),
+                kind: text("kind").unwrap_or_default(),
+                point,
+                text: text("text"),
+                screen_before: None,
+                aliases: a["aliases"]
+                    .as_array()
+                    .map(|v| v.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+                    .unwrap_or_default(),
+                failed: !a["error"].is_null(),
+                field: None,
+                foreground: (!s.foreground.is_empty()).then(|| s.foreground.clone()),
+                activity: text("activity"),
+                screen_after: None,
+            }
+        })
+        .collect()
 }
 
 fn unseen(check: &Check, why: &str) -> CheckResult {
@@ -140,7 +194,12 @@ fn screen_result(check: &Check, p: &crate::eval::ui::UiPredicate, ev: &Evidence)
     let selected = |e: &Shown| {
         p.selector.criteria.iter().all(|c| match c {
             Criterion::Text(m) | Criterion::Desc(m) | Criterion::Any(m) => strings_pass(e, m),
-            // Not in an element list that has strings: any element may be the one.
+            // Judges' lists tag every element with its resource id's tail.
+            Criterion::ResourceId(id) => {
+                let tail = id.rsplit(":id/").next().unwrap_or(id);
+                e.line.split_whitespace().any(|w| w == format!("#{tail}"))
+            }
+            // Class, role, index and element ids are not compared here: any element may be it.
             _ => true,
         })
     };
@@ -189,10 +248,14 @@ impl EvidenceShell {
         for f in facts {
             shell.outputs.insert(f.command.clone(), f.output.clone());
             let rows = || android::parse_content_rows(&f.output);
-            if let Some((db, table)) = table_fact(&f.command, |db, t| facts::setup_command(db, t)) {
+            if let Some((db, table)) = table_fact(&f.command, facts::changed_at_setup_command) {
                 shell.setup.entry(db).or_default().insert(table, rows());
-            } else if let Some((db, table)) =
-                table_fact(&f.command, |db, t| facts::sqlite_command(db, &format!("SELECT * FROM {t}")))
+            } else if let Some((db, table)) = table_fact(&f.command, facts::changed_command)
+                .or_else(|| {
+                    table_fact(&f.command, |db, t| {
+                        facts::sqlite_command(db, &format!("SELECT * FROM {t}"))
+                    })
+                })
             {
                 shell.now.entry(db).or_default().insert(table, rows());
             }
@@ -325,8 +388,12 @@ mod tests {
     fn table_facts_are_told_apart_from_query_facts() {
         let db = "/data/data/x/databases/a.db";
         assert_eq!(
-            table_fact(&facts::setup_command(db, "alarms"), |d, t| facts::setup_command(d, t)),
+            table_fact(&facts::changed_at_setup_command(db, "alarms"), facts::changed_at_setup_command),
             Some((db.to_string(), "alarms".to_string()))
+        );
+        assert_eq!(
+            table_fact(&facts::changed_command(db, "alarms"), facts::changed_at_setup_command),
+            None
         );
         let whole = facts::sqlite_command(db, "SELECT * FROM alarms");
         let make = |d: &str, t: &str| facts::sqlite_command(d, &format!("SELECT * FROM {t}"));

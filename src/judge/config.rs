@@ -150,7 +150,7 @@ impl JudgeConfig {
                 file.timeout_secs
             )));
         }
-        let response_format = ResponseFormat::parse(&file.response_format).ok_or_else(|| {
+        let declared = ResponseFormat::parse(&file.response_format).ok_or_else(|| {
             bad(format!(
                 "response_format {:?} is not one of {}",
                 file.response_format,
@@ -170,6 +170,11 @@ impl JudgeConfig {
                 "an a3rm judge reads screenshots: set images = true".into(),
             ));
         }
+        // A3RM answers in prose ending in an <answer> tag: no JSON constraint.
+        let response_format = match kind {
+            JudgeKind::A3rm => ResponseFormat::None,
+            JudgeKind::Chat => declared,
+        };
         Ok(JudgeConfig {
             endpoint: Endpoint {
                 name: format!("judge {name}"),

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::hierarchy::{self, ElementList, Options, RenderOptions};
+use crate::hierarchy::{self, ElementList, Options};
 use crate::store::{FrameKind, FrameRow, Store, StoreError};
 
 use super::evidence::{Evidence, StepEvidence};
@@ -19,12 +19,35 @@ pub enum SourceError {
     Store(#[from] StoreError),
 }
 
-/// A screen dump as the compact element list (or a note saying why it cannot be shown).
+/// A screen dump as the compact element list agents see, every element with its resource id's tail
+/// (`#formula`) even when it has text: two fields showing numbers (a calculator's formula and result)
+/// are told apart by it (or a note saying why the screen cannot be shown).
 pub fn compact_screen(xml: &str) -> String {
     match hierarchy::parse(xml.as_bytes()) {
         Ok(h) => {
             let list = ElementList::from_hierarchy(&h, &Options::default());
-            hierarchy::render(&h, &list, &RenderOptions::default())
+            let mut out = format!(
+                "# {} {}x{}\n",
+                list.package.as_deref().unwrap_or("?"),
+                list.screen.width(),
+                list.screen.height()
+            );
+            for e in &list.elements {
+                let line = hierarchy::format::compact_line(e, false);
+                let tail = e.resource_id_tail();
+                let tagged = format!(" #{tail}");
+                if tail.is_empty() || line.contains(&tagged) {
+                    out.push_str(&line);
+                } else {
+                    // After the id and role, where an element without strings shows its tail.
+                    let at = line.match_indices(' ').nth(1).map_or(line.len(), |(i, _)| i);
+                    out.push_str(&line[..at]);
+                    out.push_str(&tagged);
+                    out.push_str(&line[at..]);
+                }
+                out.push('\n');
+            }
+            out
         }
         Err(e) => format!("(screen not readable: {e})"),
     }
