@@ -488,11 +488,28 @@ impl Judge {
         ]
     }
 
+    /// The action lines of every step (no screens): how the end state was reached, for the end
+    /// checks (a forbidden page or key, a change made and undone).
+    fn actions_slot(evidence: &Evidence, fence: &prompt::Fence) -> (&'static str, String) {
+        let lines: String = evidence
+            .steps
+            .iter()
+            .map(|s| format!("Step {}: {}\n", s.number, s.action))
+            .collect();
+        let lines = if lines.is_empty() {
+            "(the agent took no step)".to_string()
+        } else {
+            lines
+        };
+        ("actions", fence.wrap("actions", &lines))
+    }
+
     /// Does the end state show `state`?
     fn end_state_messages(&self, evidence: &Evidence, state: &str) -> Vec<Message> {
         let fence = prompt::Fence::new();
         let mut slots = Self::common_slots(evidence, &fence);
         slots.push(("state", state.to_string()));
+        slots.push(Self::actions_slot(evidence, &fence));
         vec![
             Message::system(self.prompts.system.clone()),
             self.user_message(&self.prompts.essential_end_state, &slots, end_image(evidence), &fence),
@@ -503,6 +520,7 @@ impl Judge {
     fn end_check_messages(&self, evidence: &Evidence, reached: &[String]) -> Vec<Message> {
         let fence = prompt::Fence::new();
         let mut slots = Self::common_slots(evidence, &fence);
+        slots.push(Self::actions_slot(evidence, &fence));
         slots.push((
             "reached",
             reached.iter().map(|r| format!("- {r}\n")).collect::<String>(),
