@@ -154,6 +154,16 @@ pub fn evidence_only_judge(tasks: &[Arc<Task>]) -> Answerer {
                 ));
             };
             let sight = completeness::decide(task, checks, constraints, &evidence).await;
+            if let Some(dir) = std::env::var_os("DROIDMCP_EVIDENCE_DUMP") {
+                // Each request's text and what was read back from it, for a person to look at.
+                let n = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos());
+                let _ = std::fs::write(
+                    std::path::Path::new(&dir).join(format!("{n}.txt")),
+                    format!("{text}\n\n==== read back\n{evidence:#?}\n\n==== sight\n{sight:#?}"),
+                );
+            }
             // The reason says which checks failed or could not be read, for the test's report.
             let why: Vec<String> = sight
                 .checks
