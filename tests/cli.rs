@@ -175,6 +175,58 @@ fn manual_verbs_act_in_sequence_on_the_running_server() {
     );
 }
 
+/// The README's "By hand" block, run line by line as written (the server on a free port): every
+/// manual verb succeeds, typing included, because they share the server's phone.
+#[test]
+fn the_readmes_manual_commands_work_as_a_sequence() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .unwrap();
+    let section = &readme[readme.find("**By hand**").expect("the README's By hand block")..];
+    let block = section
+        .split("```")
+        .nth(1)
+        .expect("a code block after **By hand**");
+    let home = tempfile::tempdir().unwrap();
+    let mut server = None;
+    let mut ran = Vec::new();
+    for line in block.lines().skip(1) {
+        let Some(words) = crate::docs::shell_words(line) else {
+            continue;
+        };
+        let Some(verb) = words.get(1) else { continue };
+        if !matches!(
+            verb.as_str(),
+            "serve" | "open" | "screen" | "tap" | "type" | "key" | "swipe" | "screenshot" | "apps"
+        ) {
+            continue;
+        }
+        let args: Vec<String> = words[1..]
+            .iter()
+            .map(|w| w.replace("127.0.0.1:8765", "127.0.0.1:0"))
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = droidmcp(home.path(), &args)
+            .current_dir(home.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "README: {line}\n{}", text(&out));
+        if verb == "serve" {
+            server = Some(Kill(detached_pid(&out)));
+        } else {
+            assert!(
+                !String::from_utf8_lossy(&out.stderr).contains("fresh embedded phone"),
+                "README: {line} did not reach the server\n{}",
+                text(&out)
+            );
+        }
+        ran.push(verb.clone());
+    }
+    assert!(server.is_some(), "the block starts a server: {ran:?}");
+    for verb in ["open", "tap", "type", "key", "screen"] {
+        assert!(ran.iter().any(|v| v == verb), "{verb} not in {ran:?}");
+    }
+}
+
 /// `sim --adb 127.0.0.1:0 --detach` prints the address it serves once a client can connect.
 #[test]
 fn a_detached_sim_listens_when_it_returns() {

@@ -598,3 +598,18 @@ fn run_report(
     }
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The documented local-only panel loads: two local judges of different families, no key.
+    #[test]
+    fn the_local_panel_needs_no_cloud_account() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("judges/local");
+        let (panel, _) = super::load_panel(&dir, std::path::Path::new("prompts")).unwrap();
+        for judge in panel.judges() {
+            let endpoint = &judge.config().endpoint;
+            assert!(endpoint.base_url.starts_with("http://127.0.0.1:"), "{}", endpoint.base_url);
+            assert!(endpoint.api_key().unwrap().is_none(), "{}", judge.config().name);
+        }
+    }
+}
