@@ -117,8 +117,9 @@ pub fn default_dir() -> PathBuf {
 }
 
 /// One of the repository's data directories (`tasks`, `judges`): `$VAR` when set, else `./NAME` in
-/// the working directory, else the one in the checkout this binary was built from, so commands
-/// work from any directory.
+/// the working directory, else the one in the checkout this binary was built from, else the copy
+/// compiled into the binary ([`super::bundled`]), so commands work from any directory and without
+/// a checkout.
 pub fn data_dir(name: &str, var: &str) -> PathBuf {
     if let Some(dir) = std::env::var_os(var).filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
@@ -127,5 +128,9 @@ pub fn data_dir(name: &str, var: &str) -> PathBuf {
     if local.is_dir() {
         return local;
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(name)
+    let checkout = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(name);
+    if checkout.is_dir() {
+        return checkout;
+    }
+    super::bundled::unpacked(name).unwrap_or(checkout)
 }

@@ -10,6 +10,7 @@
 //! ([`action::Action`]).
 
 pub mod action;
+pub mod bundled;
 pub mod catalog;
 pub mod constraints;
 pub mod contact_seed;
