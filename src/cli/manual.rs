@@ -103,26 +103,18 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             (None, None, None, Some(t)) => Target::Text(t),
             _ => anyhow::bail!("tap needs X Y, --element ID or --text TEXT"),
         }),
-        Command::Swipe { args, duration_ms } => match args.as_slice() {
-            [d] => Action::SwipeDirection {
-                direction: Direction::parse(d)
-                    .with_context(|| format!("{d:?} is not up, down, left or right"))?,
+        Command::Swipe { args, duration_ms } => match swipe_args(&args)? {
+            SwipeArgs::Direction(direction) => Action::SwipeDirection {
+                direction,
                 from: None,
                 distance: None,
                 duration_ms,
             },
-            [x1, y1, x2, y2] => {
-                let n = |s: &String| {
-                    s.parse::<i32>()
-                        .with_context(|| format!("{s:?} is not a number"))
-                };
-                Action::Swipe {
-                    from: Target::Point(Point::new(n(x1)?, n(y1)?)),
-                    to: Target::Point(Point::new(n(x2)?, n(y2)?)),
-                    duration_ms,
-                }
-            }
-            _ => anyhow::bail!("swipe needs a direction or x1 y1 x2 y2"),
+            SwipeArgs::Between(from, to) => Action::Swipe {
+                from: Target::Point(from),
+                to: Target::Point(to),
+                duration_ms,
+            },
         },
         Command::Type {
             text,
@@ -138,11 +130,9 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
         Command::Open { app } => Action::OpenApp { app },
         Command::Screen => {
             let obs = session.observe(&ObserveOptions::default(), &ctl).await?;
-            if let Some(fg) = &obs.foreground {
-                println!("foreground: {}", fg.package);
-            }
-            println!("screen: {}x{}", obs.size.width, obs.size.height);
-            println!("{}", obs.elements.unwrap_or_default());
+            let fg = obs.foreground.as_ref().map(|f| f.package.as_str());
+            let list = obs.elements.as_deref().unwrap_or_default();
+            print_screen(fg, obs.size.width, obs.size.height, list);
             return Ok(0);
         }
         Command::Screenshot {
@@ -150,16 +140,12 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             annotate,
             max_edge,
         } => {
-            let jpeg = out
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"));
             let opts = ObserveOptions {
                 elements: false,
                 screenshot: true,
                 annotate,
                 max_edge: if max_edge == 0 { u32::MAX } else { max_edge },
-                encoding: if jpeg {
+                encoding: if is_jpeg(&out) {
                     Encoding::Jpeg(85)
                 } else {
                     Encoding::Png
@@ -170,15 +156,7 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             let shot = obs
                 .screenshot
                 .context("the device returned no screenshot")?;
-            std::fs::write(&out, &shot.bytes)
-                .with_context(|| format!("cannot write {}", out.display()))?;
-            println!(
-                "{}: {}x{} (scale {:.4})",
-                out.display(),
-                shot.width,
-                shot.height,
-                shot.scale
-            );
+            save_shot(&out, &shot.bytes, (shot.width, shot.height), shot.scale)?;
             return Ok(0);
         }
         Command::Apps => {
@@ -189,20 +167,72 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
         }
     };
     let outcome = session.act(action, None, &ctl).await?;
-    println!("{} ({} ms)", outcome.action, outcome.elapsed_ms);
-    if let Some(d) = outcome.detail {
-        println!("{d}");
-    }
+    print_outcome(&outcome.action, outcome.elapsed_ms, outcome.detail.as_deref());
     Ok(0)
 }
 
+/// What `swipe` was given: a direction, or two points.
+enum SwipeArgs {
+    Direction(Direction),
+    Between(Point, Point),
+}
+
+fn swipe_args(args: &[String]) -> anyhow::Result<SwipeArgs> {
+    let n = |s: &String| {
+        s.parse::<i32>()
+            .with_context(|| format!("{s:?} is not a number"))
+    };
+    match args {
+        [d] => Direction::parse(d)
+            .map(SwipeArgs::Direction)
+            .with_context(|| format!("{d:?} is not up, down, left or right")),
+        [x1, y1, x2, y2] => Ok(SwipeArgs::Between(
+            Point::new(n(x1)?, n(y1)?),
+            Point::new(n(x2)?, n(y2)?),
+        )),
+        _ => anyhow::bail!("swipe needs a direction or x1 y1 x2 y2"),
+    }
+}
+
+fn is_jpeg(out: &std::path::Path) -> bool {
+    out.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"))
+}
+
+fn save_shot(
+    out: &std::path::Path,
+    bytes: &[u8],
+    (width, height): (u32, u32),
+    scale: f64,
+) -> anyhow::Result<()> {
+    std::fs::write(out, bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("{}: {width}x{height} (scale {scale:.4})", out.display());
+    Ok(())
+}
+
+fn print_screen(foreground: Option<&str>, width: i32, height: i32, elements: &str) {
+    if let Some(fg) = foreground {
+        println!("foreground: {fg}");
+    }
+    println!("screen: {width}x{height}");
+    println!("{elements}");
+}
+
+fn print_outcome(action: &str, elapsed_ms: u64, detail: Option<&str>) {
+    println!("{action} ({elapsed_ms} ms)");
+    if let Some(d) = detail {
+        println!("{d}");
+    }
+}
+
 /// A swipe's end `distance` from `from` in the finger's `direction`.
-fn swipe_end(from: [i32; 2], direction: Direction, distance: i32) -> [i32; 2] {
+fn swipe_end(from: Point, direction: Direction, distance: i32) -> Point {
     match direction {
-        Direction::Up => [from[0], from[1] - distance],
-        Direction::Down => [from[0], from[1] + distance],
-        Direction::Left => [from[0] - distance, from[1]],
-        Direction::Right => [from[0] + distance, from[1]],
+        Direction::Up => Point::new(from.x, from.y - distance),
+        Direction::Down => Point::new(from.x, from.y + distance),
+        Direction::Left => Point::new(from.x - distance, from.y),
+        Direction::Right => Point::new(from.x + distance, from.y),
     }
 }
 
@@ -213,9 +243,9 @@ async fn remote(
     cmd: Command,
 ) -> anyhow::Result<i32> {
     use crate::http::phone_wire::{ActionIn, TargetIn};
-    let point = |x, y| TargetIn {
-        x: Some(x),
-        y: Some(y),
+    let point = |p: Point| TargetIn {
+        x: Some(p.x),
+        y: Some(p.y),
         ..TargetIn::default()
     };
     let action = match cmd {
@@ -232,37 +262,26 @@ async fn remote(
                 text,
             },
         },
-        Command::Swipe { args, duration_ms } => match args.as_slice() {
-            [d] => {
-                let direction = Direction::parse(d)
-                    .with_context(|| format!("{d:?} is not up, down, left or right"))?;
-                // As the session swipes a direction: from the middle, a third of the screen.
-                let [w, h] = server.screen(device, false, 1024).await?.size;
-                let from = [w / 2, h / 2];
-                let distance = match direction {
-                    Direction::Up | Direction::Down => h / 3,
-                    Direction::Left | Direction::Right => w / 3,
-                };
-                let to = swipe_end(from, direction, distance);
-                ActionIn::Swipe {
-                    from: point(from[0], from[1]),
-                    to: point(to[0], to[1]),
-                    duration_ms: Some(duration_ms),
+        Command::Swipe { args, duration_ms } => {
+            let (from, to) = match swipe_args(&args)? {
+                SwipeArgs::Between(from, to) => (from, to),
+                SwipeArgs::Direction(direction) => {
+                    // As the session swipes a direction: from the middle, a third of the screen.
+                    let [w, h] = server.screen(device, false, 1024).await?.size;
+                    let distance = match direction {
+                        Direction::Up | Direction::Down => h / 3,
+                        Direction::Left | Direction::Right => w / 3,
+                    };
+                    let from = Point::new(w / 2, h / 2);
+                    (from, swipe_end(from, direction, distance))
                 }
+            };
+            ActionIn::Swipe {
+                from: point(from),
+                to: point(to),
+                duration_ms: Some(duration_ms),
             }
-            [x1, y1, x2, y2] => {
-                let n = |s: &String| {
-                    s.parse::<i32>()
-                        .with_context(|| format!("{s:?} is not a number"))
-                };
-                ActionIn::Swipe {
-                    from: point(n(x1)?, n(y1)?),
-                    to: point(n(x2)?, n(y2)?),
-                    duration_ms: Some(duration_ms),
-                }
-            }
-            _ => anyhow::bail!("swipe needs a direction or x1 y1 x2 y2"),
-        },
+        }
         Command::Type {
             text,
             clear,
@@ -276,11 +295,8 @@ async fn remote(
         Command::Open { app } => ActionIn::OpenApp { app },
         Command::Screen => {
             let screen = server.screen(device, false, 1024).await?;
-            if let Some(fg) = &screen.foreground {
-                println!("foreground: {}", fg.package);
-            }
-            println!("screen: {}x{}", screen.size[0], screen.size[1]);
-            println!("{}", screen.compact);
+            let fg = screen.foreground.as_ref().map(|f| f.package.as_str());
+            print_screen(fg, screen.size[0], screen.size[1], &screen.compact);
             return Ok(0);
         }
         Command::Screenshot {
@@ -300,27 +316,19 @@ async fn remote(
                 .context("the server returned no screenshot")?;
             let png = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &shot.data)
                 .context("the server's screenshot is not base64")?;
-            let jpeg = out
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"));
-            if jpeg {
+            let bytes = if is_jpeg(&out) {
+                // The REST screen carries PNG; a .jpg name gets JPEG as it does locally.
+                let mut jpeg = Vec::new();
                 image::load_from_memory(&png)
                     .context("decoding the server's PNG")?
                     .to_rgb8()
-                    .save_with_format(&out, image::ImageFormat::Jpeg)
-                    .with_context(|| format!("cannot write {}", out.display()))?;
+                    .write_to(&mut std::io::Cursor::new(&mut jpeg), image::ImageFormat::Jpeg)
+                    .context("encoding JPEG")?;
+                jpeg
             } else {
-                std::fs::write(&out, &png)
-                    .with_context(|| format!("cannot write {}", out.display()))?;
-            }
-            println!(
-                "{}: {}x{} (scale {:.4})",
-                out.display(),
-                shot.width,
-                shot.height,
-                shot.scale
-            );
+                png
+            };
+            save_shot(&out, &bytes, (shot.width, shot.height), shot.scale)?;
             return Ok(0);
         }
         Command::Apps => {
@@ -331,9 +339,6 @@ async fn remote(
         }
     };
     let outcome = server.act(device, &action).await?;
-    println!("{} ({} ms)", outcome.action, outcome.elapsed_ms);
-    if let Some(d) = outcome.detail {
-        println!("{d}");
-    }
+    print_outcome(&outcome.action, outcome.elapsed_ms, outcome.detail.as_deref());
     Ok(0)
 }
