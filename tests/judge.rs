@@ -58,8 +58,7 @@ fn status(code: u16, retry_after: Option<&'static str>) -> Reply {
 }
 
 /// A reply computed from the request.
-pub type Answerer =
-    Arc<dyn Fn(Value) -> futures::future::BoxFuture<'static, Reply> + Send + Sync>;
+pub type Answerer = Arc<dyn Fn(Value) -> futures::future::BoxFuture<'static, Reply> + Send + Sync>;
 
 #[derive(Default)]
 struct Script {
@@ -128,7 +127,14 @@ fn cites_last_step(request: &Value) -> Reply {
         .join("\n");
     let last = all
         .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("Step ")?.split(':').next()?.parse::<usize>().ok())
+        .filter_map(|l| {
+            l.trim_start()
+                .strip_prefix("Step ")?
+                .split(':')
+                .next()?
+                .parse::<usize>()
+                .ok()
+        })
         .max()
         .unwrap_or(1);
     says(&format!(
@@ -156,7 +162,10 @@ async fn completions(
             .push(request.clone());
         match s.answerers.get(&judge) {
             Some(answer) => (None, Some((answer.clone(), request))),
-            None => (s.replies.get_mut(&judge).and_then(VecDeque::pop_front), None),
+            None => (
+                s.replies.get_mut(&judge).and_then(VecDeque::pop_front),
+                None,
+            ),
         }
     };
     let reply = match answerer {
@@ -212,7 +221,10 @@ impl Scripted {
 
     /// Makes `judge` answer each request with `answer(request)`.
     pub fn answer_with(&self, judge: &str, answer: fn(&Value) -> Reply) {
-        self.answer_async(judge, Arc::new(move |r| Box::pin(async move { answer(&r) })));
+        self.answer_async(
+            judge,
+            Arc::new(move |r| Box::pin(async move { answer(&r) })),
+        );
     }
 
     /// Makes `judge` answer each request with what `answer(request)` resolves to.
@@ -511,8 +523,14 @@ async fn essential_states_are_listed_then_checked_in_order() {
     let reqs = s.requests("a");
     assert_eq!(reqs.len(), 6, "list, four step checks, the end check");
     let step3 = user_text(&reqs[4]);
-    assert!(step3.contains("alarm 10:30 is on") && step3.contains("Step 3 of"), "{step3}");
-    assert!(step3.contains("Step2") && step3.contains("Step3"), "before and after lists: {step3}");
+    assert!(
+        step3.contains("alarm 10:30 is on") && step3.contains("Step 3 of"),
+        "{step3}"
+    );
+    assert!(
+        step3.contains("Step2") && step3.contains("Step3"),
+        "before and after lists: {step3}"
+    );
     // Each step check shows the screenshots before and after that step.
     let images = |r: &Value| -> Vec<String> {
         r["messages"][1]["content"]
@@ -533,7 +551,10 @@ async fn essential_states_are_listed_then_checked_in_order() {
     );
     // The end check sees the end state.
     assert!(user_text(&reqs[5]).contains("10:30 AM"));
-    assert_eq!(images(&reqs[5]), vec![format!("data:image/jpeg;base64,{}", b64(0xFF))]);
+    assert_eq!(
+        images(&reqs[5]),
+        vec![format!("data:image/jpeg;base64,{}", b64(0xFF))]
+    );
 
     // A state no step shows and the end state does not show → failure naming it.
     s.script("b", vec![verdict("failure"); 5]);
@@ -840,18 +861,46 @@ async fn stored_episodes_carry_numbered_steps_frames_and_the_facts_that_decide()
     assert_eq!(frames.len(), n + 2, "start, one per step, end");
     assert_eq!(frames[0].kind, FrameKind::Start);
     assert_eq!(frames[n + 1].kind, FrameKind::End);
-    assert!(frames.iter().all(|f| f.jpeg.starts_with(&[0xFF, 0xD8]) && f.width.max(f.height) <= 1024));
-    assert!(frames[n + 1].screen.is_some(), "the end frame keeps its screen");
+    assert!(frames
+        .iter()
+        .all(|f| f.jpeg.starts_with(&[0xFF, 0xD8]) && f.width.max(f.height) <= 1024));
+    assert!(
+        frames[n + 1].screen.is_some(),
+        "the end frame keeps its screen"
+    );
 
     let ev = source::from_store(&store, &golden.episode, None).unwrap();
     let numbers: Vec<usize> = ev.steps.iter().map(|s| s.number).collect();
-    assert_eq!(numbers, (1..=n).collect::<Vec<_>>(), "one numbering, from 1");
-    assert!(ev.steps.iter().all(|s| s.before.is_some() && s.screenshot.is_some()));
-    let fact = |cmd: &str| ev.facts.iter().find(|f| f.command == cmd).map(|f| f.output.clone());
+    assert_eq!(
+        numbers,
+        (1..=n).collect::<Vec<_>>(),
+        "one numbering, from 1"
+    );
+    assert!(ev
+        .steps
+        .iter()
+        .all(|s| s.before.is_some() && s.screenshot.is_some()));
+    let fact = |cmd: &str| {
+        ev.facts
+            .iter()
+            .find(|f| f.command == cmd)
+            .map(|f| f.output.clone())
+    };
     let commands: Vec<&str> = ev.facts.iter().map(|f| f.command.as_str()).collect();
-    assert_eq!(fact("settings get global wifi_on").as_deref(), Some("0"), "{commands:?}");
-    assert_eq!(fact("settings get global bluetooth_on").as_deref(), Some("1"), "{commands:?}");
-    assert!(fact("date +%s").is_some(), "the phone's clock: {commands:?}");
+    assert_eq!(
+        fact("settings get global wifi_on").as_deref(),
+        Some("0"),
+        "{commands:?}"
+    );
+    assert_eq!(
+        fact("settings get global bluetooth_on").as_deref(),
+        Some("1"),
+        "{commands:?}"
+    );
+    assert!(
+        fact("date +%s").is_some(),
+        "the phone's clock: {commands:?}"
+    );
 
     // A judge citing the last step shown is taken at its word.
     let outcome = &golden_outcome(&store, &golden.episode);
@@ -860,7 +909,10 @@ async fn stored_episodes_carry_numbered_steps_frames_and_the_facts_that_decide()
     let request = &s.requests("a")[0];
     let text = user_text(request);
     assert!(text.contains(&format!("Step {n}:")) && !text.contains(&format!("Step {}:", n + 1)));
-    assert!(text.contains("device_facts") && text.contains("wifi_on"), "{text}");
+    assert!(
+        text.contains("device_facts") && text.contains("wifi_on"),
+        "{text}"
+    );
     let images = request["messages"][1]["content"]
         .as_array()
         .unwrap()
@@ -872,7 +924,10 @@ async fn stored_episodes_carry_numbered_steps_frames_and_the_facts_that_decide()
     assert!(text.contains("<<<UNTRUSTED image "), "{text}");
     assert!(text.contains("screenshot of the end state:"), "{text}");
     let system = message_text(&request["messages"][0]);
-    assert!(system.contains("Screenshots come inside such blocks"), "{system}");
+    assert!(
+        system.contains("Screenshots come inside such blocks"),
+        "{system}"
+    );
 }
 
 /// The first judge's verdict and cited steps on `episode`, as recorded.
@@ -910,7 +965,10 @@ async fn essential_state_lists_and_verdicts_each_carry_their_own_schema() {
     assert_eq!(schema(&reqs[0]), json!(["states"]));
     for r in &reqs[1..] {
         assert_eq!(r["response_format"]["type"], "json_object");
-        assert_eq!(schema(r), json!(["verdict", "confidence", "reason", "steps"]));
+        assert_eq!(
+            schema(r),
+            json!(["verdict", "confidence", "reason", "steps"])
+        );
     }
 }
 
@@ -966,7 +1024,11 @@ async fn an_a3rm_judge_asks_each_state_of_each_step_in_its_own_format() {
         .judge(&evidence(), Mode::EssentialStates)
         .await;
     assert_eq!(o.verdict.kind, VerdictKind::Failure);
-    assert!(o.verdict.reason.contains("create an alarm"), "{}", o.verdict.reason);
+    assert!(
+        o.verdict.reason.contains("create an alarm"),
+        "{}",
+        o.verdict.reason
+    );
     let last = &s.requests("no")[4];
     assert!(message_text(&last["messages"][0]).contains("\"action\":\"end\""));
 

@@ -30,7 +30,9 @@ fn blocks<'a>(text: &'a str, label: &str) -> Vec<&'a str> {
     let mut rest = text;
     while let Some(at) = rest.find(&opener) {
         let after = &rest[at + opener.len()..];
-        let Some((nonce, body)) = after.split_once('\n') else { break };
+        let Some((nonce, body)) = after.split_once('\n') else {
+            break;
+        };
         let closer = format!("UNTRUSTED {nonce}>>>");
         let Some(end) = body.find(&closer) else { break };
         out.push(body[..end].trim_end_matches('\n'));
@@ -112,7 +114,9 @@ fn evidence_in(text: &str) -> Evidence {
             .map(|t| steps_of(t))
             .unwrap_or_default(),
         final_elements: one("final_screen").unwrap_or_default(),
-        facts: one("device_facts").map(|f| facts_of(&f)).unwrap_or_default(),
+        facts: one("device_facts")
+            .map(|f| facts_of(&f))
+            .unwrap_or_default(),
         ..Default::default()
     }
 }
@@ -125,7 +129,10 @@ pub fn evidence_only_judge(tasks: &[Arc<Task>]) -> Answerer {
     for task in tasks {
         for seed in 0..SEEDS {
             if let Ok(i) = task.instantiate(seed, &Default::default()) {
-                known.insert(i.goal.clone(), (task.clone(), i.checks.clone(), i.constraints.clone()));
+                known.insert(
+                    i.goal.clone(),
+                    (task.clone(), i.checks.clone(), i.constraints.clone()),
+                );
             }
         }
     }
@@ -191,7 +198,11 @@ async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_stat
     // Every 9th task (24 of 216, every family) keeps the test command quick; with
     // DROIDMCP_EVIDENCE_SUITE=1 every task is run (BENCHMARKS.md has that figure), with
     // DROIDMCP_EVIDENCE_TASKS=a,b the tasks named.
-    let every = if std::env::var_os("DROIDMCP_EVIDENCE_SUITE").is_some() { 1 } else { 9 };
+    let every = if std::env::var_os("DROIDMCP_EVIDENCE_SUITE").is_some() {
+        1
+    } else {
+        9
+    };
     let tasks: Vec<Arc<Task>> = match std::env::var("DROIDMCP_EVIDENCE_TASKS") {
         Ok(ids) => ids.split(',').map(|id| catalog.get(id).unwrap()).collect(),
         Err(_) => catalog.iter().step_by(every).cloned().collect(),
@@ -211,17 +222,31 @@ async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_stat
     let episodes = calibration_run::run(&tasks, 1, &panel, &modes, &store).await;
     let notes: Vec<String> = episodes
         .iter()
-        .filter_map(|e| e.note.as_ref().map(|n| format!("{} {}: {n}", e.task, e.trajectory)))
+        .filter_map(|e| {
+            e.note
+                .as_ref()
+                .map(|n| format!("{} {}: {n}", e.task, e.trajectory))
+        })
         .collect();
     assert!(notes.is_empty(), "{notes:#?}");
-    let kinds = |prefix: &str| episodes.iter().filter(|e| e.trajectory.starts_with(prefix)).count();
+    let kinds = |prefix: &str| {
+        episodes
+            .iter()
+            .filter(|e| e.trajectory.starts_with(prefix))
+            .count()
+    };
     assert!(kinds("golden") == tasks.len() && kinds("empty") == tasks.len());
     let names = ["a".to_string(), "b".to_string()];
     let found = findings(&names, &modes, &episodes);
     // Why judge "a" erred, episode by episode.
     let truths: HashMap<&str, (bool, &str, &str)> = episodes
         .iter()
-        .filter_map(|e| Some((e.episode.as_str(), (e.truth?, e.task.as_str(), e.trajectory.as_str()))))
+        .filter_map(|e| {
+            Some((
+                e.episode.as_str(),
+                (e.truth?, e.task.as_str(), e.trajectory.as_str()),
+            ))
+        })
         .collect();
     let reasons: Vec<String> = store
         .with_connection(|c| {
@@ -229,7 +254,12 @@ async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_stat
                 "SELECT episode_id, mode, verdict, reason FROM judge_verdicts WHERE judge = 'a'",
             )?;
             let rows = q.query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
             })?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
         })
@@ -237,10 +267,15 @@ async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_stat
         .into_iter()
         .filter_map(|(ep, mode, said, why)| {
             let (truth, task, trajectory) = truths.get(ep.as_str())?;
-            ((said == "success") != *truth).then(|| format!("  {mode} {task} ({trajectory}): said {said}: {why}"))
+            ((said == "success") != *truth)
+                .then(|| format!("  {mode} {task} ({trajectory}): said {said}: {why}"))
         })
         .collect();
-    let report = format!("{}why judge a erred:\n{}\n", found.text(), reasons.join("\n"));
+    let report = format!(
+        "{}why judge a erred:\n{}\n",
+        found.text(),
+        reasons.join("\n")
+    );
     eprintln!("{} episodes\n{report}", episodes.len());
     for j in &found.judges {
         let agreement = 1.0 - j.misjudged.value().unwrap();
@@ -252,5 +287,8 @@ async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_stat
             agreement * 100.0
         );
     }
-    assert!(found.completeness.agreeing.value().unwrap() >= 0.97, "{report}");
+    assert!(
+        found.completeness.agreeing.value().unwrap() >= 0.97,
+        "{report}"
+    );
 }

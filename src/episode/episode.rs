@@ -368,7 +368,8 @@ impl Episode {
         let Some(store) = self.store.clone() else {
             return Ok(());
         };
-        self.keep_frame(FrameKind::End, self.steps.len() as u32).await?;
+        self.keep_frame(FrameKind::End, self.steps.len() as u32)
+            .await?;
         let facts = match eval::facts::read(
             &self.instance.checks,
             &self.instance.goal,
@@ -606,7 +607,7 @@ impl Episode {
         if let Some(store) = &self.store {
             store.insert_checks(&self.id, self.runs, &now(), &verdict.checks)?;
         }
-        let metrics = (!reference.is_empty())
+        let metrics = (!self.instance.golden.is_empty())
             .then(|| metrics::trajectory(&reference, &actions, verdict.success));
         self.last = Some(verdict.clone());
         self.provisional = self.status == Status::Running;

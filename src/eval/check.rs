@@ -126,7 +126,10 @@ impl Probe {
             } => {
                 let mut cmd = format!("content query --uri {}", sh_quote(uri));
                 if !projection.is_empty() {
-                    cmd.push_str(&format!(" --projection {}", sh_quote(&projection.join(":"))));
+                    cmd.push_str(&format!(
+                        " --projection {}",
+                        sh_quote(&projection.join(":"))
+                    ));
                 }
                 if let Some(sel) = selection {
                     cmd.push_str(&format!(" --where {}", sh_quote(sel)));

@@ -129,7 +129,11 @@ async fn exec(shell: &dyn Shell, command: &str) -> Result<String, ShellError> {
             Ok(if out.exit_code == 0 {
                 text
             } else {
-                format!("{text}\n[exit {}] {}", out.exit_code, out.stderr_text().trim())
+                format!(
+                    "{text}\n[exit {}] {}",
+                    out.exit_code,
+                    out.stderr_text().trim()
+                )
             })
         }
         Err(e) if e.is_device_lost() => Err(e),
@@ -213,7 +217,10 @@ async fn read_log(
             _ => None,
         })
         .collect();
-    let Some(first) = checks.iter().find(|c| matches!(c.probe, Probe::Logcat { .. })) else {
+    let Some(first) = checks
+        .iter()
+        .find(|c| matches!(c.probe, Probe::Logcat { .. }))
+    else {
         return Ok(None);
     };
     let out = exec(shell, LOG_COMMAND).await?;
@@ -221,8 +228,17 @@ async fn read_log(
     let since = android::lines_since(&lines, log_baseline);
     let kept: Vec<String> = since
         .iter()
-        .filter(|l| filters.iter().any(|f| f.is_empty() || f.iter().any(|f| f.accepts(l))))
-        .map(|l| format!("{} {:>5} {:>5} {} {}: {}", l.time, l.pid, l.tid, l.level, l.tag, l.message))
+        .filter(|l| {
+            filters
+                .iter()
+                .any(|f| f.is_empty() || f.iter().any(|f| f.accepts(l)))
+        })
+        .map(|l| {
+            format!(
+                "{} {:>5} {:>5} {} {}: {}",
+                l.time, l.pid, l.tid, l.level, l.tag, l.message
+            )
+        })
         .collect();
     let shown = kept[kept.len().saturating_sub(MAX_LOG_LINES)..].join("\n");
     Ok(Some(Fact {
@@ -242,7 +258,8 @@ fn tables_of(sql: &str) -> Vec<String> {
     let mut tables: Vec<String> = Vec::new();
     for pair in words.windows(2) {
         if pair[0].eq_ignore_ascii_case("from") || pair[0].eq_ignore_ascii_case("join") {
-            let t = pair[1].trim_matches(|c: char| c == '"' || c == '`' || c == '(' || c == ')' || c == ',');
+            let t = pair[1]
+                .trim_matches(|c: char| c == '"' || c == '`' || c == '(' || c == ')' || c == ',');
             if !t.is_empty() && !tables.iter().any(|x| x == t) {
                 tables.push(t.to_string());
             }
@@ -268,7 +285,11 @@ async fn read_database(
     let (table, key, ignore) = match test {
         SqliteTest::Query { sql, .. } => {
             let mut queries = vec![sql.clone()];
-            queries.extend(tables_of(sql).into_iter().map(|t| format!("SELECT * FROM {t}")));
+            queries.extend(
+                tables_of(sql)
+                    .into_iter()
+                    .map(|t| format!("SELECT * FROM {t}")),
+            );
             return Ok(queries
                 .iter()
                 .map(|q| (sqlite_command(db, q), rows_result(after.query(q))))
@@ -289,7 +310,10 @@ async fn read_database(
     let (now, setup) = match (now, setup) {
         (Ok(now), Some(Ok(setup))) => (now, setup),
         (Err(e), _) | (_, Some(Err(e))) => {
-            return Ok(vec![(changed_command(db, table), format!("(not read: {e})"))])
+            return Ok(vec![(
+                changed_command(db, table),
+                format!("(not read: {e})"),
+            )])
         }
         (Ok(_), None) => {
             return Ok(vec![(
@@ -314,7 +338,9 @@ async fn read_database(
     Ok(vec![
         (
             changed_command(db, table),
-            format!("{summary}{}", rows_lines(&now_rows)).trim_end().to_string(),
+            format!("{summary}{}", rows_lines(&now_rows))
+                .trim_end()
+                .to_string(),
         ),
         (
             changed_at_setup_command(db, table),
@@ -353,7 +379,9 @@ fn rows_result(rows: Result<Vec<android::ContentRow>, DbError>) -> String {
             } else {
                 format!("{} rows\n", rows.len())
             };
-            format!("{head}{}", rows_lines(&rows)).trim_end().to_string()
+            format!("{head}{}", rows_lines(&rows))
+                .trim_end()
+                .to_string()
         }
     }
 }
@@ -384,5 +412,9 @@ fn cap(text: String) -> String {
     }
     let kept = &text[..cut];
     let kept = kept.rfind('\n').map_or(kept, |at| &kept[..at]);
-    format!("(output cut to its first {} of {} characters)\n{kept}", kept.len(), text.len())
+    format!(
+        "(output cut to its first {} of {} characters)\n{kept}",
+        kept.len(),
+        text.len()
+    )
 }

@@ -152,11 +152,15 @@ mod tests {
             json!({"action": "tap", "x": 270, "y": 600})
         );
         assert_eq!(
-            action(&step(json!({"kind": "swipe", "point": [540, 1800], "end": [540, 600]}))),
+            action(&step(
+                json!({"kind": "swipe", "point": [540, 1800], "end": [540, 600]})
+            )),
             json!({"action": "swipe", "x1": 270, "y1": 900, "x2": 270, "y2": 300})
         );
         assert_eq!(
-            action(&step(json!({"kind": "type", "text": "10:30", "point": [500, 300]}))),
+            action(&step(
+                json!({"kind": "type", "text": "10:30", "point": [500, 300]})
+            )),
             json!({"action": "type", "text": "10:30"})
         );
     }

@@ -42,7 +42,10 @@ pub struct CalibrationEpisode {
 impl CalibrationEpisode {
     /// The panel's verdicts in `mode`.
     pub fn in_mode(&self, mode: Mode) -> Option<&Labelled> {
-        self.labelled.iter().find(|(m, _)| *m == mode).map(|(_, l)| l)
+        self.labelled
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .map(|(_, l)| l)
     }
 }
 

@@ -14,14 +14,14 @@ use std::collections::BTreeMap;
 use async_trait::async_trait;
 
 use super::evidence::{Evidence, StepEvidence};
-use crate::eval::constraint::Constraint;
-use crate::eval::history::ActionRecord;
-use crate::geom::Point;
 use crate::device::{Shell, ShellError, ShellOutput};
 use crate::eval::check::{Check, Context, Probe, When};
+use crate::eval::constraint::Constraint;
 use crate::eval::facts::{self, Fact};
+use crate::eval::history::ActionRecord;
 use crate::eval::sqlite::DbSnapshot;
 use crate::eval::{self, android, CheckResult};
+use crate::geom::Point;
 use crate::hierarchy::{Criterion, Matcher as TextMatcher};
 use crate::task::Task;
 
@@ -125,9 +125,12 @@ fn records(steps: &[StepEvidence]) -> Vec<ActionRecord> {
         .map(|s| {
             let a = &s.action_json;
             let text = |k: &str| a[k].as_str().map(String::from);
-            let point = a["point"]
-                .as_array()
-                .and_then(|p| Some(Point::new(p.first()?.as_i64()? as i32, p.get(1)?.as_i64()? as i32)));
+            let point = a["point"].as_array().and_then(|p| {
+                Some(Point::new(
+                    p.first()?.as_i64()? as i32,
+                    p.get(1)?.as_i64()? as i32,
+                ))
+            });
             ActionRecord {
                 action: text("action").unwrap_or_default(),
                 kind: text("kind").unwrap_or_default(),
@@ -136,7 +139,11 @@ fn records(steps: &[StepEvidence]) -> Vec<ActionRecord> {
                 screen_before: None,
                 aliases: a["aliases"]
                     .as_array()
-                    .map(|v| v.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+                    .map(|v| {
+                        v.iter()
+                            .filter_map(|x| x.as_str().map(String::from))
+                            .collect()
+                    })
                     .unwrap_or_default(),
                 failed: !a["error"].is_null(),
                 field: None,
@@ -188,9 +195,7 @@ fn screen_result(check: &Check, p: &crate::eval::ui::UiPredicate, ev: &Evidence)
         screens.extend(ev.steps.iter().map(|s| s.elements.as_str()));
     }
     screens.push(&ev.final_elements);
-    let strings_pass = |e: &Shown, m: &TextMatcher| {
-        e.strings.iter().any(|s| m.matches(s))
-    };
+    let strings_pass = |e: &Shown, m: &TextMatcher| e.strings.iter().any(|s| m.matches(s));
     let selected = |e: &Shown| {
         p.selector.criteria.iter().all(|c| match c {
             Criterion::Text(m) | Criterion::Desc(m) | Criterion::Any(m) => strings_pass(e, m),
@@ -208,7 +213,8 @@ fn screen_result(check: &Check, p: &crate::eval::ui::UiPredicate, ev: &Evidence)
             "text" | "content-desc" => e.strings.iter().any(|s| m.check(Some(s), None).is_ok()),
             "checked" | "selected" | "focused" => {
                 let on = e.line.split_whitespace().any(|w| w == name);
-                m.check(Some(if on { "true" } else { "false" }), None).is_ok()
+                m.check(Some(if on { "true" } else { "false" }), None)
+                    .is_ok()
             }
             // Enabled and the rest are not shown; a list shows enabled elements.
             _ => true,
@@ -222,7 +228,11 @@ fn screen_result(check: &Check, p: &crate::eval::ui::UiPredicate, ev: &Evidence)
         id: check.id.clone(),
         passed,
         inconclusive: None,
-        value: if found { "shown".into() } else { "not shown".into() },
+        value: if found {
+            "shown".into()
+        } else {
+            "not shown".into()
+        },
         values: Vec::new(),
         reason: (!passed).then(|| "the screens shown do not show it".to_string()),
         evidence: Vec::new(),
@@ -284,7 +294,10 @@ fn table_fact(command: &str, make: impl Fn(&str, &str) -> String) -> Option<(Str
 }
 
 /// A database file holding `tables` (values typed back: integers, reals, text, NULL).
-fn build(path: &std::path::Path, tables: &BTreeMap<String, Vec<android::ContentRow>>) -> rusqlite::Result<()> {
+fn build(
+    path: &std::path::Path,
+    tables: &BTreeMap<String, Vec<android::ContentRow>>,
+) -> rusqlite::Result<()> {
     let conn = rusqlite::Connection::open(path)?;
     for (table, rows) in tables {
         let mut columns: Vec<&str> = Vec::new();
@@ -299,7 +312,11 @@ fn build(path: &std::path::Path, tables: &BTreeMap<String, Vec<android::ContentR
         let decl = if columns.is_empty() {
             "\"_\"".to_string()
         } else {
-            columns.iter().map(|c| quoted(c)).collect::<Vec<_>>().join(", ")
+            columns
+                .iter()
+                .map(|c| quoted(c))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         conn.execute_batch(&format!("CREATE TABLE {}({decl})", quoted(table)))?;
         for row in rows {
@@ -317,7 +334,12 @@ fn build(path: &std::path::Path, tables: &BTreeMap<String, Vec<android::ContentR
                 })
                 .collect();
             conn.execute(
-                &format!("INSERT INTO {}({}) VALUES ({})", quoted(table), cols.join(", "), marks.join(", ")),
+                &format!(
+                    "INSERT INTO {}({}) VALUES ({})",
+                    quoted(table),
+                    cols.join(", "),
+                    marks.join(", ")
+                ),
                 rusqlite::params_from_iter(values),
             )?;
         }
@@ -325,7 +347,10 @@ fn build(path: &std::path::Path, tables: &BTreeMap<String, Vec<android::ContentR
     Ok(())
 }
 
-fn snapshot(db: &str, tables: &BTreeMap<String, Vec<android::ContentRow>>) -> Result<DbSnapshot, String> {
+fn snapshot(
+    db: &str,
+    tables: &BTreeMap<String, Vec<android::ContentRow>>,
+) -> Result<DbSnapshot, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let path = dir.path().join("rebuilt.db");
     build(&path, tables).map_err(|e| e.to_string())?;
@@ -355,7 +380,11 @@ impl Shell for EvidenceShell {
         }
         // A fact of a command that failed ends with its exit code (see `eval::facts`).
         if let Some((out, rest)) = output.rsplit_once("\n[exit ") {
-            let code = rest.split(']').next().and_then(|c| c.parse().ok()).unwrap_or(1);
+            let code = rest
+                .split(']')
+                .next()
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(1);
             return Ok(ShellOutput {
                 stdout: format!("{out}\n").into_bytes(),
                 stderr: Vec::new(),
@@ -388,16 +417,25 @@ mod tests {
     fn table_facts_are_told_apart_from_query_facts() {
         let db = "/data/data/x/databases/a.db";
         assert_eq!(
-            table_fact(&facts::changed_at_setup_command(db, "alarms"), facts::changed_at_setup_command),
+            table_fact(
+                &facts::changed_at_setup_command(db, "alarms"),
+                facts::changed_at_setup_command
+            ),
             Some((db.to_string(), "alarms".to_string()))
         );
         assert_eq!(
-            table_fact(&facts::changed_command(db, "alarms"), facts::changed_at_setup_command),
+            table_fact(
+                &facts::changed_command(db, "alarms"),
+                facts::changed_at_setup_command
+            ),
             None
         );
         let whole = facts::sqlite_command(db, "SELECT * FROM alarms");
         let make = |d: &str, t: &str| facts::sqlite_command(d, &format!("SELECT * FROM {t}"));
-        assert_eq!(table_fact(&whole, make), Some((db.to_string(), "alarms".to_string())));
+        assert_eq!(
+            table_fact(&whole, make),
+            Some((db.to_string(), "alarms".to_string()))
+        );
         let query = facts::sqlite_command(db, "SELECT * FROM alarms WHERE hour = 7");
         assert_eq!(table_fact(&query, make), None);
     }
@@ -409,7 +447,12 @@ mod tests {
         );
         let tables = BTreeMap::from([("alarms".to_string(), rows)]);
         let snap = snapshot("a.db", &tables).unwrap();
-        let hits = snap.query("SELECT label FROM alarms WHERE hour = 10 AND minutes = 30 AND snooze IS NULL").unwrap();
-        assert_eq!(hits, vec![vec![("label".to_string(), Some("Gym".to_string()))]]);
+        let hits = snap
+            .query("SELECT label FROM alarms WHERE hour = 10 AND minutes = 30 AND snooze IS NULL")
+            .unwrap();
+        assert_eq!(
+            hits,
+            vec![vec![("label".to_string(), Some("Gym".to_string()))]]
+        );
     }
 }

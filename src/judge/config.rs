@@ -14,7 +14,8 @@ pub const PANEL_FILE: &str = "panel.toml";
 pub enum JudgeError {
     #[error("{path}: {message}")]
     Config { path: PathBuf, message: String },
-    #[error("{path}: cannot read: {source}")]
+    // The io error is the source, not part of this message: `{:#}` chains would say it twice.
+    #[error("{path}: cannot read")]
     Read {
         path: PathBuf,
         #[source]
@@ -167,7 +168,7 @@ impl JudgeConfig {
         };
         if kind == JudgeKind::A3rm && !file.images {
             return Err(bad(
-                "an a3rm judge reads screenshots: set images = true".into(),
+                "an a3rm judge reads screenshots: set images = true".into()
             ));
         }
         // A3RM answers in prose ending in an <answer> tag: no JSON constraint.

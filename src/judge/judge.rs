@@ -240,7 +240,12 @@ impl Judge {
         let mut images: Vec<(String, Vec<u8>)> =
             prompt::keyframes(evidence, self.config().max_keyframes)
                 .into_iter()
-                .map(|(step, jpeg)| (format!("screenshot after step {step} (its action drawn in red)"), jpeg))
+                .map(|(step, jpeg)| {
+                    (
+                        format!("screenshot after step {step} (its action drawn in red)"),
+                        jpeg,
+                    )
+                })
                 .collect();
         images.extend(end_image(evidence));
         vec![
@@ -347,7 +352,11 @@ impl Judge {
             let previous = i.checked_sub(1).map(|p| &steps[p]);
             while next < states.len() {
                 let v = self
-                    .ask_verdict(self.step_messages(evidence, &states[next], step, previous), steps.len(), tally)
+                    .ask_verdict(
+                        self.step_messages(evidence, &states[next], step, previous),
+                        steps.len(),
+                        tally,
+                    )
                     .await?;
                 if v.kind != VerdictKind::Success {
                     break;
@@ -374,13 +383,20 @@ impl Judge {
             reached.push(format!("{state} (end state)"));
         }
         let end = self
-            .ask_verdict(self.end_check_messages(evidence, &reached), steps.len(), tally)
+            .ask_verdict(
+                self.end_check_messages(evidence, &reached),
+                steps.len(),
+                tally,
+            )
             .await?;
         Ok(Verdict {
             kind: end.kind,
             confidence: confidence.min(end.confidence),
             reason: if end.kind == VerdictKind::Success {
-                format!("all {} required states reached and held at the end", states.len())
+                format!(
+                    "all {} required states reached and held at the end",
+                    states.len()
+                )
             } else {
                 format!("the end state does not hold: {}", end.reason)
             },
@@ -474,11 +490,17 @@ impl Judge {
         ];
         let mut images = Vec::new();
         if let Some(jpeg) = &step.before {
-            images.push((format!("screenshot before step {}", step.number), jpeg.clone()));
+            images.push((
+                format!("screenshot before step {}", step.number),
+                jpeg.clone(),
+            ));
         }
         if let Some(jpeg) = &step.screenshot {
             images.push((
-                format!("screenshot after step {} (its action drawn in red)", step.number),
+                format!(
+                    "screenshot after step {} (its action drawn in red)",
+                    step.number
+                ),
                 jpeg.clone(),
             ));
         }
@@ -512,7 +534,12 @@ impl Judge {
         slots.push(Self::actions_slot(evidence, &fence));
         vec![
             Message::system(self.prompts.system.clone()),
-            self.user_message(&self.prompts.essential_end_state, &slots, end_image(evidence), &fence),
+            self.user_message(
+                &self.prompts.essential_end_state,
+                &slots,
+                end_image(evidence),
+                &fence,
+            ),
         ]
     }
 
@@ -523,11 +550,19 @@ impl Judge {
         slots.push(Self::actions_slot(evidence, &fence));
         slots.push((
             "reached",
-            reached.iter().map(|r| format!("- {r}\n")).collect::<String>(),
+            reached
+                .iter()
+                .map(|r| format!("- {r}\n"))
+                .collect::<String>(),
         ));
         vec![
             Message::system(self.prompts.system.clone()),
-            self.user_message(&self.prompts.essential_end_check, &slots, end_image(evidence), &fence),
+            self.user_message(
+                &self.prompts.essential_end_check,
+                &slots,
+                end_image(evidence),
+                &fence,
+            ),
         ]
     }
 }

@@ -121,7 +121,10 @@ mod tests {
         let r = (400.0f32 / 22.0).max(6.0) as u32;
         assert!(red_at(&out, 300 + r, 500));
         assert!(red_at(&out, 300, 500 - r));
-        assert!(!red_at(&out, 300, 500), "the touched spot itself stays visible");
+        assert!(
+            !red_at(&out, 300, 500),
+            "the touched spot itself stays visible"
+        );
         assert!(!red_at(&out, 50, 50));
     }
 

@@ -146,10 +146,16 @@ impl Findings {
                 j.misjudged.show()
             ));
             if !j.false_successes.is_empty() {
-                out.push_str(&format!("  false successes: {}\n", listed(&j.false_successes)));
+                out.push_str(&format!(
+                    "  false successes: {}\n",
+                    listed(&j.false_successes)
+                ));
             }
             if !j.false_failures.is_empty() {
-                out.push_str(&format!("  false failures: {}\n", listed(&j.false_failures)));
+                out.push_str(&format!(
+                    "  false failures: {}\n",
+                    listed(&j.false_failures)
+                ));
             }
         }
         out

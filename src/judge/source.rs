@@ -40,7 +40,10 @@ pub fn compact_screen(xml: &str) -> String {
                     out.push_str(&line);
                 } else {
                     // After the id and role, where an element without strings shows its tail.
-                    let at = line.match_indices(' ').nth(1).map_or(line.len(), |(i, _)| i);
+                    let at = line
+                        .match_indices(' ')
+                        .nth(1)
+                        .map_or(line.len(), |(i, _)| i);
                     out.push_str(&line[..at]);
                     out.push_str(&tagged);
                     out.push_str(&line[at..]);
@@ -113,7 +116,9 @@ pub fn from_store(
                 action: action_text(&action, &s.action),
                 elements: s.screen.as_deref().map(compact_screen).unwrap_or_default(),
                 foreground: s.screen.as_deref().map(package_of).unwrap_or_default(),
-                scale: before.or(after.get(&s.index).copied()).map_or(1.0, |f| f.scale),
+                scale: before
+                    .or(after.get(&s.index).copied())
+                    .map_or(1.0, |f| f.scale),
                 before: before.map(|f| f.jpeg.clone()),
                 before_marked: before.map(|f| marked(f, &action)),
                 screenshot: after.get(&s.index).map(|f| marked(f, &action)),
