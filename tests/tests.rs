@@ -86,3 +86,6 @@ mod trajectory;
 
 // The live page's server side: change feed, phone REST routes, OpenAPI, guard.
 mod web;
+
+// `serve --http` as a process: the agent's and the harness's doors, sessions nobody can hog.
+mod serve;
