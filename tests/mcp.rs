@@ -378,8 +378,12 @@ async fn http_answers_initialize_and_rejects_dns_rebinding() {
     assert_eq!(foreign_host.status(), 403);
     let foreign_origin = post(&url, &[("origin", "http://attacker.example")]).await;
     assert_eq!(foreign_origin.status(), 403);
-    let local_origin = post(&url, &[("origin", "http://localhost:5173")]).await;
-    assert_eq!(local_origin.status(), 200);
+    // Our own origin passes; a page another local server serves (another port) is another origin.
+    let port = url.rsplit(':').next().unwrap().trim_end_matches("/mcp");
+    let own = format!("http://localhost:{port}");
+    assert_eq!(post(&url, &[("origin", own.as_str())]).await.status(), 200);
+    let other_port = post(&url, &[("origin", "http://localhost:5173")]).await;
+    assert_eq!(other_port.status(), 403);
     shutdown.cancel();
 }
 

@@ -154,8 +154,8 @@ async fn tool(url: &str, session: &str, name: &str, args: Value) -> Value {
 
 /// Every path of the harness's door: the documented ones from `/openapi.json` that are not the
 /// phone's, and the rest by hand.
-async fn harness_paths(served: &Served) -> Vec<(String, String)> {
-    let (status, doc) = served.rest("GET", "/openapi.json", None).await;
+async fn harness_paths(served: &Served, token: &str) -> Vec<(String, String)> {
+    let (status, doc) = served.rest("GET", "/openapi.json", Some(token)).await;
     assert_eq!(status, 200);
     let doc: Value = serde_json::from_str(&doc).unwrap();
     let phone = ["/v1/devices", "/v1/screen", "/v1/actions", "/v1/apps", "/v1/events"];
@@ -213,7 +213,7 @@ async fn the_agents_token_opens_no_harness_path_and_the_harness_token_opens_them
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(served.token_file()).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600, "the harness token file is owner-only");
-    let paths = harness_paths(&served).await;
+    let paths = harness_paths(&served, &harness).await;
     assert!(paths.len() >= 24, "{paths:?}");
     for (method, path) in &paths {
         let (status, body) = served.rest(method, path, Some("agent-t0ken")).await;

@@ -51,7 +51,8 @@ pub fn state(global: &Global) -> Arc<ServerState> {
 fn state_for(global: &Global, surface: Surface) -> Arc<ServerState> {
     let pool = Arc::new(
         DevicePool::new(global.device_spec(), global.adb_server.clone())
-            .with_sim_clock(crate::sim::ClockMode::Real),
+            .with_sim_clock(crate::sim::ClockMode::Real)
+            .serving_clients(),
     );
     ServerState::with_surface(Hub::new(pool), surface)
 }

@@ -515,6 +515,17 @@ pub async fn open_with_clock(
     adb_server: Option<&str>,
     clock: crate::sim::ClockMode,
 ) -> Result<Arc<dyn Shell>, DeviceError> {
+    open_configured(spec, adb_server, clock, true).await
+}
+
+/// [`open_with_clock`], saying whether a missing local adb server may be started (`start_adb`):
+/// a server opening devices for its clients passes `false`.
+pub async fn open_configured(
+    spec: Option<&str>,
+    adb_server: Option<&str>,
+    clock: crate::sim::ClockMode,
+    start_adb: bool,
+) -> Result<Arc<dyn Shell>, DeviceError> {
     let spec = spec
         .map(str::trim)
         .filter(|s| !s.is_empty())
@@ -541,9 +552,13 @@ pub async fn open_with_clock(
             "an environment (`@ENV`) can only be given to the embedded phone (`sim@ENV`)".into(),
         ));
     }
-    let server =
+    let addr =
         crate::adb::host::server_address(adb_server).map_err(|e| unknown(e.to_string()))?;
-    let shell = crate::adb::AdbShell::new(&server, spec).await?;
+    let mut server = crate::adb::AdbServer::new(&addr).map_err(|e| unknown(e.to_string()))?;
+    if !start_adb {
+        server = server.never_start();
+    }
+    let shell = crate::adb::AdbShell::with_server(server, spec).await?;
     Ok(Arc::new(shell))
 }
 

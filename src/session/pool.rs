@@ -102,6 +102,9 @@ pub struct DevicePool {
     adb_server: Option<String>,
     /// The clock an embedded phone opened here keeps.
     sim_clock: crate::sim::ClockMode,
+    /// Whether opening an adb device may start a local adb server (not for a served pool, whose
+    /// clients choose the devices).
+    start_adb: bool,
     default_spec: String,
     /// std mutex: held only for map access.
     slots: Mutex<BTreeMap<String, Arc<DeviceSlot>>>,
@@ -116,6 +119,7 @@ impl DevicePool {
         DevicePool {
             adb_server,
             sim_clock: crate::sim::ClockMode::Virtual,
+            start_adb: true,
             default_spec: default_spec
                 .filter(|s| !s.trim().is_empty())
                 .unwrap_or_else(|| "sim".to_string()),
@@ -131,6 +135,12 @@ impl DevicePool {
 
     pub fn step_sink(&self) -> Option<Arc<dyn StepSink>> {
         self.sink.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// A pool whose clients pick devices (`serve`): opening one never starts an adb server.
+    pub fn serving_clients(mut self) -> DevicePool {
+        self.start_adb = false;
+        self
     }
 
     /// Embedded phones opened from now on keep this clock (a served pool keeps real time).
@@ -173,10 +183,11 @@ impl DevicePool {
         let slot = match existing {
             Some(slot) => slot,
             None => {
-                let shell = device::open_with_clock(
+                let shell = device::open_configured(
                     Some(&spec),
                     self.adb_server.as_deref(),
                     self.sim_clock,
+                    self.start_adb,
                 )
                 .await?;
                 let mut slots = self.slots();

@@ -1,0 +1,95 @@
+//! Faults a served phone must survive: a client that asks for a device behind an adb server that is
+//! not running, an oversized argument, a write escape through the phone's `sqlite3`, a device lost
+//! mid-episode, and setup waits longer than one device command may take.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use droidmcp::session::{Action, Control, DevicePool, Hub};
+use droidmcp::sim::ClockMode;
+
+use crate::util::{boot, sh};
+
+#[tokio::test]
+async fn a_served_pool_never_starts_an_adb_server_and_names_adb_server_instead() {
+    // Port 1 on loopback: nothing listens, so a pool that may start servers would run
+    // `adb -P 1 start-server` here.
+    let pool = DevicePool::new(None, Some("127.0.0.1:1".into())).serving_clients();
+    let err = pool
+        .lease(Some("emulator-5554"))
+        .await
+        .err()
+        .expect("no server, no device")
+        .to_string();
+    assert!(err.contains("--adb-server"), "{err}");
+    assert!(err.contains("adb start-server"), "{err}");
+    assert!(
+        !err.contains("failed") && !err.contains("after `adb start-server`"),
+        "a server was started (or tried): {err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_argument_is_refused_without_waiting_for_the_device() {
+    let pool = Arc::new(DevicePool::new(None, None).with_sim_clock(ClockMode::Real));
+    let hub = Hub::new(pool);
+    let session = hub.open("big", None).await.unwrap();
+    let other = hub.open("busy", None).await.unwrap();
+    // Another session holds the phone's turn for a few seconds.
+    let busy = tokio::spawn(async move {
+        other
+            .act(Action::Wait { ms: 4000 }, None, &Control::default())
+            .await
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let huge = "x".repeat(1 << 20);
+    for action in [
+        Action::OpenApp { app: huge.clone() },
+        Action::PressKey { key: huge.clone() },
+        Action::TypeText {
+            text: huge.clone(),
+            into: None,
+            clear: false,
+            submit: false,
+        },
+    ] {
+        let refused = tokio::time::timeout(
+            Duration::from_millis(2500),
+            session.act(action, None, &Control::default()),
+        )
+        .await
+        .expect("refused at once, not after the other session's turn");
+        let err = refused.err().expect("too large");
+        assert!(err.to_string().contains("at most"), "{err}");
+    }
+    assert!(!busy.is_finished(), "the other session's wait really held the turn");
+    busy.await.unwrap().unwrap();
+}
+
+#[test]
+fn the_phones_sqlite3_refuses_to_move_its_files_to_the_host() {
+    let phone = boot(1);
+    let dir = tempfile::tempdir().unwrap();
+    let db = "/data/data/com.android.providers.settings/databases/escape.db";
+    for pragma in [
+        format!("PRAGMA temp_store_directory = '{}';", dir.path().display()),
+        format!("pragma MAIN.\"TEMP_STORE_DIRECTORY\"='{}';", dir.path().display()),
+        format!("PRAGMA data_store_directory = '{}';", dir.path().display()),
+    ] {
+        let out = phone.exec(&format!(
+            "sqlite3 {db} \"{}\"",
+            pragma.replace('"', "\\\"")
+        ));
+        assert_eq!(out.exit_code, 1, "{pragma}: {}", out.stderr_text());
+        assert!(out.stderr_text().contains("not authorized"), "{pragma}");
+    }
+    sh(
+        &phone,
+        &format!("sqlite3 {db} 'CREATE TABLE t(x); INSERT INTO t VALUES (1);'"),
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing was written to the host folder"
+    );
+}
