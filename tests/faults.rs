@@ -93,3 +93,22 @@ fn the_phones_sqlite3_refuses_to_move_its_files_to_the_host() {
         "nothing was written to the host folder"
     );
 }
+
+#[tokio::test]
+async fn a_served_pool_caps_its_embedded_phones_and_closes_one_nobody_holds() {
+    use droidmcp::session::MAX_SERVED_PHONES;
+    let pool = DevicePool::new(None, None).serving_clients();
+    let mut held = Vec::new();
+    for n in 1..=MAX_SERVED_PHONES {
+        held.push(pool.lease(Some(&format!("sim:{n}"))).await.unwrap());
+    }
+    let err = pool.lease(Some("sim:99")).await.err().expect("capped");
+    assert!(err.to_string().contains("the most this server keeps"), "{err}");
+    // Nobody holds sim:16 any more: it makes room.
+    held.pop();
+    let _extra = pool.lease(Some("sim:99")).await.unwrap();
+    let open: Vec<String> = pool.list().into_iter().map(|d| d.spec).collect();
+    assert_eq!(open.len(), MAX_SERVED_PHONES, "{open:?}");
+    assert!(!open.contains(&format!("sim:{MAX_SERVED_PHONES}")), "{open:?}");
+    assert!(open.contains(&"sim:99".to_string()));
+}

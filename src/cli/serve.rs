@@ -89,10 +89,18 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
                     let path = args.harness_token_file.unwrap_or_else(|| {
                         crate::store::Store::default_path().with_file_name("harness-token")
                     });
-                    let token = crate::secret::load_or_create(&path, 32).with_context(|| {
-                        format!("cannot keep the harness token in {}", path.display())
-                    })?;
-                    (token, Some(path))
+                    match crate::secret::load_or_create(&path, 32) {
+                        Ok(token) => (token, Some(path)),
+                        Err(e) => {
+                            // Still a harness door, with a token only this start-up message shows.
+                            let token = crate::secret::random_token(32);
+                            eprintln!(
+                                "droidmcp: cannot keep the harness token in {} ({e}); this run's harness token is {token}",
+                                path.display()
+                            );
+                            (token, None)
+                        }
+                    }
                 }
             };
             let guard = Guard::for_bind(local, args.token, &args.allow_hosts)?

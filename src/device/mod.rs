@@ -53,6 +53,8 @@ pub enum DeviceError {
     NotLaunchable(String),
     #[error("unknown device {spec:?}: {reason}")]
     UnknownDevice { spec: String, reason: String },
+    #[error("cannot open {spec:?}: {max} embedded phones are open, the most this server keeps, and each is in use (a session, an episode or a replay holds it); use one of them or close a session first")]
+    TooManyPhones { spec: String, max: usize },
     #[error("the device cannot resolve the string resource {reference} (`cmd overlay lookup`, Android 10 and later): {message}")]
     Resource { reference: String, message: String },
 }
@@ -171,6 +173,11 @@ impl Device {
 
     pub fn shell_handle(&self) -> Arc<dyn Shell> {
         self.shell.clone()
+    }
+
+    /// How many holders the shell has besides this `Device` (episodes, replays, checks keep one).
+    pub fn shell_held_elsewhere(&self) -> usize {
+        Arc::strong_count(&self.shell) - 1
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, Cache> {
