@@ -70,7 +70,7 @@ async fn an_oversized_argument_is_refused_without_waiting_for_the_device() {
 fn the_phones_sqlite3_refuses_to_move_its_files_to_the_host() {
     let phone = boot(1);
     let dir = tempfile::tempdir().unwrap();
-    let db = "/data/data/com.android.providers.settings/databases/escape.db";
+    let db = "/data/local/tmp/escape.db";
     for pragma in [
         format!("PRAGMA temp_store_directory = '{}';", dir.path().display()),
         format!("pragma MAIN.\"TEMP_STORE_DIRECTORY\"='{}';", dir.path().display()),
