@@ -112,3 +112,42 @@ async fn a_served_pool_caps_its_embedded_phones_and_closes_one_nobody_holds() {
     assert!(!open.contains(&format!("sim:{MAX_SERVED_PHONES}")), "{open:?}");
     assert!(open.contains(&"sim:99".to_string()));
 }
+
+#[test]
+fn a_long_setup_wait_runs_on_the_phones_clock_in_pieces_within_the_command_limit() {
+    use droidmcp::task::setup::ShellOp;
+    use droidmcp::task::SetupStep;
+    let limit = droidmcp::device::Limits::default().timeout;
+    let ops = |step: SetupStep| step.ops().unwrap();
+    let sleeps = |ops: &[ShellOp]| -> Vec<f64> {
+        ops.iter()
+            .filter_map(|op| match op {
+                ShellOp::Exec { command, .. } => command.strip_prefix("sleep ")?.parse().ok(),
+                _ => None,
+            })
+            .collect()
+    };
+    // The three `.live` waits: 30 s between calls, a 40 s and a 45 s call.
+    let wait = sleeps(&ops(SetupStep::Wait { ms: 30_000 }));
+    assert_eq!(wait.iter().sum::<f64>(), 30.0);
+    let call = ops(SetupStep::IncomingCall {
+        number: "5551234".into(),
+        ring_ms: Some(4_000),
+        talk_ms: Some(45_000),
+    });
+    assert_eq!(sleeps(&call).iter().sum::<f64>(), 49.0);
+    for s in wait.iter().chain(&sleeps(&call)) {
+        assert!(*s < limit.as_secs_f64() / 2.0, "a {s} s sleep nears the {limit:?} limit");
+    }
+    // Every task file's setup obeys the same bound.
+    let tasks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tasks");
+    let (catalog, _) = droidmcp::task::Catalog::load_dir(&tasks);
+    for task in catalog.iter() {
+        let inst = task.instantiate(1, &Default::default()).unwrap();
+        for step in &inst.setup {
+            for s in sleeps(&step.ops().unwrap()) {
+                assert!(s < limit.as_secs_f64() / 2.0, "{}: sleep {s}", task.id);
+            }
+        }
+    }
+}
