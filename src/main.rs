@@ -6,6 +6,16 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = droidmcp::cli::Cli::parse();
+    if !cli.command.serves() {
+        // A listing piped into `head` ends quietly when the reader goes, as `ls | head` does
+        // (Rust ignores SIGPIPE, and `println!` then panics on EPIPE). Servers keep ignoring it: a
+        // client that hangs up is an error on that connection, not the end of the process.
+        #[cfg(unix)]
+        // SAFETY: restoring a signal's default disposition before any thread is started.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {

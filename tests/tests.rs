@@ -8,6 +8,12 @@ mod bounds;
 // ADB: the embedded adbd with scripted bytes, and real Debian adb + our client.
 mod adb;
 
+// The binary as a newcomer runs it: report over goldens, manual verbs in sequence, --detach, pipes.
+mod cli;
+
+// README and docs against the binary: command lines, task counts, profiles, page names.
+mod docs;
+
 // Device environments: B-MoCA's 45 and random ones, goldens across them, the report by factor.
 mod envs;
 

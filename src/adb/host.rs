@@ -31,9 +31,15 @@ pub enum AdbError {
         #[source]
         source: std::io::Error,
     },
-    /// The server answered FAIL, e.g. `device 'X' not found`.
-    #[error("{service}: {message}")]
-    Failed { service: String, message: String },
+    /// The server answered FAIL, e.g. `device 'X' not found`. The message names the server: a
+    /// client started without the caller's `ADB_SERVER_SOCKET` (an MCP client's launcher) asks
+    /// another server than the one the person meant.
+    #[error("adb server at {addr}: {service}: {message}{}", missing_hint(.message))]
+    Failed {
+        addr: String,
+        service: String,
+        message: String,
+    },
     #[error("adb server at {addr}: malformed reply to {service}: {reason}")]
     Protocol {
         addr: String,
@@ -50,6 +56,15 @@ impl AdbError {
         matches!(self, AdbError::Failed { message, .. }
             if message.contains("not found") || message.contains("offline")
                 || message.contains("unauthorized") || message.contains("no devices"))
+    }
+}
+
+/// What to try when the server does not know a device.
+fn missing_hint(message: &str) -> &'static str {
+    if message.contains("not found") || message.contains("no devices") {
+        " (is the device on another adb server? pass --adb-server HOST:PORT or set ADB_SERVER_SOCKET=tcp:HOST:PORT; `droidmcp devices` lists what this one knows)"
+    } else {
+        ""
     }
 }
 
@@ -340,6 +355,7 @@ impl AdbServer {
         match read_status(stream).await.map_err(|e| self.io_error(e))? {
             Status::Okay => Ok(()),
             Status::Fail(message) => Err(AdbError::Failed {
+                addr: self.addr.clone(),
                 service: service.to_string(),
                 message,
             }),
@@ -417,7 +433,11 @@ impl AdbServer {
         if message.contains("connected to") && !message.contains("failed") {
             Ok(message)
         } else {
-            Err(AdbError::Failed { service, message })
+            Err(AdbError::Failed {
+                addr: self.addr.clone(),
+                service,
+                message,
+            })
         }
     }
 

@@ -42,9 +42,10 @@ pub struct Args {
     /// Episode store (default: DROIDMCP_STORE or ~/.local/share/droidmcp/episodes.db).
     #[arg(long, global = true)]
     store: Option<PathBuf>,
-    /// Directory of judge configs and panel.toml.
-    #[arg(long, global = true, default_value = "judges")]
-    judges: PathBuf,
+    /// Directory of judge configs and panel.toml (default: $DROIDMCP_JUDGES, else ./judges, else
+    /// the repository's judges/).
+    #[arg(long, global = true)]
+    judges: Option<PathBuf>,
     /// Directory of prompt templates overriding the built-in ones.
     #[arg(long, global = true, default_value = "prompts")]
     prompts: PathBuf,
@@ -95,8 +96,10 @@ pub struct ReviewArgs {
     /// Who is reviewing.
     #[arg(long, default_value = "cli")]
     reviewer: String,
+    /// Episode store (default: DROIDMCP_STORE or ~/.local/share/droidmcp/episodes.db).
     #[arg(long)]
     store: Option<PathBuf>,
+    /// One JSON object per line instead of a table.
     #[arg(long)]
     json: bool,
 }
@@ -131,6 +134,12 @@ fn open_store(path: Option<&std::path::Path>) -> anyhow::Result<Store> {
     Ok(store)
 }
 
+fn judges_dir(args: &Args) -> PathBuf {
+    args.judges
+        .clone()
+        .unwrap_or_else(|| crate::task::catalog::data_dir("judges", "DROIDMCP_JUDGES"))
+}
+
 fn load_catalog() -> Catalog {
     // Bad task files are reported by `droidmcp tasks`; judging only needs the good ones.
     Catalog::load_dir(&crate::task::catalog::default_dir()).0
@@ -138,7 +147,7 @@ fn load_catalog() -> Catalog {
 
 pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
     match &args.command {
-        Some(Command::Ping { name }) => ping(&args.judges, &args.prompts, name).await,
+        Some(Command::Ping { name }) => ping(&judges_dir(&args), &args.prompts, name).await,
         Some(Command::Calibrate {
             tasks,
             seeds,
@@ -240,7 +249,7 @@ async fn judge_episodes(
     ids: &[String],
     kinds: Option<BTreeMap<String, String>>,
 ) -> anyhow::Result<i32> {
-    let (panel, config) = load_panel(&args.judges, &args.prompts)?;
+    let (panel, config) = load_panel(&judges_dir(&args), &args.prompts)?;
     // A task file names tasks nobody has written a trusted rule for: judges decide unless told otherwise.
     let (policy, mode) =
         policy_and_mode(args, &config, kinds.as_ref().map(|_| Policy::JudgesOnly))?;
@@ -307,7 +316,7 @@ async fn calibrate(
     json: bool,
     reviewed_only: bool,
 ) -> anyhow::Result<i32> {
-    let (panel, config) = load_panel(&args.judges, &args.prompts)?;
+    let (panel, config) = load_panel(&judges_dir(&args), &args.prompts)?;
     let (_, mode) = policy_and_mode(args, &config, None)?;
     let catalog = load_catalog();
     let mut chosen: Vec<Arc<Task>> = if tasks.is_empty() {
@@ -588,4 +597,19 @@ fn run_report(
         eprintln!("droidmcp: report written to {}", dir.display());
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The documented local-only panel loads: two local judges of different families, no key.
+    #[test]
+    fn the_local_panel_needs_no_cloud_account() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("judges/local");
+        let (panel, _) = super::load_panel(&dir, std::path::Path::new("prompts")).unwrap();
+        for judge in panel.judges() {
+            let endpoint = &judge.config().endpoint;
+            assert!(endpoint.base_url.starts_with("http://127.0.0.1:"), "{}", endpoint.base_url);
+            assert!(endpoint.api_key().unwrap().is_none(), "{}", judge.config().name);
+        }
+    }
 }

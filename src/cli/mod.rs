@@ -3,11 +3,13 @@
 
 use clap::{Args, Parser, Subcommand};
 
+mod detach;
 mod devices;
 mod episodes;
 mod hierarchy;
 mod judge;
 mod manual;
+mod remote;
 mod run;
 mod serve;
 mod shell;
@@ -38,6 +40,10 @@ pub struct Global {
     /// (`000,105`).
     #[arg(long, global = true, env = "DROIDMCP_ENV", value_parser = parse_env)]
     pub env: Option<String>,
+    /// A running `droidmcp serve --http` (its URL) whose phone the manual verbs (`tap`, `open`,
+    /// `screen`, …) act on; by default the one running on this machine, if any.
+    #[arg(long, global = true, env = "DROIDMCP_SERVER", value_name = "URL")]
+    pub server: Option<String>,
 }
 
 /// Checks an `--env` value names environments (one or a sweep).
@@ -91,6 +97,14 @@ pub enum Command {
     Manual(manual::Command),
 }
 
+impl Command {
+    /// Whether the command serves clients (MCP, HTTP, adb, agent processes) rather than printing a
+    /// result: those outlive a reader that hangs up.
+    pub fn serves(&self) -> bool {
+        matches!(self, Command::Serve(_) | Command::Sim(_) | Command::Run(_))
+    }
+}
+
 /// Runs the parsed command line; the returned number is the process exit code.
 pub async fn run(cli: Cli) -> anyhow::Result<i32> {
     let global = cli.global;
@@ -107,5 +121,36 @@ pub async fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Run(args) => run::run(&global, args).await,
         Command::Report(args) => judge::report(args).await,
         Command::Manual(cmd) => manual::run(&global, cmd).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every subcommand, flag and argument carries help text (`--help` is the reference).
+    #[test]
+    fn every_flag_and_argument_says_what_it_does() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" || arg.is_hide_set() {
+                    continue;
+                }
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                let name = format!("{path} {}", sub.get_name());
+                if sub.get_about().is_none() && sub.get_name() != "help" {
+                    missing.push(format!("{name} (the subcommand)"));
+                }
+                walk(sub, &name, missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&super::Cli::command(), "droidmcp", &mut missing);
+        assert!(missing.is_empty(), "no help text: {missing:#?}");
     }
 }

@@ -16,8 +16,8 @@ pub struct Args {
     /// Serve one MCP client over stdin/stdout (the default; for Claude Desktop, Cursor, …).
     #[arg(long, conflicts_with = "http")]
     pub stdio: bool,
-    /// Serve streamable HTTP on this address (path /mcp), e.g. 127.0.0.1:8765.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve streamable HTTP on this address (path /mcp), e.g. 127.0.0.1:8765 or localhost:8765.
+    #[arg(long, value_name = "ADDR", value_parser = parse_bind)]
     pub http: Option<SocketAddr>,
     /// The agent's bearer token: required on /mcp and the phone routes (required for non-loopback
     /// binds). It never opens the harness API.
@@ -40,6 +40,29 @@ pub struct Args {
     /// the answer key.
     #[arg(long)]
     pub harness: bool,
+    /// With --http: keep serving in the background and return once it listens (prints the
+    /// addresses and the pid to stop it with). The manual verbs then act on its phone.
+    #[arg(long, requires = "http")]
+    pub detach: bool,
+}
+
+/// The line `serve --http` prints once it listens (what `--detach` waits for).
+const READY: &str = "droidmcp: listening; Ctrl-C stops it.";
+
+/// `HOST:PORT` with a name or an address; a name that resolves to several addresses (`localhost`:
+/// 127.0.0.1 and ::1) binds its first IPv4 one, as browsers and curl try it first.
+fn parse_bind(text: &str) -> Result<SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    let addrs: Vec<SocketAddr> = text
+        .to_socket_addrs()
+        .map_err(|e| format!("{text:?} is not HOST:PORT ({e})"))?
+        .collect();
+    addrs
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(addrs.first())
+        .copied()
+        .ok_or_else(|| format!("{text:?} resolves to no address"))
 }
 
 /// The shared state every front end of this process uses (MCP clients get the agent's task tools).
@@ -58,6 +81,9 @@ fn state_for(global: &Global, surface: Surface) -> Arc<ServerState> {
 }
 
 pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
+    if args.detach {
+        return super::detach::detach(READY);
+    }
     // stdout carries the protocol under stdio, so logs go to stderr.
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -103,6 +129,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
                     }
                 }
             };
+            let token = args.token.clone();
             let guard = Guard::for_bind(local, args.token, &args.allow_hosts)?
                 .with_harness(harness_token.clone())?
                 .with_surface(surface);
@@ -127,6 +154,10 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
                 ),
             }
             eprintln!("droidmcp: live page at http://{local}/#token=<harness token>");
+            // The manual verbs (`droidmcp tap`, `open`, …) act on this server's phone while it runs,
+            // through the phone routes: the agent's door, with the agent's token.
+            let _announced = super::remote::Announcement::write(local, token.as_deref());
+            eprintln!("{READY}");
             let stop = shutdown.clone();
             tokio::spawn(async move {
                 let _ = tokio::signal::ctrl_c().await;

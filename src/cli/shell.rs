@@ -7,7 +7,8 @@ use anyhow::Context;
 
 use super::Global;
 
-/// Run one shell command line (joined with spaces, as `adb shell` does).
+/// Run one shell command line (joined with spaces, as `adb shell` does) on a fresh embedded phone,
+/// or on the adb device `--device` names.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Device profile of the embedded phone (overrides --env's): pixel3, pixel4, pixel5, pixel6,
@@ -50,11 +51,22 @@ pub fn parse_sim_device(device: Option<&str>) -> anyhow::Result<SimDevice> {
 }
 
 pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
+    let line = args.command.join(" ");
     let seed = match parse_sim_device(global.device.as_deref())? {
         SimDevice::Sim { seed } => seed,
-        SimDevice::Other(serial) => anyhow::bail!(
-            "device {serial}: only the embedded phone (`sim` or `sim:SEED`) is supported by `droidmcp shell` so far"
-        ),
+        SimDevice::Other(serial) => {
+            let boots = args.profile.is_some()
+                || args.locale.is_some()
+                || args.dark
+                || args.font_scale.is_some();
+            anyhow::ensure!(
+                !boots,
+                "--profile, --locale, --dark and --font-scale choose how the embedded phone boots; device {serial} is not it"
+            );
+            let shell = crate::device::open(Some(&serial), global.adb_server.as_deref()).await?;
+            let out = shell.exec(&line).await?;
+            return emit(out);
+        }
     };
     let env = match &global.env {
         Some(name) => crate::env::Environment::resolve(name)?,
@@ -75,10 +87,14 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
     }
     config.dark_mode |= args.dark;
     let phone = crate::sim::Phone::new(config).context("cannot boot the embedded phone")?;
-    let line = args.command.join(" ");
     let out = tokio::task::spawn_blocking(move || phone.exec(&line))
         .await
         .context("the embedded phone's shell stopped")?;
+    emit(out)
+}
+
+/// Prints a command's output raw and passes its exit code on, as `adb shell` does.
+fn emit(out: crate::device::ShellOutput) -> anyhow::Result<i32> {
     std::io::stdout().write_all(&out.stdout)?;
     std::io::stdout().flush()?;
     std::io::stderr().write_all(&out.stderr)?;

@@ -31,6 +31,10 @@ pub struct Args {
     /// Device profile (overrides --env's): pixel3, pixel4, pixel5, pixel6, tablet, wxga-tablet.
     #[arg(long)]
     pub profile: Option<String>,
+    /// Keep serving in the background and return once it listens (prints the address and the pid
+    /// to stop it with).
+    #[arg(long)]
+    pub detach: bool,
 }
 
 /// The codename real phones of a profile report as `ro.product.name`/`ro.product.device`.
@@ -46,6 +50,9 @@ fn codename(profile: &Profile) -> &'static str {
 }
 
 pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
+    if args.detach {
+        return super::detach::detach("Ctrl-C stops it.");
+    }
     let env = match &global.env {
         Some(name) => crate::env::Environment::resolve(name)?,
         None => crate::env::Environment::default(),

@@ -23,9 +23,12 @@ pub enum Command {
     },
     /// Show one task: its template, and the instance a seed gives (parameters, setup, checks, golden).
     Show {
+        /// Task id (`droidmcp tasks list`).
         id: String,
+        /// The instance's seed (its drawn parameters).
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Task directory (default: $DROIDMCP_TASKS, ./tasks, or the crate's tasks/).
         #[arg(long)]
         dir: Option<PathBuf>,
     },
@@ -35,6 +38,7 @@ pub enum Command {
     Replay {
         /// Task ids (default with --all: every task).
         ids: Vec<String>,
+        /// Every task of the directory (instead of naming ids).
         #[arg(long)]
         all: bool,
         /// Instances per task (seeds 0..N).
@@ -62,6 +66,7 @@ pub enum Command {
         /// environment and by factor after an `--env` sweep).
         #[arg(long)]
         store: Option<PathBuf>,
+        /// Task directory (default: $DROIDMCP_TASKS, ./tasks, or the crate's tasks/).
         #[arg(long)]
         dir: Option<PathBuf>,
     },

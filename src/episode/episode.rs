@@ -564,7 +564,7 @@ impl Episode {
         if let Some(store) = &self.store {
             store.insert_checks(&self.id, self.runs, &now(), &verdict.checks)?;
         }
-        let metrics = (!reference.is_empty())
+        let metrics = (!self.instance.golden.is_empty())
             .then(|| metrics::trajectory(&reference, &actions, verdict.success));
         self.last = Some(verdict.clone());
         self.provisional = self.status == Status::Running;

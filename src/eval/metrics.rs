@@ -25,8 +25,10 @@ pub fn trajectory(
     let n = reference.len();
     // TR: each matched reference action at offset k from the end of the reference adds γ^k,
     // normalised by the reward of matching every reference action.
+    // A reference with no fixed step (a question answered from what the phone shows at the
+    // start) is matched whole by any trajectory: nothing in it was left undone.
     let task_reward = if n == 0 {
-        0.0
+        1.0
     } else {
         // A fold from +0.0: `Sum for f64` starts at -0.0, and a trajectory matching nothing
         // printed as "-0.000" in reports.
@@ -34,17 +36,20 @@ pub fn trajectory(
             .iter()
             .map(|(i, _)| GAMMA.powi((n - 1 - i) as i32))
             .fold(0.0, |a, b| a + b);
-        let best: f64 = (0..n).map(|k| GAMMA.powi(k as i32)).sum();
+        // Summed in the order `got` is, so matching every action gives exactly 1.
+        let best: f64 = (0..n).map(|i| GAMMA.powi((n - 1 - i) as i32)).sum();
         got / best
     };
     let completion_ratio = match pairs.last() {
-        Some((i, _)) if n > 0 => (*i + 1) as f64 / n as f64,
-        _ => 0.0,
+        _ if n == 0 => 1.0,
+        Some((i, _)) => (*i + 1) as f64 / n as f64,
+        None => 0.0,
     };
-    let reversed_redundancy = if success && !actual.is_empty() {
-        n as f64 / actual.len() as f64
-    } else {
-        0.0
+    let reversed_redundancy = match (success, actual.len()) {
+        (false, _) => 0.0,
+        // No step taken where none was needed: nothing redundant.
+        (true, 0) => 1.0,
+        (true, taken) => n as f64 / taken as f64,
     };
     TrajectoryMetrics {
         task_reward,
@@ -127,7 +132,22 @@ mod tests {
         let m = trajectory(&r, &[key("x"), key("x"), key("a"), key("a")], true);
         assert_eq!(m.reversed_redundancy, 0.25);
         assert!((m.repeat_ratio - 2.0 / 3.0).abs() < 1e-9);
-        assert_eq!(trajectory(&[], &[], false).task_reward, 0.0);
+    }
+
+    #[test]
+    fn an_empty_reference_is_done_by_any_trajectory() {
+        let m = trajectory(&[], &[], true);
+        assert_eq!(
+            (m.task_reward, m.completion_ratio, m.reversed_redundancy),
+            (1.0, 1.0, 1.0)
+        );
+        let detour = trajectory(&[], &[key("x")], true);
+        assert_eq!(
+            (detour.task_reward, detour.completion_ratio),
+            (1.0, 1.0)
+        );
+        assert_eq!(detour.reversed_redundancy, 0.0, "every step was redundant");
+        assert_eq!(trajectory(&[], &[], false).reversed_redundancy, 0.0);
     }
 
     #[test]

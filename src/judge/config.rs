@@ -14,7 +14,8 @@ pub const PANEL_FILE: &str = "panel.toml";
 pub enum JudgeError {
     #[error("{path}: {message}")]
     Config { path: PathBuf, message: String },
-    #[error("{path}: cannot read: {source}")]
+    // The io error is the source, not part of this message: `{:#}` chains would say it twice.
+    #[error("{path}: cannot read")]
     Read {
         path: PathBuf,
         #[source]

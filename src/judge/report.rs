@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use rusqlite::Connection;
 
 use crate::eval::constraint::Level;
-use crate::eval::history::ActionRecord;
+use crate::eval::history::{ActionRecord, RefAction};
+use crate::hierarchy::Selector;
 use crate::eval::metrics;
 use crate::geom::Point;
 use crate::store::{Store, StoreError};
@@ -257,20 +258,51 @@ fn reference_metrics(
     row: &crate::store::EpisodeRow,
 ) -> Result<Option<metrics::TrajectoryMetrics>, StoreError> {
     let Some(task) = task else { return Ok(None) };
-    let overrides: BTreeMap<String, String> = row.params.iter().cloned().collect();
-    let Ok(instance) = task.instantiate(row.seed, &overrides) else {
+    let Ok(instance) = task.instance_of_stored(row.seed, &row.params) else {
         return Ok(None);
     };
     if instance.golden.is_empty() {
         return Ok(None);
     }
-    let reference = Task::reference_of(&instance.golden);
+    let locale = episode_locale(row.env.as_deref());
+    let reference: Vec<RefAction> = Task::reference_of(&instance.golden)
+        .into_iter()
+        .map(|mut r| {
+            r.selector = r.selector.map(|s| resolve_offline(&s, &locale));
+            r
+        })
+        .collect();
     let actual = recorded_actions(store, &row.id)?;
     Ok(Some(metrics::trajectory(
         &reference,
         &actual,
         row.success.unwrap_or(false),
     )))
+}
+
+/// The language an episode's phone showed: its environment's locale (the default environment's
+/// when none was stored).
+fn episode_locale(env: Option<&str>) -> String {
+    env.and_then(|name| crate::env::Environment::resolve(name).ok())
+        .unwrap_or_default()
+        .locale
+}
+
+/// `selector` with its string resources replaced by Android's text for them in `locale`, read from
+/// the resources the embedded phone ships (AOSP's own strings) — the live episode asked the device,
+/// which a report over a store no longer has. A resource the tables lack stays unresolved, so the
+/// step matches nothing, as it matched nothing live.
+fn resolve_offline(selector: &Selector, locale: &str) -> Selector {
+    use crate::sim::locale::res::{resources, Value};
+    selector
+        .resolve_strings(|r| match resources().lookup(locale, &r.package, &r.name) {
+            Some(entry) => match &entry.value {
+                Value::Text(t) => Ok(t.clone()),
+                _ => Err(()),
+            },
+            None => Err(()),
+        })
+        .unwrap_or_else(|()| selector.clone())
 }
 
 /// A fixed-width table for the terminal.

@@ -113,12 +113,24 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<LoadError>) {
 
 /// The task directory: `DROIDMCP_TASKS`, else `tasks/` in the working directory, else the crate's.
 pub fn default_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("DROIDMCP_TASKS") {
+    data_dir("tasks", "DROIDMCP_TASKS")
+}
+
+/// One of the repository's data directories (`tasks`, `judges`): `$VAR` when set, else `./NAME` in
+/// the working directory, else the one in the checkout this binary was built from, else the copy
+/// compiled into the binary ([`super::bundled`]), so commands work from any directory and without
+/// a checkout.
+pub fn data_dir(name: &str, var: &str) -> PathBuf {
+    if let Some(dir) = std::env::var_os(var).filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
     }
-    let local = PathBuf::from("tasks");
+    let local = PathBuf::from(name);
     if local.is_dir() {
         return local;
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks")
+    let checkout = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(name);
+    if checkout.is_dir() {
+        return checkout;
+    }
+    super::bundled::unpacked(name).unwrap_or(checkout)
 }

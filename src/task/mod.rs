@@ -10,6 +10,7 @@
 //! ([`action::Action`]).
 
 pub mod action;
+pub mod bundled;
 pub mod catalog;
 pub mod constraints;
 pub mod contact_seed;
@@ -215,6 +216,26 @@ impl Task {
             wrong,
             first_day: chrono::Weekday::Sun,
         })
+    }
+
+    /// The instance an episode played, from its seed and the parameter values it stored (every
+    /// value, drawn or derived): only the values the seed would not draw are passed as overrides,
+    /// since a derived parameter (`add`, relative days) takes none.
+    pub fn instance_of_stored(
+        self: &Arc<Task>,
+        seed: u64,
+        stored: &[(String, String)],
+    ) -> Result<TaskInstance, TaskError> {
+        let drawn = self.instantiate(seed, &BTreeMap::new())?;
+        let overrides: BTreeMap<String, String> = stored
+            .iter()
+            .filter(|(name, text)| drawn.params.get(name).is_none_or(|v| &v.text != text))
+            .cloned()
+            .collect();
+        if overrides.is_empty() {
+            return Ok(drawn);
+        }
+        self.instantiate(seed, &overrides)
     }
 
     /// Renders a list of actions with given parameter values (also used to replay one instance's

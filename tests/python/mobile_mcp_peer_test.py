@@ -20,7 +20,10 @@ FAILED = []
 
 
 def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    # A passing check is one line; a failing one shows everything it saw.
+    lines = what.splitlines() or [""]
+    shown = lines[0] + (f" (+{len(lines) - 1} lines)" if len(lines) > 1 else "") if cond else what
+    print(("ok   " if cond else "FAIL ") + shown, flush=True)
     if not cond:
         FAILED.append(what)
 

@@ -1,0 +1,292 @@
+//! The `droidmcp` binary as a newcomer runs it: the benchmark path ends in a table of perfect
+//! trajectory metrics for goldens, manual verbs act on one phone in sequence, servers return once
+//! they listen, and listings behave in pipes.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// `droidmcp ARGS` with its own HOME, runtime and temporary folders (no store, server
+/// announcement or phone folder of the user's is touched).
+fn droidmcp(home: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_droidmcp"));
+    c.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("HOME", home)
+        .env("XDG_RUNTIME_DIR", home)
+        .env("TMPDIR", home)
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("DROIDMCP_STORE")
+        .env_remove("DROIDMCP_SERVER")
+        .env_remove("DROIDMCP_DEVICE")
+        .env_remove("DROIDMCP_ENV")
+        .stdin(Stdio::null());
+    c
+}
+
+fn run(home: &Path, args: &[&str]) -> Output {
+    droidmcp(home, args).output().expect("droidmcp runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Every task's golden, replayed into a store, scores TR = TCR = 1 in `droidmcp report`: the
+/// report finds the instance each episode played (derived parameters too) and reads a reference
+/// step that names a string resource in the episode's language.
+#[test]
+fn golden_replays_report_a_task_reward_and_completion_of_one() {
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("golden.db");
+    let store = store.to_str().unwrap();
+    let replay = run(
+        home.path(),
+        &["tasks", "replay", "--all", "--store", store, "--jobs", "2"],
+    );
+    assert!(replay.status.success(), "{}", text(&replay));
+    // A non-English phone: the Settings goldens aim at string resources.
+    let french = run(
+        home.path(),
+        &[
+            "tasks",
+            "replay",
+            "aw.settings.wifi_on",
+            "--env",
+            "023",
+            "--store",
+            store,
+        ],
+    );
+    assert!(french.status.success(), "{}", text(&french));
+    let report = run(home.path(), &["report", "--store", store, "--json"]);
+    assert!(report.status.success(), "{}", text(&report));
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&report.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["task"].is_string())
+        .collect();
+    let tasks = rows.iter().filter(|r| r["task"] != "ALL").count();
+    assert!(tasks >= 200, "{tasks} task rows:\n{}", text(&report));
+    let imperfect: Vec<String> = rows
+        .iter()
+        .filter(|r| r["task_reward"] != 1.0 || r["completion_ratio"] != 1.0)
+        .map(|r| {
+            format!(
+                "{} TR {} TCR {}",
+                r["task"], r["task_reward"], r["completion_ratio"]
+            )
+        })
+        .collect();
+    assert!(imperfect.is_empty(), "goldens below 1: {imperfect:#?}");
+    let table = run(home.path(), &["report", "--store", store]);
+    let table = String::from_utf8_lossy(&table.stdout).into_owned();
+    assert!(
+        table.lines().next().unwrap_or("").starts_with("task "),
+        "{table}"
+    );
+}
+
+/// `droidmcp tasks list | head -1` ends quietly when `head` goes (no panic, no exit 101).
+#[test]
+fn a_listing_piped_into_a_reader_that_leaves_ends_quietly() {
+    let home = tempfile::tempdir().unwrap();
+    let mut child = droidmcp(home.path(), &["tasks", "list"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(!first.is_empty());
+    // The pipe is closed here; what is left to print hits it.
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(status.code(), Some(101), "{stderr}");
+}
+
+/// The pid `--detach` printed.
+fn detached_pid(out: &Output) -> i32 {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let at = stdout.find("as pid ").unwrap_or_else(|| panic!("{}", text(out)));
+    stdout[at + 7..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Stops a detached server when the test ends, however it ends.
+struct Kill(i32);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        // SAFETY: a signal to the pid this test started.
+        unsafe {
+            libc::kill(self.0, libc::SIGTERM);
+        }
+    }
+}
+
+/// `serve --http localhost:0 --detach` returns once it listens, and the manual verbs that follow
+/// act on its one phone: an app opened by one command is in front for the next.
+#[test]
+fn manual_verbs_act_in_sequence_on_the_running_server() {
+    let home = tempfile::tempdir().unwrap();
+    let served = run(home.path(), &["serve", "--http", "localhost:0", "--detach"]);
+    assert!(served.status.success(), "{}", text(&served));
+    let _server = Kill(detached_pid(&served));
+    assert!(
+        String::from_utf8_lossy(&served.stdout).contains("http://127.0.0.1:"),
+        "{}",
+        text(&served)
+    );
+    let open = run(home.path(), &["open", "settings"]);
+    assert!(open.status.success(), "{}", text(&open));
+    let screen = run(home.path(), &["screen"]);
+    assert!(
+        String::from_utf8_lossy(&screen.stdout).contains("foreground: com.android.settings"),
+        "the next command sees the app the last one opened:\n{}",
+        text(&screen)
+    );
+    let home_key = run(home.path(), &["key", "home"]);
+    assert!(home_key.status.success(), "{}", text(&home_key));
+    let screen = run(home.path(), &["screen"]);
+    assert!(
+        !String::from_utf8_lossy(&screen.stdout).contains("foreground: com.android.settings"),
+        "{}",
+        text(&screen)
+    );
+}
+
+/// The README's "By hand" block, run line by line as written (the server on a free port): every
+/// manual verb succeeds, typing included, because they share the server's phone.
+#[test]
+fn the_readmes_manual_commands_work_as_a_sequence() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .unwrap();
+    let section = &readme[readme.find("**By hand**").expect("the README's By hand block")..];
+    let block = section
+        .split("```")
+        .nth(1)
+        .expect("a code block after **By hand**");
+    let home = tempfile::tempdir().unwrap();
+    let mut server = None;
+    let mut ran = Vec::new();
+    for line in block.lines().skip(1) {
+        let Some(words) = crate::docs::shell_words(line) else {
+            continue;
+        };
+        let Some(verb) = words.get(1) else { continue };
+        if !matches!(
+            verb.as_str(),
+            "serve" | "open" | "screen" | "tap" | "type" | "key" | "swipe" | "screenshot" | "apps"
+        ) {
+            continue;
+        }
+        let args: Vec<String> = words[1..]
+            .iter()
+            .map(|w| w.replace("127.0.0.1:8765", "127.0.0.1:0"))
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = droidmcp(home.path(), &args)
+            .current_dir(home.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "README: {line}\n{}", text(&out));
+        if verb == "serve" {
+            server = Some(Kill(detached_pid(&out)));
+        } else {
+            assert!(
+                !String::from_utf8_lossy(&out.stderr).contains("fresh embedded phone"),
+                "README: {line} did not reach the server\n{}",
+                text(&out)
+            );
+        }
+        ran.push(verb.clone());
+    }
+    assert!(server.is_some(), "the block starts a server: {ran:?}");
+    for verb in ["open", "tap", "type", "key", "screen"] {
+        assert!(ran.iter().any(|v| v == verb), "{verb} not in {ran:?}");
+    }
+}
+
+/// `sim --adb 127.0.0.1:0 --detach` prints the address it serves once a client can connect.
+#[test]
+fn a_detached_sim_listens_when_it_returns() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(home.path(), &["sim", "--adb", "127.0.0.1:0", "--detach"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let _sim = Kill(detached_pid(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let addr = stdout
+        .split_whitespace()
+        .skip_while(|w| *w != "on")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{stdout}"));
+    std::net::TcpStream::connect(addr).unwrap_or_else(|e| panic!("{addr}: {e}\n{stdout}"));
+}
+
+/// `devices` lists the embedded phone and exits 0 when the adb server cannot list anything; the
+/// note names the server it asked.
+#[test]
+fn devices_without_an_adb_server_still_lists_the_embedded_phone() {
+    let home = tempfile::tempdir().unwrap();
+    // A listener that hangs up on every connection: an adb server that answers nothing.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            drop(stream);
+        }
+    });
+    let out = run(home.path(), &["devices", "--adb-server", &addr]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("embedded"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&addr),
+        "{}",
+        text(&out)
+    );
+}
+
+/// Judges are found from any working directory, and a missing file is named once.
+#[test]
+fn judges_are_found_outside_the_repository() {
+    let home = tempfile::tempdir().unwrap();
+    let out = droidmcp(home.path(), &["judge", "ping", "no-such-judge"])
+        .current_dir(home.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(&format!("{}/judges/", env!("CARGO_MANIFEST_DIR"))),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("No such file").count(),
+        1,
+        "named once: {stderr}"
+    );
+}
