@@ -53,6 +53,31 @@ def registry_command(server_json):
     return package["identifier"], args
 
 
+PACKAGE_FIELDS = {"registryType", "registryBaseUrl", "identifier", "version", "fileSha256",
+                  "runtimeHint", "transport", "runtimeArguments", "packageArguments",
+                  "environmentVariables"}
+
+
+def registry_rules(manifest):
+    """The registry schema's rules (2025-12-11) that this manifest relies on. The schema itself is
+    published by the registry's site, not in a package CI can install, so its rules are restated."""
+    assert manifest["$schema"].endswith("/schemas/2025-12-11/server.schema.json"), manifest["$schema"]
+    assert re.fullmatch(r"[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+", manifest["name"]), manifest["name"]
+    assert 3 <= len(manifest["name"]) <= 200
+    assert 1 <= len(manifest["description"]) <= 100, len(manifest["description"])
+    assert not re.search(r"[\^~<>*]|\.x\b", manifest["version"]), "a version, not a range"
+    for p in manifest["packages"]:
+        assert set(p) <= PACKAGE_FIELDS, set(p) - PACKAGE_FIELDS
+        assert p["registryType"] == "pypi" and p["version"] != "latest"
+        assert p["transport"]["type"] in ("stdio", "streamable-http", "sse")
+        for a in p.get("packageArguments", []) + p.get("runtimeArguments", []):
+            assert a["type"] in ("positional", "named"), a
+            assert a["type"] != "positional" or "value" in a or "valueHint" in a, a
+            assert a["type"] != "named" or a["name"].startswith("-"), a
+        for v in p.get("environmentVariables", []):
+            assert re.fullmatch(r"[A-Z_][A-Z0-9_]*", v["name"]), v
+
+
 def text_of(result):
     return "\n".join(b.text for b in result.content if b.type == "text")
 
@@ -82,6 +107,11 @@ async def main():
     installed = subprocess.run(
         [os.path.join(bin_dir, "droidmcp"), "--version"], capture_output=True, text=True, check=True
     ).stdout.split()[-1]
+    registry_rules(manifest)
+    help_text = subprocess.run([os.path.join(bin_dir, "droidmcp"), "serve", "--help"],
+                               capture_output=True, text=True, check=True).stdout
+    for v in manifest["packages"][0].get("environmentVariables", []):
+        assert v["name"] in help_text, f"server.json names {v['name']}, which `serve --help` does not"
     versions = {manifest["version"]} | {p["version"] for p in manifest["packages"]}
     assert versions == {installed}, f"server.json says {versions}, the wheel is {installed}"
     found.append(("server.json", *registry_command(manifest)))
