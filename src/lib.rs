@@ -17,6 +17,7 @@ pub mod judge;
 pub mod llm;
 pub mod mcp;
 pub mod run;
+pub mod secret;
 pub mod session;
 pub mod sim;
 pub mod store;

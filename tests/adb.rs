@@ -1215,3 +1215,40 @@ async fn an_environment_applies_and_restores_through_real_adb() {
     apply::restore(&shell, &done).await.unwrap();
     assert_eq!(display_state(&shell).await, before);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_device_lost_mid_episode_aborts_it_and_keeps_its_steps() {
+    use droidmcp::episode::replay::{attach, SharedEpisode};
+    use droidmcp::episode::{Episode, Status};
+    use droidmcp::session::{Action, Control};
+    let Some(adb) = adb_binary() else { return };
+    let mut rig = AdbRig::start(adb, sim_shell(sim_phone())).await;
+    let shell: Arc<dyn Shell> = Arc::new(rig.shell().await);
+    let tasks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
+    let (catalog, _) = droidmcp::task::Catalog::load_dir(&tasks);
+    let inst = catalog
+        .get("aw.settings.wifi_off")
+        .unwrap()
+        .instantiate(1, &Default::default())
+        .unwrap();
+    let episode: SharedEpisode = Arc::new(tokio::sync::Mutex::new(
+        Episode::start(inst, shell.clone(), None).await.unwrap(),
+    ));
+    let session = attach(shell, &episode).await.unwrap();
+    let ctl = Control::default();
+    let home = || Action::PressKey { key: "home".into() };
+    session.act(home(), None, &ctl).await.unwrap();
+    // The phone goes away (unplugged, or its emulator killed).
+    let (replacement, _) = tokio::sync::oneshot::channel();
+    rig._adbd._stop = replacement;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let err = session.act(home(), None, &ctl).await.expect_err("lost");
+    assert!(err.is_device_lost(), "{err}");
+    let ep = episode.lock().await;
+    assert_eq!(ep.status(), Status::Aborted, "a lost device ends the episode");
+    assert!(!ep.steps().is_empty(), "its steps are kept");
+    drop(ep);
+    // Whatever answers next, nothing more is recorded.
+    let again = session.act(home(), None, &ctl).await;
+    assert!(again.is_err());
+}

@@ -294,3 +294,53 @@ fn judges_are_found_outside_the_repository() {
         "named once: {stderr}"
     );
 }
+
+/// A device the adb server does not know fails with an error that names the server asked and how
+/// to ask another (an MCP client that drops ADB_SERVER_SOCKET asks the default one).
+#[test]
+fn a_device_the_adb_server_lacks_names_the_server() {
+    use std::io::{Read, Write};
+    let home = tempfile::tempdir().unwrap();
+    // An adb server that knows no device: FAIL to every request, as adb answers host:transport.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            std::thread::spawn(move || loop {
+                let mut len = [0u8; 4];
+                if stream.read_exact(&mut len).is_err() {
+                    return;
+                }
+                let len = usize::from_str_radix(std::str::from_utf8(&len).unwrap_or("0"), 16);
+                let mut request = vec![0u8; len.unwrap_or(0)];
+                if stream.read_exact(&mut request).is_err() {
+                    return;
+                }
+                let message = "device 'emulator-5570' not found";
+                let reply = format!("FAIL{:04x}{message}", message.len());
+                if stream.write_all(reply.as_bytes()).is_err() {
+                    return;
+                }
+            });
+        }
+    });
+    let out = run(
+        home.path(),
+        &[
+            "--device",
+            "emulator-5570",
+            "--adb-server",
+            &addr,
+            "shell",
+            "true",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        stderr.contains(&format!("adb server at {addr}")),
+        "{}",
+        text(&out)
+    );
+    assert!(stderr.contains("--adb-server"), "{}", text(&out));
+}

@@ -378,8 +378,12 @@ async fn http_answers_initialize_and_rejects_dns_rebinding() {
     assert_eq!(foreign_host.status(), 403);
     let foreign_origin = post(&url, &[("origin", "http://attacker.example")]).await;
     assert_eq!(foreign_origin.status(), 403);
-    let local_origin = post(&url, &[("origin", "http://localhost:5173")]).await;
-    assert_eq!(local_origin.status(), 200);
+    // Our own origin passes; a page another local server serves (another port) is another origin.
+    let port = url.rsplit(':').next().unwrap().trim_end_matches("/mcp");
+    let own = format!("http://localhost:{port}");
+    assert_eq!(post(&url, &[("origin", own.as_str())]).await.status(), 200);
+    let other_port = post(&url, &[("origin", "http://localhost:5173")]).await;
+    assert_eq!(other_port.status(), 403);
     shutdown.cancel();
 }
 
@@ -596,34 +600,113 @@ async fn a_subscribed_screen_resource_reports_updates_after_actions() {
         .contains("alarm"));
 }
 
+/// An HTTP MCP endpoint with session limits of the test's choosing, on a free loopback port.
+async fn http_server_with(limits: mcp::sessions::Limits) -> (String, CancellationToken) {
+    let pool = Arc::new(DevicePool::new(None, None));
+    let state = ServerState::new(Hub::new(pool));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let shutdown = CancellationToken::new();
+    let guard = Guard::for_bind(addr, None, &[]).unwrap();
+    let app = guard.layer(http::mcp_routes_with(state, shutdown.clone(), limits));
+    tokio::spawn(http::serve(listener, app, shutdown.clone()));
+    (format!("http://{addr}/mcp"), shutdown)
+}
+
+/// A JSON-RPC message on session `sid`; the HTTP status.
+async fn on_session(url: &str, sid: &str, body: Value) -> u16 {
+    reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", sid)
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
 #[tokio::test]
-async fn http_caps_sessions_with_a_503_that_says_why() {
-    let (url, shutdown) = http_server(None).await;
+async fn at_the_session_cap_the_least_recently_used_session_makes_room() {
+    let limits = mcp::sessions::Limits {
+        cap: 3,
+        ..Default::default()
+    };
+    let (url, shutdown) = http_server_with(limits).await;
     let mut ids = Vec::new();
-    for _ in 0..http::MAX_SESSIONS {
+    for _ in 0..3 {
         let r = post(&url, &[]).await;
         assert_eq!(r.status(), 200);
         ids.push(r.headers()["mcp-session-id"].to_str().unwrap().to_string());
     }
+    let ping = |id: u32| json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    for id in &ids {
+        assert!(on_session(&url, id, initialized.clone()).await < 300);
+    }
+    // The first session was used last: the second is now the least recently used.
+    assert_eq!(on_session(&url, &ids[0], ping(7)).await, 200);
+    let newcomer = post(&url, &[]).await;
+    assert_eq!(newcomer.status(), 200, "a full table makes room");
+    assert_eq!(
+        on_session(&url, &ids[1], ping(8)).await,
+        404,
+        "the least recently used session was closed"
+    );
+    assert_eq!(on_session(&url, &ids[0], ping(9)).await, 200);
+    assert_eq!(on_session(&url, &ids[2], ping(10)).await, 200);
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn with_no_place_to_make_an_initialize_gets_503_with_retry_after_and_why() {
+    let limits = mcp::sessions::Limits {
+        cap: 0,
+        ..Default::default()
+    };
+    let (url, shutdown) = http_server_with(limits).await;
     let full = post(&url, &[]).await;
     assert_eq!(full.status(), 503);
-    assert!(full.text().await.unwrap().contains("sessions are open"));
-    // Closing one frees its place.
-    let closed = reqwest::Client::new()
-        .delete(&url)
-        .header("mcp-session-id", &ids[0])
+    assert!(full.headers().get("retry-after").is_some());
+    let text = full.text().await.unwrap();
+    assert!(text.contains("have a request running"), "{text}");
+    // A request that opens no session takes no place: it is never refused for want of one.
+    let stateless = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string())
         .send()
         .await
         .unwrap();
-    assert!(closed.status().is_success(), "{}", closed.status());
-    let mut freed = false;
-    for _ in 0..50 {
-        if post(&url, &[]).await.status() == 200 {
-            freed = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(freed, "a closed session's place was never freed");
+    assert_ne!(stateless.status(), 503);
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn a_connection_that_never_finishes_its_headers_is_closed() {
+    use tokio::io::AsyncReadExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let shutdown = CancellationToken::new();
+    let app = axum::Router::new().route("/", axum::routing::get(|| async { "hi" }));
+    tokio::spawn(http::serve_with(
+        listener,
+        app,
+        shutdown.clone(),
+        Duration::from_millis(300),
+    ));
+    let mut half = tokio::net::TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n").await.unwrap();
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(20), half.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "the half-open connection was never closed");
+    assert!(!String::from_utf8_lossy(&buf).contains("hi"));
+    // A whole request on a fresh connection is answered.
+    let ok = reqwest::get(format!("http://{addr}/")).await.unwrap();
+    assert_eq!(ok.text().await.unwrap(), "hi");
     shutdown.cancel();
 }

@@ -95,3 +95,10 @@ mod trajectory;
 
 // The live page's server side: change feed, phone REST routes, OpenAPI, guard.
 mod web;
+
+// `serve --http` as a process: the agent's and the harness's doors, sessions nobody can hog.
+mod serve;
+
+// Faults a served phone survives: no adb server started for a client, oversized arguments, the
+// phone's sqlite3 kept in its folder.
+mod faults;

@@ -336,7 +336,10 @@ async fn the_openapi_document_covers_the_routes_and_the_error_shape() {
 #[tokio::test]
 async fn the_guard_wraps_the_page_and_the_rest_routes() {
     let (state, eps) = state();
-    let guard = Guard::for_bind("127.0.0.1:8765".parse().unwrap(), None, &[]).unwrap();
+    let guard = Guard::for_bind("127.0.0.1:8765".parse().unwrap(), None, &[])
+        .unwrap()
+        .with_harness("h4rness".into())
+        .unwrap();
     let (extra, _dir) = routes(state.clone(), eps);
     let app = droidmcp::mcp::http::router(
         state.clone(),
@@ -348,6 +351,7 @@ async fn the_guard_wraps_the_page_and_the_rest_routes() {
         let evil = Request::builder()
             .uri(uri)
             .header("host", "attacker.example")
+            .header("authorization", "Bearer h4rness")
             .body(Body::empty())
             .unwrap();
         assert_eq!(
@@ -356,8 +360,18 @@ async fn the_guard_wraps_the_page_and_the_rest_routes() {
             "{uri}"
         );
     }
+    // The page is the harness's; the phone routes are open on a token-less loopback bind.
     let (status, _) = call(&app, "GET", "/", "").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = call(&app, "GET", "/v1/devices", "").await;
     assert_eq!(status, StatusCode::OK);
+    let page = Request::builder()
+        .uri("/")
+        .header("host", "127.0.0.1:8765")
+        .header("authorization", "Bearer h4rness")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(app.clone().oneshot(page).await.unwrap().status(), StatusCode::OK);
 }
 
 #[tokio::test]
@@ -659,9 +673,11 @@ async fn with_a_token_the_page_asks_for_it_and_a_cookie_carries_it() {
     let (state, eps) = state();
     let guard = Guard::for_bind(
         "127.0.0.1:8765".parse().unwrap(),
-        Some("s3cr;t/x".into()),
+        Some("agent".into()),
         &[],
     )
+    .unwrap()
+    .with_harness("s3cr;t/x".into())
     .unwrap();
     let (extra, _dir) = routes(state.clone(), eps);
     let app = droidmcp::mcp::http::router(
@@ -692,9 +708,23 @@ async fn with_a_token_the_page_asks_for_it_and_a_cookie_carries_it() {
     // The REST routes without it: 401, plain.
     let res = app.clone().oneshot(get("/v1/devices", None)).await.unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
-    // The cookie the form sets (encodeURIComponent of the token) opens everything, as the header does.
+    // The agent's token in the cookie opens the phone routes but not the page (the harness's).
+    for (uri, status) in [
+        ("/v1/devices", StatusCode::OK),
+        ("/", StatusCode::FORBIDDEN),
+        ("/v1/tasks", StatusCode::FORBIDDEN),
+    ] {
+        let res = app
+            .clone()
+            .oneshot(get(uri, Some(("cookie", "droidmcp_token=agent"))))
+            .await
+            .unwrap();
+        assert_eq!(res.status(), status, "{uri}");
+    }
+    // The cookie the form sets (encodeURIComponent of the harness token) opens everything, as the
+    // header does.
     let cookie = "theme=dark; droidmcp_token=s3cr%3Bt%2Fx";
-    for uri in ["/", "/v1/devices", "/openapi.json"] {
+    for uri in ["/", "/v1/devices", "/openapi.json", "/v1/tasks"] {
         let res = app
             .clone()
             .oneshot(get(uri, Some(("cookie", cookie))))

@@ -24,15 +24,21 @@ pub fn token_path() -> Option<PathBuf> {
 }
 
 /// The token an emulator would require, as the emulator decides it: the file's content (trimmed);
-/// no file → a new random token written there (the emulator creates it on first start); an empty
-/// file → no authentication.
+/// no file → a new random token written there, owner-only (the emulator creates it on first start);
+/// an empty file → no authentication.
 pub fn load_or_create_token(path: &Path) -> std::io::Result<Option<String>> {
     match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text.trim().to_string()).filter(|t| !t.is_empty())),
+        Ok(text) => {
+            // A token other users can read is no secret: an older droidmcp wrote it 0644.
+            use std::os::unix::fs::PermissionsExt;
+            if std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+            }
+            Ok(Some(text.trim().to_string()).filter(|t| !t.is_empty()))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            use rand::distributions::{Alphanumeric, DistString};
-            let token = Alphanumeric.sample_string(&mut rand::thread_rng(), 16);
-            std::fs::write(path, &token)?;
+            let token = crate::secret::random_token(16);
+            crate::secret::write_private(path, &token)?;
             Ok(Some(token))
         }
         Err(e) => Err(e),

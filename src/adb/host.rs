@@ -221,6 +221,10 @@ pub async fn read_block<S: AsyncRead + Unpin>(stream: &mut S) -> std::io::Result
 #[derive(Debug, Clone)]
 pub struct AdbServer {
     addr: String,
+    /// Whether a refused local address may be answered by starting `adb start-server`: yes for the
+    /// CLI a person runs, never for a server acting for its clients (an agent's `select_device`
+    /// must not leave a daemon behind that scans for emulators).
+    start_local: bool,
 }
 
 const DIAL_TIMEOUT: Duration = Duration::from_secs(5);
@@ -230,7 +234,15 @@ impl AdbServer {
     pub fn new(addr: &str) -> Result<AdbServer, AdbError> {
         Ok(AdbServer {
             addr: normalize_address(addr)?,
+            start_local: true,
         })
+    }
+
+    /// This server as a handle that never starts one: a refused address is an error that says how
+    /// to start it or where else to point (`--adb-server`).
+    pub fn never_start(mut self) -> AdbServer {
+        self.start_local = false;
+        self
     }
 
     pub fn addr(&self) -> &str {
@@ -242,6 +254,20 @@ impl AdbServer {
     pub async fn dial(&self) -> Result<TcpStream, AdbError> {
         match self.try_dial().await {
             Ok(stream) => Ok(stream),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::ConnectionRefused
+                    && self.is_local()
+                    && !self.start_local =>
+            {
+                Err(AdbError::NoServer {
+                    addr: self.addr.clone(),
+                    reason: e.to_string(),
+                    hint: "this server does not start an adb server for its clients: start one \
+                           (`adb start-server`) or restart droidmcp with --adb-server HOST:PORT \
+                           naming a running one"
+                        .into(),
+                })
+            }
             Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused && self.is_local() => {
                 self.start_local_server(&e).await?;
                 self.try_dial().await.map_err(|e| AdbError::NoServer {

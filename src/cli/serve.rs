@@ -19,9 +19,19 @@ pub struct Args {
     /// Serve streamable HTTP on this address (path /mcp), e.g. 127.0.0.1:8765 or localhost:8765.
     #[arg(long, value_name = "ADDR", value_parser = parse_bind)]
     pub http: Option<SocketAddr>,
-    /// Bearer token required on every HTTP request (required for non-loopback binds).
+    /// The agent's bearer token: required on /mcp and the phone routes (required for non-loopback
+    /// binds). It never opens the harness API.
     #[arg(long, env = "DROIDMCP_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
+    /// The harness's bearer token: the only key to the harness API (tasks with their goldens,
+    /// episodes' checks, exports and watch, replays, runs, review, demonstrations, the page). Default:
+    /// the token kept in --harness-token-file, created there (mode 0600) when missing.
+    #[arg(long, env = "DROIDMCP_HARNESS_TOKEN", hide_env_values = true)]
+    pub harness_token: Option<String>,
+    /// Where the harness token is kept when --harness-token is not given [default: harness-token
+    /// beside the episode store].
+    #[arg(long, value_name = "PATH")]
+    pub harness_token_file: Option<std::path::PathBuf>,
     /// Extra host name accepted in Host/Origin headers (repeatable), e.g. a LAN name.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub allow_hosts: Vec<String>,
@@ -64,7 +74,8 @@ pub fn state(global: &Global) -> Arc<ServerState> {
 fn state_for(global: &Global, surface: Surface) -> Arc<ServerState> {
     let pool = Arc::new(
         DevicePool::new(global.device_spec(), global.adb_server.clone())
-            .with_sim_clock(crate::sim::ClockMode::Real),
+            .with_sim_clock(crate::sim::ClockMode::Real)
+            .serving_clients(),
     );
     ServerState::with_surface(Hub::new(pool), surface)
 }
@@ -94,8 +105,34 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
             Ok(0)
         }
         Some(bind) => {
+            let listener = tokio::net::TcpListener::bind(bind)
+                .await
+                .with_context(|| format!("cannot listen on {bind}"))?;
+            let local = listener.local_addr()?;
+            let (harness_token, kept_in) = match args.harness_token {
+                Some(t) => (t, None),
+                None => {
+                    let path = args.harness_token_file.unwrap_or_else(|| {
+                        crate::store::Store::default_path().with_file_name("harness-token")
+                    });
+                    match crate::secret::load_or_create(&path, 32) {
+                        Ok(token) => (token, Some(path)),
+                        Err(e) => {
+                            // Still a harness door, with a token only this start-up message shows.
+                            let token = crate::secret::random_token(32);
+                            eprintln!(
+                                "droidmcp: cannot keep the harness token in {} ({e}); this run's harness token is {token}",
+                                path.display()
+                            );
+                            (token, None)
+                        }
+                    }
+                }
+            };
             let token = args.token.clone();
-            let guard = Guard::for_bind(bind, args.token, &args.allow_hosts)?;
+            let guard = Guard::for_bind(local, args.token, &args.allow_hosts)?
+                .with_harness(harness_token.clone())?
+                .with_surface(surface);
             let shutdown = CancellationToken::new();
             let datasets = crate::store::Store::default_path()
                 .parent()
@@ -103,13 +140,22 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
                 .unwrap_or_else(|| "datasets".into());
             let extra = crate::web::routes(state.clone(), episodes, datasets);
             let app = http::router(state, guard, Some(extra), shutdown.clone());
-            let listener = tokio::net::TcpListener::bind(bind)
-                .await
-                .with_context(|| format!("cannot listen on {bind}"))?;
-            let local = listener.local_addr()?;
             eprintln!("droidmcp: MCP over streamable HTTP at http://{local}/mcp");
-            eprintln!("droidmcp: live page at http://{local}/ (REST API under /v1, /openapi.json)");
-            // The manual verbs (`droidmcp tap`, `open`, …) act on this server's phone while it runs.
+            eprintln!("droidmcp: phone REST API under /v1 (devices, screen, actions, apps, events), /openapi.json");
+            match &kept_in {
+                Some(path) => eprintln!(
+                    "droidmcp: harness API (tasks, episodes, runs, review, replays) and the page need the harness \
+                     token in {} (mode 0600); never give it to an agent",
+                    path.display()
+                ),
+                None => eprintln!(
+                    "droidmcp: harness API (tasks, episodes, runs, review, replays) and the page need the harness \
+                     token (--harness-token); never give it to an agent"
+                ),
+            }
+            eprintln!("droidmcp: live page at http://{local}/#token=<harness token>");
+            // The manual verbs (`droidmcp tap`, `open`, …) act on this server's phone while it runs,
+            // through the phone routes: the agent's door, with the agent's token.
             let _announced = super::remote::Announcement::write(local, token.as_deref());
             eprintln!("{READY}");
             let stop = shutdown.clone();

@@ -53,6 +53,8 @@ pub enum DeviceError {
     NotLaunchable(String),
     #[error("unknown device {spec:?}: {reason}")]
     UnknownDevice { spec: String, reason: String },
+    #[error("cannot open {spec:?}: {max} embedded phones are open, the most this server keeps, and each is in use (a session, an episode or a replay holds it); use one of them or close a session first")]
+    TooManyPhones { spec: String, max: usize },
     #[error("the device cannot resolve the string resource {reference} (`cmd overlay lookup`, Android 10 and later): {message}")]
     Resource { reference: String, message: String },
 }
@@ -171,6 +173,11 @@ impl Device {
 
     pub fn shell_handle(&self) -> Arc<dyn Shell> {
         self.shell.clone()
+    }
+
+    /// How many holders the shell has besides this `Device` (episodes, replays, checks keep one).
+    pub fn shell_held_elsewhere(&self) -> usize {
+        Arc::strong_count(&self.shell) - 1
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, Cache> {
@@ -529,6 +536,17 @@ pub async fn open_with_clock(
     adb_server: Option<&str>,
     clock: crate::sim::ClockMode,
 ) -> Result<Arc<dyn Shell>, DeviceError> {
+    open_configured(spec, adb_server, clock, true).await
+}
+
+/// [`open_with_clock`], saying whether a missing local adb server may be started (`start_adb`):
+/// a server opening devices for its clients passes `false`.
+pub async fn open_configured(
+    spec: Option<&str>,
+    adb_server: Option<&str>,
+    clock: crate::sim::ClockMode,
+    start_adb: bool,
+) -> Result<Arc<dyn Shell>, DeviceError> {
     let spec = spec
         .map(str::trim)
         .filter(|s| !s.is_empty())
@@ -555,9 +573,13 @@ pub async fn open_with_clock(
             "an environment (`@ENV`) can only be given to the embedded phone (`sim@ENV`)".into(),
         ));
     }
-    let server =
+    let addr =
         crate::adb::host::server_address(adb_server).map_err(|e| unknown(e.to_string()))?;
-    let shell = crate::adb::AdbShell::new(&server, spec).await?;
+    let mut server = crate::adb::AdbServer::new(&addr).map_err(|e| unknown(e.to_string()))?;
+    if !start_adb {
+        server = server.never_start();
+    }
+    let shell = crate::adb::AdbShell::with_server(server, spec).await?;
     Ok(Arc::new(shell))
 }
 

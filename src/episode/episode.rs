@@ -185,10 +185,6 @@ impl Episode {
                         });
                         (format!("console: {line}"), r)
                     }
-                    ShellOp::Sleep { ms } => {
-                        tokio::time::sleep(std::time::Duration::from_millis(*ms)).await;
-                        (format!("sleep {ms}ms"), Ok((true, String::new(), 0)))
-                    }
                 };
                 match result {
                     Ok((true, _, _)) => self.setup_log.push(command),
@@ -331,7 +327,13 @@ impl Episode {
         if let Some(store) = &self.store {
             store.insert_step(&self.id, &step_row(&step, self.steps.last(), &now()))?;
         }
+        let lost = step.device_lost.then(|| step.error.clone().unwrap_or_default());
         self.steps.push(step);
+        if let Some(reason) = lost {
+            // Kept as a step, but nothing after it can count: the phone that answers next may be
+            // a fresh one that never ran this task's setup.
+            return Err(self.abort(&reason));
+        }
         self.keep_frame(FrameKind::Step, index).await?;
         let max = self.instance.task.max_steps;
         if index > max {

@@ -17,8 +17,9 @@
 //!
 //! Runs (`/v1/runs`, `droidmcp run` over REST) are in [`runs`].
 //!
-//! This is the harness's surface: it sees parameters, setup, checks and evidence. Agents get the MCP
-//! tools (`crate::mcp`), which show none of that before the episode ends. A check of a running
+//! This is the harness's surface: it sees parameters, setup, checks and evidence, and the guard opens
+//! it only to the harness token (`mcp::http::Door`). Agents get the MCP tools (`crate::mcp`), which
+//! show none of that before the episode ends. A check of a running
 //! episode answers `"provisional": true`. Episodes a previous server process left open are
 //! `aborted` (steps kept) and still answer here.
 //!

@@ -18,7 +18,7 @@ use super::wire::{AnswerBody, ErrorBody, Summary};
 #[openapi(
     info(
         title = "droidmcp REST API",
-        description = "The harness- and person-side API of droidmcp: devices, the live screen, actions through the one action path, and the change feed. Same guard as /mcp: loopback Host/Origin checks, and a bearer token when the server has one. Errors are always {\"error\": message, \"kind\": kind}."
+        description = "The harness- and person-side API of droidmcp: devices, the live screen, actions through the one action path, and the change feed. Same guard as /mcp: loopback Host/Origin checks; the phone routes take the agent's bearer token (when the server has one) or the harness token, everything else only the harness token. Errors are always {\"error\": message, \"kind\": kind}."
     ),
     paths(
         phone::devices, phone::screen, phone::act, phone::apps, phone::events,

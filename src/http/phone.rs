@@ -294,7 +294,9 @@ async fn adb_devices(server: Option<&str>) -> Result<Vec<crate::adb::DeviceEntry
             "no adb server at {addr}: start one (`adb start-server`) to list real phones and emulators"
         ));
     }
-    let server = crate::adb::AdbServer::new(&addr).map_err(|e| e.to_string())?;
+    let server = crate::adb::AdbServer::new(&addr)
+        .map_err(|e| e.to_string())?
+        .never_start();
     match tokio::time::timeout(Duration::from_secs(3), server.devices()).await {
         Ok(Ok(found)) => Ok(found),
         Ok(Err(e)) => Err(format!("adb server at {addr}: {e}")),

@@ -20,6 +20,7 @@ mod observe;
 mod params;
 pub(crate) mod reply;
 pub mod schema;
+pub mod sessions;
 mod task_tools;
 
 use std::sync::Arc;
@@ -62,25 +63,6 @@ pub struct ServerState {
     /// Task episodes, when the server was started with tasks enabled (`serve` enables them).
     pub tasks: std::sync::OnceLock<Arc<crate::episode::Episodes>>,
     pub surface: Surface,
-    /// MCP connections alive now (an HTTP session is one); the HTTP transport caps it.
-    connections: Arc<std::sync::atomic::AtomicUsize>,
-}
-
-/// Counts one live connection in [`ServerState`] until dropped (rmcp drops the handler when its
-/// session ends: closed, idle past its keep-alive, or never initialized).
-struct Live(Arc<std::sync::atomic::AtomicUsize>);
-
-impl Live {
-    fn new(counter: &Arc<std::sync::atomic::AtomicUsize>) -> Live {
-        counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        Live(counter.clone())
-    }
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-    }
 }
 
 impl ServerState {
@@ -93,14 +75,8 @@ impl ServerState {
         Arc::new(ServerState {
             hub,
             tasks: std::sync::OnceLock::new(),
-            connections: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             surface,
         })
-    }
-
-    /// How many MCP connections are alive.
-    pub fn connections(&self) -> usize {
-        self.connections.load(std::sync::atomic::Ordering::SeqCst)
     }
 }
 
@@ -119,7 +95,6 @@ pub struct DroidMcp {
     log_level: Arc<std::sync::Mutex<Option<LoggingLevel>>>,
     /// Resource URIs the client subscribed to, and the task that watches the screen for them.
     subscriptions: Arc<std::sync::Mutex<Subscriptions>>,
-    _live: Arc<Live>,
     tool_router: ToolRouter<DroidMcp>,
     prompt_router: PromptRouter<DroidMcp>,
 }
@@ -155,7 +130,6 @@ impl DroidMcp {
         let mut tool_router = Self::action_tools() + Self::observe_tools() + tasks;
         schema::finish(&mut tool_router);
         DroidMcp {
-            _live: Arc::new(Live::new(&state.connections)),
             state,
             session: Arc::new(OnceCell::new()),
             log_level: Arc::new(std::sync::Mutex::new(None)),

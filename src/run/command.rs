@@ -74,6 +74,10 @@ pub async fn run(launch: &Launch<'_>, mut stop: StopSignal) -> std::io::Result<E
         .env("DROIDMCP_GOAL", launch.goal)
         .env("DROIDMCP_MAX_STEPS", launch.max_steps.to_string())
         .env("DROIDMCP_EPISODE", launch.episode)
+        // The harness's credentials stay with the harness: an agent that inherited them could open
+        // the answer key of a server this process's user runs.
+        .env_remove("DROIDMCP_HARNESS_TOKEN")
+        .env_remove("DROIDMCP_TOKEN")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -109,6 +109,14 @@ impl Session {
         ctl: &Control,
     ) -> Result<ActOutcome, ActFailure> {
         let started = Instant::now();
+        // Before waiting for the phone: an argument too large to be meant must not hold the
+        // device's turn (other sessions on it) while it is matched or encoded.
+        if let Err(error) = action.check_sizes() {
+            return Err(ActFailure {
+                error,
+                episode: None,
+            });
+        }
         let mut state = self.state.lock().await;
         let slot = state.lease.slot().clone();
         let _turn = slot.turn.lock().await;
@@ -122,7 +130,7 @@ impl Session {
                 // input reached the phone.
                 let before = state.screen.as_ref().map(|(s, _)| s.clone());
                 let at = (Instant::now(), Utc::now());
-                self.record(&slot, &mut run, None, before, None, Some(e.to_string()), at)
+                self.record(&slot, &mut run, None, before, None, Some(e), at)
                     .await;
             }
         }
@@ -370,7 +378,7 @@ impl Session {
             }
             Err(_) => None,
         };
-        let error = settled.as_ref().err().map(|e| e.to_string());
+        let error = settled.as_ref().err();
         run.first.get_or_insert_with(|| before.clone());
         if after.is_some() {
             run.last = after.clone();
@@ -430,10 +438,12 @@ impl Session {
         gesture: Option<Gesture>,
         before: Option<Screen>,
         after: Option<Screen>,
-        error: Option<String>,
+        error: Option<&SessionError>,
         at: (Instant, DateTime<Utc>),
     ) {
         let refused = gesture.is_none() && error.is_some() && !run.touched;
+        let device_lost = error.is_some_and(SessionError::is_device_lost);
+        let error = error.map(|e| e.to_string());
         let step = Step {
             index: 0,
             action: run.description.clone(),
@@ -443,6 +453,7 @@ impl Session {
             elapsed_ms: at.0.elapsed().as_millis() as u64,
             refused,
             error,
+            device_lost,
             aimed_at: run
                 .aimed_at
                 .clone()

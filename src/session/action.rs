@@ -4,7 +4,7 @@
 use crate::geom::Point;
 use crate::hierarchy::Selector;
 
-use super::{ElementRef, Observation, Recorded};
+use super::{ElementRef, Observation, Recorded, SessionError};
 
 /// Where an action lands.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +127,51 @@ pub enum Action {
 }
 
 impl Action {
+    /// Refuses arguments too large to be meant (an app or key name, a text to aim at, text to type)
+    /// with [`SessionError::BadArgument`]; cheap, so it runs before the action waits for the device,
+    /// and such an attempt is not logged (its description would carry the whole argument).
+    pub fn check_sizes(&self) -> Result<(), SessionError> {
+        let name = |what: &str, s: &str| {
+            if s.len() > MAX_NAME_BYTES {
+                Err(SessionError::BadArgument(format!(
+                    "{what} is at most {MAX_NAME_BYTES} bytes, got {}",
+                    s.len()
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        let target = |t: &Target| match t {
+            Target::Text(s) => name("the text to aim at", s),
+            _ => Ok(()),
+        };
+        let maybe = |t: &Option<Target>| t.as_ref().map_or(Ok(()), target);
+        match self {
+            Action::Tap(t) | Action::DoubleTap(t) | Action::LongPress { target: t, .. } => {
+                target(t)
+            }
+            Action::Swipe { from, to, .. } => target(from).and_then(|_| target(to)),
+            Action::SwipeDirection { from, .. } => maybe(from),
+            Action::Scroll {
+                container, until, ..
+            } => maybe(container).and_then(|_| maybe(until)),
+            Action::TypeText { text, into, .. } => {
+                // Bytes first: a text of more bytes than 4 per allowed character is too long
+                // without counting.
+                if text.len() > 4 * MAX_TEXT_CHARS || text.chars().count() > MAX_TEXT_CHARS {
+                    return Err(SessionError::BadArgument(format!(
+                        "text is at most {MAX_TEXT_CHARS} characters"
+                    )));
+                }
+                maybe(into)
+            }
+            Action::PressKey { key } => name("key", key),
+            Action::OpenApp { app } => name("app", app),
+            // Its bound is checked where it waits: no size to it, and the refusal is logged.
+            Action::Wait { .. } => Ok(()),
+        }
+    }
+
     /// The tool-level name.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -258,4 +303,7 @@ pub const MAX_GESTURE_MS: u32 = 10_000;
 pub const MIN_SWIPE_MS: u32 = 50;
 pub const MAX_WAIT_MS: u64 = 60_000;
 pub const MAX_TEXT_CHARS: usize = 5_000;
+/// The longest app name, key name or text to aim at (longer ones are refused before the device is
+/// waited for).
+pub const MAX_NAME_BYTES: usize = 1_000;
 pub const MAX_SWIPES: u32 = 50;

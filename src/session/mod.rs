@@ -43,7 +43,7 @@ pub use error::SessionError;
 pub use hub::Hub;
 pub use memory::{PhoneMemory, KEPT_OBSERVATIONS, KEPT_STEPS};
 pub use observe::{Observation, ObserveOptions, SettlePolicy};
-pub use pool::{DevicePool, DeviceSlot, DeviceSummary, Lease};
+pub use pool::{DevicePool, DeviceSlot, DeviceSummary, Lease, MAX_SERVED_PHONES};
 pub use record::{Gesture, Recorded, Step, StepSink};
 pub use screen::{fnv1a, ChangeKind, Changes, ElementRef, Screen, ScreenError};
 

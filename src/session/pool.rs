@@ -97,11 +97,18 @@ pub struct DeviceSummary {
     pub leases: usize,
 }
 
+/// The most embedded phones a served pool keeps open at once (each is a folder on disk and a
+/// framework in memory); beyond it, one nobody holds is closed, else the open is refused.
+pub const MAX_SERVED_PHONES: usize = 16;
+
 /// Opens devices on demand and keeps them for reuse.
 pub struct DevicePool {
     adb_server: Option<String>,
     /// The clock an embedded phone opened here keeps.
     sim_clock: crate::sim::ClockMode,
+    /// A pool whose clients choose the devices (`serve`): opening an adb device never starts a
+    /// local adb server, and embedded phones are capped at [`MAX_SERVED_PHONES`].
+    serving: bool,
     default_spec: String,
     /// std mutex: held only for map access.
     slots: Mutex<BTreeMap<String, Arc<DeviceSlot>>>,
@@ -116,6 +123,7 @@ impl DevicePool {
         DevicePool {
             adb_server,
             sim_clock: crate::sim::ClockMode::Virtual,
+            serving: false,
             default_spec: default_spec
                 .filter(|s| !s.trim().is_empty())
                 .unwrap_or_else(|| "sim".to_string()),
@@ -131,6 +139,13 @@ impl DevicePool {
 
     pub fn step_sink(&self) -> Option<Arc<dyn StepSink>> {
         self.sink.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// A pool whose clients pick devices (`serve`): opening one never starts an adb server, and at
+    /// most [`MAX_SERVED_PHONES`] embedded phones are open at once.
+    pub fn serving_clients(mut self) -> DevicePool {
+        self.serving = true;
+        self
     }
 
     /// Embedded phones opened from now on keep this clock (a served pool keeps real time).
@@ -173,10 +188,14 @@ impl DevicePool {
         let slot = match existing {
             Some(slot) => slot,
             None => {
-                let shell = device::open_with_clock(
+                if self.serving && key.starts_with("sim:") {
+                    self.make_room_for_a_phone(&spec)?;
+                }
+                let shell = device::open_configured(
                     Some(&spec),
                     self.adb_server.as_deref(),
                     self.sim_clock,
+                    !self.serving,
                 )
                 .await?;
                 let mut slots = self.slots();
@@ -189,6 +208,39 @@ impl DevicePool {
         };
         slot.leases.fetch_add(1, Ordering::SeqCst);
         Ok(Lease { slot })
+    }
+
+    /// Before a served pool boots another embedded phone: at the cap, closes one nobody holds (no
+    /// session, episode, replay or check: its folder goes with it), else refuses. The default device
+    /// is never closed.
+    fn make_room_for_a_phone(&self, spec: &str) -> Result<(), DeviceError> {
+        let mut slots = self.slots();
+        let phones = slots.keys().filter(|k| k.starts_with("sim:")).count();
+        if phones < MAX_SERVED_PHONES {
+            return Ok(());
+        }
+        let default = canonical(&self.default_spec);
+        let unheld = slots
+            .iter()
+            .find(|(k, slot)| {
+                k.starts_with("sim:")
+                    && **k != default
+                    && slot.leases() == 0
+                    && Arc::strong_count(slot) == 1
+                    && slot.device.shell_held_elsewhere() == 0
+            })
+            .map(|(k, _)| k.clone());
+        match unheld {
+            Some(k) => {
+                tracing::info!("closing the unused embedded phone {k} to open {spec}");
+                slots.remove(&k);
+                Ok(())
+            }
+            None => Err(DeviceError::TooManyPhones {
+                spec: spec.to_string(),
+                max: MAX_SERVED_PHONES,
+            }),
+        }
     }
 
     pub fn list(&self) -> Vec<DeviceSummary> {

@@ -119,6 +119,9 @@ pub struct Step {
     pub elapsed_ms: u64,
     /// `None` when the step succeeded, else the error the caller saw.
     pub error: Option<String>,
+    /// The step failed because the device was lost (unreachable, disconnected): whatever answers
+    /// next may be another phone, or the same one rebooted without the task's setup.
+    pub device_lost: bool,
     /// Refused before anything reached the phone (stale or unknown digest, unknown element, nothing
     /// focused, bad arguments): an attempt in the log, never an episode step.
     pub refused: bool,

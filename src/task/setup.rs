@@ -96,9 +96,6 @@ pub enum ShellOp {
         data: Vec<u8>,
         mode: u32,
     },
-    Sleep {
-        ms: u64,
-    },
     /// One emulator console line (`gsm call …`, `sms send …`); it must answer `OK`.
     Console {
         line: String,
@@ -158,6 +155,27 @@ fn set_clock(t: chrono::NaiveDateTime) -> String {
         ));
     }
     line
+}
+
+/// The longest one `sleep` command of setup sleeps: well inside the device-command limit
+/// (`device::Limits`, 30 s), so a wait of any length passes on a real-clock phone.
+const SLEEP_PIECE_MS: u64 = 10_000;
+
+/// Waiting `ms` on the phone's clock: `sleep` commands of at most [`SLEEP_PIECE_MS`] each. `sleep`
+/// moves a virtual clock (replays take no time) and waits on a real one, so a ring or a call lasts
+/// that long as the phone sees it.
+fn phone_sleep(ms: u64) -> Vec<ShellOp> {
+    let mut ops = Vec::new();
+    let mut left = ms;
+    while left > 0 {
+        let piece = left.min(SLEEP_PIECE_MS);
+        ops.push(ShellOp::Exec {
+            command: format!("sleep {}", piece as f64 / 1000.0),
+            allow_fail: false,
+        });
+        left -= piece;
+    }
+    ops
 }
 
 impl SetupStep {
@@ -220,7 +238,7 @@ impl SetupStep {
                 "if dumpsys telephony.registry | grep -q 'mCallState=[12]'; then input keyevent KEYCODE_ENDCALL; fi"
                     .into(),
             )],
-            SetupStep::Wait { ms } => vec![ShellOp::Sleep { ms: *ms }],
+            SetupStep::Wait { ms } => phone_sleep(*ms),
             SetupStep::IncomingCall {
                 number,
                 ring_ms,
@@ -231,15 +249,12 @@ impl SetupStep {
                     return Err(format!("incoming_call: {number:?} is not a phone number"));
                 }
                 let console = |line: String| ShellOp::Console { line };
-                // `sleep` moves the phone's clock (and waits on a real device), so the ring and
-                // the call take that long as the phone sees them.
-                let sleep = |ms: u64| exec(format!("sleep {}", ms as f64 / 1000.0));
                 let mut ops = vec![console(format!("gsm call {number}"))];
                 if let Some(ring) = ring_ms {
-                    ops.push(sleep(*ring));
+                    ops.extend(phone_sleep(*ring));
                     if let Some(talk) = talk_ms {
                         ops.push(console(format!("gsm accept {number}")));
-                        ops.push(sleep(*talk));
+                        ops.extend(phone_sleep(*talk));
                     }
                     ops.push(console(format!("gsm cancel {number}")));
                 }
@@ -327,7 +342,6 @@ impl SetupStep {
                     ShellOp::Push { path, data, .. } => {
                         format!("push {path} ({} bytes)", data.len())
                     }
-                    ShellOp::Sleep { ms } => format!("sleep {ms}ms"),
                     ShellOp::Console { line } => format!("console: {line}"),
                 })
                 .collect::<Vec<_>>()

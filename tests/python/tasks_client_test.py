@@ -10,6 +10,8 @@ official MCP Python SDK over streamable HTTP, the harness is the REST API of the
 3. A check of a running episode is provisional.
 4. Restart: the server is killed (SIGKILL) mid-episode and started again on the same store; the REST
    API reports the episode `aborted` with its steps.
+5. Two doors: the REST API is the harness's and answers only the harness token (kept beside the store,
+   mode 0600); a request without it, as an agent would make, is refused.
 
 Usage: tasks_client_test.py /path/to/droidmcp   (DROIDMCP_STORE and DROIDMCP_TASKS set by the suite)
 Exits non-zero on any failure.
@@ -52,9 +54,14 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
+        self.token_file = os.path.join(os.path.dirname(os.environ["DROIDMCP_STORE"]), "harness-token")
+        self.token = None
         deadline = time.time() + 60
         while True:
             try:
+                if self.token is None and os.path.exists(self.token_file):
+                    with open(self.token_file) as f:
+                        self.token = f.read().strip() or None
                 status, _ = self.rest("GET", "/v1/tasks")
                 if status == 200:
                     return
@@ -64,16 +71,23 @@ class Server:
                 raise AssertionError(f"server did not start: {self.proc.stderr.read().decode()}")
             time.sleep(0.2)
 
-    def rest(self, method, path, body=None):
+    def rest(self, method, path, body=None, token=True):
+        """A REST call as the harness (with its token) or, with `token=False`, as an agent would."""
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.base + path, data=data, method=method)
         if data is not None:
             req.add_header("content-type", "application/json")
+        if token and self.token:
+            req.add_header("authorization", f"Bearer {self.token}")
         try:
             with urllib.request.urlopen(req, timeout=120) as r:
                 return r.status, json.loads(r.read() or b"null")
         except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read() or b"null")
+            text = e.read()
+            try:
+                return e.code, json.loads(text or b"null")
+            except ValueError:
+                return e.code, text.decode(errors="replace")
 
     def ok(self, method, path, body=None):
         status, answer = self.rest(method, path, body)
@@ -165,6 +179,15 @@ async def sealed_answer_key(server):
         started = (await agent.call("task_start", {"task": TASK, "seed": SEED})).structured_content
         assert set(started) == {"episode", "goal", "max_steps"}, started
         ep = started["episode"]
+
+        # The agent's HTTP requests (no harness token) find every harness path shut.
+        for method, path in [("GET", "/v1/tasks"), ("GET", f"/v1/tasks/{TASK}"), ("POST", f"/v1/tasks/{TASK}/start"),
+                             ("GET", f"/v1/episodes/{ep}/export"), ("POST", f"/v1/episodes/{ep}/check"),
+                             ("GET", f"/v1/episodes/{ep}/watch"), ("POST", "/v1/replays"), ("GET", "/v1/runs")]:
+            status, body = server.rest(method, path, {} if method == "POST" else None, token=False)
+            assert status == 401, (method, path, status, body)
+            agent.keep(str(body))
+        assert oct(os.stat(server.token_file).st_mode & 0o777) == "0o600", oct(os.stat(server.token_file).st_mode)
 
         # The harness reads the answer key over REST.
         record = server.ok("GET", f"/v1/episodes/{ep}/export")

@@ -1,6 +1,7 @@
 // The live page end to end: headless Chromium (Debian) driven by playwright-core, the official MCP
 // TypeScript SDK as a second client on the same phone, and the REST API read back directly.
-// Usage: node page_test.mjs BASE_URL ARTIFACT_DIR WORK_DIR   (WEB_NODE_DIR: where the npm packages are)
+// Usage: node page_test.mjs BASE_URL ARTIFACT_DIR WORK_DIR   (WEB_NODE_DIR: where the npm packages are,
+// DROIDMCP_HARNESS_TOKEN: the server's harness token; the page and the REST API here are the harness's)
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -8,6 +9,9 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 const [base, artifacts, work] = process.argv.slice(2);
+const harnessToken = process.env.DROIDMCP_HARNESS_TOKEN;
+assert.ok(harnessToken, 'DROIDMCP_HARNESS_TOKEN is set');
+const harnessAuth = { authorization: `Bearer ${harnessToken}` };
 const require = createRequire(path.join(process.env.WEB_NODE_DIR, 'package.json'));
 const { chromium } = require('playwright-core');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
@@ -24,8 +28,8 @@ async function shot(name) {
   return file;
 }
 
-async function rest(method, route, body) {
-  const init = { method, headers: {} };
+async function rest(method, route, body, headers = harnessAuth) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -82,6 +86,11 @@ function step(name, fn) { steps.push([name, fn]); }
 let mcp;
 
 step('page loads and shows the launcher', async () => {
+  // Without the harness token the page is the token form, and the harness API is shut.
+  const form = await rest('GET', '/', undefined, {});
+  assert.equal(form.status, 401);
+  assert.match(form.text, /droidmcp_token=/);
+  assert.equal((await rest('GET', '/v1/tasks', undefined, {})).status, 401);
   const index = await rest('GET', '/');
   assert.equal(index.status, 200);
   assert.match(index.type, /text\/html/);
@@ -242,7 +251,7 @@ step('record a two-step demonstration by hand and export it as a dataset', async
     const [ty, tx] = row.dual_gesture;
     assert.ok(Math.abs(tx * row.screen[0] - row.action.point[0]) <= 1 && Math.abs(ty * row.screen[1] - row.action.point[1]) <= 1);
     assert.ok(row.elements.length > 0 && row.element_list.length > 0);
-    const png = await fetch(`${base}/v1/demos/${episode}/files/${row.image}`);
+    const png = await fetch(`${base}/v1/demos/${episode}/files/${row.image}`, { headers: harnessAuth });
     const bytes = Buffer.from(await png.arrayBuffer());
     assert.equal(bytes.subarray(1, 4).toString(), 'PNG');
     fs.writeFileSync(path.join(artifacts, 'dataset', row.image), bytes);
@@ -394,6 +403,8 @@ async function main() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1280, height: 980 },
   });
+  // What the token form stores: the harness token in a same-site cookie.
+  await context.addCookies([{ name: 'droidmcp_token', value: encodeURIComponent(harnessToken), url: base, sameSite: 'Strict' }]);
   page = context.pages()[0] || await context.newPage();
   const consoleErrors = [];
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });

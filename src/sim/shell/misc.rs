@@ -234,6 +234,15 @@ pub fn sqlite3(fw: &mut Framework, args: &[String], stdin: &[u8]) -> ShellOutput
             }
             continue;
         }
+        // `PRAGMA temp_store_directory` / `data_store_directory` would point SQLite at a folder of
+        // the host: the phone's files must stay in the phone's folder. No spelling of either name
+        // (quoted, schema-qualified, in any case) avoids the substring.
+        if stmt_sql.to_ascii_lowercase().contains("_store_directory") {
+            out.stderr
+                .extend_from_slice(b"Error: in prepare, not authorized (23)\n");
+            out.exit_code = 1;
+            return out;
+        }
         let mut stmt = match conn.prepare(&stmt_sql) {
             Ok(s) => s,
             Err(e) => {
