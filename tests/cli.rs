@@ -123,7 +123,9 @@ fn a_listing_piped_into_a_reader_that_leaves_ends_quietly() {
 /// The pid `--detach` printed.
 fn detached_pid(out: &Output) -> i32 {
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let at = stdout.find("as pid ").unwrap_or_else(|| panic!("{}", text(out)));
+    let at = stdout
+        .find("as pid ")
+        .unwrap_or_else(|| panic!("{}", text(out)));
     stdout[at + 7..]
         .split(|c: char| !c.is_ascii_digit())
         .next()
@@ -179,9 +181,11 @@ fn manual_verbs_act_in_sequence_on_the_running_server() {
 /// manual verb succeeds, typing included, because they share the server's phone.
 #[test]
 fn the_readmes_manual_commands_work_as_a_sequence() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .unwrap();
-    let section = &readme[readme.find("**By hand**").expect("the README's By hand block")..];
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = &readme[readme
+        .find("**By hand**")
+        .expect("the README's By hand block")..];
     let block = section
         .split("```")
         .nth(1)
@@ -289,4 +293,54 @@ fn judges_are_found_outside_the_repository() {
         1,
         "named once: {stderr}"
     );
+}
+
+/// A device the adb server does not know fails with an error that names the server asked and how
+/// to ask another (an MCP client that drops ADB_SERVER_SOCKET asks the default one).
+#[test]
+fn a_device_the_adb_server_lacks_names_the_server() {
+    use std::io::{Read, Write};
+    let home = tempfile::tempdir().unwrap();
+    // An adb server that knows no device: FAIL to every request, as adb answers host:transport.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            std::thread::spawn(move || loop {
+                let mut len = [0u8; 4];
+                if stream.read_exact(&mut len).is_err() {
+                    return;
+                }
+                let len = usize::from_str_radix(std::str::from_utf8(&len).unwrap_or("0"), 16);
+                let mut request = vec![0u8; len.unwrap_or(0)];
+                if stream.read_exact(&mut request).is_err() {
+                    return;
+                }
+                let message = "device 'emulator-5570' not found";
+                let reply = format!("FAIL{:04x}{message}", message.len());
+                if stream.write_all(reply.as_bytes()).is_err() {
+                    return;
+                }
+            });
+        }
+    });
+    let out = run(
+        home.path(),
+        &[
+            "--device",
+            "emulator-5570",
+            "--adb-server",
+            &addr,
+            "shell",
+            "true",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        stderr.contains(&format!("adb server at {addr}")),
+        "{}",
+        text(&out)
+    );
+    assert!(stderr.contains("--adb-server"), "{}", text(&out));
 }

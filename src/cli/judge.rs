@@ -608,8 +608,16 @@ mod tests {
         let (panel, _) = super::load_panel(&dir, std::path::Path::new("prompts")).unwrap();
         for judge in panel.judges() {
             let endpoint = &judge.config().endpoint;
-            assert!(endpoint.base_url.starts_with("http://127.0.0.1:"), "{}", endpoint.base_url);
-            assert!(endpoint.api_key().unwrap().is_none(), "{}", judge.config().name);
+            assert!(
+                endpoint.base_url.starts_with("http://127.0.0.1:"),
+                "{}",
+                endpoint.base_url
+            );
+            assert!(
+                endpoint.api_key().unwrap().is_none(),
+                "{}",
+                judge.config().name
+            );
         }
     }
 }

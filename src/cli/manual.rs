@@ -167,7 +167,11 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
         }
     };
     let outcome = session.act(action, None, &ctl).await?;
-    print_outcome(&outcome.action, outcome.elapsed_ms, outcome.detail.as_deref());
+    print_outcome(
+        &outcome.action,
+        outcome.elapsed_ms,
+        outcome.detail.as_deref(),
+    );
     Ok(0)
 }
 
@@ -314,15 +318,19 @@ async fn remote(
             let shot = screen
                 .screenshot
                 .context("the server returned no screenshot")?;
-            let png = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &shot.data)
-                .context("the server's screenshot is not base64")?;
+            let png =
+                base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &shot.data)
+                    .context("the server's screenshot is not base64")?;
             let bytes = if is_jpeg(&out) {
                 // The REST screen carries PNG; a .jpg name gets JPEG as it does locally.
                 let mut jpeg = Vec::new();
                 image::load_from_memory(&png)
                     .context("decoding the server's PNG")?
                     .to_rgb8()
-                    .write_to(&mut std::io::Cursor::new(&mut jpeg), image::ImageFormat::Jpeg)
+                    .write_to(
+                        &mut std::io::Cursor::new(&mut jpeg),
+                        image::ImageFormat::Jpeg,
+                    )
                     .context("encoding JPEG")?;
                 jpeg
             } else {
@@ -339,6 +347,10 @@ async fn remote(
         }
     };
     let outcome = server.act(device, &action).await?;
-    print_outcome(&outcome.action, outcome.elapsed_ms, outcome.detail.as_deref());
+    print_outcome(
+        &outcome.action,
+        outcome.elapsed_ms,
+        outcome.detail.as_deref(),
+    );
     Ok(0)
 }

@@ -142,10 +142,7 @@ mod tests {
             (1.0, 1.0, 1.0)
         );
         let detour = trajectory(&[], &[key("x")], true);
-        assert_eq!(
-            (detour.task_reward, detour.completion_ratio),
-            (1.0, 1.0)
-        );
+        assert_eq!((detour.task_reward, detour.completion_ratio), (1.0, 1.0));
         assert_eq!(detour.reversed_redundancy, 0.0, "every step was redundant");
         assert_eq!(trajectory(&[], &[], false).reversed_redundancy, 0.0);
     }

@@ -10,9 +10,9 @@ use rusqlite::Connection;
 
 use crate::eval::constraint::Level;
 use crate::eval::history::{ActionRecord, RefAction};
-use crate::hierarchy::Selector;
 use crate::eval::metrics;
 use crate::geom::Point;
+use crate::hierarchy::Selector;
 use crate::store::{Store, StoreError};
 use crate::task::{Catalog, Task};
 

@@ -52,10 +52,15 @@ fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
 mod tests {
     #[test]
     fn the_suite_and_the_judges_are_bundled() {
-        let tasks = super::FILES.iter().filter(|(p, _)| p.starts_with("tasks/")).count();
+        let tasks = super::FILES
+            .iter()
+            .filter(|(p, _)| p.starts_with("tasks/"))
+            .count();
         assert!(tasks >= 10, "{tasks} task files");
         assert!(super::FILES.iter().any(|(p, _)| *p == "judges/panel.toml"));
-        assert!(super::FILES.iter().any(|(p, _)| *p == "judges/local/panel.toml"));
+        assert!(super::FILES
+            .iter()
+            .any(|(p, _)| *p == "judges/local/panel.toml"));
     }
 
     /// Unpacked, the bundled suite is the checkout's: the same tasks load from it.
