@@ -61,7 +61,11 @@ mod tests {
         assert_eq!(t.len(), 32);
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o600);
-        assert_eq!(load_or_create(&path, 32).unwrap(), t, "kept across restarts");
+        assert_eq!(
+            load_or_create(&path, 32).unwrap(),
+            t,
+            "kept across restarts"
+        );
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         let renewed = load_or_create(&path, 32).unwrap();
         assert_ne!(renewed, t);

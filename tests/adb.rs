@@ -1245,7 +1245,11 @@ async fn a_device_lost_mid_episode_aborts_it_and_keeps_its_steps() {
     let err = session.act(home(), None, &ctl).await.expect_err("lost");
     assert!(err.is_device_lost(), "{err}");
     let ep = episode.lock().await;
-    assert_eq!(ep.status(), Status::Aborted, "a lost device ends the episode");
+    assert_eq!(
+        ep.status(),
+        Status::Aborted,
+        "a lost device ends the episode"
+    );
     assert!(!ep.steps().is_empty(), "its steps are kept");
     drop(ep);
     // Whatever answers next, nothing more is recorded.

@@ -62,7 +62,10 @@ async fn an_oversized_argument_is_refused_without_waiting_for_the_device() {
         let err = refused.err().expect("too large");
         assert!(err.to_string().contains("at most"), "{err}");
     }
-    assert!(!busy.is_finished(), "the other session's wait really held the turn");
+    assert!(
+        !busy.is_finished(),
+        "the other session's wait really held the turn"
+    );
     busy.await.unwrap().unwrap();
 }
 
@@ -73,13 +76,13 @@ fn the_phones_sqlite3_refuses_to_move_its_files_to_the_host() {
     let db = "/data/local/tmp/escape.db";
     for pragma in [
         format!("PRAGMA temp_store_directory = '{}';", dir.path().display()),
-        format!("pragma MAIN.\"TEMP_STORE_DIRECTORY\"='{}';", dir.path().display()),
+        format!(
+            "pragma MAIN.\"TEMP_STORE_DIRECTORY\"='{}';",
+            dir.path().display()
+        ),
         format!("PRAGMA data_store_directory = '{}';", dir.path().display()),
     ] {
-        let out = phone.exec(&format!(
-            "sqlite3 {db} \"{}\"",
-            pragma.replace('"', "\\\"")
-        ));
+        let out = phone.exec(&format!("sqlite3 {db} \"{}\"", pragma.replace('"', "\\\"")));
         assert_eq!(out.exit_code, 1, "{pragma}: {}", out.stderr_text());
         assert!(out.stderr_text().contains("not authorized"), "{pragma}");
     }
@@ -103,13 +106,19 @@ async fn a_served_pool_caps_its_embedded_phones_and_closes_one_nobody_holds() {
         held.push(pool.lease(Some(&format!("sim:{n}"))).await.unwrap());
     }
     let err = pool.lease(Some("sim:99")).await.err().expect("capped");
-    assert!(err.to_string().contains("the most this server keeps"), "{err}");
+    assert!(
+        err.to_string().contains("the most this server keeps"),
+        "{err}"
+    );
     // Nobody holds sim:16 any more: it makes room.
     held.pop();
     let _extra = pool.lease(Some("sim:99")).await.unwrap();
     let open: Vec<String> = pool.list().into_iter().map(|d| d.spec).collect();
     assert_eq!(open.len(), MAX_SERVED_PHONES, "{open:?}");
-    assert!(!open.contains(&format!("sim:{MAX_SERVED_PHONES}")), "{open:?}");
+    assert!(
+        !open.contains(&format!("sim:{MAX_SERVED_PHONES}")),
+        "{open:?}"
+    );
     assert!(open.contains(&"sim:99".to_string()));
 }
 
@@ -137,7 +146,10 @@ fn a_long_setup_wait_runs_on_the_phones_clock_in_pieces_within_the_command_limit
     });
     assert_eq!(sleeps(&call).iter().sum::<f64>(), 49.0);
     for s in wait.iter().chain(&sleeps(&call)) {
-        assert!(*s < limit.as_secs_f64() / 2.0, "a {s} s sleep nears the {limit:?} limit");
+        assert!(
+            *s < limit.as_secs_f64() / 2.0,
+            "a {s} s sleep nears the {limit:?} limit"
+        );
     }
     // Every task file's setup obeys the same bound.
     let tasks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tasks");

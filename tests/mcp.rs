@@ -700,7 +700,9 @@ async fn a_connection_that_never_finishes_its_headers_is_closed() {
         Duration::from_millis(300),
     ));
     let mut half = tokio::net::TcpStream::connect(addr).await.unwrap();
-    half.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n").await.unwrap();
+    half.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+        .await
+        .unwrap();
     let mut buf = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(20), half.read_to_end(&mut buf)).await;
     assert!(read.is_ok(), "the half-open connection was never closed");

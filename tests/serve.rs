@@ -81,7 +81,8 @@ impl Served {
 
     async fn rest(&self, method: &str, path: &str, token: Option<&str>) -> (u16, String) {
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut req = reqwest::Client::new().request(method.clone(), format!("{}{path}", self.base));
+        let mut req =
+            reqwest::Client::new().request(method.clone(), format!("{}{path}", self.base));
         if method == reqwest::Method::POST {
             req = req.header("content-type", "application/json").body("{}");
         }
@@ -158,7 +159,13 @@ async fn harness_paths(served: &Served, token: &str) -> Vec<(String, String)> {
     let (status, doc) = served.rest("GET", "/openapi.json", Some(token)).await;
     assert_eq!(status, 200);
     let doc: Value = serde_json::from_str(&doc).unwrap();
-    let phone = ["/v1/devices", "/v1/screen", "/v1/actions", "/v1/apps", "/v1/events"];
+    let phone = [
+        "/v1/devices",
+        "/v1/screen",
+        "/v1/actions",
+        "/v1/apps",
+        "/v1/events",
+    ];
     let mut paths: Vec<(String, String)> = Vec::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
         if phone.contains(&path.as_str()) {
@@ -211,13 +218,19 @@ async fn the_agents_token_opens_no_harness_path_and_the_harness_token_opens_them
     let harness = served.harness_token();
     assert!(harness.len() >= 32);
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(served.token_file()).unwrap().permissions().mode();
+    let mode = std::fs::metadata(served.token_file())
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600, "the harness token file is owner-only");
     let paths = harness_paths(&served, &harness).await;
     assert!(paths.len() >= 24, "{paths:?}");
     for (method, path) in &paths {
         let (status, body) = served.rest(method, path, Some("agent-t0ken")).await;
-        assert_eq!(status, 403, "{method} {path} with the agent's token: {body}");
+        assert_eq!(
+            status, 403,
+            "{method} {path} with the agent's token: {body}"
+        );
         assert!(body.contains("harness"), "{body}");
         let (status, _) = served.rest(method, path, None).await;
         assert_eq!(status, 401, "{method} {path} without a token");
@@ -291,7 +304,11 @@ async fn abandoned_sessions_do_not_lock_a_new_client_out_and_their_episode_is_ke
     let finished = tool(&url, &newcomer, "task_finish", json!({"episode": episode})).await;
     assert_ne!(finished["isError"], true, "{finished}");
     let (status, report) = served
-        .rest("POST", &format!("/v1/episodes/{episode}/check"), Some(&harness))
+        .rest(
+            "POST",
+            &format!("/v1/episodes/{episode}/check"),
+            Some(&harness),
+        )
         .await;
     assert_eq!(status, 200, "{report}");
 }

@@ -371,7 +371,10 @@ async fn the_guard_wraps_the_page_and_the_rest_routes() {
         .header("authorization", "Bearer h4rness")
         .body(Body::empty())
         .unwrap();
-    assert_eq!(app.clone().oneshot(page).await.unwrap().status(), StatusCode::OK);
+    assert_eq!(
+        app.clone().oneshot(page).await.unwrap().status(),
+        StatusCode::OK
+    );
 }
 
 #[tokio::test]
@@ -671,14 +674,10 @@ async fn the_device_picker_says_why_adb_devices_are_missing() {
 #[tokio::test]
 async fn with_a_token_the_page_asks_for_it_and_a_cookie_carries_it() {
     let (state, eps) = state();
-    let guard = Guard::for_bind(
-        "127.0.0.1:8765".parse().unwrap(),
-        Some("agent".into()),
-        &[],
-    )
-    .unwrap()
-    .with_harness("s3cr;t/x".into())
-    .unwrap();
+    let guard = Guard::for_bind("127.0.0.1:8765".parse().unwrap(), Some("agent".into()), &[])
+        .unwrap()
+        .with_harness("s3cr;t/x".into())
+        .unwrap();
     let (extra, _dir) = routes(state.clone(), eps);
     let app = droidmcp::mcp::http::router(
         state,

@@ -573,8 +573,7 @@ pub async fn open_configured(
             "an environment (`@ENV`) can only be given to the embedded phone (`sim@ENV`)".into(),
         ));
     }
-    let addr =
-        crate::adb::host::server_address(adb_server).map_err(|e| unknown(e.to_string()))?;
+    let addr = crate::adb::host::server_address(adb_server).map_err(|e| unknown(e.to_string()))?;
     let mut server = crate::adb::AdbServer::new(&addr).map_err(|e| unknown(e.to_string()))?;
     if !start_adb {
         server = server.never_start();

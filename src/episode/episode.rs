@@ -327,7 +327,9 @@ impl Episode {
         if let Some(store) = &self.store {
             store.insert_step(&self.id, &step_row(&step, self.steps.last(), &now()))?;
         }
-        let lost = step.device_lost.then(|| step.error.clone().unwrap_or_default());
+        let lost = step
+            .device_lost
+            .then(|| step.error.clone().unwrap_or_default());
         self.steps.push(step);
         if let Some(reason) = lost {
             // Kept as a step, but nothing after it can count: the phone that answers next may be

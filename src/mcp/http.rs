@@ -189,10 +189,16 @@ impl Guard {
         // Two Host (or Origin) headers are a smuggling attempt or a broken proxy; neither is a client
         // we should guess for.
         if headers.get_all(header::HOST).iter().count() > 1 {
-            return Err((StatusCode::BAD_REQUEST, "bad request: more than one Host header"));
+            return Err((
+                StatusCode::BAD_REQUEST,
+                "bad request: more than one Host header",
+            ));
         }
         if headers.get_all(header::ORIGIN).iter().count() > 1 {
-            return Err((StatusCode::FORBIDDEN, "forbidden: more than one Origin header"));
+            return Err((
+                StatusCode::FORBIDDEN,
+                "forbidden: more than one Origin header",
+            ));
         }
         let host = headers
             .get(header::HOST)
@@ -378,11 +384,8 @@ pub fn mcp_routes_with(
     let gate = Arc::new(Gate {
         sessions: Sessions::new(manager.clone(), limits),
     });
-    let service = StreamableHttpService::new(
-        move || Ok(DroidMcp::new(state.clone())),
-        manager,
-        config,
-    );
+    let service =
+        StreamableHttpService::new(move || Ok(DroidMcp::new(state.clone())), manager, config);
     axum::Router::new()
         .nest_service("/mcp", service)
         .layer(axum::middleware::from_fn_with_state(gate, screen_request))
@@ -539,13 +542,12 @@ pub async fn serve_with(
             tracing::debug!("cannot set TCP_NODELAY on an accepted connection: {e}");
         }
         let app = app.clone();
-        let service = hyper::service::service_fn(
-            move |mut req: hyper::Request<hyper::body::Incoming>| {
+        let service =
+            hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
                 req.extensions_mut()
                     .insert(axum::extract::ConnectInfo(peer));
                 app.clone().oneshot(req.map(axum::body::Body::new))
-            },
-        );
+            });
         let builder = builder.clone();
         let stop = shutdown.clone();
         let open = open.clone();
@@ -691,7 +693,13 @@ mod tests {
             );
             assert!(g.check(path, &with(Some("harness"))).is_ok(), "{path}");
         }
-        for path in ["/mcp", "/v1/screen", "/v1/actions", "/v1/events", "/openapi.json"] {
+        for path in [
+            "/mcp",
+            "/v1/screen",
+            "/v1/actions",
+            "/v1/events",
+            "/openapi.json",
+        ] {
             assert!(g.check(path, &with(Some("agent"))).is_ok(), "{path}");
             assert!(g.check(path, &with(Some("harness"))).is_ok(), "{path}");
             assert_eq!(

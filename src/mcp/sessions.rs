@@ -203,7 +203,8 @@ fn choose_victim(
 ) -> Option<Arc<str>> {
     let idle = || open.iter().filter(|(_, e)| e.running == 0);
     let lru = |it: &mut dyn Iterator<Item = (&Arc<str>, &Entry)>| {
-        it.min_by_key(|(_, e)| e.last_used).map(|(id, _)| id.clone())
+        it.min_by_key(|(_, e)| e.last_used)
+            .map(|(id, _)| id.clone())
     };
     if let Some(id) = lru(&mut idle().filter(|(_, e)| now - e.last_used >= idle_first)) {
         return Some(id);
@@ -214,7 +215,8 @@ fn choose_victim(
     }
     let mine = held.get(client).copied().unwrap_or(0);
     // Clients from the biggest holder down, as long as they hold at least as many as the newcomer.
-    let mut holders: Vec<(&ClientKey, usize)> = held.into_iter().filter(|(_, n)| *n >= mine).collect();
+    let mut holders: Vec<(&ClientKey, usize)> =
+        held.into_iter().filter(|(_, n)| *n >= mine).collect();
     holders.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0 .0.cmp(&b.0 .0)));
     holders
         .into_iter()
