@@ -295,6 +295,24 @@ fn evidence() -> Evidence {
     }
 }
 
+/// The image data URLs of a request's last message, in order.
+fn image_urls(request: &Value) -> Vec<String> {
+    let messages = request["messages"].as_array().unwrap();
+    messages.last().unwrap()["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p["image_url"]["url"].as_str().map(String::from))
+        .collect()
+}
+
+/// The data URL of test frame `n` (the fake JPEGs here are the bytes `FF D8 FF n`).
+fn frame_url(n: u8) -> String {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD.encode([0xFF, 0xD8, 0xFF, n]);
+    format!("data:image/jpeg;base64,{b64}")
+}
+
 fn user_text(request: &Value) -> String {
     let messages = request["messages"].as_array().unwrap();
     message_text(messages.iter().rev().find(|m| m["role"] == "user").unwrap())
@@ -491,13 +509,7 @@ async fn trajectory_mode_shows_steps_and_keyframes() {
         text.contains("Step 1: tap element 1") && text.contains("Step 4: tap element 4"),
         "{text}"
     );
-    let images = req["messages"][1]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["type"] == "image_url")
-        .count();
-    assert_eq!(images, 3, "two keyframes and the end state");
+    assert_eq!(image_urls(req).len(), 3, "two keyframes and the end state");
 }
 
 #[tokio::test]
@@ -532,29 +544,10 @@ async fn essential_states_are_listed_then_checked_in_order() {
         "before and after lists: {step3}"
     );
     // Each step check shows the screenshots before and after that step.
-    let images = |r: &Value| -> Vec<String> {
-        r["messages"][1]["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|p| p["image_url"]["url"].as_str().map(String::from))
-            .collect()
-    };
-    use base64::Engine;
-    let b64 = |n: u8| base64::engine::general_purpose::STANDARD.encode([0xFF, 0xD8, 0xFF, n]);
-    assert_eq!(
-        images(&reqs[4]),
-        vec![
-            format!("data:image/jpeg;base64,{}", b64(2)),
-            format!("data:image/jpeg;base64,{}", b64(3))
-        ]
-    );
+    assert_eq!(image_urls(&reqs[4]), vec![frame_url(2), frame_url(3)]);
     // The end check sees the end state.
     assert!(user_text(&reqs[5]).contains("10:30 AM"));
-    assert_eq!(
-        images(&reqs[5]),
-        vec![format!("data:image/jpeg;base64,{}", b64(0xFF))]
-    );
+    assert_eq!(image_urls(&reqs[5]), vec![frame_url(0xFF)]);
 
     // A state no step shows and the end state does not show → failure naming it.
     s.script("b", vec![verdict("failure"); 5]);
@@ -913,13 +906,11 @@ async fn stored_episodes_carry_numbered_steps_frames_and_the_facts_that_decide()
         text.contains("device_facts") && text.contains("wifi_on"),
         "{text}"
     );
-    let images = request["messages"][1]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["type"] == "image_url")
-        .count();
-    assert_eq!(images, 4, "three keyframes and the end state");
+    assert_eq!(
+        image_urls(request).len(),
+        4,
+        "three keyframes and the end state"
+    );
     // Each image sits inside a fenced block whose caption names it.
     assert!(text.contains("<<<UNTRUSTED image "), "{text}");
     assert!(text.contains("screenshot of the end state:"), "{text}");
@@ -977,7 +968,6 @@ async fn essential_state_lists_and_verdicts_each_carry_their_own_schema() {
 /// places, the action in A3's JSON, and a yes/no answer in an `<answer>` tag.
 #[tokio::test]
 async fn an_a3rm_judge_asks_each_state_of_each_step_in_its_own_format() {
-    use base64::Engine;
     let s = Scripted::start().await;
     s.script(
         "rm",
@@ -996,18 +986,9 @@ async fn an_a3rm_judge_asks_each_state_of_each_step_in_its_own_format() {
     assert!(second.get("response_format").is_none(), "{second}");
     let messages = second["messages"].as_array().unwrap();
     assert_eq!(messages.len(), 1, "no system prompt in A3RM's format");
-    let parts = messages[0]["content"].as_array().unwrap();
-    let urls: Vec<&str> = parts
-        .iter()
-        .filter_map(|p| p["image_url"]["url"].as_str())
-        .collect();
-    let b64 = |n: u8| base64::engine::general_purpose::STANDARD.encode([0xFF, 0xD8, 0xFF, n]);
     assert_eq!(
-        urls,
-        vec![
-            format!("data:image/jpeg;base64,{}", b64(1)),
-            format!("data:image/jpeg;base64,{}", b64(2))
-        ],
+        image_urls(second),
+        vec![frame_url(1), frame_url(2)],
         "step 2's screen before, then the screen after it"
     );
     let text = message_text(&messages[0]);

@@ -11,7 +11,7 @@ use crate::store::{FrameKind, FrameRow};
 
 /// Frames are scaled so their long side is at most this many pixels (what vision models take in
 /// without tiling, and what A3's judges were shown).
-pub const MAX_EDGE: u32 = 1024;
+const MAX_EDGE: u32 = 1024;
 /// JPEG quality of stored frames: legible text at a fraction of a PNG's size.
 const QUALITY: u8 = 80;
 

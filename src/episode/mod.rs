@@ -26,7 +26,6 @@ pub mod replay;
 
 pub use episode::Episode;
 pub use error::EpisodeError;
-pub use frames::MAX_EDGE as FRAME_MAX_EDGE;
 pub use record::action_record;
 pub use registry::{DeviceSource, Episodes, PoolDevices, Started, Summary};
 

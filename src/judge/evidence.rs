@@ -34,8 +34,6 @@ impl Mode {
             Mode::EssentialStates => "essential_states",
         }
     }
-
-    pub const ALL: [Mode; 3] = [Mode::FinalState, Mode::Trajectory, Mode::EssentialStates];
 }
 
 /// One step of the trajectory: the action taken and the screen it led to.
@@ -80,17 +78,4 @@ pub struct Evidence {
     pub facts: Vec<Fact>,
     /// States the goal requires, when the task file lists them (otherwise a judge proposes them).
     pub essential_states: Vec<String>,
-}
-
-impl Evidence {
-    /// Bytes of every image the evidence carries (what a request with all of them would send).
-    pub fn image_bytes(&self) -> usize {
-        self.steps
-            .iter()
-            .flat_map(|s| [&s.before, &s.screenshot])
-            .chain([&self.final_screenshot])
-            .flatten()
-            .map(Vec::len)
-            .sum()
-    }
 }
