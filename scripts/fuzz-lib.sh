@@ -4,9 +4,11 @@
 # coverage instrumentation alone builds and runs several times faster than with AddressSanitizer.
 
 FUZZ_CORPUS="${DROIDMCP_FUZZ_CORPUS:-$PWD/target/fuzz-corpus}"
-# cargo-fuzz builds optimised with debug assertions and overflow checks by default: an overflow is a
-# finding too.
-FUZZ_FLAGS=(--sanitizer none)
+# Debug assertions and overflow checks are on in both builds: an overflow is a finding too. The
+# test command's short runs set FUZZ_BUILD=--dev (fuzz/Cargo.toml's dev profile, opt-level 1: the
+# release build with one codegen unit took most of the whole suite's time on two cores); the
+# campaign builds release (cargo-fuzz's default) for speed per execution.
+FUZZ_FLAGS=(--sanitizer none "${FUZZ_BUILD:---release}")
 
 fuzz_prepare() {
   if ! cargo +nightly fuzz --version >/dev/null 2>&1; then

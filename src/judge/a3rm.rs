@@ -74,7 +74,7 @@ pub fn steps(evidence: &Evidence) -> Vec<A3Step> {
         .map(|(i, s)| A3Step {
             number: s.number,
             action: action(s),
-            before: s.before_marked.clone().or_else(|| s.before.clone()),
+            before: s.before_marked(),
             after: evidence
                 .steps
                 .get(i + 1)

@@ -4,8 +4,8 @@
 //! checks run, unchanged, against a phone rebuilt from nothing but the evidence's device facts
 //! ([`EvidenceShell`]: each command answers with the output the facts show, each database is rebuilt
 //! from the rows they show); screen checks look for their checked value in the screens the judge is
-//! shown (element lists carry no resource ids, so a selector's id is not required there); answer
-//! checks compare the answer shown. When that decision equals the rule verdict on the real phone,
+//! shown (element lists carry resource-id tails, not classes); answer checks compare the answer
+//! shown; constraints are judged on the actions and the lists after each step. When that decision equals the rule verdict on the real phone,
 //! the evidence held what decides; when a fact was missing or cut, the checks that needed it cannot
 //! read it and the decision is failure, as a strict judge's would be.
 
@@ -16,13 +16,13 @@ use async_trait::async_trait;
 use super::evidence::{Evidence, StepEvidence};
 use crate::device::{Shell, ShellError, ShellOutput};
 use crate::eval::check::{Check, Context, Probe, When};
-use crate::eval::constraint::Constraint;
+use crate::eval::constraint::{Constraint, Rule};
 use crate::eval::facts::{self, Fact};
 use crate::eval::history::ActionRecord;
 use crate::eval::sqlite::DbSnapshot;
 use crate::eval::{self, android, CheckResult};
 use crate::geom::Point;
-use crate::hierarchy::{Criterion, Matcher as TextMatcher};
+use crate::hierarchy::{Criterion, Matcher as TextMatcher, Selector};
 use crate::task::Task;
 
 /// What the evidence shows of one check.
@@ -109,12 +109,50 @@ pub async fn decide(
     }
     let mut verdict = eval::score(checks, results, &task.success, task.partial_credit, true);
     // Constraints on the way: the actions as the trajectory shows them (kind, text, foreground,
-    // activity); rules on what a touched element or a page looked like need screens no request
-    // carries as dumps, and pass here.
+    // activity). Rules on what a page showed or which element a step touched need the screens,
+    // which requests carry as element lists, not dumps: those are judged on the lists.
     eval::constraint::enforce(&mut verdict, constraints, &records(&evidence.steps));
+    let broken_on_lists = constraints
+        .iter()
+        .any(|c| broken_on_lists(&c.rule, &evidence.steps));
     Sight {
-        success: verdict.success,
+        success: verdict.success && !broken_on_lists,
         checks: sights,
+    }
+}
+
+/// Whether a page rule's screen or an element rule is broken on the element lists the steps show:
+/// a list after a step shows the page's element, or more steps than allowed aimed at an element the
+/// selector picks (the element a step names by its number in the list before it).
+fn broken_on_lists(rule: &Rule, steps: &[StepEvidence]) -> bool {
+    match rule {
+        Rule::Page {
+            screen: Some(sel), ..
+        } => steps
+            .iter()
+            .any(|s| elements(&s.elements).iter().any(|e| picks(sel, e))),
+        Rule::Element { selector, max } => {
+            let touched = steps
+                .windows(2)
+                .filter(|w| {
+                    let a = &w[1].action_json;
+                    let touch = matches!(
+                        a["kind"].as_str(),
+                        Some("tap" | "double_tap" | "long_press" | "type")
+                    );
+                    let aimed = a["element"]["id"].as_u64();
+                    touch
+                        && a["error"].is_null()
+                        && aimed.is_some_and(|n| {
+                            elements(&w[0].elements)
+                                .iter()
+                                .any(|e| e.number == Some(n) && picks(selector, e))
+                        })
+                })
+                .count();
+            touched > *max as usize
+        }
+        _ => false,
     }
 }
 
@@ -167,17 +205,20 @@ fn unseen(check: &Check, why: &str) -> CheckResult {
     }
 }
 
-/// One element line of a compact list: its strings (text, description, folded text) and its
-/// state words.
+/// One element line of a compact list: its number, its strings (text, description, folded text)
+/// and its state words.
 struct Shown<'a> {
+    number: Option<u64>,
     strings: Vec<&'a str>,
     line: &'a str,
 }
 
 fn elements(list: &str) -> Vec<Shown<'_>> {
     list.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
         .map(|line| Shown {
+            number: line.split_whitespace().next().and_then(|n| n.parse().ok()),
             strings: line
                 .split_once(": ")
                 .map(|(_, s)| s.split(" | ").collect())
@@ -185,6 +226,21 @@ fn elements(list: &str) -> Vec<Shown<'_>> {
             line,
         })
         .collect()
+}
+
+/// Whether the selector could pick the element a list line shows.
+fn picks(selector: &Selector, e: &Shown) -> bool {
+    let strings_pass = |m: &TextMatcher| e.strings.iter().any(|s| m.matches(s));
+    selector.criteria.iter().all(|c| match c {
+        Criterion::Text(m) | Criterion::Desc(m) | Criterion::Any(m) => strings_pass(m),
+        // Judges' lists tag every element with its resource id's tail.
+        Criterion::ResourceId(id) => {
+            let tail = id.rsplit(":id/").next().unwrap_or(id);
+            e.line.split_whitespace().any(|w| w == format!("#{tail}"))
+        }
+        // Class, role, index and element ids are not compared here: any element may be it.
+        _ => true,
+    })
 }
 
 /// A screen check looking for its checked value in the screens shown: the end screen (and every
@@ -195,19 +251,6 @@ fn screen_result(check: &Check, p: &crate::eval::ui::UiPredicate, ev: &Evidence)
         screens.extend(ev.steps.iter().map(|s| s.elements.as_str()));
     }
     screens.push(&ev.final_elements);
-    let strings_pass = |e: &Shown, m: &TextMatcher| e.strings.iter().any(|s| m.matches(s));
-    let selected = |e: &Shown| {
-        p.selector.criteria.iter().all(|c| match c {
-            Criterion::Text(m) | Criterion::Desc(m) | Criterion::Any(m) => strings_pass(e, m),
-            // Judges' lists tag every element with its resource id's tail.
-            Criterion::ResourceId(id) => {
-                let tail = id.rsplit(":id/").next().unwrap_or(id);
-                e.line.split_whitespace().any(|w| w == format!("#{tail}"))
-            }
-            // Class, role, index and element ids are not compared here: any element may be it.
-            _ => true,
-        })
-    };
     let attrs_pass = |e: &Shown| {
         p.attrs.iter().all(|(name, m)| match name.as_str() {
             "text" | "content-desc" => e.strings.iter().any(|s| m.check(Some(s), None).is_ok()),
@@ -220,9 +263,11 @@ fn screen_result(check: &Check, p: &crate::eval::ui::UiPredicate, ev: &Evidence)
             _ => true,
         })
     };
-    let found = screens
-        .iter()
-        .any(|list| elements(list).iter().any(|e| selected(e) && attrs_pass(e)));
+    let found = screens.iter().any(|list| {
+        elements(list)
+            .iter()
+            .any(|e| picks(&p.selector, e) && attrs_pass(e))
+    });
     let passed = found == p.present;
     CheckResult {
         id: check.id.clone(),
@@ -454,5 +499,78 @@ mod tests {
             hits,
             vec![vec![("label".to_string(), Some("Gym".to_string()))]]
         );
+    }
+
+    /// A step as a trajectory shows it: its action JSON and the list after it.
+    fn step(action: serde_json::Value, list: &str) -> StepEvidence {
+        StepEvidence {
+            action_json: action,
+            elements: list.into(),
+            ..Default::default()
+        }
+    }
+
+    const ALARMS: &str = "# com.google.android.deskclock 1080x2400\n  11 btn #fab @540,1927: Add alarm\n  14 btn #tab_menu_timer @675,2169: Timer";
+    const TIMER: &str = "# com.google.android.deskclock 1080x2400\n  2 text #timer_setup_time @456,367: 00h 00m 07s\n  3 btn #timer_setup_delete @954,367: Backspace";
+
+    #[test]
+    fn page_and_element_rules_are_judged_on_the_lists_steps_show() {
+        let open = step(
+            serde_json::json!({"kind": "open_app", "error": null}),
+            ALARMS,
+        );
+        let to_timer = step(
+            serde_json::json!({"kind": "tap", "element": {"id": 14}, "error": null}),
+            TIMER,
+        );
+        let delete = |error: serde_json::Value| {
+            step(
+                serde_json::json!({"kind": "tap", "element": {"id": 3}, "error": error}),
+                TIMER,
+            )
+        };
+        let page = Rule::Page {
+            activity: None,
+            screen: Some("id:timer_setup_time".parse().unwrap()),
+        };
+        assert!(!broken_on_lists(&page, std::slice::from_ref(&open)));
+        assert!(broken_on_lists(&page, &[open.clone(), to_timer.clone()]));
+        let no_delete = Rule::Element {
+            selector: "id:timer_setup_delete".parse().unwrap(),
+            max: 0,
+        };
+        // Aiming at element 3 counts only where the list before the step shows it as the delete key,
+        // and only when the step went through.
+        assert!(!broken_on_lists(
+            &no_delete,
+            &[open.clone(), to_timer.clone()]
+        ));
+        assert!(!broken_on_lists(
+            &no_delete,
+            &[open.clone(), delete(serde_json::Value::Null)]
+        ));
+        assert!(broken_on_lists(
+            &no_delete,
+            &[
+                open.clone(),
+                to_timer.clone(),
+                delete(serde_json::Value::Null)
+            ]
+        ));
+        assert!(!broken_on_lists(
+            &no_delete,
+            &[open, to_timer, delete("no such element".into())]
+        ));
+        let one_allowed = Rule::Element {
+            selector: "id:timer_setup_delete".parse().unwrap(),
+            max: 1,
+        };
+        let twice = [
+            step(serde_json::json!({}), TIMER),
+            delete(serde_json::Value::Null),
+            delete(serde_json::Value::Null),
+        ];
+        assert!(!broken_on_lists(&one_allowed, &twice[..2]));
+        assert!(broken_on_lists(&one_allowed, &twice));
     }
 }

@@ -54,10 +54,22 @@ pub struct StepEvidence {
     pub scale: f64,
     /// JPEG of the screen the action was taken on, when recorded.
     pub before: Option<Vec<u8>>,
-    /// The same with the action drawn on it (where A3's reward model looks for it).
-    pub before_marked: Option<Vec<u8>>,
     /// JPEG of the screen after the action, with the action drawn on it, when recorded.
     pub screenshot: Option<Vec<u8>>,
+}
+
+impl StepEvidence {
+    /// The screen the action was taken on with the action drawn on it (where A3's reward model
+    /// looks for it). Drawn when asked: only that judge kind needs it.
+    pub fn before_marked(&self) -> Option<Vec<u8>> {
+        let before = self.before.as_ref()?;
+        Some(super::marks::mark_or_clean(
+            before,
+            self.scale,
+            &self.action_json,
+            self.number,
+        ))
+    }
 }
 
 /// Everything a judge may be shown about one episode.

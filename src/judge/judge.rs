@@ -226,17 +226,8 @@ impl Judge {
     fn trajectory_messages(&self, evidence: &Evidence) -> Vec<Message> {
         let fence = prompt::Fence::new();
         let mut slots = Self::common_slots(evidence, &fence);
-        let fixed = prompt::estimate_tokens(&self.prompts.trajectory)
-            + prompt::estimate_tokens(&evidence.final_elements)
-            + prompt::estimate_tokens(&slots.last().map(|(_, f)| f.clone()).unwrap_or_default());
-        let budget = self.config().token_budget.saturating_sub(fixed).max(200);
-        slots.push((
-            "trajectory",
-            fence.wrap(
-                "trajectory",
-                &prompt::trajectory_text(&evidence.steps, budget),
-            ),
-        ));
+        let steps = self.steps_text(evidence, &self.prompts.trajectory, &slots);
+        slots.push(("trajectory", fence.wrap("trajectory", &steps)));
         let mut images: Vec<(String, Vec<u8>)> =
             prompt::keyframes(evidence, self.config().max_keyframes)
                 .into_iter()
@@ -510,20 +501,34 @@ impl Judge {
         ]
     }
 
-    /// The action lines of every step (no screens): how the end state was reached, for the end
-    /// checks (a forbidden page or key, a change made and undone).
-    fn actions_slot(evidence: &Evidence, fence: &prompt::Fence) -> (&'static str, String) {
-        let lines: String = evidence
-            .steps
-            .iter()
-            .map(|s| format!("Step {}: {}\n", s.number, s.action))
-            .collect();
-        let lines = if lines.is_empty() {
+    /// Every step: how the end state was reached, for the end checks (a forbidden page or key, a
+    /// change made and undone). Each action comes with the screen after it, as in trajectory mode: a forbidden page shows
+    /// only on the screens, and which element a step touched only in the list before it.
+    fn actions_slot(
+        &self,
+        evidence: &Evidence,
+        template: &str,
+        slots: &[(&str, String)],
+        fence: &prompt::Fence,
+    ) -> (&'static str, String) {
+        let lines = if evidence.steps.is_empty() {
             "(the agent took no step)".to_string()
         } else {
-            lines
+            self.steps_text(evidence, template, slots)
         };
         ("actions", fence.wrap("actions", &lines))
+    }
+
+    /// The steps as text (each action, the foreground and the element list after it) within what
+    /// the judge's token budget leaves beside `template` and the other `slots`.
+    fn steps_text(&self, evidence: &Evidence, template: &str, slots: &[(&str, String)]) -> String {
+        let fixed = prompt::estimate_tokens(template)
+            + slots
+                .iter()
+                .map(|(_, v)| prompt::estimate_tokens(v))
+                .sum::<usize>();
+        let budget = self.config().token_budget.saturating_sub(fixed).max(200);
+        prompt::trajectory_text(&evidence.steps, budget)
     }
 
     /// Does the end state show `state`?
@@ -531,7 +536,9 @@ impl Judge {
         let fence = prompt::Fence::new();
         let mut slots = Self::common_slots(evidence, &fence);
         slots.push(("state", state.to_string()));
-        slots.push(Self::actions_slot(evidence, &fence));
+        let actions =
+            self.actions_slot(evidence, &self.prompts.essential_end_state, &slots, &fence);
+        slots.push(actions);
         vec![
             Message::system(self.prompts.system.clone()),
             self.user_message(
@@ -547,7 +554,6 @@ impl Judge {
     fn end_check_messages(&self, evidence: &Evidence, reached: &[String]) -> Vec<Message> {
         let fence = prompt::Fence::new();
         let mut slots = Self::common_slots(evidence, &fence);
-        slots.push(Self::actions_slot(evidence, &fence));
         slots.push((
             "reached",
             reached
@@ -555,6 +561,9 @@ impl Judge {
                 .map(|r| format!("- {r}\n"))
                 .collect::<String>(),
         ));
+        let actions =
+            self.actions_slot(evidence, &self.prompts.essential_end_check, &slots, &fence);
+        slots.push(actions);
         vec![
             Message::system(self.prompts.system.clone()),
             self.user_message(

@@ -33,6 +33,14 @@ pub fn mark(jpeg: &[u8], scale: f64, action: &Value) -> Result<Vec<u8>, MarkErro
         .map_err(|e| MarkError::Encode(e.to_string()))
 }
 
+/// [`mark`], or the frame clean when it cannot be marked: the judge still sees the screen.
+pub fn mark_or_clean(jpeg: &[u8], scale: f64, action: &Value, step: usize) -> Vec<u8> {
+    mark(jpeg, scale, action).unwrap_or_else(|e| {
+        tracing::warn!("step {step} frame shown unmarked: {e}");
+        jpeg.to_vec()
+    })
+}
+
 fn point(v: &Value, scale: f64) -> Option<(f32, f32)> {
     let xy = v.as_array()?;
     let x = xy.first()?.as_f64()?;

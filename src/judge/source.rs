@@ -74,14 +74,6 @@ fn action_text(action: &serde_json::Value, raw: &str) -> String {
     }
 }
 
-/// A frame with the step's action drawn on it; a frame that cannot be marked is shown clean.
-fn marked(frame: &FrameRow, action: &serde_json::Value) -> Vec<u8> {
-    marks::mark(&frame.jpeg, frame.scale, action).unwrap_or_else(|e| {
-        tracing::warn!("step {} frame shown unmarked: {e}", frame.step);
-        frame.jpeg.clone()
-    })
-}
-
 /// Builds the evidence of a stored episode; `kind` is the task kind when the task is known.
 pub fn from_store(
     store: &Store,
@@ -120,8 +112,9 @@ pub fn from_store(
                     .or(after.get(&s.index).copied())
                     .map_or(1.0, |f| f.scale),
                 before: before.map(|f| f.jpeg.clone()),
-                before_marked: before.map(|f| marked(f, &action)),
-                screenshot: after.get(&s.index).map(|f| marked(f, &action)),
+                screenshot: after
+                    .get(&s.index)
+                    .map(|f| marks::mark_or_clean(&f.jpeg, f.scale, &action, f.step as usize)),
                 action_json: action,
             }
         })
