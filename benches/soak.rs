@@ -221,7 +221,7 @@ async fn client(server: Arc<Server>, phone: usize, calls: usize) -> (Vec<f64>, u
     let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     server.mcp(Some(&sid), note).await.expect("initialized");
     let cycle = [
-        ("select_device", json!({"serial": format!("sim:{phone}")})),
+        ("select_device", json!({"device": format!("sim:{phone}")})),
         ("open_app", json!({"name": "Clock"})),
         ("tap", json!({"x": 540, "y": 1700})),
         ("screen", json!({})),

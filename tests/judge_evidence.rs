@@ -49,10 +49,14 @@ fn facts_of(block: &str) -> Vec<Fact> {
         let header = line
             .strip_prefix("$ ")
             .and_then(|l| l.rsplit_once("   ("))
-            .filter(|(_, why)| why.ends_with(')'));
+            .and_then(|(command, why)| Some((command, why.strip_suffix(')')?)));
         match (header, facts.last_mut()) {
-            (Some((command, _)), _) => facts.push(Fact {
-                source: String::new(),
+            (Some((command, why)), _) => facts.push(Fact {
+                // `read by check ID` names the check (`judge::prompt::facts_text`).
+                source: why
+                    .strip_prefix("read by check ")
+                    .unwrap_or(why)
+                    .to_string(),
                 command: command.to_string(),
                 output: String::new(),
             }),
@@ -124,16 +128,19 @@ fn evidence_in(text: &str) -> Evidence {
 
 /// A judge that knows each instance's checks (by its goal) and decides with them from the request
 /// alone; it lists one state ("the goal is achieved") and leaves every step check to the end state.
+/// Tasks that share a goal's words are told apart as a reader of the request can: by the checks the
+/// device facts say they were read for.
 pub fn evidence_only_judge(tasks: &[Arc<Task>]) -> Answerer {
     type Known = (Arc<Task>, Vec<Check>, Vec<Constraint>);
-    let mut known: HashMap<String, Known> = HashMap::new();
+    let mut known: HashMap<String, Vec<Known>> = HashMap::new();
     for task in tasks {
         for seed in 0..SEEDS {
             if let Ok(i) = task.instantiate(seed, &Default::default()) {
-                known.insert(
-                    i.goal.clone(),
-                    (task.clone(), i.checks.clone(), i.constraints.clone()),
-                );
+                known.entry(i.goal.clone()).or_default().push((
+                    task.clone(),
+                    i.checks.clone(),
+                    i.constraints.clone(),
+                ));
             }
         }
     }
@@ -155,7 +162,23 @@ pub fn evidence_only_judge(tasks: &[Arc<Task>]) -> Answerer {
                 return verdict("failure");
             }
             let evidence = evidence_in(&text);
-            let Some((task, checks, constraints)) = known.get(&evidence.goal) else {
+            // Facts read for a check of that id, with that check's own command when it has one.
+            let read_for = |checks: &[Check]| {
+                evidence
+                    .facts
+                    .iter()
+                    .filter(|f| {
+                        checks.iter().any(|c| {
+                            c.id == f.source
+                                && c.probe.command().is_none_or(|command| command == f.command)
+                        })
+                    })
+                    .count()
+            };
+            let candidates = known.get(&evidence.goal);
+            let best =
+                candidates.and_then(|c| c.iter().max_by_key(|(_, checks, _)| read_for(checks)));
+            let Some((task, checks, constraints)) = best else {
                 return says(&format!(
                     "{{\"verdict\": \"failure\", \"confidence\": 0.5, \"reason\": \"unknown goal {:?}\", \"steps\": []}}",
                     evidence.goal.replace('"', "'")

@@ -712,3 +712,25 @@ async fn a_connection_that_never_finishes_its_headers_is_closed() {
     assert_eq!(ok.text().await.unwrap(), "hi");
     shutdown.cancel();
 }
+
+#[tokio::test]
+async fn page_sizes_out_of_range_are_refused_with_the_range() {
+    let mut c = Client::start(None).await;
+    // (`task_list` pages through the same `page_limit`; this server has no tasks.)
+    for (tool, limit, max) in [("history", 0, 100), ("history", 101, 100)] {
+        let r = c
+            .request(
+                "tools/call",
+                json!({"name": tool, "arguments": {"limit": limit}}),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], -32602, "{tool} {limit}: {r}");
+        let says = format!("limit must be 1 to {max} (got {limit})");
+        assert!(
+            r["error"]["message"].as_str().unwrap().contains(&says),
+            "{r}"
+        );
+    }
+    let ok = c.call("history", json!({"limit": 100})).await;
+    assert_ne!(ok["isError"], true, "{ok}");
+}

@@ -544,6 +544,35 @@ async fn runs_start_over_rest_report_live_status_and_refuse_bad_bodies() {
         .await
         .unwrap();
     assert_eq!(r.status(), 400);
+    // Numbers out of range are refused with their range, not changed into a run nobody asked for.
+    bad["tasks"] = body["tasks"].clone();
+    for (field, value, says) in [
+        ("seeds", json!(0), "seeds must be 1 to 1000 (got 0)"),
+        (
+            "max_steps",
+            json!(900),
+            "max_steps must be 1 to 500 (got 900)",
+        ),
+        ("retries", json!(11), "retries must be 0 to 10 (got 11)"),
+        (
+            "episode_timeout_s",
+            json!(0),
+            "episode_timeout_s must be 1 to 86400 (got 0)",
+        ),
+        ("phones", json!(65), "phones must be 1 to 64 (got 65)"),
+    ] {
+        let mut out_of_range = bad.clone();
+        out_of_range[field] = value;
+        let r = http
+            .post(format!("{base}/v1/runs"))
+            .json(&out_of_range)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 400, "{field}");
+        let text = r.text().await.unwrap();
+        assert!(text.contains(says), "{field}: {text}");
+    }
     let r = http
         .get(format!("{base}/v1/runs/nope"))
         .send()

@@ -35,6 +35,11 @@ pub struct Args {
     /// Extra host name accepted in Host/Origin headers (repeatable), e.g. a LAN name.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub allow_hosts: Vec<String>,
+    /// Extra origin accepted for pages and browser clients (repeatable), as the browser sends it:
+    /// `https://phone.example.com` when a reverse proxy serves this server under another name or
+    /// port (add its name with --allow-host too).
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
     /// Give MCP clients the harness's task tools (start with seed/params/device, check with evidence,
     /// end, export) instead of the agent's. Never point an agent at a harness-mode server: it would see
     /// the answer key.
@@ -131,6 +136,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
             };
             let token = args.token.clone();
             let guard = Guard::for_bind(local, args.token, &args.allow_hosts)?
+                .with_origins(&args.allow_origins)?
                 .with_harness(harness_token.clone())?
                 .with_surface(surface);
             let shutdown = CancellationToken::new();

@@ -198,6 +198,23 @@ pub fn router(runs: Arc<Runs>) -> Router {
 
 type Shared = State<Arc<Runs>>;
 
+/// `value` when `range` holds it, else a 400 naming the field and its range.
+fn within<T: PartialOrd + std::fmt::Display>(
+    field: &str,
+    value: T,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<T, ApiError> {
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(bad(format!(
+            "{field} must be {} to {} (got {value})",
+            range.start(),
+            range.end()
+        )))
+    }
+}
+
 fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
     if body.name.trim().is_empty() || body.name.len() > 200 {
         return Err(bad("name must be 1 to 200 characters"));
@@ -225,10 +242,19 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
             .collect(),
         None => vec![None],
     };
-    let phones = body.phones.unwrap_or(1);
-    if !(1..=64).contains(&phones) {
-        return Err(bad("phones must be 1 to 64"));
-    }
+    // Out-of-range numbers are refused, not clamped: the run a client gets is the run it asked for.
+    let phones = within("phones", body.phones.unwrap_or(1), 1..=64)?;
+    let seeds = within("seeds", body.seeds.unwrap_or(1), 1..=1000)?;
+    let max_steps = body
+        .max_steps
+        .map(|n| within("max_steps", n, 1..=500))
+        .transpose()?;
+    let retries = within("retries", body.retries.unwrap_or(2), 0..=10)?;
+    let episode_timeout_s = within(
+        "episode_timeout_s",
+        body.episode_timeout_s.unwrap_or(600),
+        1..=86_400,
+    )?;
     let spec = RunSpec {
         name: body.name,
         selection: Selection {
@@ -236,10 +262,10 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
             tags: body.tags,
             sources,
         },
-        seeds: body.seeds.unwrap_or(1).clamp(1, 1000),
+        seeds,
         run_seed: body.run_seed.unwrap_or(0),
         envs,
-        max_steps: body.max_steps.filter(|n| (1..=500).contains(n)),
+        max_steps,
         agent: AgentSpec::Reference {
             style,
             model: body.agent.model,
@@ -248,8 +274,8 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
         },
         phones,
         devices: vec![],
-        retries: body.retries.unwrap_or(2).min(10),
-        episode_timeout_s: body.episode_timeout_s.unwrap_or(600).clamp(1, 86_400),
+        retries,
+        episode_timeout_s,
     };
     Ok((spec, style))
 }

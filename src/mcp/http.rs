@@ -80,6 +80,9 @@ pub struct Guard {
     pub harness_token: Option<String>,
     /// Which task tools `/mcp` serves, hence which door it is.
     pub surface: Surface,
+    /// Whole origins (`scheme://host[:port]`, lower case) accepted besides this server's own: the
+    /// page's origin when a reverse proxy serves it under another name or port.
+    pub allowed_origins: Vec<String>,
 }
 
 /// Why a bind configuration is refused.
@@ -93,6 +96,8 @@ pub enum BindError {
     BlankToken,
     #[error("the harness token must differ from the agent's token: an agent holding its token would open the harness's door")]
     SameTokens,
+    #[error("--allow-origin takes an origin as browsers send it, http(s)://HOST[:PORT] with no path; got {0:?}")]
+    BadOrigin(String),
 }
 
 fn token_ok(t: &str) -> bool {
@@ -129,7 +134,24 @@ impl Guard {
             token,
             harness_token: None,
             surface: Surface::Agent,
+            allowed_origins: Vec::new(),
         })
+    }
+
+    /// Also accepts pages from `origins` (each `http(s)://host[:port]`), e.g. the public origin of
+    /// a reverse proxy in front of the server.
+    pub fn with_origins(mut self, origins: &[String]) -> Result<Guard, BindError> {
+        for origin in origins {
+            let lower = origin.trim_end_matches('/').to_ascii_lowercase();
+            let authority = lower
+                .strip_prefix("http://")
+                .or_else(|| lower.strip_prefix("https://"));
+            if authority.and_then(host_and_port).is_none() {
+                return Err(BindError::BadOrigin(origin.clone()));
+            }
+            self.allowed_origins.push(lower);
+        }
+        Ok(self)
     }
 
     /// Opens the harness's door to `token` (which must differ from the agent's).
@@ -167,6 +189,9 @@ impl Guard {
     /// Whether an `Origin` (`scheme://host[:port]`) is this server: an allowed host on our port.
     fn origin_allowed(&self, origin: &str) -> bool {
         let lower = origin.to_ascii_lowercase();
+        if self.allowed_origins.contains(&lower) {
+            return true;
+        }
         let (authority, default_port) = if let Some(a) = lower.strip_prefix("http://") {
             (a, 80)
         } else if let Some(a) = lower.strip_prefix("https://") {
@@ -584,6 +609,44 @@ mod tests {
             h.append(*k, v.parse().unwrap());
         }
         h
+    }
+
+    #[test]
+    fn origins_passed_by_the_operator_are_accepted_whole_and_nothing_near_them() {
+        let g = Guard::for_bind(
+            "127.0.0.1:8765".parse().unwrap(),
+            None,
+            &["phone.example.com".to_string()],
+        )
+        .unwrap()
+        .with_origins(&["https://Phone.example.com/".to_string()])
+        .unwrap();
+        let check = |origin: &str| {
+            g.check(
+                "/mcp",
+                &headers(&[("host", "phone.example.com"), ("origin", origin)]),
+            )
+        };
+        assert!(check("https://phone.example.com").is_ok());
+        for other in [
+            "http://phone.example.com",
+            "https://phone.example.com:8443",
+            "https://evil.phone.example.com",
+            "https://phone.example.com.evil",
+        ] {
+            assert!(check(other).is_err(), "{other}");
+        }
+        for bad in [
+            "phone.example.com",
+            "https://phone.example.com/app",
+            "ftp://x",
+            "https://",
+        ] {
+            let refused = Guard::for_bind("127.0.0.1:8765".parse().unwrap(), None, &[])
+                .unwrap()
+                .with_origins(&[bad.to_string()]);
+            assert!(matches!(refused, Err(BindError::BadOrigin(_))), "{bad}");
+        }
     }
 
     #[test]

@@ -209,7 +209,7 @@ impl DroidMcp {
             Ok(s) => s,
             Err(e) => return Ok(reply::error(&e, 0)),
         };
-        let limit = a.limit.unwrap_or(20).clamp(1, 100) as usize;
+        let limit = page_limit(a.limit, 20, 100)?;
         let offset = a.offset.unwrap_or(0) as usize;
         Ok(reply::history(&session.steps().await, offset, limit))
     }

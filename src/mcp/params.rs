@@ -5,6 +5,8 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use rmcp::ErrorData as McpError;
+
 use crate::device::image::Encoding;
 use crate::geom::Point;
 use crate::session::{Direction, ObserveOptions, Target};
@@ -290,5 +292,17 @@ pub fn max_edge(v: Option<u32>) -> Result<u32, String> {
         None => Ok(1024),
         Some(n) if (64..=4096).contains(&n) => Ok(n),
         Some(n) => Err(format!("max_edge must be 64–4096, not {n}")),
+    }
+}
+
+/// A page size: `default` when omitted, refused outside 1..=`max` (as the schema declares) rather
+/// than silently changed, so a reply never covers another page than the one asked for.
+pub fn page_limit(limit: Option<u32>, default: u32, max: u32) -> Result<usize, McpError> {
+    match limit.unwrap_or(default) {
+        n if (1..=max).contains(&n) => Ok(n as usize),
+        n => Err(McpError::invalid_params(
+            format!("limit must be 1 to {max} (got {n})"),
+            None,
+        )),
     }
 }

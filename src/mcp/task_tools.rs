@@ -42,9 +42,9 @@ impl TaskListArgs {
     fn page<'a, T: serde::Serialize>(
         &self,
         items: &'a [T],
-    ) -> (&'a [T], String, serde_json::Value) {
+    ) -> Result<(&'a [T], String, serde_json::Value), McpError> {
         let offset = self.offset.unwrap_or(0) as usize;
-        let limit = self.limit.unwrap_or(40).clamp(1, 200) as usize;
+        let limit = super::params::page_limit(self.limit, 40, 200)?;
         let (page, next) = reply::page(items, offset, limit);
         let mut head = match (items.len(), page.len()) {
             (0, _) => "no tasks match".to_string(),
@@ -57,7 +57,7 @@ impl TaskListArgs {
             value["next_offset"] = serde_json::json!(n);
         }
         value["tasks"] = to_value(&page);
-        (page, head, value)
+        Ok((page, head, value))
     }
 }
 
@@ -243,7 +243,7 @@ impl DroidMcp {
         let tasks: Vec<wire::AgentTaskInfo> = tagged(eps, &a.tag)
             .map(|t| wire::AgentTaskInfo::from_task(t))
             .collect();
-        let (page, mut text, value) = a.page(&tasks);
+        let (page, mut text, value) = a.page(&tasks)?;
         for t in page {
             text.push_str(&format!("\n{} ({} steps): {}", t.id, t.max_steps, t.goal));
         }
@@ -339,7 +339,7 @@ impl DroidMcp {
         let tasks: Vec<wire::TaskInfo> = tagged(eps, &a.tag)
             .map(|t| wire::TaskInfo::from_task(t))
             .collect();
-        let (page, mut text, value) = a.page(&tasks);
+        let (page, mut text, value) = a.page(&tasks)?;
         for t in page {
             text.push_str(&format!("\n{} [{}] {}", t.id, t.kind, t.goal));
         }
