@@ -376,6 +376,7 @@ impl Episode {
             .await?;
         let facts = match eval::facts::read(
             &self.instance.checks,
+            &self.instance.constraints,
             &self.instance.goal,
             self.shell.as_ref(),
             &self.before,
@@ -520,20 +521,16 @@ impl Episode {
     /// The task's constraints with the string resources their selectors name read on the device
     /// (`cmd overlay lookup`, its current language), and why one could not be, if one could not.
     async fn constraints_resolved(&self) -> (Vec<eval::Constraint>, Option<String>) {
-        use eval::constraint::Rule;
         let mut constraints = self.instance.constraints.clone();
         let mut unresolved = None;
         for c in &mut constraints {
-            let selector = match &mut c.rule {
-                Rule::Page {
-                    screen: Some(s), ..
-                } => s,
-                Rule::Element { selector, .. } => selector,
-                _ => continue,
+            let id = c.id.clone();
+            let Some(selector) = c.selector_mut() else {
+                continue;
             };
             match crate::device::resolve_strings(self.shell.as_ref(), selector).await {
                 Ok(resolved) => *selector = resolved,
-                Err(e) => unresolved = Some(format!("constraint {}: {e}", c.id)),
+                Err(e) => unresolved = Some(format!("constraint {id}: {e}")),
             }
         }
         (constraints, unresolved)

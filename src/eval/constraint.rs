@@ -120,6 +120,29 @@ impl Constraint {
         }
     }
 
+    /// The selector a page or element rule picks elements with (its string references are read
+    /// on the device before judging).
+    pub fn selector(&self) -> Option<&Selector> {
+        match &self.rule {
+            Rule::Page {
+                screen: Some(s), ..
+            } => Some(s),
+            Rule::Element { selector, .. } => Some(selector),
+            _ => None,
+        }
+    }
+
+    /// [`Constraint::selector`], to put the resolved one in its place.
+    pub fn selector_mut(&mut self) -> Option<&mut Selector> {
+        match &mut self.rule {
+            Rule::Page {
+                screen: Some(s), ..
+            } => Some(s),
+            Rule::Element { selector, .. } => Some(selector),
+            _ => None,
+        }
+    }
+
     /// Whether judging it needs the focused activity after each step (read by the episode).
     pub fn needs_activity(&self) -> bool {
         matches!(

@@ -11,10 +11,12 @@ use std::collections::BTreeMap;
 
 use super::android::{self, LogLine};
 use super::check::{Check, FileTest, Probe, SqliteTest};
+use super::constraint::Constraint;
 use super::sqlite::{DbError, DbSnapshot};
 use super::ui::UiPredicate;
 use crate::device::command::{self, sh_quote};
 use crate::device::{Shell, ShellError};
+use crate::hierarchy::Selector;
 
 /// One thing read from the device.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,6 +79,7 @@ const NAMED: &[(&[&str], &str)] = &[
 /// saying so.
 pub async fn read(
     checks: &[Check],
+    constraints: &[Constraint],
     goal: &str,
     shell: &dyn Shell,
     before: &BTreeMap<String, DbSnapshot>,
@@ -95,6 +98,21 @@ pub async fn read(
                     source: check.id.clone(),
                     command,
                     output: cap(output),
+                });
+            }
+        }
+    }
+    // A page or element the agent must not reach is named by the strings the judge must recognise.
+    for c in constraints {
+        let Some(selector) = c.selector() else {
+            continue;
+        };
+        for (command, output) in string_lookups(selector, shell).await? {
+            if seen.insert(command.clone()) {
+                facts.push(Fact {
+                    source: c.id.clone(),
+                    command,
+                    output,
                 });
             }
         }
@@ -190,16 +208,24 @@ async fn read_probe(
         // The screens are in the evidence; what a judge needs besides them is the text of the string
         // resources the check names, in the phone's language.
         Probe::Ui(UiPredicate { selector, .. }) | Probe::TapInside { selector, .. } => {
-            let mut out = Vec::new();
-            for r in selector.string_refs() {
-                let command = command::string_lookup(&r.package, &r.name);
-                let output = exec(shell, &command).await?;
-                out.push((command, output));
-            }
-            Ok(out)
+            string_lookups(selector, shell).await
         }
         Probe::Lcs { .. } | Probe::Answer { .. } => Ok(Vec::new()),
     }
+}
+
+/// The text of each string resource `selector` names, in the phone's language.
+async fn string_lookups(
+    selector: &Selector,
+    shell: &dyn Shell,
+) -> Result<Vec<(String, String)>, ShellError> {
+    let mut out = Vec::new();
+    for r in selector.string_refs() {
+        let command = command::string_lookup(&r.package, &r.name);
+        let output = exec(shell, &command).await?;
+        out.push((command, output));
+    }
+    Ok(out)
 }
 
 /// The log lines every log check may look at: logged since the task started, taken by the
@@ -327,6 +353,21 @@ async fn read_database(
     now_rows.extend(d.changed.iter().map(|(_, a)| a.clone()));
     let mut setup_rows: Vec<android::ContentRow> = d.removed.clone();
     setup_rows.extend(d.changed.iter().map(|(b, _)| b.clone()));
+    // Rows that had to go are decided by the ones still there too: every row the condition picks,
+    // at setup and now, changed or not.
+    if let (SqliteTest::RowsRemoved { selection, .. }, Some(snapshot)) = (test, before.get(db)) {
+        let picked = format!("SELECT * FROM {table} WHERE {selection}");
+        for (rows, side) in [
+            (&mut setup_rows, snapshot.query(&picked)),
+            (&mut now_rows, after.query(&picked)),
+        ] {
+            for row in side.unwrap_or_default() {
+                if !rows.contains(&row) {
+                    rows.push(row);
+                }
+            }
+        }
+    }
     let summary = format!(
         "{} rows at setup, {} now: {} added, {} removed, {} changed\n",
         setup.len(),
@@ -354,14 +395,16 @@ pub fn sqlite_command(db: &str, sql: &str) -> String {
     format!("sqlite {db}: {sql}")
 }
 
-/// How the rows of `table` added or changed since setup are named among the facts (as they are now).
+/// How the rows of `table` added or changed since setup (and those a removal check's condition
+/// picks) are named among the facts (as they are now).
 pub fn changed_command(db: &str, table: &str) -> String {
-    format!("sqlite {db}: rows of {table} added or changed since setup")
+    format!("sqlite {db}: rows of {table} added or changed since setup, or picked by the check")
 }
 
-/// How the rows of `table` removed or changed since setup are named (as setup left them).
+/// How the rows of `table` removed or changed since setup (and those a removal check's condition
+/// picks) are named (as setup left them).
 pub fn changed_at_setup_command(db: &str, table: &str) -> String {
-    format!("sqlite {db}: rows of {table} removed or changed since setup, as setup left them")
+    format!("sqlite {db}: rows of {table} removed or changed since setup, or picked by the check, as setup left them")
 }
 
 /// The command whose fact carries the phone's clock.

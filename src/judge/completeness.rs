@@ -112,11 +112,19 @@ pub async fn decide(
     // activity). Rules on what a page showed or which element a step touched need the screens,
     // which requests carry as element lists, not dumps: those are judged on the lists.
     eval::constraint::enforce(&mut verdict, constraints, &records(&evidence.steps));
-    let broken_on_lists = constraints
-        .iter()
-        .any(|c| broken_on_lists(&c.rule, &evidence.steps));
+    let mut broken = false;
+    for c in constraints {
+        // The strings a page or element rule names, as the facts show them in the phone's language.
+        let mut c = c.clone();
+        if let Some(selector) = c.selector_mut() {
+            if let Ok(resolved) = crate::device::resolve_strings(&shell, selector).await {
+                *selector = resolved;
+            }
+        }
+        broken |= broken_on_lists(&c.rule, &evidence.steps);
+    }
     Sight {
-        success: verdict.success && !broken_on_lists,
+        success: verdict.success && !broken,
         checks: sights,
     }
 }
@@ -205,25 +213,30 @@ fn unseen(check: &Check, why: &str) -> CheckResult {
     }
 }
 
-/// One element line of a compact list: its number, its strings (text, description, folded text)
-/// and its state words.
+/// One element line of a compact list (`7 btn #tab_menu_stopwatch @945,2169 selected: Stopwatch`):
+/// its number, its strings (text, description, folded text) and the words before them (role,
+/// resource-id tail, position, state words).
 struct Shown<'a> {
     number: Option<u64>,
     strings: Vec<&'a str>,
-    line: &'a str,
+    head: Vec<&'a str>,
 }
 
 fn elements(list: &str) -> Vec<Shown<'_>> {
     list.lines()
         .map(str::trim)
         .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|line| Shown {
-            number: line.split_whitespace().next().and_then(|n| n.parse().ok()),
-            strings: line
-                .split_once(": ")
-                .map(|(_, s)| s.split(" | ").collect())
-                .unwrap_or_default(),
-            line,
+        .map(|line| {
+            let (head, strings) = line.split_once(": ").unwrap_or((line, ""));
+            Shown {
+                number: head.split_whitespace().next().and_then(|n| n.parse().ok()),
+                strings: if strings.is_empty() {
+                    Vec::new()
+                } else {
+                    strings.split(" | ").collect()
+                },
+                head: head.split_whitespace().collect(),
+            }
         })
         .collect()
 }
@@ -236,7 +249,7 @@ fn picks(selector: &Selector, e: &Shown) -> bool {
         // Judges' lists tag every element with its resource id's tail.
         Criterion::ResourceId(id) => {
             let tail = id.rsplit(":id/").next().unwrap_or(id);
-            e.line.split_whitespace().any(|w| w == format!("#{tail}"))
+            e.head.iter().any(|w| *w == format!("#{tail}"))
         }
         // Class, role, index and element ids are not compared here: any element may be it.
         _ => true,
@@ -255,7 +268,7 @@ fn screen_result(check: &Check, p: &crate::eval::ui::UiPredicate, ev: &Evidence)
         p.attrs.iter().all(|(name, m)| match name.as_str() {
             "text" | "content-desc" => e.strings.iter().any(|s| m.check(Some(s), None).is_ok()),
             "checked" | "selected" | "focused" => {
-                let on = e.line.split_whitespace().any(|w| w == name);
+                let on = e.head.contains(&name.as_str());
                 m.check(Some(if on { "true" } else { "false" }), None)
                     .is_ok()
             }
@@ -371,9 +384,12 @@ fn build(
                 .iter()
                 .map(|(_, v)| match v.as_deref() {
                     None => rusqlite::types::Value::Null,
+                    // SQLite prints an integer canonically: `+1601…` or `007` were text.
                     Some(s) => match (s.parse::<i64>(), s.parse::<f64>()) {
-                        (Ok(i), _) => rusqlite::types::Value::Integer(i),
-                        (_, Ok(f)) if s.contains('.') => rusqlite::types::Value::Real(f),
+                        (Ok(i), _) if i.to_string() == s => rusqlite::types::Value::Integer(i),
+                        (_, Ok(f)) if s.contains('.') && !s.starts_with('+') => {
+                            rusqlite::types::Value::Real(f)
+                        }
                         _ => rusqlite::types::Value::Text(s.to_string()),
                     },
                 })
@@ -488,7 +504,7 @@ mod tests {
     #[test]
     fn rebuilt_databases_keep_value_types() {
         let rows = android::parse_content_rows(
-            "2 rows\nRow: 0 hour=10, minutes=30, label=Gym, snooze=NULL\nRow: 1 hour=7, minutes=5, label=1.5, snooze=NULL",
+            "2 rows\nRow: 0 hour=10, minutes=30, label=Gym, snooze=NULL, number=+16018554889\nRow: 1 hour=7, minutes=5, label=1.5, snooze=NULL, number=007",
         );
         let tables = BTreeMap::from([("alarms".to_string(), rows)]);
         let snap = snapshot("a.db", &tables).unwrap();
@@ -499,6 +515,24 @@ mod tests {
             hits,
             vec![vec![("label".to_string(), Some("Gym".to_string()))]]
         );
+        // Text that only looks like a number stays text, as the app stored it.
+        let by_number = snap
+            .query("SELECT hour FROM alarms WHERE number = '+16018554889' OR number = '007'")
+            .unwrap();
+        assert_eq!(by_number.len(), 2, "{by_number:?}");
+    }
+
+    #[test]
+    fn list_lines_give_numbers_state_words_ids_and_strings() {
+        let list = elements("# pkg 1080x2400\n  7 btn #tab_menu_stopwatch @945,2169 selected: Stopwatch | Stop watch\n  8 list #rv @540,900");
+        assert_eq!(list.len(), 2);
+        let tab = &list[0];
+        assert_eq!(tab.number, Some(7));
+        assert!(tab.head.contains(&"selected"), "{:?}", tab.head);
+        assert_eq!(tab.strings, vec!["Stopwatch", "Stop watch"]);
+        assert!(picks(&"id:tab_menu_stopwatch".parse().unwrap(), tab));
+        assert!(!picks(&"id:tab_menu".parse().unwrap(), tab));
+        assert!(list[1].strings.is_empty() && picks(&"id:rv".parse().unwrap(), &list[1]));
     }
 
     /// A step as a trajectory shows it: its action JSON and the list after it.
