@@ -90,17 +90,19 @@ def main(console_port, grpc_port, adb_server_port, adb_path):
         started = time.time()
         changed = 0
         last = pixels
+        position = None
         for step in range(100):
-            # A tap is a touch followed by a lift; kept to the lower half, away from the status bar.
+            # A tap is a touch and a lift at the same place (a lift elsewhere would make a swipe);
+            # kept to the lower half, away from the status bar and the shade.
             touch = step % 2 == 0
+            if touch:
+                position = np.array([rng.uniform(0.05, 0.95), rng.uniform(0.5, 0.9)], dtype=np.float32)
             action = {
                 "action_type": np.array(
                     action_type.ActionType.TOUCH if touch else action_type.ActionType.LIFT,
                     dtype=np.int32,
                 ),
-                "touch_position": np.array(
-                    [rng.uniform(0.05, 0.95), rng.uniform(0.5, 0.9)], dtype=np.float32
-                ),
+                "touch_position": position,
             }
             timestep = env.step(action)
             frame = timestep.observation["pixels"]
