@@ -43,7 +43,11 @@ async fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(30);
     let adb_bin = std::env::var("DROIDMCP_ADB").unwrap_or_else(|_| "adb".into());
-    if std::process::Command::new(&adb_bin).arg("version").output().is_err() {
+    if std::process::Command::new(&adb_bin)
+        .arg("version")
+        .output()
+        .is_err()
+    {
         eprintln!("bench grpc: `{adb_bin}` not found; install it (apt-get install -y adb)");
         std::process::exit(1);
     }
@@ -52,7 +56,9 @@ async fn main() {
     let in_process: Arc<dyn Shell> = Arc::new(phone.clone());
 
     // The gRPC endpoint and the adbd serve the same phone.
-    let grpc_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let grpc_listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let grpc_addr = grpc_listener.local_addr().expect("addr");
     tokio::spawn(droidmcp::grpc::serve(
         grpc_listener,
@@ -64,7 +70,9 @@ async fn main() {
         .expect("gRPC connects")
         .max_decoding_message_size(usize::MAX);
 
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let serial = listener.local_addr().expect("addr").to_string();
     tokio::spawn(adb::serve(
         listener,
@@ -79,17 +87,27 @@ async fn main() {
         .env("ADB_EMU", "0")
         .output()
         .expect("adb start-server");
-    assert!(started.status.success(), "adb start-server failed: {started:?}");
+    assert!(
+        started.status.success(),
+        "adb start-server failed: {started:?}"
+    );
     let server = AdbServer::new(&server_addr).expect("address");
     server.connect_device(&serial).await.expect("host:connect");
     for _ in 0..100 {
         let devices = server.devices().await.expect("devices");
-        if devices.iter().any(|d| d.serial == serial && d.state == "device") {
+        if devices
+            .iter()
+            .any(|d| d.serial == serial && d.state == "device")
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let client = Arc::new(AdbShell::new(&server_addr, &serial).await.expect("AdbShell"));
+    let client = Arc::new(
+        AdbShell::new(&server_addr, &serial)
+            .await
+            .expect("AdbShell"),
+    );
 
     let shot = |format: ImgFormat, width: u32| -> Path {
         let grpc = grpc.clone();
@@ -101,7 +119,12 @@ async fn main() {
                     width,
                     ..ImageFormat::default()
                 };
-                grpc.get_screenshot(request).await.expect("getScreenshot").into_inner().image.len()
+                grpc.get_screenshot(request)
+                    .await
+                    .expect("getScreenshot")
+                    .into_inner()
+                    .image
+                    .len()
             })
         })
     };
@@ -109,14 +132,21 @@ async fn main() {
         let client = client.clone();
         Box::new(move || {
             let client = client.clone();
-            Box::pin(async move { client.exec_out(command).await.expect("exec-out").stdout.len() })
+            Box::pin(async move { client.exec_out(command).await.expect("exec-out").len() })
         })
     };
     let floor: Path = {
         let shell = in_process.clone();
         Box::new(move || {
             let shell = shell.clone();
-            Box::pin(async move { shell.exec("screencap").await.expect("screencap").stdout.len() })
+            Box::pin(async move {
+                shell
+                    .exec("screencap")
+                    .await
+                    .expect("screencap")
+                    .stdout
+                    .len()
+            })
         })
     };
     let spawned: Path = {
@@ -160,7 +190,10 @@ async fn main() {
         }
     }
     println!("runs per path: {runs}; the embedded phone (Pixel 6, 1080×2400), gRPC {grpc_addr}, adbd {serial}");
-    println!("{:<32} {:>9} {:>9} {:>10}", "path", "p50 ms", "p90 ms", "bytes");
+    println!(
+        "{:<32} {:>9} {:>9} {:>10}",
+        "path", "p50 ms", "p90 ms", "bytes"
+    );
     for (i, (label, _)) in paths.iter().enumerate() {
         times[i].sort();
         println!(

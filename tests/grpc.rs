@@ -6,10 +6,13 @@ use std::sync::Arc;
 
 use droidmcp::device::Shell;
 use droidmcp::grpc::proto::control::{
-    emulator_controller_client::EmulatorControllerClient, image_format::ImgFormat,
-    keyboard_event::{KeyCodeType, KeyEventType}, snapshot_filter::LoadStatus,
-    snapshot_service_client::SnapshotServiceClient, BatteryState, ClipData, ImageFormat,
-    KeyboardEvent, SnapshotFilter, SnapshotPackage, Touch, TouchEvent,
+    emulator_controller_client::EmulatorControllerClient,
+    image_format::ImgFormat,
+    keyboard_event::{KeyCodeType, KeyEventType},
+    snapshot_filter::LoadStatus,
+    snapshot_service_client::SnapshotServiceClient,
+    BatteryState, ClipData, ImageFormat, KeyboardEvent, SnapshotFilter, SnapshotPackage, Touch,
+    TouchEvent,
 };
 use droidmcp::sim::Phone;
 use tonic::transport::Channel;
@@ -30,7 +33,11 @@ async fn serve(seed: u64) -> Served {
     let addr = listener.local_addr().unwrap();
     let stop = tokio_util::sync::CancellationToken::new();
     let stopped = stop.clone();
-    tokio::spawn(droidmcp::grpc::serve(listener, shell, stopped.cancelled_owned()));
+    tokio::spawn(droidmcp::grpc::serve(
+        listener,
+        shell,
+        stopped.cancelled_owned(),
+    ));
     let channel = Channel::from_shared(format!("http://{addr}"))
         .unwrap()
         .connect()
@@ -68,7 +75,9 @@ fn centre_of(phone: &Phone, text: &str) -> (i32, i32) {
         regex::escape(text)
     ))
     .unwrap();
-    let c = re.captures(&xml).unwrap_or_else(|| panic!("no {text:?} on screen"));
+    let c = re
+        .captures(&xml)
+        .unwrap_or_else(|| panic!("no {text:?} on screen"));
     let n = |i: usize| c[i].parse::<i32>().unwrap();
     ((n(1) + n(3)) / 2, (n(2) + n(4)) / 2)
 }
@@ -126,7 +135,10 @@ async fn screenshots_are_screencaps_frame_in_each_format() {
         .into_inner();
     let f = rgba.format.unwrap();
     assert_eq!((f.width, f.height), (w, h));
-    assert!(rgba.image == frame.as_raw()[..], "RGBA8888 is screencap's frame byte for byte");
+    assert!(
+        rgba.image == frame.as_raw()[..],
+        "RGBA8888 is screencap's frame byte for byte"
+    );
 
     let rgb = c
         .get_screenshot(ImageFormat {
@@ -190,7 +202,10 @@ async fn keys_by_xkb_code_and_w3c_name() {
     let s = serve(0).await;
     let mut c = s.controller();
     let home = s.focus();
-    sh(&s.phone, "am start -n com.google.android.deskclock/com.android.deskclock.DeskClock");
+    sh(
+        &s.phone,
+        "am start -n com.google.android.deskclock/com.android.deskclock.DeskClock",
+    );
     assert_ne!(s.focus(), home);
     // KEY_BACK (evdev 158) as X11 numbers it; the key-up that follows sends nothing more.
     for event_type in [KeyEventType::Keydown, KeyEventType::Keyup] {
@@ -204,7 +219,10 @@ async fn keys_by_xkb_code_and_w3c_name() {
         .unwrap();
     }
     assert_eq!(s.focus(), home);
-    sh(&s.phone, "am start -n com.google.android.deskclock/com.android.deskclock.DeskClock");
+    sh(
+        &s.phone,
+        "am start -n com.google.android.deskclock/com.android.deskclock.DeskClock",
+    );
     c.send_key(KeyboardEvent {
         event_type: KeyEventType::Keypress as i32,
         key: "GoHome".into(),
@@ -231,7 +249,9 @@ async fn clipboard_round_trips_and_is_the_phones() {
     let s = serve(0).await;
     let mut c = s.controller();
     let text = "it's \"quoted\"\nand $HOME";
-    c.set_clipboard(ClipData { text: text.into() }).await.unwrap();
+    c.set_clipboard(ClipData { text: text.into() })
+        .await
+        .unwrap();
     assert_eq!(c.get_clipboard(()).await.unwrap().into_inner().text, text);
     // The same clip as any adb client reads it.
     assert!(sh(&s.phone, "am broadcast -a clipper.get").contains(&format!("data=\"{text}\"")));
@@ -253,26 +273,62 @@ async fn snapshots_save_list_load_delete_as_the_console_sees_them() {
     };
 
     sh(&s.phone, "settings put system screen_brightness 40");
-    let saved = snaps.save_snapshot(package("grpc_a")).await.unwrap().into_inner();
+    let saved = snaps
+        .save_snapshot(package("grpc_a"))
+        .await
+        .unwrap()
+        .into_inner();
     assert!(saved.success, "{:?}", String::from_utf8_lossy(&saved.err));
-    let listed = names(snaps.list_snapshots(all).await.unwrap().into_inner().snapshots);
+    let listed = names(
+        snaps
+            .list_snapshots(all)
+            .await
+            .unwrap()
+            .into_inner()
+            .snapshots,
+    );
     assert!(listed.contains(&"grpc_a".to_string()), "{listed:?}");
     assert!(s.phone.console("avd snapshot list").contains("grpc_a"));
 
     sh(&s.phone, "settings put system screen_brightness 200");
-    let loaded = snaps.load_snapshot(package("grpc_a")).await.unwrap().into_inner();
+    let loaded = snaps
+        .load_snapshot(package("grpc_a"))
+        .await
+        .unwrap()
+        .into_inner();
     assert!(loaded.success);
-    assert_eq!(sh(&s.phone, "settings get system screen_brightness"), "40\n");
+    assert_eq!(
+        sh(&s.phone, "settings get system screen_brightness"),
+        "40\n"
+    );
 
-    let missing = snaps.load_snapshot(package("nope")).await.unwrap().into_inner();
+    let missing = snaps
+        .load_snapshot(package("nope"))
+        .await
+        .unwrap()
+        .into_inner();
     assert!(!missing.success);
     assert_eq!(
         String::from_utf8_lossy(&missing.err),
         "Device 'system' does not have the requested snapshot 'nope'; Snapshot load failure: unknown failure"
     );
 
-    assert!(snaps.delete_snapshot(package("grpc_a")).await.unwrap().into_inner().success);
-    let listed = names(snaps.list_snapshots(all).await.unwrap().into_inner().snapshots);
+    assert!(
+        snaps
+            .delete_snapshot(package("grpc_a"))
+            .await
+            .unwrap()
+            .into_inner()
+            .success
+    );
+    let listed = names(
+        snaps
+            .list_snapshots(all)
+            .await
+            .unwrap()
+            .into_inner()
+            .snapshots,
+    );
     assert!(!listed.contains(&"grpc_a".to_string()), "{listed:?}");
 }
 

@@ -254,7 +254,10 @@ fn dumpsys_input_and_window_carry_the_frames_and_rotation() {
     assert_eq!(sh(&phone, "dumpsys input | grep physicalFrame"), frames);
     // android_env's get_orientation reads the touchscreen's rotation (Android 13/14 print a number).
     assert_eq!(
-        sh(&phone, "dumpsys input | grep -e SurfaceOrientation -e InputDeviceOrientation"),
+        sh(
+            &phone,
+            "dumpsys input | grep -e SurfaceOrientation -e InputDeviceOrientation"
+        ),
         "      InputDeviceOrientation: 0\n"
     );
     let dump = sh(&phone, "dumpsys input");

@@ -182,7 +182,9 @@ async fn serve_grpc(
             eprintln!("note: no emulator gRPC endpoint: 127.0.0.1:{port} is taken ({e}); pass --grpc PORT for another port");
             return Ok(None);
         }
-        Err(e) => return Err(e).with_context(|| format!("cannot listen on 127.0.0.1:{port} for gRPC")),
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot listen on 127.0.0.1:{port} for gRPC"))
+        }
     };
     let addr = listener.local_addr()?;
     let stop = tokio_util::sync::CancellationToken::new();

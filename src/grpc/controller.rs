@@ -9,9 +9,11 @@ use tonic::{Request, Response, Status};
 
 use super::keys::{self, Key};
 use super::proto::control::{
-    emulator_controller_server::EmulatorController, image_format::ImgFormat,
-    image_transport::TransportChannel, keyboard_event::{KeyCodeType, KeyEventType}, ClipData,
-    EmulatorStatus, Entry, EntryList, Image, ImageFormat, KeyboardEvent, TouchEvent,
+    emulator_controller_server::EmulatorController,
+    image_format::ImgFormat,
+    image_transport::TransportChannel,
+    keyboard_event::{KeyCodeType, KeyEventType},
+    ClipData, EmulatorStatus, Entry, EntryList, Image, ImageFormat, KeyboardEvent, TouchEvent,
 };
 use super::status;
 use crate::device::command::sh_quote;
@@ -196,9 +198,9 @@ impl EmulatorController for Controller {
             KeyCodeType::Xkb => event.key_code - 8,
             other => {
                 return Err(Status::invalid_argument(format!(
-                    "codeType {}: the embedded phone translates Linux key codes only (XKB or Evdev)",
-                    other.as_str_name()
-                )))
+                "codeType {}: the embedded phone translates Linux key codes only (XKB or Evdev)",
+                other.as_str_name()
+            )))
             }
         };
         let code = u32::try_from(evdev)
@@ -216,7 +218,10 @@ impl EmulatorController for Controller {
     }
 
     /// `screencap`'s frame, scaled to fit the requested size and packed as asked.
-    async fn get_screenshot(&self, request: Request<ImageFormat>) -> Result<Response<Image>, Status> {
+    async fn get_screenshot(
+        &self,
+        request: Request<ImageFormat>,
+    ) -> Result<Response<Image>, Status> {
         let want = request.into_inner();
         if want.display != 0 {
             return Err(Status::not_found(format!(
@@ -245,8 +250,9 @@ impl EmulatorController for Controller {
                 .chunks_exact(4)
                 .flat_map(|p| [p[0], p[1], p[2]])
                 .collect(),
-            ImgFormat::Png => encode(&frame, Encoding::Png)
-                .map_err(|e| Status::internal(e.to_string()))?,
+            ImgFormat::Png => {
+                encode(&frame, Encoding::Png).map_err(|e| Status::internal(e.to_string()))?
+            }
         };
         let timestamp_us = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -287,8 +293,11 @@ impl EmulatorController for Controller {
     /// emulator's clipboard sharing has no shell command on Android 14).
     async fn set_clipboard(&self, request: Request<ClipData>) -> Result<Response<()>, Status> {
         let text = request.into_inner().text;
-        self.run(&format!("am broadcast -a clipper.set -e text {}", sh_quote(&text)))
-            .await?;
+        self.run(&format!(
+            "am broadcast -a clipper.set -e text {}",
+            sh_quote(&text)
+        ))
+        .await?;
         Ok(Response::new(()))
     }
 }

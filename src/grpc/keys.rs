@@ -1,6 +1,6 @@
-//! What the emulator makes of a `KeyboardEvent`'s key: a Linux evdev code (`XKB` codes are evdev
-//! + 8, as X11 numbers them) becomes the Android key code Android's `Generic.kl` maps it to, and a
-//! W3C key value (`"GoBack"`, `"Enter"`) the key the emulator's `KeyEventSender` sends for it.
+//! What the emulator makes of a `KeyboardEvent`'s key: a Linux evdev code (`XKB` codes are the
+//! evdev code plus 8, as X11 numbers them) becomes the Android key code Android's `Generic.kl` maps
+//! it to, and a W3C key value (`"GoBack"`, `"Enter"`) the key the emulator's `KeyEventSender` sends for it.
 
 /// `Generic.kl`'s `key <evdev> <KEYCODE>` lines for the keys a keyboard and a phone's buttons
 /// have, as (evdev, Android key code).

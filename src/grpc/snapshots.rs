@@ -7,7 +7,8 @@ use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 use super::proto::control::{
-    snapshot_details::LoadStatus, snapshot_service_server::SnapshotService, SnapshotDetails, SnapshotFilter, SnapshotList, SnapshotPackage,
+    snapshot_details::LoadStatus, snapshot_service_server::SnapshotService, SnapshotDetails,
+    SnapshotFilter, SnapshotList, SnapshotPackage,
 };
 use crate::device::Shell;
 
@@ -31,7 +32,11 @@ impl Snapshots {
 
     /// `avd snapshot save|load|delete NAME` as a `SnapshotPackage` reply: success on `OK`, the
     /// console's `KO:` text as `err` otherwise (as the emulator reports a failed load).
-    async fn act(&self, verb: &str, request: Request<SnapshotPackage>) -> Result<Response<SnapshotPackage>, Status> {
+    async fn act(
+        &self,
+        verb: &str,
+        request: Request<SnapshotPackage>,
+    ) -> Result<Response<SnapshotPackage>, Status> {
         let id = request.into_inner().snapshot_id;
         if id.is_empty() || id.chars().any(char::is_whitespace) {
             return Err(Status::invalid_argument(format!(
@@ -104,7 +109,10 @@ fn human_bytes(size: &str) -> u64 {
 #[tonic::async_trait]
 impl SnapshotService for Snapshots {
     /// Every snapshot the phone holds; all can be loaded, so both filters list the same.
-    async fn list_snapshots(&self, _: Request<SnapshotFilter>) -> Result<Response<SnapshotList>, Status> {
+    async fn list_snapshots(
+        &self,
+        _: Request<SnapshotFilter>,
+    ) -> Result<Response<SnapshotList>, Status> {
         let answer = self.console("avd snapshot list").await?;
         if let Some(why) = failure(&answer) {
             return Err(Status::internal(format!("avd snapshot list: {why}")));
@@ -121,18 +129,26 @@ impl SnapshotService for Snapshots {
         Ok(Response::new(SnapshotList { snapshots }))
     }
 
-    async fn save_snapshot(&self, request: Request<SnapshotPackage>) -> Result<Response<SnapshotPackage>, Status> {
+    async fn save_snapshot(
+        &self,
+        request: Request<SnapshotPackage>,
+    ) -> Result<Response<SnapshotPackage>, Status> {
         self.act("save", request).await
     }
 
-    async fn load_snapshot(&self, request: Request<SnapshotPackage>) -> Result<Response<SnapshotPackage>, Status> {
+    async fn load_snapshot(
+        &self,
+        request: Request<SnapshotPackage>,
+    ) -> Result<Response<SnapshotPackage>, Status> {
         self.act("load", request).await
     }
 
-    async fn delete_snapshot(&self, request: Request<SnapshotPackage>) -> Result<Response<SnapshotPackage>, Status> {
+    async fn delete_snapshot(
+        &self,
+        request: Request<SnapshotPackage>,
+    ) -> Result<Response<SnapshotPackage>, Status> {
         self.act("delete", request).await
     }
-
 }
 
 #[cfg(test)]
