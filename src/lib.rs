@@ -11,6 +11,7 @@ pub mod env;
 pub mod episode;
 pub mod eval;
 pub mod geom;
+pub mod grpc;
 pub mod hierarchy;
 pub mod http;
 pub mod judge;
