@@ -241,6 +241,44 @@ pub fn content(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 _ => ShellOutput::fail("Error while accessing provider:settings\njava.lang.IllegalArgumentException: name and value are required\n", 1),
             }
         }
+        // ContentCommand's DeleteCommand prints nothing on success.
+        "delete" => match &settings_ns {
+            Some((Some(ns), key)) => {
+                let mut names: Vec<String> = selection
+                    .as_deref()
+                    .map(parse_where)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(k, _)| k == "name")
+                    .map(|(_, v)| v)
+                    .collect();
+                if !key.is_empty() {
+                    names.push(key.clone());
+                }
+                for name in names {
+                    fw.sys.delete_setting(*ns, &name);
+                }
+                ShellOutput::ok(Vec::new())
+            }
+            Some((None, _)) => ShellOutput::fail(
+                format!("Error while accessing provider:settings\njava.lang.IllegalArgumentException: Invalid URI: {uri}\n"),
+                1,
+            ),
+            None => match providers::delete(&fw.sys, &uri, selection.as_deref()) {
+                Ok(_) => ShellOutput::ok(Vec::new()),
+                Err(e) => {
+                    let authority = uri
+                        .strip_prefix("content://")
+                        .and_then(|r| r.split('/').next())
+                        .unwrap_or(&uri)
+                        .to_string();
+                    ShellOutput::fail(
+                        format!("Error while accessing provider:{authority}\njava.lang.IllegalArgumentException: {e}\n"),
+                        1,
+                    )
+                }
+            },
+        },
         _ => ShellOutput::fail(format!("Unsupported operation: {verb}\n"), 255),
     }
 }
