@@ -25,7 +25,7 @@ fn catalog() -> Arc<Catalog> {
 }
 
 /// `n` tasks spread over the catalog, with distinct goals for seed 0 of the run.
-fn sample(catalog: &Catalog, n: usize) -> Vec<String> {
+pub fn sample(catalog: &Catalog, n: usize) -> Vec<String> {
     let all: Vec<&Arc<Task>> = catalog.iter().collect();
     let stride = (all.len() / n).max(1);
     let mut goals = std::collections::HashSet::new();
@@ -59,6 +59,7 @@ fn spec(name: &str, tasks: Vec<String>, agent: AgentSpec, phones: u32) -> RunSpe
         agent,
         phones,
         devices: vec![],
+        fleet: Default::default(),
         retries: 1,
         episode_timeout_s: 120,
     }
@@ -100,7 +101,7 @@ async fn play(
     .unwrap()
 }
 
-fn instances_of(catalog: &Catalog, spec: &RunSpec) -> Vec<plan::Instance> {
+pub fn instances_of(catalog: &Catalog, spec: &RunSpec) -> Vec<plan::Instance> {
     let tasks = spec.selection.pick(catalog).unwrap();
     plan::instances(&tasks, spec.seeds, spec.run_seed, &spec.envs)
 }

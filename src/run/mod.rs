@@ -18,6 +18,7 @@
 //! answer key only to score, after the agent is done, and never hands it to an agent.
 
 pub mod command;
+pub mod devices;
 pub mod exec;
 pub mod phones;
 pub mod plan;
@@ -27,7 +28,7 @@ pub mod spec;
 pub mod stats;
 
 pub use exec::{execute, Progress, RunSummary};
-pub use spec::{AgentSpec, RunSpec};
+pub use spec::{AgentSpec, FleetSpec, RunSpec, Shard};
 
 /// Why a run could not be started or went wrong as a whole (one instance's trouble is that
 /// instance's `errored` row, never a `RunError`).
