@@ -15,7 +15,7 @@ use super::plan::{self, Instance};
 use super::side_effects;
 use super::spec::{AgentSpec, RunSpec};
 use super::{command, RunError};
-use crate::agent::{AgentLog, Ending, Goal, ReferenceAgent, SuccessDetector};
+use crate::agent::{AgentError, AgentLog, Ending, Goal, ReferenceAgent, SuccessDetector};
 use crate::device::Shell;
 use crate::episode::{DeviceSource, Episodes, Report, Status};
 use crate::fleet::{Fleet, Held};
@@ -347,11 +347,11 @@ async fn worker(shared: Arc<Shared>, mut held: Arc<Held>) -> Result<(), RunError
         let span = tracing::info_span!("episode", run = %shared.spec.name, instance = %inst.key(),
             attempt, device = %name);
         let _enter = span.enter();
-        let mut row = play(&shared, &inst, attempt, &held).await;
+        let (mut row, device_fault) = play(&shared, &inst, attempt, &held).await;
         row.device = Some(name.clone());
         let mut set_aside = None;
         if row.outcome == "errored" {
-            // Was it the device? Asking its source now tells a lost device from other trouble.
+            // Was the device lost? Asking its source now tells that from other trouble.
             let ttl = shared.fleet.config().ttl;
             if let Err(why) = held.check(ttl).await {
                 row.error = Some(format!(
@@ -359,7 +359,7 @@ async fn worker(shared: Arc<Shared>, mut held: Arc<Held>) -> Result<(), RunError
                     row.error.as_deref().unwrap_or("")
                 ));
                 set_aside = Some(format!("lost: {why}"));
-            } else if held.failed(shared.fleet.config().max_failures) {
+            } else if device_fault && held.failed(shared.fleet.config().max_failures) {
                 set_aside = Some(format!("{} errored attempts (the limit)", held.failures()));
             }
         }
@@ -479,19 +479,40 @@ fn blank_row(shared: &Shared, inst: &Instance, attempt: u32) -> RunResultRow {
     }
 }
 
-/// Plays one attempt; never fails: trouble becomes an `errored` row saying why.
-async fn play(shared: &Shared, inst: &Instance, attempt: u32, held: &Held) -> RunResultRow {
+/// Why an attempt errored, and whether the device was at fault (it could not be opened, set up or
+/// read, or failed under the agent) rather than the agent's process or its model endpoint: only
+/// the device's faults count towards setting it aside.
+struct Errored {
+    why: String,
+    device: bool,
+}
+
+impl Errored {
+    fn device(why: String) -> Errored {
+        Errored { why, device: true }
+    }
+
+    fn elsewhere(why: String) -> Errored {
+        Errored { why, device: false }
+    }
+}
+
+/// Plays one attempt; never fails: trouble becomes an `errored` row saying why. Also says whether
+/// the device was at fault.
+async fn play(shared: &Shared, inst: &Instance, attempt: u32, held: &Held) -> (RunResultRow, bool) {
     let started = Instant::now();
     let mut row = blank_row(shared, inst, attempt);
     let result = play_episode(shared, inst, held, &mut row).await;
-    if let Err(why) = result {
+    let mut device_fault = false;
+    if let Err(e) = result {
         row.outcome = "errored".into();
         row.success = false;
-        row.error = Some(why);
+        row.error = Some(e.why);
+        device_fault = e.device;
     }
     row.wall_ms = started.elapsed().as_millis() as u64;
     row.at = now();
-    row
+    (row, device_fault)
 }
 
 /// How an agent's turn at an episode ended, for the row.
@@ -501,7 +522,7 @@ struct Played {
     cost_usd: f64,
     log: serde_json::Value,
     /// Infrastructure broke while the agent played (the attempt is `errored`).
-    infra: Option<String>,
+    infra: Option<Errored>,
 }
 
 async fn play_episode(
@@ -509,25 +530,28 @@ async fn play_episode(
     inst: &Instance,
     held: &Held,
     row: &mut RunResultRow,
-) -> Result<(), String> {
+) -> Result<(), Errored> {
     let task = task_for_run(&inst.task, shared.spec.max_steps);
     let instance = task
         .instantiate(inst.seed, &Default::default())
-        .map_err(|e| format!("instance: {e}"))?;
+        .map_err(|e| Errored::elsewhere(format!("instance: {e}")))?;
     let leased = Leased::open(held, inst.env.as_deref(), &shared.episodes)
         .await
-        .map_err(|e| e.to_string())?;
-    let shell = leased.shell().await.map_err(|e| e.to_string())?;
+        .map_err(|e| Errored::device(e.to_string()))?;
+    let shell = leased
+        .shell()
+        .await
+        .map_err(|e| Errored::device(e.to_string()))?;
     let started = shared
         .episodes
         .start_instance(instance, shell.clone())
         .await
-        .map_err(|e| format!("start: {e}"))?;
+        .map_err(|e| Errored::device(format!("start: {e}")))?;
     row.episode_id = Some(started.episode.clone());
     let episode = shared
         .episodes
         .get(&started.episode)
-        .map_err(|e| format!("start: {e}"))?;
+        .map_err(|e| Errored::device(format!("start: {e}")))?;
     leased.bind(episode.clone());
     // A device its source says is gone ends the episode at once, whatever the agent is doing (an
     // agent process would otherwise go on until its time limit).
@@ -587,13 +611,13 @@ async fn play_episode(
     }
     on_loss.abort();
     if let Some(why) = held.lost() {
-        return Err(format!("device lost mid-episode: {why}"));
+        return Err(Errored::device(format!("device lost mid-episode: {why}")));
     }
-    if let Some(why) = played.infra {
-        return Err(why);
+    if let Some(e) = played.infra {
+        return Err(e);
     }
-    let report = checked.map_err(|e| format!("check: {e}"))?;
-    score(row, &report)
+    let report = checked.map_err(|e| Errored::device(format!("check: {e}")))?;
+    score(row, &report).map_err(Errored::device)
 }
 
 /// Fills the row's outcome from the check. Success counts only when the agent said it was done (or
@@ -648,7 +672,7 @@ async fn play_reference(
     let hub = leased.hub();
     let session = match hub.open("agent", None).await {
         Ok(s) => s,
-        Err(e) => return infra_before_acting(format!("agent session: {e}")),
+        Err(e) => return infra_before_acting(Errored::device(format!("agent session: {e}"))),
     };
     // B-MoCA's environment checks the task after every step and ends the episode on success.
     let detector: SuccessDetector = {
@@ -677,7 +701,11 @@ async fn play_reference(
                 ending: Ending::TurnsExhausted,
                 turns: e.turns().to_vec(),
             };
-            (Some(log), Some(e.to_string()), "errored".to_string())
+            let why = match e {
+                AgentError::Device { .. } => Errored::device(e.to_string()),
+                AgentError::Model { .. } => Errored::elsewhere(e.to_string()),
+            };
+            (Some(log), Some(why), "errored".to_string())
         }
     };
     if infra.is_none() {
@@ -713,7 +741,7 @@ async fn play_reference(
     }
 }
 
-fn infra_before_acting(why: String) -> Played {
+fn infra_before_acting(why: Errored) -> Played {
     Played {
         ending: "errored".into(),
         tokens: 0,
@@ -733,7 +761,7 @@ async fn play_command(
 ) -> Played {
     let surface = match AgentSurface::serve(leased, &shared.episodes).await {
         Ok(s) => s,
-        Err(e) => return infra_before_acting(e.to_string()),
+        Err(e) => return infra_before_acting(Errored::elsewhere(e.to_string())),
     };
     let (tx, rx) = tokio::sync::watch::channel(None);
     // Tells the agent to stop once its episode takes no more steps, or at the time limit.
@@ -772,7 +800,9 @@ async fn play_command(
     let summary = shared.episodes.summary(episode).await.ok();
     let acted = summary.as_ref().is_some_and(|s| s.steps > 0 || s.finished);
     match exit {
-        Err(e) => infra_before_acting(format!("cannot start the agent command: {e}")),
+        Err(e) => infra_before_acting(Errored::elsewhere(format!(
+            "cannot start the agent command: {e}"
+        ))),
         Ok(exit) => {
             let log = json!({"command": cmd, "exit": exit.code, "killed": exit.killed,
                              "stdout": exit.stdout, "stderr": exit.stderr});
@@ -788,10 +818,10 @@ async fn play_command(
                     .rev()
                     .collect::<Vec<_>>()
                     .join(" | ");
-                format!(
+                Errored::elsewhere(format!(
                     "the agent process {} before acting: {tail}",
                     exit.describe()
-                )
+                ))
             });
             Played {
                 ending: exit.describe(),

@@ -325,3 +325,97 @@ fn a_run_spreads_over_three_adb_servers_and_a_provider_and_a_lost_phone_is_playe
         report.devices
     );
 }
+
+/// A device that errors every attempt it plays is set aside after `--device-failures` of them and
+/// listed with the reason; its attempts go to the other device. Here the adb phone cannot play in a
+/// device environment (only an embedded phone boots in one), a fault of the device's, never the
+/// agent's.
+#[test]
+fn a_device_failing_k_times_is_set_aside_and_the_run_finishes_on_the_others() {
+    let Some(adb) = adb_binary() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&adb);
+    let phone = SimProcess::start(1);
+    let catalog = {
+        let (catalog, errors) =
+            droidmcp::task::Catalog::load_dir(&droidmcp::task::catalog::default_dir());
+        assert!(errors.is_empty(), "{errors:?}");
+        Arc::new(catalog)
+    };
+    let tasks = crate::run::sample(&catalog, 4);
+    let probe = RunSpec {
+        name: "probe".into(),
+        selection: Selection {
+            patterns: tasks.clone(),
+            ..Selection::default()
+        },
+        seeds: 1,
+        run_seed: 0,
+        envs: vec![Some("105".into())],
+        max_steps: None,
+        agent: AgentSpec::Command(String::new()),
+        phones: 1,
+        devices: vec![],
+        fleet: Default::default(),
+        retries: 3,
+        episode_timeout_s: 120,
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(Model::start(
+        oracle(&crate::run::instances_of(&catalog, &probe)),
+        Duration::ZERO,
+    ));
+    let db = dir.path().join("runs.db");
+    let out = Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["--env", "105", "run", "k", "--tasks", &tasks.join(",")])
+        .args(["--agent", "t3a", "--model", "m", "--base-url", &model.base])
+        .args(["--phones", "1", "--connect", &phone.addr])
+        .args(["--adb-server", &server.addr(), "--device-failures", "2"])
+        .args(["--retries", "3", "--store"])
+        .arg(&db)
+        .env("ADB_EMU", "0")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let store = Store::open(&db).unwrap();
+    let rows = store.run_results("k").unwrap();
+    let adb_name = format!("{}/{}", server.addr(), phone.addr);
+    let on_adb: Vec<_> = rows
+        .iter()
+        .filter(|r| r.device.as_deref() == Some(adb_name.as_str()))
+        .collect();
+    assert_eq!(on_adb.len(), 2, "{rows:#?}");
+    assert!(
+        on_adb.iter().all(|r| r.outcome == "errored" && !r.is_final),
+        "{on_adb:#?}"
+    );
+    let finals: Vec<_> = rows.iter().filter(|r| r.is_final).collect();
+    assert_eq!(finals.len(), tasks.len(), "{rows:#?}");
+    assert!(
+        finals
+            .iter()
+            .all(|r| r.success && r.device.as_deref() == Some("sim:0")),
+        "{finals:#?}"
+    );
+    let report = RunReport::load("k", &store, &catalog).unwrap();
+    let line = report
+        .devices
+        .iter()
+        .find(|d| d.device == adb_name)
+        .unwrap_or_else(|| panic!("{:?}", report.devices));
+    assert_eq!(
+        line.set_aside.as_deref(),
+        Some("2 errored attempts (the limit)"),
+        "{line:?}"
+    );
+    assert_eq!((line.attempts, line.errored), (2, 2));
+    let md = report.markdown();
+    assert!(
+        md.contains(&format!(
+            "| {adb_name} | adb connect via {} | 2 | 2 | 2 errored attempts (the limit) |",
+            server.addr()
+        )),
+        "{md}"
+    );
+}
