@@ -842,7 +842,9 @@ fn two_shards_in_two_processes_make_one_report() {
     };
     let (one, two) = (played(1), played(2));
     assert_eq!((one.len(), two.len()), (3, 3), "{one:#?}\n{two:#?}");
-    assert!(one.iter().all(|r| !two.iter().any(|s| s.instance == r.instance)));
+    assert!(one
+        .iter()
+        .all(|r| !two.iter().any(|s| s.instance == r.instance)));
     let report = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
         .args(["report", "--run", "split", "--json", "--store"])
         .arg(dir.path().join("shard-1.db"))

@@ -26,11 +26,11 @@
 pub mod adb_server;
 pub mod connect;
 pub mod embedded;
-mod fleet;
+mod held;
 pub mod provider;
 mod source;
 
-pub use fleet::{Fleet, FleetConfig, Held, SetAside};
+pub use held::{Fleet, FleetConfig, Held, SetAside};
 pub use source::{Endpoint, Grant, Source};
 
 /// Why a source could not list, lease, renew or release a device.

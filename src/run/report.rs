@@ -93,16 +93,20 @@ pub struct DeviceLine {
 
 /// Attempts per device from every row, with the source and set-aside reason the store kept.
 fn device_lines(rows: &[RunResultRow], known: &[RunDeviceRow]) -> Vec<DeviceLine> {
-    let mut lines: Vec<DeviceLine> = known
-        .iter()
-        .map(|d| DeviceLine {
-            device: d.device.clone(),
-            source: d.source.clone(),
-            attempts: 0,
-            errored: 0,
-            set_aside: d.set_aside.clone(),
-        })
-        .collect();
+    let mut lines: Vec<DeviceLine> = Vec::new();
+    // Shards name their devices alike (each process has its `sim:0`): one line per name.
+    for d in known {
+        match lines.iter_mut().find(|l| l.device == d.device) {
+            Some(line) => line.set_aside = line.set_aside.take().or(d.set_aside.clone()),
+            None => lines.push(DeviceLine {
+                device: d.device.clone(),
+                source: d.source.clone(),
+                attempts: 0,
+                errored: 0,
+                set_aside: d.set_aside.clone(),
+            }),
+        }
+    }
     for r in rows {
         let Some(device) = &r.device else { continue };
         let i = match lines.iter().position(|l| &l.device == device) {

@@ -23,9 +23,9 @@ struct Server {
 }
 
 impl Server {
-    fn start(adb: &PathBuf) -> Server {
+    fn start(adb: &std::path::Path) -> Server {
         let server = Server {
-            adb: adb.clone(),
+            adb: adb.to_path_buf(),
             port: free_port(),
         };
         let out = server.cli(&["start-server"]);

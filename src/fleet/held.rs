@@ -37,6 +37,9 @@ pub struct SetAside {
     pub reason: String,
 }
 
+/// A device's shell and the environment it was opened in.
+type OpenShell = (Option<String>, Arc<dyn Shell>);
+
 /// One leased device: its grant, its heartbeat, its shell (opened once and kept across episodes).
 pub struct Held {
     pub grant: Grant,
@@ -45,8 +48,7 @@ pub struct Held {
     lost: CancellationToken,
     why_lost: Mutex<Option<String>>,
     heartbeat: Mutex<Option<tokio::task::JoinHandle<()>>>,
-    /// The shell and the environment it was opened in.
-    shell: tokio::sync::Mutex<Option<(Option<String>, Arc<dyn Shell>)>>,
+    shell: tokio::sync::Mutex<Option<OpenShell>>,
     failures: AtomicU32,
 }
 
