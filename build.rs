@@ -42,6 +42,27 @@ fn main() {
     let dest = Path::new(&env::var("OUT_DIR").expect("OUT_DIR")).join("res_files.rs");
     fs::write(dest, out).expect("write res_files.rs");
     bundle_data(Path::new(&manifest));
+    emulator_protos(Path::new(&manifest));
+}
+
+/// The Android emulator's gRPC interface (`proto/`, android_env's copies of the emulator's
+/// `emulator_controller.proto` and `snapshot_service.proto`), compiled by protox in Rust: CI and a
+/// user's machine have no `protoc`, and a prebuilt one cannot be downloaded there.
+fn emulator_protos(manifest: &Path) {
+    let root = manifest.join("proto");
+    println!("cargo:rerun-if-changed=proto");
+    let files = [
+        "android_env/proto/emulator_controller.proto",
+        "android_env/proto/snapshot_service.proto",
+    ];
+    let descriptors = protox::compile(files, [&root]).expect("the emulator's .proto files compile");
+    tonic_prost_build::configure()
+        .build_server(true)
+        .build_client(true)
+        // Methods the phone does not carry out never reach the service (`grpc::unimplemented`).
+        .generate_default_stubs(true)
+        .compile_fds(descriptors)
+        .expect("generate the gRPC code");
 }
 
 /// The task suite and the judge configs (`tasks/**/*.toml`, `judges/**/*.toml`) as a table of

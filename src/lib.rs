@@ -12,6 +12,7 @@ pub mod episode;
 pub mod eval;
 pub mod fleet;
 pub mod geom;
+pub mod grpc;
 pub mod hierarchy;
 pub mod http;
 pub mod judge;

@@ -248,11 +248,23 @@ fn the_shell_user_and_adbs_root_property() {
 fn dumpsys_input_and_window_carry_the_frames_and_rotation() {
     let phone = boot(0);
     let frames = sh(&phone, "dumpsys input | grep logicalFrame");
-    assert_eq!(
-        frames,
-        "      Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, orientation=0, logicalFrame=[0, 0, 1080, 2400], physicalFrame=[0, 0, 1080, 2400], deviceSize=[1080, 2400], isActive=[1]\n"
-    );
+    // Once in the touchscreen's mapper, once in the reader's configuration, as a real dump has it.
+    let viewport = "      Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, orientation=0, logicalFrame=[0, 0, 1080, 2400], physicalFrame=[0, 0, 1080, 2400], deviceSize=[1080, 2400], isActive=[1]\n";
+    assert_eq!(frames, viewport.repeat(2));
     assert_eq!(sh(&phone, "dumpsys input | grep physicalFrame"), frames);
+    // android_env's get_orientation reads the touchscreen's rotation (Android 13/14 print a number).
+    assert_eq!(
+        sh(
+            &phone,
+            "dumpsys input | grep -e SurfaceOrientation -e InputDeviceOrientation"
+        ),
+        "      InputDeviceOrientation: 0\n"
+    );
+    let dump = sh(&phone, "dumpsys input");
+    assert!(
+        dump.contains(&format!("  Device 2: virtio_input_multi_touch_1\n    Touch Input Mapper (mode - DIRECT):\n{viewport}      DisplayBounds: 1080x2400\n      PhysicalFrameInRotatedDisplay: Rect{{0, 0, 1080, 2400}}\n      InputDeviceOrientation: 0\n  Configuration:\n")),
+        "{dump}"
+    );
     assert_eq!(
         sh(&phone, "dumpsys window | grep mCurrentRotation"),
         "      mCurrentRotation=ROTATION_0\n"
@@ -261,7 +273,7 @@ fn dumpsys_input_and_window_carry_the_frames_and_rotation() {
     sh(&phone, "wm size 720x1280");
     assert_eq!(
         sh(&phone, "dumpsys input | grep -o 'logicalFrame=.*isActive'"),
-        "logicalFrame=[0, 0, 720, 1280], physicalFrame=[0, 240, 1080, 2160], deviceSize=[1080, 2400], isActive\n"
+        "logicalFrame=[0, 0, 720, 1280], physicalFrame=[0, 240, 1080, 2160], deviceSize=[1080, 2400], isActive\n".repeat(2)
     );
 }
 

@@ -17,6 +17,9 @@ mod docs;
 // Device environments: B-MoCA's 45 and random ones, goldens across them, the report by factor.
 mod envs;
 
+// The emulator gRPC controller (EmulatorController, SnapshotService) over the embedded phone.
+mod grpc;
+
 // The device layer over the embedded phone: actions, typing, observation.
 mod device;
 

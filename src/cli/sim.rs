@@ -7,6 +7,7 @@ use anyhow::Context;
 use super::Global;
 use crate::adb::{self, Identity};
 use crate::device::Shell;
+use crate::grpc;
 use crate::sim::{ClockMode, Phone, Profile};
 
 #[derive(Debug, clap::Args)]
@@ -21,6 +22,12 @@ pub struct Args {
     /// for adb's own scan to find it too.
     #[arg(long, value_name = "PORT")]
     pub emulator: Option<u16>,
+    /// With --emulator: serve the emulator's gRPC controller (EmulatorController, SnapshotService;
+    /// what android_env connects to) on 127.0.0.1:PORT, as the emulator's `-grpc PORT`. Default
+    /// 8554 for console 5554, and as far above 8554 as the console is above 5554; when that
+    /// default is taken the phone serves without gRPC and says so.
+    #[arg(long, value_name = "PORT", requires = "emulator")]
+    pub grpc: Option<u16>,
     /// Allow --adb to listen on a non-loopback address. The phone's shell then is a root-capable
     /// shell (files, databases, settings of the embedded phone) for anyone who can reach the port.
     #[arg(long)]
@@ -107,6 +114,10 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
              this port gets an unauthenticated shell on the embedded phone"
         );
     }
+    let grpc = match console_port {
+        Some(port) => serve_grpc(&shell, args.grpc, port).await?,
+        None => None,
+    };
     let (console, on_restart) = match console_port {
         Some(port) => {
             let (console, server) = serve_console(global, &shell, port, local.port()).await?;
@@ -123,13 +134,17 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
     match console_port {
         Some(port) => println!(
             "embedded phone ({}, seed {}, {}) is serving as emulator-{port}: console on \
-             127.0.0.1:{port}, adbd on {local}\n\
+             127.0.0.1:{port}, adbd on {local}{}\n\
              then e.g.:     adb -s emulator-{port} emu gsm call 5551234\n\
              \x20              adb -s emulator-{port} shell uiautomator dump /dev/tty\n\
              Ctrl-C stops it.",
             identity.model,
             args.seed,
-            env.describe()
+            env.describe(),
+            match &grpc {
+                Some((addr, _)) => format!(", gRPC on {addr}"),
+                None => String::new(),
+            }
         ),
         None => println!(
             "embedded phone ({}, seed {}, {}) is serving adb on {local}\n\
@@ -148,7 +163,39 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         .await
         .context("adbd stopped")?;
     drop(console);
+    drop(grpc);
     Ok(0)
+}
+
+/// Starts the emulator gRPC endpoint on 127.0.0.1 (`--grpc PORT`, else [`grpc::default_port`]);
+/// it stops when the returned guard drops. A taken default port is a warning, not a failure, so a
+/// phone still serves beside a real emulator that holds 8554.
+async fn serve_grpc(
+    shell: &Arc<dyn Shell>,
+    asked: Option<u16>,
+    console_port: u16,
+) -> anyhow::Result<Option<(std::net::SocketAddr, tokio_util::sync::DropGuard)>> {
+    let port = asked.unwrap_or_else(|| grpc::default_port(console_port));
+    let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+        Ok(l) => l,
+        Err(e) if asked.is_none() => {
+            eprintln!("note: no emulator gRPC endpoint: 127.0.0.1:{port} is taken ({e}); pass --grpc PORT for another port");
+            return Ok(None);
+        }
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot listen on 127.0.0.1:{port} for gRPC"))
+        }
+    };
+    let addr = listener.local_addr()?;
+    let stop = tokio_util::sync::CancellationToken::new();
+    let stopped = stop.clone();
+    let shell = Arc::clone(shell);
+    tokio::spawn(async move {
+        if let Err(e) = grpc::serve(listener, shell, stopped.cancelled_owned()).await {
+            eprintln!("gRPC endpoint stopped: {e}");
+        }
+    });
+    Ok(Some((addr, stop.drop_guard())))
 }
 
 /// Starts the console on 127.0.0.1:`port` and announces the adbd on `adb_port` to the adb server

@@ -218,11 +218,10 @@ pub fn cmd_display(fw: &mut Framework, args: &[String]) -> ShellOutput {
     }
 }
 
-/// The input system's viewport of the built-in display, as native `DisplayViewport::toString`
-/// (Android 14) prints it: the logical display (`wm size`, rotation 0: the phone never rotates)
-/// and where it lands on the panel, scaled to fit and centred, as DisplayManager maps an
-/// overridden size.
-fn viewport(fw: &Framework) -> String {
+/// Where the logical display (`wm size`, rotation 0: the phone never rotates) lands on the panel:
+/// scaled to fit and centred, as DisplayManager maps an overridden size. `[left, top, right,
+/// bottom]`.
+fn physical_frame(fw: &Framework) -> [i32; 4] {
     let (lw, lh) = fw.display.size();
     let (pw, ph) = (fw.display.profile.width, fw.display.profile.height);
     let (fw_, fh) = if (lw as i64) * (ph as i64) > (lh as i64) * (pw as i64) {
@@ -231,18 +230,42 @@ fn viewport(fw: &Framework) -> String {
         ((lw as i64 * ph as i64 / lh.max(1) as i64) as i32, ph)
     };
     let (left, top) = ((pw - fw_) / 2, (ph - fh) / 2);
+    [left, top, left + fw_, top + fh]
+}
+
+/// The input system's viewport of the built-in display, as native `DisplayViewport::toString`
+/// (Android 14) prints it.
+fn viewport(fw: &Framework) -> String {
+    let (lw, lh) = fw.display.size();
+    let (pw, ph) = (fw.display.profile.width, fw.display.profile.height);
+    let [left, top, right, bottom] = physical_frame(fw);
     format!(
         "Viewport INTERNAL: displayId=0, uniqueId=local:{PHYSICAL_ID}, port=0, orientation=0, \
-         logicalFrame=[0, 0, {lw}, {lh}], physicalFrame=[{left}, {top}, {}, {}], \
-         deviceSize=[{pw}, {ph}], isActive=[1]",
-        left + fw_,
-        top + fh
+         logicalFrame=[0, 0, {lw}, {lh}], physicalFrame=[{left}, {top}, {right}, {bottom}], \
+         deviceSize=[{pw}, {ph}], isActive=[1]"
     )
 }
 
-/// `dumpsys input`: InputManager's dump as far as the phone has it: the reader's configured
-/// viewports (the lines tools grep for `logicalFrame`/`physicalFrame`) and the dispatcher's
-/// focus. Device lists, mapper parameters and the event log of a real dump are left out.
+/// The touchscreen's entry in the reader's device list (`InputDevice::dump`'s first line, then
+/// `TouchInputMapper::dump`'s header and its `dumpDisplay` block: the viewport, `DisplayBounds`,
+/// `PhysicalFrameInRotatedDisplay`, `InputDeviceOrientation` as Android 14 prints it, a number).
+/// android_env reads the screen's rotation from the `InputDeviceOrientation` line. The goldfish
+/// emulator's touchscreen name; the mapper's parameters, axes and calibration are left out.
+fn touchscreen(fw: &Framework) -> String {
+    let [left, top, right, bottom] = physical_frame(fw);
+    let (pw, ph) = (fw.display.profile.width, fw.display.profile.height);
+    format!(
+        "  Device 2: virtio_input_multi_touch_1\n    Touch Input Mapper (mode - DIRECT):\n      {}\n      \
+         DisplayBounds: {pw}x{ph}\n      PhysicalFrameInRotatedDisplay: Rect{{{left}, {top}, {right}, {bottom}}}\n      \
+         InputDeviceOrientation: 0\n",
+        viewport(fw)
+    )
+}
+
+/// `dumpsys input`: InputManager's dump as far as the phone has it: the touchscreen in the reader's
+/// device list, the reader's configured viewports (the lines tools grep for `logicalFrame`/
+/// `physicalFrame`; a real dump prints the viewport in both places too) and the dispatcher's focus.
+/// Other devices, the mappers' parameters and the event log of a real dump are left out.
 pub fn dumpsys_input(fw: &mut Framework) -> ShellOutput {
     // The input window is named `HASH TITLE` where WindowManager writes `Window{HASH u0 TITLE}`.
     let (focus, _) = focus_lines(fw);
@@ -255,7 +278,8 @@ pub fn dumpsys_input(fw: &mut Framework) -> ShellOutput {
         None => String::new(),
     };
     ShellOutput::ok(format!(
-        "INPUT MANAGER (dumpsys input)\n\nInput Reader State (Nums of device: 1):\n  Configuration:\n    Viewports:\n      {}\n\nInput Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  InputFilterEnabled: false\n  FocusedDisplayId: 0\n  FocusedWindows:\n{focused}",
+        "INPUT MANAGER (dumpsys input)\n\nInput Reader State (Nums of device: 1):\n{}  Configuration:\n    Viewports:\n      {}\n\nInput Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n  InputFilterEnabled: false\n  FocusedDisplayId: 0\n  FocusedWindows:\n{focused}",
+        touchscreen(fw),
         viewport(fw)
     ))
 }
