@@ -248,6 +248,7 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
         },
         phones,
         devices: vec![],
+        fleet: Default::default(),
         retries: body.retries.unwrap_or(2).min(10),
         episode_timeout_s: body.episode_timeout_s.unwrap_or(600).clamp(1, 86_400),
     };
