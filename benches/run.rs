@@ -74,6 +74,7 @@ async fn run(model: &Model, tasks: &[String], phones: u32) -> Played {
         },
         phones,
         devices: vec![],
+        fleet: Default::default(),
         retries: 0,
         episode_timeout_s: 300,
     };
@@ -150,7 +151,15 @@ fn main() {
         .collect();
     println!("| phones | replay: ok, wall, instances/s | run (oracle agent): success, errored, steps, model calls, wall, instances/s | runner overhead per step |");
     println!("|---|---|---|---|");
-    for phones in [1u32, 2, 4] {
+    // Phone counts from the arguments (`-- 16`), else 1, 2 and 4.
+    let mut counts: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    if counts.is_empty() {
+        counts = vec![1, 2, 4];
+    }
+    for phones in counts {
         let (ok, replay_secs) = rt.block_on(replay(&instances, phones as usize));
         let played = models
             .iter()

@@ -10,6 +10,7 @@ pub mod device;
 pub mod env;
 pub mod episode;
 pub mod eval;
+pub mod fleet;
 pub mod geom;
 pub mod grpc;
 pub mod hierarchy;

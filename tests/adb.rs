@@ -18,6 +18,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 mod console;
+mod fleet;
 mod root;
 
 // ---------------------------------------------------------------------------------------------------

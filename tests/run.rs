@@ -25,7 +25,7 @@ fn catalog() -> Arc<Catalog> {
 }
 
 /// `n` tasks spread over the catalog, with distinct goals for seed 0 of the run.
-fn sample(catalog: &Catalog, n: usize) -> Vec<String> {
+pub fn sample(catalog: &Catalog, n: usize) -> Vec<String> {
     let all: Vec<&Arc<Task>> = catalog.iter().collect();
     let stride = (all.len() / n).max(1);
     let mut goals = std::collections::HashSet::new();
@@ -59,6 +59,7 @@ fn spec(name: &str, tasks: Vec<String>, agent: AgentSpec, phones: u32) -> RunSpe
         agent,
         phones,
         devices: vec![],
+        fleet: Default::default(),
         retries: 1,
         episode_timeout_s: 120,
     }
@@ -100,7 +101,7 @@ async fn play(
     .unwrap()
 }
 
-fn instances_of(catalog: &Catalog, spec: &RunSpec) -> Vec<plan::Instance> {
+pub fn instances_of(catalog: &Catalog, spec: &RunSpec) -> Vec<plan::Instance> {
     let tasks = spec.selection.pick(catalog).unwrap();
     plan::instances(&tasks, spec.seeds, spec.run_seed, &spec.envs)
 }
@@ -826,4 +827,67 @@ async fn a_bmoca_agent_taps_by_numeric_tag_and_the_success_detector_ends_its_epi
         ("failure", "out_of_steps"),
         "{r:?}"
     );
+}
+
+/// Two runner processes each play one shard of a run into a store of their own; `report` reads the
+/// two stores as the one run: every instance once, nothing played twice.
+#[test]
+fn two_shards_in_two_processes_make_one_report() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let catalog = catalog();
+    let tasks = sample(&catalog, 6);
+    let probe = spec("probe", tasks.clone(), AgentSpec::Command(String::new()), 1);
+    let model = rt.block_on(Model::start(
+        oracle(&instances_of(&catalog, &probe)),
+        Duration::ZERO,
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |i: u32| {
+        let db = dir.path().join(format!("shard-{i}.db"));
+        std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+            .args(["run", "split", "--tasks", &tasks.join(",")])
+            .args(["--agent", "t3a", "--model", "m", "--base-url", &model.base])
+            .args(["--phones", "1", "--shard", &format!("{i}/2"), "--store"])
+            .arg(&db)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (shard(1), shard(2));
+    for child in [a, b] {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let played = |i: u32| {
+        Store::open(&dir.path().join(format!("shard-{i}.db")))
+            .unwrap()
+            .run_results("split")
+            .unwrap()
+    };
+    let (one, two) = (played(1), played(2));
+    assert_eq!((one.len(), two.len()), (3, 3), "{one:#?}\n{two:#?}");
+    assert!(one
+        .iter()
+        .all(|r| !two.iter().any(|s| s.instance == r.instance)));
+    let report = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["report", "--run", "split", "--json", "--store"])
+        .arg(dir.path().join("shard-1.db"))
+        .arg("--store")
+        .arg(dir.path().join("shard-2.db"))
+        .output()
+        .unwrap();
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    let v: Value = serde_json::from_slice(&report.stdout).unwrap();
+    assert_eq!(v["instances"], 6, "{v}");
+    assert_eq!(v["success"]["k"], 6, "{v}");
+    assert_eq!(v["devices"].as_array().map(Vec::len), Some(1), "{v}");
 }

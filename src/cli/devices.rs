@@ -23,7 +23,7 @@ fn entry_row(device: &DeviceEntry) -> String {
 }
 
 pub async fn run(global: &Global, _args: Args) -> anyhow::Result<i32> {
-    let addr = server_address(global.adb_server.as_deref())?;
+    let addr = server_address(global.adb_server())?;
     println!(
         "{}",
         row("SERIAL", "STATE", "MODEL", "PRODUCT", "TRANSPORT")

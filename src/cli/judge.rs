@@ -112,9 +112,10 @@ pub struct ReviewArgs {
 /// `droidmcp report`: trajectory metrics and success rates over the stored episodes.
 #[derive(Debug, clap::Args)]
 pub struct ReportArgs {
-    /// The store to read (default: the episode store).
+    /// The store to read (default: the episode store). With --run, repeatable: the stores of one
+    /// run's shards (`droidmcp run --shard i/n`), read as one run.
     #[arg(long)]
-    store: Option<PathBuf>,
+    store: Vec<PathBuf>,
     /// One JSON object per line instead of tables.
     #[arg(long)]
     json: bool,
@@ -459,16 +460,26 @@ pub async fn review(args: ReviewArgs) -> anyhow::Result<i32> {
 
 /// `droidmcp report`.
 pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
-    let store = open_store(args.store.as_deref())?;
     if let Some(run) = &args.run {
+        let stores = match args.store.as_slice() {
+            [] => vec![open_store(None)?],
+            paths => paths
+                .iter()
+                .map(|p| open_store(Some(p)))
+                .collect::<anyhow::Result<Vec<_>>>()?,
+        };
         return run_report(
-            &store,
+            &stores,
             run,
             args.compare.as_deref(),
             args.out.as_deref(),
             args.json,
         );
     }
+    if args.store.len() > 1 {
+        anyhow::bail!("several --store are read together only for a run's report (--run NAME)");
+    }
+    let store = open_store(args.store.first().map(PathBuf::as_path))?;
     let rows = crate::judge::report::report(&store, &load_catalog())?;
     if args.json {
         for r in &rows {
@@ -589,7 +600,7 @@ async fn ping(
 
 /// `report --run NAME`: the run's tables on stdout (or JSON), optionally written out and compared.
 fn run_report(
-    store: &Store,
+    stores: &[Store],
     name: &str,
     compare: Option<&str>,
     out: Option<&std::path::Path>,
@@ -598,18 +609,30 @@ fn run_report(
     use crate::run::report::RunReport;
     let catalog = load_catalog();
     let load = |name: &str| -> anyhow::Result<RunReport> {
-        if store.run_spec(name)?.is_none() {
-            let known = store.runs()?;
-            anyhow::bail!(
-                "no run named {name:?} in the store (runs: {})",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
+        let mut specs = Vec::new();
+        for store in stores {
+            match store.run_spec(name)? {
+                Some(spec) => specs.push(spec),
+                None => {
+                    let known = store.runs()?;
+                    anyhow::bail!(
+                        "no run named {name:?} in the store (runs: {})",
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    );
                 }
+            }
+        }
+        // Shards of one run share its specification; different ones are different runs.
+        if specs.windows(2).any(|w| w[0] != w[1]) {
+            anyhow::bail!(
+                "the stores hold different runs named {name:?} (their specifications differ), not shards of one"
             );
         }
-        Ok(RunReport::load(name, store, &catalog)?)
+        Ok(RunReport::load_all(name, stores, &catalog)?)
     };
     let report = load(name)?;
     if json {

@@ -32,9 +32,12 @@ pub struct Global {
     /// Device to use: `sim` (the embedded phone, default), `sim:SEED`, or an adb serial.
     #[arg(long, global = true, env = "DROIDMCP_DEVICE")]
     pub device: Option<String>,
-    /// adb server address (host:port); default from ADB_SERVER_SOCKET, else 127.0.0.1:5037.
-    #[arg(long, global = true)]
-    pub adb_server: Option<String>,
+    /// adb server address (host:port); default from ADB_SERVER_SOCKET, else 127.0.0.1:5037. `run`
+    /// takes it repeatedly: every ready device of every server named plays (the first is also the
+    /// server `--connect` and `--provider` endpoints are connected through); other commands use
+    /// the first.
+    #[arg(long = "adb-server", global = true, value_name = "HOST:PORT")]
+    pub adb_servers: Vec<String>,
     /// Device environment the embedded phone starts in: a B-MoCA id (000-034 train, 100-109 test),
     /// `random:SEED`, or `default`; `tasks replay` also sweeps `train`, `test`, `all` or a list
     /// (`000,105`).
@@ -54,6 +57,11 @@ fn parse_env(s: &str) -> Result<String, String> {
 }
 
 impl Global {
+    /// The adb server devices are opened through (the first `--adb-server`).
+    pub fn adb_server(&self) -> Option<&str> {
+        self.adb_servers.first().map(String::as_str)
+    }
+
     /// The device new sessions get: `--device` (default `sim`) with `--env` attached.
     pub fn device_spec(&self) -> Option<String> {
         match &self.env {

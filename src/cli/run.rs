@@ -9,9 +9,10 @@ use clap::Args as ClapArgs;
 
 use super::Global;
 use crate::agent::{ReferenceAgent, Style};
+use crate::fleet::provider::ProviderConfig;
 use crate::llm::{ChatClient, Endpoint, EndpointLimits, ResponseFormat, SpendCap};
 use crate::run::plan::{Selection, Source};
-use crate::run::{AgentSpec, RunSpec};
+use crate::run::{AgentSpec, FleetSpec, RunSpec, Shard};
 use crate::store::Store;
 use crate::task::Catalog;
 
@@ -75,11 +76,29 @@ pub struct Args {
     #[arg(long)]
     pub agent_cmd: Option<String>,
     /// Embedded phones playing at once (default 1 unless --device names adb devices).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=256))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1024))]
     pub phones: Option<u32>,
-    /// An adb serial that plays too (repeatable).
+    /// An adb serial that plays too (repeatable): on the home adb server, or with --adb-server,
+    /// only these serials of those servers.
     #[arg(long = "adb-device")]
     pub devices: Vec<String>,
+    /// A HOST:PORT endpoint to `adb connect` through the home adb server and play on (repeatable):
+    /// a phone in `adb tcpip` mode, an emulator container, `droidmcp sim --adb`.
+    #[arg(long = "connect", value_name = "HOST:PORT")]
+    pub connect: Vec<String>,
+    /// A farm's lease and release commands (a TOML file; see docs/fleet.md), repeatable.
+    #[arg(long = "provider", value_name = "FILE")]
+    pub providers: Vec<PathBuf>,
+    /// How long a device lease lasts unrenewed, in seconds; heartbeats renew it every third of that.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub lease_ttl: u64,
+    /// Errored attempts after which a device is set aside for the rest of the run.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub device_failures: u32,
+    /// Play only shard I of N of the instances (another process, with its own store, plays the
+    /// others; `droidmcp report --run NAME --store A --store B` reads them together).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
     /// Attempts after an errored one (infrastructure trouble), per instance.
     #[arg(long, default_value_t = 2)]
     pub retries: u32,
@@ -92,6 +111,27 @@ pub struct Args {
     /// Draw N random device environments from the run seed (in addition to --env).
     #[arg(long)]
     pub random_envs: Option<u32>,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).map_err(|e| e.to_string())
+}
+
+/// Where the run's devices beyond the embedded phones come from.
+fn fleet(global: &Global, args: &Args) -> anyhow::Result<FleetSpec> {
+    let providers = args
+        .providers
+        .iter()
+        .map(|p| ProviderConfig::load(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(FleetSpec {
+        adb_servers: global.adb_servers.clone(),
+        connect: args.connect.clone(),
+        providers,
+        lease_ttl_s: args.lease_ttl,
+        max_device_failures: args.device_failures,
+        shard: args.shard,
+    })
 }
 
 fn selection_given(a: &Args) -> bool {
@@ -125,7 +165,7 @@ fn envs(global: &Global, args: &Args) -> anyhow::Result<Vec<Option<String>>> {
     Ok(envs)
 }
 
-fn spec(global: &Global, args: &Args, phones: u32) -> anyhow::Result<RunSpec> {
+fn spec(global: &Global, args: &Args, phones: u32, fleet: FleetSpec) -> anyhow::Result<RunSpec> {
     let sources = args
         .sources
         .iter()
@@ -167,6 +207,7 @@ fn spec(global: &Global, args: &Args, phones: u32) -> anyhow::Result<RunSpec> {
         devices: args.devices.clone(),
         retries: args.retries,
         episode_timeout_s: args.episode_timeout,
+        fleet,
     })
 }
 
@@ -196,7 +237,18 @@ fn reference_agent(args: &Args, spec: &RunSpec) -> anyhow::Result<Option<Arc<Ref
         endpoint.usd_per_million_input = p[0];
         endpoint.usd_per_million_output = p[1];
     }
-    endpoint.max_concurrency = (spec.phones as usize + spec.devices.len()).max(1);
+    // Every device may ask at once; an adb server's devices are not counted until leased.
+    let fleet = &spec.fleet;
+    endpoint.max_concurrency = (spec.phones as usize
+        + spec.devices.len()
+        + fleet.connect.len()
+        + fleet
+            .providers
+            .iter()
+            .map(|p| p.devices as usize)
+            .sum::<usize>()
+        + 16 * fleet.adb_servers.len())
+    .max(1);
     endpoint.timeout = std::time::Duration::from_secs(args.request_timeout);
     let client = ChatClient::new(
         endpoint,
@@ -221,14 +273,18 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
             );
         }
     }
-    let phones = args
-        .phones
-        .unwrap_or(if args.devices.is_empty() { 1 } else { 0 });
+    let fleet = fleet(global, &args)?;
+    let remote = !args.devices.is_empty()
+        || !fleet.adb_servers.is_empty()
+        || !fleet.connect.is_empty()
+        || !fleet.providers.is_empty();
+    let phones = args.phones.unwrap_or(if remote { 0 } else { 1 });
     let spec = match (store.run_spec(&args.name)?, selection_given(&args)) {
-        (Some(stored), false) => {
-            RunSpec::from_record(&args.name, &stored, phones, args.devices.clone())?
-        }
-        _ => spec(global, &args, phones)?,
+        (Some(stored), false) => RunSpec {
+            fleet,
+            ..RunSpec::from_record(&args.name, &stored, phones, args.devices.clone())?
+        },
+        _ => spec(global, &args, phones, fleet)?,
     };
     let (catalog, errors) = Catalog::load_dir(&crate::task::catalog::default_dir());
     for e in &errors {
@@ -241,7 +297,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         spec,
         Arc::new(catalog),
         store,
-        global.adb_server.clone(),
+        global.adb_server().map(str::to_string),
         agent,
         move |p| {
             if tty {

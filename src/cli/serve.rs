@@ -78,10 +78,14 @@ pub fn state(global: &Global) -> Arc<ServerState> {
 
 fn state_for(global: &Global, surface: Surface) -> Arc<ServerState> {
     let pool = Arc::new(
-        DevicePool::new(global.device_spec(), global.adb_server.clone())
-            .with_sim_clock(crate::sim::ClockMode::Real)
-            .serving_clients(),
+        DevicePool::new(
+            global.device_spec(),
+            global.adb_server().map(str::to_string),
+        )
+        .with_sim_clock(crate::sim::ClockMode::Real)
+        .serving_clients(),
     );
+    pool.close_unused_phones_in_background();
     ServerState::with_surface(Hub::new(pool), surface)
 }
 

@@ -223,7 +223,7 @@ async fn serve_console(
             eprintln!("console stopped: {e}");
         }
     });
-    let server = adb::AdbServer::new(&adb::server_address(global.adb_server.as_deref())?)?;
+    let server = adb::AdbServer::new(&adb::server_address(global.adb_server())?)?;
     if let Err(e) = server.register_emulator(adb_port).await {
         eprintln!("note: could not announce emulator-{port} to the adb server ({e}); an adb server started later finds it on its own when the port is in 5554–5584");
     }

@@ -269,7 +269,7 @@ async fn replay_one(
         Some(env) if on_sim => crate::env::with_env(&device, env),
         _ => device,
     };
-    let mut shell = crate::device::open(Some(&spec), global.adb_server.as_deref())
+    let mut shell = crate::device::open(Some(&spec), global.adb_server())
         .await
         .with_context(|| format!("opening device {spec}"))?;
     // A real device is put into the environment over its shell, and restored afterwards.

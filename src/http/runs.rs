@@ -274,6 +274,7 @@ fn spec_of(body: RunBody) -> Result<(RunSpec, Style), ApiError> {
         },
         phones,
         devices: vec![],
+        fleet: Default::default(),
         retries,
         episode_timeout_s,
     };

@@ -1,21 +1,24 @@
-//! Playing a run: a queue of instances shared by one worker per phone, each attempt an episode
-//! started, played by the agent, checked and ended, and written to the store as one row the moment
-//! it is over.
+//! Playing a run: a queue of instances shared by one worker per leased device, each attempt an
+//! episode started, played by the agent, checked and ended, and written to the store as one row the
+//! moment it is over. An errored attempt goes back in the queue marked with the device it errored
+//! on, so another device plays it when there is one; a device lost or failing too often is set
+//! aside and its source asked for another.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::phones::{AgentSurface, Leased, Phone};
+use super::phones::{AgentSurface, Leased};
 use super::plan::{self, Instance};
 use super::side_effects;
 use super::spec::{AgentSpec, RunSpec};
 use super::{command, RunError};
-use crate::agent::{AgentLog, Ending, Goal, ReferenceAgent, SuccessDetector};
+use crate::agent::{AgentError, AgentLog, Ending, Goal, ReferenceAgent, SuccessDetector};
 use crate::device::Shell;
 use crate::episode::{DeviceSource, Episodes, Report, Status};
+use crate::fleet::{Fleet, Held};
 use crate::store::{RunResultRow, Store};
 use crate::task::{Catalog, Task};
 
@@ -91,14 +94,33 @@ impl DeviceSource for StartedByRunner {
     }
 }
 
+/// An attempt waiting for a device.
+struct Queued {
+    inst: Instance,
+    attempt: u32,
+    /// Devices an earlier attempt errored on: another device plays it when one can.
+    avoid: BTreeSet<String>,
+}
+
+/// The attempts waiting and those being played.
+#[derive(Default)]
+struct Work {
+    queue: VecDeque<Queued>,
+    in_flight: usize,
+}
+
 /// What the workers share.
 struct Shared {
     spec: RunSpec,
     episodes: Arc<Episodes>,
     store: Store,
-    adb_server: Option<String>,
     agent: Option<Arc<ReferenceAgent>>,
-    queue: Mutex<VecDeque<(Instance, u32)>>,
+    fleet: Arc<Fleet>,
+    work: Mutex<Work>,
+    /// Wakes workers waiting for an attempt (one was queued again, or a device left).
+    wake: tokio::sync::Notify,
+    /// Devices with a worker now.
+    active: Mutex<BTreeSet<String>>,
     progress: Mutex<Progress>,
     started: Instant,
     /// Instances an earlier invocation finished.
@@ -122,9 +144,10 @@ pub async fn execute(
             "the run names a reference agent but none was given".into(),
         ));
     }
-    if spec.phones == 0 && spec.devices.is_empty() {
+    let sources = super::devices::sources(&spec, adb_server.as_deref())?;
+    if sources.is_empty() {
         return Err(RunError::Spec(
-            "a run needs at least one phone (--phones N or --device SERIAL)".into(),
+            "a run needs at least one device (--phones N, --adb-device SERIAL, --adb-server HOST:PORT, --connect HOST:PORT or --provider FILE)".into(),
         ));
     }
     let record = spec.record().to_string();
@@ -140,7 +163,15 @@ pub async fn execute(
         None => store.insert_run(&spec.name, &record, &now())?,
     }
     let tasks = spec.selection.pick(&catalog)?;
-    let instances = plan::instances(&tasks, spec.seeds, spec.run_seed, &spec.envs);
+    let mut instances = plan::instances(&tasks, spec.seeds, spec.run_seed, &spec.envs);
+    if let Some(shard) = spec.fleet.shard {
+        instances = instances
+            .into_iter()
+            .enumerate()
+            .filter(|(position, _)| shard.holds(*position))
+            .map(|(_, inst)| inst)
+            .collect();
+    }
     let mut attempts: BTreeMap<String, u32> = BTreeMap::new();
     let mut finals: BTreeMap<String, RunResultRow> = BTreeMap::new();
     for row in store.run_results(&spec.name)? {
@@ -165,8 +196,12 @@ pub async fn execute(
                 progress.cost_usd += row.cost_usd;
             }
             None => {
-                let next = attempts.get(&inst.key()).copied().unwrap_or(0) + 1;
-                queue.push_back((inst, next));
+                let attempt = attempts.get(&inst.key()).copied().unwrap_or(0) + 1;
+                queue.push_back(Queued {
+                    inst,
+                    attempt,
+                    avoid: BTreeSet::new(),
+                });
             }
         }
     }
@@ -176,17 +211,48 @@ pub async fn execute(
         Some(store.clone()),
         Arc::new(StartedByRunner),
     ));
-    let phones: Vec<Phone> = (0..spec.phones)
-        .map(Phone::Embedded)
-        .chain(spec.devices.iter().cloned().map(Phone::Adb))
-        .collect();
+    let fleet = Fleet::new(sources, super::devices::held_as(&spec.fleet));
+    let devices = if queue.is_empty() {
+        Vec::new()
+    } else {
+        fleet.lease_all().await
+    };
+    for set_aside in fleet.set_aside_list() {
+        store.set_run_device(
+            &spec.name,
+            &set_aside.device,
+            &set_aside.source,
+            Some(&set_aside.reason),
+            &now(),
+        )?;
+    }
+    if devices.is_empty() && !queue.is_empty() {
+        let why: Vec<String> = fleet
+            .set_aside_list()
+            .iter()
+            .map(|s| format!("{} ({}): {}", s.device, s.source, s.reason))
+            .collect();
+        return Err(RunError::Device(format!(
+            "no device could be leased{}",
+            if why.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", why.join("; "))
+            }
+        )));
+    }
     let shared = Arc::new(Shared {
         spec,
         episodes,
         store,
-        adb_server,
         agent,
-        queue: Mutex::new(queue),
+        fleet,
+        work: Mutex::new(Work {
+            queue,
+            in_flight: 0,
+        }),
+        wake: tokio::sync::Notify::new(),
+        active: Mutex::new(BTreeSet::new()),
         progress: Mutex::new(progress.clone()),
         started: Instant::now(),
         skipped,
@@ -194,12 +260,21 @@ pub async fn execute(
         on_progress: Box::new(on_progress),
     });
     (shared.on_progress)(&progress);
-    let workers: Vec<_> = phones
+    for held in &devices {
+        lock(&shared.active).insert(held.name());
+        shared.store.set_run_device(
+            &shared.spec.name,
+            &held.name(),
+            &held.source_name(),
+            None,
+            &now(),
+        )?;
+    }
+    let workers: Vec<_> = devices
         .into_iter()
-        .enumerate()
-        .map(|(slot, phone)| {
+        .map(|held| {
             let shared = shared.clone();
-            tokio::spawn(async move { worker(shared, slot, phone).await })
+            tokio::spawn(async move { worker(shared, held).await })
         })
         .collect();
     for w in workers {
@@ -225,21 +300,90 @@ fn now() -> String {
         .to_string()
 }
 
-/// Takes instances off the queue and plays them on `phone` until the queue is empty. Only a store
-/// that cannot be written stops a worker (and the run): anything else is one attempt's `errored`.
-async fn worker(shared: Arc<Shared>, slot: usize, phone: Phone) -> Result<(), RunError> {
+/// The next attempt for the device `name`: the first waiting one that did not error on it, else
+/// (when no other device with a worker could take any) the first waiting one. `None` once nothing
+/// waits and nothing is being played (a played attempt may still be queued again).
+async fn next_attempt(shared: &Shared, name: &str) -> Option<Queued> {
     loop {
-        let Some((inst, attempt)) = lock(&shared.queue).pop_front() else {
-            return Ok(());
+        {
+            let mut work = lock(&shared.work);
+            let mine = work.queue.iter().position(|q| !q.avoid.contains(name));
+            let fallback = || {
+                let active = lock(&shared.active);
+                work.queue.iter().position(|q| {
+                    active
+                        .iter()
+                        .all(|device| device == name || q.avoid.contains(device))
+                })
+            };
+            if let Some(i) = mine.or_else(fallback) {
+                work.in_flight += 1;
+                return work.queue.remove(i);
+            }
+            if work.queue.is_empty() && work.in_flight == 0 {
+                return None;
+            }
+        }
+        // Polled too, in case a wake-up came between the check and the wait.
+        let _ = tokio::time::timeout(Duration::from_millis(200), shared.wake.notified()).await;
+    }
+}
+
+/// Plays attempts on `held` until no attempt is left, then releases it. A device lost or failing
+/// too often is set aside (recorded with the run) and replaced from its source when it has another.
+/// Only a store that cannot be written stops a worker (and the run): anything else is one
+/// attempt's `errored`.
+async fn worker(shared: Arc<Shared>, mut held: Arc<Held>) -> Result<(), RunError> {
+    let held_by_me = loop {
+        let name = held.name();
+        let Some(queued) = next_attempt(&shared, &name).await else {
+            break Some(held);
         };
+        let Queued {
+            inst,
+            attempt,
+            mut avoid,
+        } = queued;
         let span = tracing::info_span!("episode", run = %shared.spec.name, instance = %inst.key(),
-            attempt, phone = %phone.name(slot));
+            attempt, device = %name);
         let _enter = span.enter();
-        let mut row = play(&shared, &inst, attempt, &phone).await;
+        let (mut row, device_fault) = play(&shared, &inst, attempt, &held).await;
+        row.device = Some(name.clone());
+        let mut set_aside = None;
+        if row.outcome == "errored" {
+            // Was the device lost? Asking its source now tells that from other trouble.
+            let ttl = shared.fleet.config().ttl;
+            if let Err(why) = held.check(ttl).await {
+                row.error = Some(format!(
+                    "device lost: {why} ({})",
+                    row.error.as_deref().unwrap_or("")
+                ));
+                set_aside = Some(format!("lost: {why}"));
+            } else if device_fault && held.failed(shared.fleet.config().max_failures) {
+                set_aside = Some(format!("{} errored attempts (the limit)", held.failures()));
+            }
+        }
         let retry = row.outcome == "errored" && attempt <= shared.spec.retries;
         row.is_final = !retry;
         tracing::info!(outcome = %row.outcome, ending = %row.ending, error = ?row.error, "attempt over");
-        shared.store.insert_run_result(&row)?;
+        let stored = shared.store.insert_run_result(&row);
+        {
+            let mut work = lock(&shared.work);
+            work.in_flight -= 1;
+            if retry && stored.is_ok() {
+                avoid.insert(name.clone());
+                work.queue.push_back(Queued {
+                    inst,
+                    attempt: attempt + 1,
+                    avoid,
+                });
+            }
+        }
+        shared.wake.notify_waiters();
+        if let Err(e) = stored {
+            shared.fleet.release(&held).await;
+            return Err(e.into());
+        }
         *lock(&shared.played) += 1;
         let snapshot = {
             let mut p = lock(&shared.progress);
@@ -258,11 +402,52 @@ async fn worker(shared: Arc<Shared>, slot: usize, phone: Phone) -> Result<(), Ru
             }
             p.clone()
         };
-        if retry {
-            lock(&shared.queue).push_back((inst, attempt + 1));
-        }
         (shared.on_progress)(&snapshot);
+        if let Some(reason) = set_aside {
+            shared.fleet.set_aside(&held, reason.clone()).await;
+            lock(&shared.active).remove(&name);
+            shared.store.set_run_device(
+                &shared.spec.name,
+                &name,
+                &held.source_name(),
+                Some(&reason),
+                &now(),
+            )?;
+            let replacement = shared.fleet.replace(&held).await;
+            for s in shared.fleet.set_aside_list() {
+                if s.device != name {
+                    shared.store.set_run_device(
+                        &shared.spec.name,
+                        &s.device,
+                        &s.source,
+                        Some(&s.reason),
+                        &now(),
+                    )?;
+                }
+            }
+            shared.wake.notify_waiters();
+            match replacement {
+                Some(next) => {
+                    lock(&shared.active).insert(next.name());
+                    shared.store.set_run_device(
+                        &shared.spec.name,
+                        &next.name(),
+                        &next.source_name(),
+                        None,
+                        &now(),
+                    )?;
+                    held = next;
+                }
+                None => break None,
+            }
+        }
+    };
+    if let Some(held) = held_by_me {
+        shared.fleet.release(&held).await;
+        lock(&shared.active).remove(&held.name());
+        shared.wake.notify_waiters();
     }
+    Ok(())
 }
 
 /// The task an instance plays: the catalog's, with the run's step limit when it sets one.
@@ -294,19 +479,40 @@ fn blank_row(shared: &Shared, inst: &Instance, attempt: u32) -> RunResultRow {
     }
 }
 
-/// Plays one attempt; never fails: trouble becomes an `errored` row saying why.
-async fn play(shared: &Shared, inst: &Instance, attempt: u32, phone: &Phone) -> RunResultRow {
+/// Why an attempt errored, and whether the device was at fault (it could not be opened, set up or
+/// read, or failed under the agent) rather than the agent's process or its model endpoint: only
+/// the device's faults count towards setting it aside.
+struct Errored {
+    why: String,
+    device: bool,
+}
+
+impl Errored {
+    fn device(why: String) -> Errored {
+        Errored { why, device: true }
+    }
+
+    fn elsewhere(why: String) -> Errored {
+        Errored { why, device: false }
+    }
+}
+
+/// Plays one attempt; never fails: trouble becomes an `errored` row saying why. Also says whether
+/// the device was at fault.
+async fn play(shared: &Shared, inst: &Instance, attempt: u32, held: &Held) -> (RunResultRow, bool) {
     let started = Instant::now();
     let mut row = blank_row(shared, inst, attempt);
-    let result = play_episode(shared, inst, phone, &mut row).await;
-    if let Err(why) = result {
+    let result = play_episode(shared, inst, held, &mut row).await;
+    let mut device_fault = false;
+    if let Err(e) = result {
         row.outcome = "errored".into();
         row.success = false;
-        row.error = Some(why);
+        row.error = Some(e.why);
+        device_fault = e.device;
     }
     row.wall_ms = started.elapsed().as_millis() as u64;
     row.at = now();
-    row
+    (row, device_fault)
 }
 
 /// How an agent's turn at an episode ended, for the row.
@@ -316,39 +522,46 @@ struct Played {
     cost_usd: f64,
     log: serde_json::Value,
     /// Infrastructure broke while the agent played (the attempt is `errored`).
-    infra: Option<String>,
+    infra: Option<Errored>,
 }
 
 async fn play_episode(
     shared: &Shared,
     inst: &Instance,
-    phone: &Phone,
+    held: &Held,
     row: &mut RunResultRow,
-) -> Result<(), String> {
+) -> Result<(), Errored> {
     let task = task_for_run(&inst.task, shared.spec.max_steps);
     let instance = task
         .instantiate(inst.seed, &Default::default())
-        .map_err(|e| format!("instance: {e}"))?;
-    let leased = Leased::open(
-        phone,
-        inst.env.as_deref(),
-        shared.adb_server.as_deref(),
-        &shared.episodes,
-    )
-    .await
-    .map_err(|e| e.to_string())?;
-    let shell = leased.shell().await.map_err(|e| e.to_string())?;
+        .map_err(|e| Errored::elsewhere(format!("instance: {e}")))?;
+    let leased = Leased::open(held, inst.env.as_deref(), &shared.episodes)
+        .await
+        .map_err(|e| Errored::device(e.to_string()))?;
+    let shell = leased
+        .shell()
+        .await
+        .map_err(|e| Errored::device(e.to_string()))?;
     let started = shared
         .episodes
         .start_instance(instance, shell.clone())
         .await
-        .map_err(|e| format!("start: {e}"))?;
+        .map_err(|e| Errored::device(format!("start: {e}")))?;
     row.episode_id = Some(started.episode.clone());
     let episode = shared
         .episodes
         .get(&started.episode)
-        .map_err(|e| format!("start: {e}"))?;
-    leased.bind(episode);
+        .map_err(|e| Errored::device(format!("start: {e}")))?;
+    leased.bind(episode.clone());
+    // A device its source says is gone ends the episode at once, whatever the agent is doing (an
+    // agent process would otherwise go on until its time limit).
+    let on_loss = {
+        let lost = held.lost_signal();
+        tokio::spawn(async move {
+            lost.cancelled().await;
+            episode.lock().await.abort("its source no longer has it");
+        })
+    };
     let before = side_effects::read(shell.as_ref()).await;
     let data_before = side_effects::read_data(shell.as_ref()).await;
     let goal = Goal {
@@ -396,11 +609,15 @@ async fn play_episode(
     if let Err(e) = shared.episodes.end(id).await {
         tracing::warn!("episode {id}: end: {e}");
     }
-    if let Some(why) = played.infra {
-        return Err(why);
+    on_loss.abort();
+    if let Some(why) = held.lost() {
+        return Err(Errored::device(format!("device lost mid-episode: {why}")));
     }
-    let report = checked.map_err(|e| format!("check: {e}"))?;
-    score(row, &report)
+    if let Some(e) = played.infra {
+        return Err(e);
+    }
+    let report = checked.map_err(|e| Errored::device(format!("check: {e}")))?;
+    score(row, &report).map_err(Errored::device)
 }
 
 /// Fills the row's outcome from the check. Success counts only when the agent said it was done (or
@@ -455,7 +672,7 @@ async fn play_reference(
     let hub = leased.hub();
     let session = match hub.open("agent", None).await {
         Ok(s) => s,
-        Err(e) => return infra_before_acting(format!("agent session: {e}")),
+        Err(e) => return infra_before_acting(Errored::device(format!("agent session: {e}"))),
     };
     // B-MoCA's environment checks the task after every step and ends the episode on success.
     let detector: SuccessDetector = {
@@ -484,7 +701,11 @@ async fn play_reference(
                 ending: Ending::TurnsExhausted,
                 turns: e.turns().to_vec(),
             };
-            (Some(log), Some(e.to_string()), "errored".to_string())
+            let why = match e {
+                AgentError::Device { .. } => Errored::device(e.to_string()),
+                AgentError::Model { .. } => Errored::elsewhere(e.to_string()),
+            };
+            (Some(log), Some(why), "errored".to_string())
         }
     };
     if infra.is_none() {
@@ -520,7 +741,7 @@ async fn play_reference(
     }
 }
 
-fn infra_before_acting(why: String) -> Played {
+fn infra_before_acting(why: Errored) -> Played {
     Played {
         ending: "errored".into(),
         tokens: 0,
@@ -540,7 +761,7 @@ async fn play_command(
 ) -> Played {
     let surface = match AgentSurface::serve(leased, &shared.episodes).await {
         Ok(s) => s,
-        Err(e) => return infra_before_acting(e.to_string()),
+        Err(e) => return infra_before_acting(Errored::elsewhere(e.to_string())),
     };
     let (tx, rx) = tokio::sync::watch::channel(None);
     // Tells the agent to stop once its episode takes no more steps, or at the time limit.
@@ -579,7 +800,9 @@ async fn play_command(
     let summary = shared.episodes.summary(episode).await.ok();
     let acted = summary.as_ref().is_some_and(|s| s.steps > 0 || s.finished);
     match exit {
-        Err(e) => infra_before_acting(format!("cannot start the agent command: {e}")),
+        Err(e) => infra_before_acting(Errored::elsewhere(format!(
+            "cannot start the agent command: {e}"
+        ))),
         Ok(exit) => {
             let log = json!({"command": cmd, "exit": exit.code, "killed": exit.killed,
                              "stdout": exit.stdout, "stderr": exit.stderr});
@@ -595,10 +818,10 @@ async fn play_command(
                     .rev()
                     .collect::<Vec<_>>()
                     .join(" | ");
-                format!(
+                Errored::elsewhere(format!(
                     "the agent process {} before acting: {tail}",
                     exit.describe()
-                )
+                ))
             });
             Played {
                 ending: exit.describe(),

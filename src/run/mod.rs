@@ -4,7 +4,8 @@
 //!
 //! Brief overview: a [`RunSpec`] names the run and says what it holds; [`plan`] turns it into
 //! [`plan::Instance`]s with seeds derived from the run seed; [`exec::execute`] plays them on
-//! [`phones`] (one episode per phone at a time, each on a freshly booted or restored phone), each
+//! devices leased from [`crate::fleet`] (the sources [`devices`] makes of the spec; one episode per
+//! device at a time, each on a restored phone; [`phones`] turns a device into the episode's pool), each
 //! through an episode of the shared [`Episodes`](crate::episode::Episodes) registry with the agent
 //! acting through `Session::act` (a reference agent in-process, or a spawned [`command`] through
 //! the episode's agent-surface MCP server). Every finished attempt is one row in the store
@@ -18,6 +19,7 @@
 //! answer key only to score, after the agent is done, and never hands it to an agent.
 
 pub mod command;
+pub mod devices;
 pub mod exec;
 pub mod phones;
 pub mod plan;
@@ -27,7 +29,7 @@ pub mod spec;
 pub mod stats;
 
 pub use exec::{execute, Progress, RunSummary};
-pub use spec::{AgentSpec, RunSpec};
+pub use spec::{AgentSpec, FleetSpec, RunSpec, Shard};
 
 /// Why a run could not be started or went wrong as a whole (one instance's trouble is that
 /// instance's `errored` row, never a `RunError`).

@@ -1,53 +1,23 @@
-//! The phones a run plays episodes on: `--phones N` embedded phones and the adb devices named, one
-//! episode per phone at a time.
+//! A leased device as one episode sees it, and the agent surface a spawned agent gets.
 //!
-//! Each episode gets a phone of its own environment through a fresh [`DevicePool`] whose default
-//! device is that phone, so the agent's sessions (in-process, or an agent process's MCP connection)
-//! land on it without naming it. An embedded phone is booted anew for every episode (a cold start
-//! costs milliseconds, and nothing an earlier episode did can leak into the next); an adb device is
-//! the same device every time, and `Episode::start` restores what it can. The agent surface a
-//! spawned agent gets is served on a loopback port of its own per episode ([`AgentSurface`]).
+//! Each episode gets its device (see [`crate::fleet`]: embedded phones, adb servers, `adb connect`
+//! endpoints, farms) through a fresh [`DevicePool`] whose default device it is, so the agent's
+//! sessions (in-process, or an agent process's MCP connection) land on it without naming it. The
+//! device's shell is the fleet's, kept across episodes: an embedded phone is booted once and
+//! `Episode::start` restores its boot snapshot, an adb device keeps its pooled connections. The agent
+//! surface a spawned agent gets is served on a loopback port of its own per episode
+//! ([`AgentSurface`]).
 
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
 use crate::episode::Episodes;
+use crate::fleet::Held;
 use crate::mcp::{http as mcp_http, ServerState};
 use crate::session::{DevicePool, Hub};
 
 use super::RunError;
-
-/// A device a run can use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Phone {
-    /// The embedded phone of slot N, booted with seed N: each slot's phone has a serial of its own
-    /// (`sim-N`), so nothing keyed by serial (a device's open episode) mixes two slots up.
-    Embedded(u32),
-    /// An adb serial.
-    Adb(String),
-}
-
-impl Phone {
-    /// The device spec for this phone in `env`.
-    pub fn spec(&self, env: Option<&str>) -> String {
-        let device = match self {
-            Phone::Embedded(slot) => format!("sim:{slot}"),
-            Phone::Adb(serial) => serial.clone(),
-        };
-        match env {
-            Some(env) => crate::env::with_env(&device, env),
-            None => device,
-        }
-    }
-
-    pub fn name(&self, slot: usize) -> String {
-        match self {
-            Phone::Embedded(n) => format!("sim#{n} (slot {slot})"),
-            Phone::Adb(serial) => serial.clone(),
-        }
-    }
-}
 
 /// A phone opened for one episode: its pool (whose default device it is) and the session hub over it.
 pub struct Leased {
@@ -56,24 +26,21 @@ pub struct Leased {
 }
 
 impl Leased {
-    /// Opens `phone` in `env` for one episode; its steps go to `episodes`.
+    /// Opens `held` in `env` for one episode; its steps go to `episodes`.
     pub async fn open(
-        phone: &Phone,
+        held: &Held,
         env: Option<&str>,
-        adb_server: Option<&str>,
         episodes: &Arc<Episodes>,
     ) -> Result<Leased, RunError> {
-        let spec = phone.spec(env);
-        let pool = Arc::new(DevicePool::new(
-            Some(spec.clone()),
-            adb_server.map(str::to_string),
-        ));
+        let spec = held.grant.endpoint.spec();
+        let shell = held
+            .shell(env)
+            .await
+            .map_err(|e| RunError::Device(format!("{}: {e}", held.name())))?;
+        let pool = Arc::new(DevicePool::new(Some(spec.clone()), None));
+        pool.insert(&spec, shell);
         // Until an episode is bound to the phone (`bind`), steps go to the registry.
         pool.set_step_sink(episodes.clone());
-        // Open it now, so a device that is not there errors the attempt before setup.
-        pool.lease(None)
-            .await
-            .map_err(|e| RunError::Device(format!("{spec}: {e}")))?;
         Ok(Leased { pool, spec })
     }
 

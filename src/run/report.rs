@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::stats::{difference, Rate};
-use crate::store::{RunResultRow, Store, StoreError};
+use crate::store::{RunDeviceRow, RunResultRow, Store, StoreError};
 use crate::task::Catalog;
 
 /// The tags AndroidWorld's table uses as columns.
@@ -76,6 +76,56 @@ pub struct RunReport {
     /// The judge panel's outcome of each episode one judged (`droidmcp judge --run NAME`), by
     /// episode id.
     panel: BTreeMap<String, String>,
+    /// The devices that played (or could not), with their attempts.
+    pub devices: Vec<DeviceLine>,
+}
+
+/// One device of a run: where it came from, what it played, and why it was set aside if it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceLine {
+    pub device: String,
+    pub source: String,
+    /// Attempts it played (every attempt, not only final ones).
+    pub attempts: usize,
+    pub errored: usize,
+    pub set_aside: Option<String>,
+}
+
+/// Attempts per device from every row, with the source and set-aside reason the store kept.
+fn device_lines(rows: &[RunResultRow], known: &[RunDeviceRow]) -> Vec<DeviceLine> {
+    let mut lines: Vec<DeviceLine> = Vec::new();
+    // Shards name their devices alike (each process has its `sim:0`): one line per name.
+    for d in known {
+        match lines.iter_mut().find(|l| l.device == d.device) {
+            Some(line) => line.set_aside = line.set_aside.take().or(d.set_aside.clone()),
+            None => lines.push(DeviceLine {
+                device: d.device.clone(),
+                source: d.source.clone(),
+                attempts: 0,
+                errored: 0,
+                set_aside: d.set_aside.clone(),
+            }),
+        }
+    }
+    for r in rows {
+        let Some(device) = &r.device else { continue };
+        let i = match lines.iter().position(|l| &l.device == device) {
+            Some(i) => i,
+            None => {
+                lines.push(DeviceLine {
+                    device: device.clone(),
+                    source: String::new(),
+                    attempts: 0,
+                    errored: 0,
+                    set_aside: None,
+                });
+                lines.len() - 1
+            }
+        };
+        lines[i].attempts += 1;
+        lines[i].errored += (r.outcome == "errored") as usize;
+    }
+    lines
 }
 
 /// How the judge panel's verdicts compare with the run's own outcomes.
@@ -92,6 +142,7 @@ struct Judged<'a> {
 
 impl RunReport {
     pub fn new(name: &str, rows: &[RunResultRow], catalog: &Catalog) -> RunReport {
+        let devices = device_lines(rows, &[]);
         let rows = finals(rows);
         let tags = rows
             .iter()
@@ -108,16 +159,34 @@ impl RunReport {
             rows,
             tags,
             panel: BTreeMap::new(),
+            devices,
         }
     }
 
     /// The report of the run `name` in `store`, with the judge panel's verdicts on its episodes.
     pub fn load(name: &str, store: &Store, catalog: &Catalog) -> Result<RunReport, StoreError> {
-        let mut report = RunReport::new(name, &store.run_results(name)?, catalog);
-        report.panel = store.with_connection(|c| {
-            crate::judge::record::migrate(c)?;
-            crate::judge::record::panel_outcomes(c)
-        })?;
+        RunReport::load_all(name, std::slice::from_ref(store), catalog)
+    }
+
+    /// The report of the run `name` over several stores: the shards of one run, each played by its
+    /// own process (`droidmcp run --shard i/n`), read together.
+    pub fn load_all(
+        name: &str,
+        stores: &[Store],
+        catalog: &Catalog,
+    ) -> Result<RunReport, StoreError> {
+        let (mut rows, mut known, mut panel) = (Vec::new(), Vec::new(), BTreeMap::new());
+        for store in stores {
+            rows.extend(store.run_results(name)?);
+            known.extend(store.run_devices(name)?);
+            panel.extend(store.with_connection(|c| {
+                crate::judge::record::migrate(c)?;
+                crate::judge::record::panel_outcomes(c)
+            })?);
+        }
+        let mut report = RunReport::new(name, &rows, catalog);
+        report.devices = device_lines(&rows, &known);
+        report.panel = panel;
         Ok(report)
     }
 
@@ -399,6 +468,23 @@ impl RunReport {
                 );
             }
         }
+        if !self.devices.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n## Devices\n\n| device | source | attempts | errored | set aside |\n|---|---|---:|---:|---|"
+            );
+            for d in &self.devices {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} |",
+                    d.device,
+                    d.source,
+                    d.attempts,
+                    d.errored,
+                    d.set_aside.as_deref().unwrap_or("")
+                );
+            }
+        }
         let unrestored = self.unrestored();
         if !unrestored.is_empty() {
             let _ = writeln!(
@@ -474,6 +560,9 @@ impl RunReport {
             "errored": self.errored().len(),
             "unrestored": self.unrestored().iter().map(|r| r.instance.as_str()).collect::<Vec<_>>(),
             "false_complete": rate(self.false_complete()),
+            "devices": self.devices.iter().map(|d| json!({"device": d.device, "source": d.source,
+                "attempts": d.attempts, "errored": d.errored, "set_aside": d.set_aside}))
+                .collect::<Vec<_>>(),
             "by_tag": self.by_tag().into_iter().map(|(tag, cols)| (tag, Value::Object(cols.into_iter()
                 .map(|(k, v)| (k.to_string(), rate(v))).collect())))
                 .collect::<serde_json::Map<_, _>>(),

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use super::plan::{Selection, Source};
 use super::RunError;
 use crate::agent::Style;
+use crate::fleet::provider::ProviderConfig;
 
 /// Which agent plays the episodes.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +49,69 @@ pub struct RunSpec {
     pub retries: u32,
     /// Longest an agent may take for one episode, in seconds.
     pub episode_timeout_s: u64,
+    /// Devices beyond the embedded phones and `devices`, and how they are held.
+    pub fleet: FleetSpec,
+}
+
+/// Where a run's other devices come from and how they are held. Not part of the record: a run may
+/// resume on other devices, and each shard of it plays on its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FleetSpec {
+    /// adb servers whose every ready device plays (`--adb-server`, repeatable; `devices` narrows
+    /// them to named serials).
+    pub adb_servers: Vec<String>,
+    /// `host:port` endpoints to `adb connect` through the home adb server.
+    pub connect: Vec<String>,
+    /// Farms behind lease and release commands.
+    pub providers: Vec<ProviderConfig>,
+    /// How long a lease lasts unrenewed, in seconds (heartbeats renew it every third of that).
+    pub lease_ttl_s: u64,
+    /// Errored attempts after which a device is set aside.
+    pub max_device_failures: u32,
+    /// This process plays one shard of the run's instances (`--shard i/n`).
+    pub shard: Option<Shard>,
+}
+
+impl Default for FleetSpec {
+    fn default() -> FleetSpec {
+        let held = crate::fleet::FleetConfig::default();
+        FleetSpec {
+            adb_servers: Vec::new(),
+            connect: Vec::new(),
+            providers: Vec::new(),
+            lease_ttl_s: held.ttl.as_secs(),
+            max_device_failures: held.max_failures,
+            shard: None,
+        }
+    }
+}
+
+/// Shard `index` (1-based) of `count`: every `count`-th instance of the plan, starting at `index`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// `i/n` with 1 ≤ i ≤ n.
+    pub fn parse(text: &str) -> Result<Shard, RunError> {
+        let bad = || RunError::Spec(format!("--shard {text:?}: expected i/n with 1 <= i <= n"));
+        let (i, n) = text.trim().split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether the plan's `position`-th instance (0-based) is this shard's.
+    pub fn holds(&self, position: usize) -> bool {
+        position % self.count as usize == (self.index - 1) as usize
+    }
 }
 
 impl RunSpec {
@@ -148,6 +212,7 @@ impl RunSpec {
             devices,
             retries: number("retries")? as u32,
             episode_timeout_s: number("episode_timeout_s")?,
+            fleet: FleetSpec::default(),
         })
     }
 }
@@ -179,6 +244,7 @@ mod tests {
             devices: vec![],
             retries: 2,
             episode_timeout_s: 300,
+            fleet: FleetSpec::default(),
         };
         let back = RunSpec::from_record("r", &spec.record().to_string(), 2, vec![]).unwrap();
         assert_eq!(back, spec);
@@ -186,5 +252,18 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("run \"r\"") && e.contains("has no valid"), "{e}");
+    }
+
+    #[test]
+    fn two_shards_split_the_plan_between_them() {
+        let (a, b) = (
+            Shard::parse("1/2").unwrap(),
+            Shard::parse(" 2 / 2 ").unwrap(),
+        );
+        let held: Vec<(bool, bool)> = (0..5).map(|p| (a.holds(p), b.holds(p))).collect();
+        assert!(held.iter().all(|(x, y)| x != y), "{held:?}");
+        for bad in ["0/2", "3/2", "2", "a/b", "1/0"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::memory::PhoneMemory;
 use super::StepSink;
@@ -19,6 +20,8 @@ pub struct DeviceSlot {
     /// tokio's mutex: held across the awaits of one act-and-settle.
     pub(crate) turn: tokio::sync::Mutex<()>,
     leases: AtomicUsize,
+    /// Since when no session has held the device (`None` while one does).
+    idle_since: Mutex<Option<Instant>>,
     /// Bumped by every action on the device, so a session knows its last dump may be stale; a watch
     /// channel so resource subscribers can wait for it.
     generation: tokio::sync::watch::Sender<u64>,
@@ -33,6 +36,7 @@ impl DeviceSlot {
             device: Device::new(shell),
             turn: tokio::sync::Mutex::new(()),
             leases: AtomicUsize::new(0),
+            idle_since: Mutex::new(Some(Instant::now())),
             generation: tokio::sync::watch::channel(0).0,
             memory: PhoneMemory::default(),
         }
@@ -70,6 +74,16 @@ impl DeviceSlot {
     pub fn leases(&self) -> usize {
         self.leases.load(Ordering::SeqCst)
     }
+
+    fn idle_since(&self) -> std::sync::MutexGuard<'_, Option<Instant>> {
+        self.idle_since.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn held(&self) {
+        let mut idle = self.idle_since();
+        self.leases.fetch_add(1, Ordering::SeqCst);
+        *idle = None;
+    }
 }
 
 /// A session's hold on a slot; dropping it releases the lease.
@@ -85,7 +99,10 @@ impl Lease {
 
 impl Drop for Lease {
     fn drop(&mut self) {
-        self.slot.leases.fetch_sub(1, Ordering::SeqCst);
+        let mut idle = self.slot.idle_since();
+        if self.slot.leases.fetch_sub(1, Ordering::SeqCst) == 1 {
+            *idle = Some(Instant::now());
+        }
     }
 }
 
@@ -100,6 +117,11 @@ pub struct DeviceSummary {
 /// The most embedded phones a served pool keeps open at once (each is a folder on disk and a
 /// framework in memory); beyond it, one nobody holds is closed, else the open is refused.
 pub const MAX_SERVED_PHONES: usize = 16;
+
+/// How long a served pool keeps an embedded phone (other than its default device) that nobody
+/// holds before closing it, folder and all: a client that opened `sim:7` and went away leaves
+/// nothing behind for long.
+pub const UNUSED_PHONE_CLOSES_AFTER: Duration = Duration::from_secs(120);
 
 /// Opens devices on demand and keeps them for reuse.
 pub struct DevicePool {
@@ -206,7 +228,7 @@ impl DevicePool {
                     .clone()
             }
         };
-        slot.leases.fetch_add(1, Ordering::SeqCst);
+        slot.held();
         Ok(Lease { slot })
     }
 
@@ -219,16 +241,9 @@ impl DevicePool {
         if phones < MAX_SERVED_PHONES {
             return Ok(());
         }
-        let default = canonical(&self.default_spec);
         let unheld = slots
             .iter()
-            .find(|(k, slot)| {
-                k.starts_with("sim:")
-                    && **k != default
-                    && slot.leases() == 0
-                    && Arc::strong_count(slot) == 1
-                    && slot.device.shell_held_elsewhere() == 0
-            })
+            .find(|(k, slot)| self.unheld_phone(k, slot))
             .map(|(k, _)| k.clone());
         match unheld {
             Some(k) => {
@@ -241,6 +256,56 @@ impl DevicePool {
                 max: MAX_SERVED_PHONES,
             }),
         }
+    }
+
+    /// Whether `slot` (under `key`) is an embedded phone other than the default that nothing holds
+    /// (no session, episode, replay or check).
+    fn unheld_phone(&self, key: &str, slot: &Arc<DeviceSlot>) -> bool {
+        key.starts_with("sim:")
+            && key != canonical(&self.default_spec)
+            && slot.leases() == 0
+            && Arc::strong_count(slot) == 1
+            && slot.device.shell_held_elsewhere() == 0
+    }
+
+    /// Closes every embedded phone other than the default device that nothing has held for
+    /// `idle`; returns their specs.
+    pub fn close_unused_phones(&self, idle: Duration) -> Vec<String> {
+        let mut slots = self.slots();
+        let unused: Vec<String> = slots
+            .iter()
+            .filter(|(k, slot)| {
+                self.unheld_phone(k, slot)
+                    && slot
+                        .idle_since()
+                        .is_some_and(|since| since.elapsed() >= idle)
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in &unused {
+            tracing::info!(
+                "closing the embedded phone {k}: unused for {}s",
+                idle.as_secs()
+            );
+            slots.remove(k);
+        }
+        unused
+    }
+
+    /// While the pool lives, closes its unused embedded phones ([`UNUSED_PHONE_CLOSES_AFTER`]).
+    /// Needs a tokio runtime; without one, phones are closed only to make room at the cap.
+    pub fn close_unused_phones_in_background(self: &Arc<Self>) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let pool = Arc::downgrade(self);
+        runtime.spawn(async move {
+            loop {
+                tokio::time::sleep(UNUSED_PHONE_CLOSES_AFTER / 4).await;
+                let Some(pool) = pool.upgrade() else { return };
+                pool.close_unused_phones(UNUSED_PHONE_CLOSES_AFTER);
+            }
+        });
     }
 
     pub fn list(&self) -> Vec<DeviceSummary> {
@@ -273,5 +338,28 @@ fn canonical_device(s: &str) -> String {
             Some(seed) => format!("sim:{seed}"),
             None => s.to_string(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_phone_nobody_holds_is_closed_and_a_held_one_or_the_default_is_not() {
+        let pool = DevicePool::new(Some("sim:1".into()), None).serving_clients();
+        let default = pool.lease(None).await.unwrap();
+        let held = pool.lease(Some("sim:2")).await.unwrap();
+        drop(pool.lease(Some("sim-3")).await.unwrap());
+        drop(default);
+        // Not idle long enough yet.
+        assert!(pool
+            .close_unused_phones(Duration::from_secs(3600))
+            .is_empty());
+        assert_eq!(pool.close_unused_phones(Duration::ZERO), vec!["sim:3"]);
+        let open: Vec<String> = pool.list().into_iter().map(|d| d.spec).collect();
+        assert_eq!(open, vec!["sim:1", "sim:2"]);
+        drop(held);
+        assert_eq!(pool.close_unused_phones(Duration::ZERO), vec!["sim:2"]);
     }
 }

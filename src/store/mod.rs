@@ -27,7 +27,7 @@ use crate::eval::CheckResult;
 mod evidence;
 mod runs;
 pub use evidence::{FrameKind, FrameRow};
-pub use runs::RunResultRow;
+pub use runs::{RunDeviceRow, RunResultRow};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -166,7 +166,7 @@ CREATE INDEX IF NOT EXISTS check_results_episode ON check_results(episode_id, ru
 ";
 
 /// Columns added after the first release, added to older stores on open.
-const ADDED_COLUMNS: [(&str, &str, &str); 8] = [
+const ADDED_COLUMNS: [(&str, &str, &str); 9] = [
     ("episodes", "owner", "TEXT"),
     ("episodes", "verdict", "TEXT"),
     ("episodes", "provisional", "INTEGER NOT NULL DEFAULT 0"),
@@ -175,6 +175,7 @@ const ADDED_COLUMNS: [(&str, &str, &str); 8] = [
     ("episodes", "env", "TEXT"),
     ("steps", "screen_before", "TEXT"),
     ("episodes", "restored", "INTEGER NOT NULL DEFAULT 0"),
+    ("run_results", "device", "TEXT"),
 ];
 
 /// Statuses of episodes some process may still act on (see `episode::Status::is_open`).
@@ -204,11 +205,12 @@ fn migrate(c: &Connection) -> rusqlite::Result<()> {
 fn up_to_date(c: &Connection) -> rusqlite::Result<bool> {
     let present: i64 = c.query_row(
         "SELECT COUNT(*) FROM sqlite_master WHERE name IN \
-         ('episodes', 'steps', 'check_results', 'check_results_episode', 'runs', 'run_results')",
+         ('episodes', 'steps', 'check_results', 'check_results_episode', 'runs', 'run_results', \
+          'run_devices')",
         [],
         |r| r.get(0),
     )?;
-    if present < 6 {
+    if present < 7 {
         return Ok(false);
     }
     for table in evidence::TABLES {

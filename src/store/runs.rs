@@ -47,6 +47,8 @@ pub struct RunResultRow {
     /// Trajectory metrics and constraint violations (JSON), when the task has a reference.
     pub metrics: String,
     pub at: String,
+    /// The device that played the attempt (`sim:3`, `SERVER/SERIAL`).
+    pub device: Option<String>,
     /// Whether the attempt's episode began from the phone's baseline snapshot (read from the
     /// episode, not stored with the row); `None` when no episode was recorded.
     pub restored: Option<bool>,
@@ -63,9 +65,21 @@ CREATE TABLE IF NOT EXISTS run_results(
   ending TEXT NOT NULL, error TEXT, side_effects TEXT NOT NULL, agent_log TEXT NOT NULL,
   metrics TEXT NOT NULL, at TEXT NOT NULL,
   PRIMARY KEY(run, instance, attempt));
+CREATE TABLE IF NOT EXISTS run_devices(
+  run TEXT NOT NULL, device TEXT NOT NULL, source TEXT NOT NULL, set_aside TEXT, at TEXT NOT NULL,
+  PRIMARY KEY(run, device));
 ";
 
-const RESULT_COLUMNS: &str = "run, instance, task_id, seed, env, attempt, outcome, is_final, episode_id, finished, success, progress, steps, max_steps, tokens, cost_usd, wall_ms, ending, error, side_effects, agent_log, metrics, at";
+/// A device a run leased or tried to, and why it was set aside if it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunDeviceRow {
+    pub device: String,
+    pub source: String,
+    /// Why the run stopped using it (could not be leased, lost, failed too often).
+    pub set_aside: Option<String>,
+}
+
+const RESULT_COLUMNS: &str = "run, instance, task_id, seed, env, attempt, outcome, is_final, episode_id, finished, success, progress, steps, max_steps, tokens, cost_usd, wall_ms, ending, error, side_effects, agent_log, metrics, at, device";
 
 impl Store {
     /// The specification a run was created with, if the run exists.
@@ -101,7 +115,7 @@ impl Store {
     pub fn insert_run_result(&self, r: &RunResultRow) -> Result<(), StoreError> {
         self.with(|c| {
             c.execute(
-                &format!("INSERT INTO run_results({RESULT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"),
+                &format!("INSERT INTO run_results({RESULT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"),
                 params![
                     r.run,
                     r.instance,
@@ -126,6 +140,7 @@ impl Store {
                     r.agent_log,
                     r.metrics,
                     r.at,
+                    r.device,
                 ],
             )
             .map(|_| ())
@@ -169,7 +184,45 @@ impl Store {
                     agent_log: r.get(20)?,
                     metrics: r.get(21)?,
                     at: r.get(22)?,
-                    restored: r.get(23)?,
+                    device: r.get(23)?,
+                    restored: r.get(24)?,
+                })
+            })?;
+            rows.collect()
+        })
+    }
+
+    /// Records that `run` holds `device` (from `source`), or set it aside and why; the latest call
+    /// for a device wins.
+    pub fn set_run_device(
+        &self,
+        run: &str,
+        device: &str,
+        source: &str,
+        set_aside: Option<&str>,
+        at: &str,
+    ) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO run_devices(run, device, source, set_aside, at) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT(run, device) DO UPDATE SET source = ?3, set_aside = ?4, at = ?5",
+                params![run, device, source, set_aside, at],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// The devices `run` leased or tried to, in the order first seen.
+    pub fn run_devices(&self, run: &str) -> Result<Vec<RunDeviceRow>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT device, source, set_aside FROM run_devices WHERE run = ?1 ORDER BY rowid",
+            )?;
+            let rows = stmt.query_map([run], |r| {
+                Ok(RunDeviceRow {
+                    device: r.get(0)?,
+                    source: r.get(1)?,
+                    set_aside: r.get(2)?,
                 })
             })?;
             rows.collect()
