@@ -8,9 +8,11 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use droidmcp::adb::{self, AdbServer, AdbShell, Identity};
 use droidmcp::device::Shell;
 use droidmcp::sim::{Phone, SimConfig};
+
+#[path = "support/adb.rs"]
+mod support;
 
 /// Where the bench stores one screenshot so its transfer can be timed apart from rendering.
 const SHOT: &str = "/sdcard/Pictures/bench-shot.png";
@@ -59,13 +61,6 @@ async fn time<Fut: std::future::Future<Output = ()>>(op: Fut) -> Duration {
     start.elapsed()
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
-
 #[tokio::main]
 async fn main() {
     let runs: usize = std::env::args()
@@ -94,48 +89,11 @@ async fn main() {
         .await
         .expect("store the screenshot");
     println!("screenshot: {} KiB PNG", shot.len() / 1024);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let serial = listener.local_addr().expect("addr").to_string();
-    tokio::spawn(adb::serve(
-        listener,
-        Arc::new(phone),
-        Identity::new("oriole", "Pixel 6", "oriole"),
-        std::future::pending(),
-    ));
-
-    let port = free_port().to_string();
-    let server_addr = format!("127.0.0.1:{port}");
-    let started = std::process::Command::new(&adb_bin)
-        .args(["-P", &port, "start-server"])
-        .env("ADB_EMU", "0")
-        .output()
-        .expect("adb start-server");
-    assert!(
-        started.status.success(),
-        "adb start-server failed: {started:?}"
-    );
-    let server = AdbServer::new(&server_addr).expect("address");
-    server.connect_device(&serial).await.expect("host:connect");
-    let mut ready = false;
-    for _ in 0..100 {
-        let devices = server.devices().await.expect("devices");
-        if devices
-            .iter()
-            .any(|d| d.serial == serial && d.state == "device")
-        {
-            ready = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(ready, "{serial} never came online");
-    let client = Arc::new(
-        AdbShell::new(&server_addr, &serial)
-            .await
-            .expect("AdbShell"),
-    );
+    let support::OverAdb {
+        serial,
+        port,
+        client,
+    } = support::serve(&adb_bin, phone).await;
 
     println!("runs per cell: {runs}; device: embedded phone via our adbd at {serial}; adb server :{port}");
     println!(

@@ -11,12 +11,14 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use droidmcp::adb::{self, AdbServer, AdbShell, Identity};
 use droidmcp::device::Shell;
 use droidmcp::grpc::proto::control::{
     emulator_controller_client::EmulatorControllerClient, image_format::ImgFormat, ImageFormat,
 };
 use droidmcp::sim::{Phone, SimConfig};
+
+#[path = "support/adb.rs"]
+mod support;
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
@@ -24,13 +26,6 @@ fn ms(d: Duration) -> f64 {
 
 fn p(sorted: &[Duration], q: f64) -> Duration {
     sorted[(((sorted.len() as f64 - 1.0) * q).round() as usize).min(sorted.len() - 1)]
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
 }
 
 /// One way to take a screenshot; returns the bytes it moved.
@@ -70,44 +65,11 @@ async fn main() {
         .expect("gRPC connects")
         .max_decoding_message_size(usize::MAX);
 
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let serial = listener.local_addr().expect("addr").to_string();
-    tokio::spawn(adb::serve(
-        listener,
-        Arc::new(phone),
-        Identity::new("oriole", "Pixel 6", "oriole"),
-        std::future::pending(),
-    ));
-    let port = free_port().to_string();
-    let server_addr = format!("127.0.0.1:{port}");
-    let started = std::process::Command::new(&adb_bin)
-        .args(["-P", &port, "start-server"])
-        .env("ADB_EMU", "0")
-        .output()
-        .expect("adb start-server");
-    assert!(
-        started.status.success(),
-        "adb start-server failed: {started:?}"
-    );
-    let server = AdbServer::new(&server_addr).expect("address");
-    server.connect_device(&serial).await.expect("host:connect");
-    for _ in 0..100 {
-        let devices = server.devices().await.expect("devices");
-        if devices
-            .iter()
-            .any(|d| d.serial == serial && d.state == "device")
-        {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let client = Arc::new(
-        AdbShell::new(&server_addr, &serial)
-            .await
-            .expect("AdbShell"),
-    );
+    let support::OverAdb {
+        serial,
+        port,
+        client,
+    } = support::serve(&adb_bin, phone).await;
 
     let shot = |format: ImgFormat, width: u32| -> Path {
         let grpc = grpc.clone();

@@ -257,19 +257,22 @@ async fn clipboard_round_trips_and_is_the_phones() {
     assert!(sh(&s.phone, "am broadcast -a clipper.get").contains(&format!("data=\"{text}\"")));
 }
 
+/// The snapshot names `ListSnapshots` gives with the filter android_env uses.
+async fn listed(snaps: &mut SnapshotServiceClient<Channel>) -> Vec<String> {
+    let all = SnapshotFilter {
+        status_filter: LoadStatus::All as i32,
+    };
+    let list = snaps.list_snapshots(all).await.unwrap().into_inner();
+    list.snapshots.into_iter().map(|d| d.snapshot_id).collect()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn snapshots_save_list_load_delete_as_the_console_sees_them() {
     let s = serve(0).await;
     let mut snaps = s.snapshots();
-    let names = |list: Vec<droidmcp::grpc::proto::control::SnapshotDetails>| {
-        list.into_iter().map(|d| d.snapshot_id).collect::<Vec<_>>()
-    };
     let package = |id: &str| SnapshotPackage {
         snapshot_id: id.into(),
         ..SnapshotPackage::default()
-    };
-    let all = SnapshotFilter {
-        status_filter: LoadStatus::All as i32,
     };
 
     sh(&s.phone, "settings put system screen_brightness 40");
@@ -279,15 +282,8 @@ async fn snapshots_save_list_load_delete_as_the_console_sees_them() {
         .unwrap()
         .into_inner();
     assert!(saved.success, "{:?}", String::from_utf8_lossy(&saved.err));
-    let listed = names(
-        snaps
-            .list_snapshots(all)
-            .await
-            .unwrap()
-            .into_inner()
-            .snapshots,
-    );
-    assert!(listed.contains(&"grpc_a".to_string()), "{listed:?}");
+    let names = listed(&mut snaps).await;
+    assert!(names.contains(&"grpc_a".to_string()), "{names:?}");
     assert!(s.phone.console("avd snapshot list").contains("grpc_a"));
 
     sh(&s.phone, "settings put system screen_brightness 200");
@@ -321,15 +317,8 @@ async fn snapshots_save_list_load_delete_as_the_console_sees_them() {
             .into_inner()
             .success
     );
-    let listed = names(
-        snaps
-            .list_snapshots(all)
-            .await
-            .unwrap()
-            .into_inner()
-            .snapshots,
-    );
-    assert!(!listed.contains(&"grpc_a".to_string()), "{listed:?}");
+    let names = listed(&mut snaps).await;
+    assert!(!names.contains(&"grpc_a".to_string()), "{names:?}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

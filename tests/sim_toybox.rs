@@ -371,3 +371,80 @@ fn am_stack_remove_closes_a_recent_task() {
     // An id that is gone is no error.
     assert_eq!(sh(&phone, &format!("am stack remove {id}")), "");
 }
+
+/// AndroidWorld's Phone and Contacts tasks start from an empty call log and contacts provider:
+/// `content delete --uri content://call_log/calls` (ContentCommand prints nothing) and `pm clear
+/// com.android.providers.contacts`, a system package with only data, which the provider recreates
+/// empty.
+#[test]
+fn content_delete_and_pm_clear_of_a_provider_empty_what_androidworld_resets() {
+    let phone = boot(0);
+    assert!(sh(
+        &phone,
+        "content query --uri content://call_log/calls --projection number"
+    )
+    .starts_with("Row: 0 number="));
+    // A selection deletes only the rows it matches.
+    assert_eq!(
+        sh(
+            &phone,
+            "content delete --uri content://call_log/calls --where 'type=3'"
+        ),
+        ""
+    );
+    assert_eq!(
+        sh(
+            &phone,
+            "content query --uri content://call_log/calls --where 'type=3'"
+        ),
+        "No result found.\n"
+    );
+    assert!(sh(&phone, "content query --uri content://call_log/calls").starts_with("Row: 0 "));
+    assert_eq!(
+        sh(&phone, "content delete --uri content://call_log/calls"),
+        ""
+    );
+    assert_eq!(
+        sh(&phone, "content query --uri content://call_log/calls"),
+        "No result found.\n"
+    );
+
+    sh(
+        &phone,
+        "content insert --uri content://settings/secure --bind name:s:aw_probe --bind value:s:1",
+    );
+    assert_eq!(
+        sh(
+            &phone,
+            "content delete --uri content://settings/secure --where \"name='aw_probe'\""
+        ),
+        ""
+    );
+    assert_eq!(sh(&phone, "settings get secure aw_probe"), "null\n");
+
+    assert!(sh(
+        &phone,
+        "content query --uri content://com.android.contacts/contacts"
+    )
+    .starts_with("Row: 0 "));
+    assert_eq!(
+        sh(&phone, "pm clear com.android.providers.contacts"),
+        "Success\n"
+    );
+    assert_eq!(
+        sh(
+            &phone,
+            "content query --uri content://com.android.contacts/contacts"
+        ),
+        "No result found.\n"
+    );
+    let unknown = phone.exec("pm clear com.example.missing");
+    assert_eq!(
+        (unknown.exit_code, unknown.stdout_text()),
+        (255, String::new())
+    );
+    assert_eq!(
+        unknown.stderr_text(),
+        "Exception occurred while executing 'clear':\njava.lang.IllegalArgumentException: Unknown package: com.example.missing\n"
+    );
+}

@@ -54,7 +54,8 @@ mod phone_folders;
 // The embedded phone's framework and shell, driven only through exec.
 mod sim;
 
-// toybox and mksh as AndroidWorld's task code drives them: find, ls -ll, globs, root.
+// toybox, mksh and the tools AndroidWorld's task code drives: find, ls -ll, globs, root, dumpsys
+// input, content delete, pm clear of a provider.
 mod sim_toybox;
 
 // Clock, Calculator and Calendar of the embedded phone.

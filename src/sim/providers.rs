@@ -68,6 +68,59 @@ impl Db {
     }
 }
 
+/// The source a URI names.
+fn source_of(uri: &str) -> Result<Source, ProviderError> {
+    let unknown = || ProviderError::UnknownUri(uri.to_string());
+    let rest = uri.strip_prefix("content://").ok_or_else(unknown)?;
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    match authority {
+        "sms" | "mms-sms" => telephony::source(authority, &segments),
+        "com.android.contacts" | "contacts" => contacts::source(authority, &segments),
+        "call_log" => calllog::source(&segments),
+        "com.android.calendar" => calendar::source(&segments),
+        _ => None,
+    }
+    .ok_or_else(unknown)
+}
+
+/// `content delete`: removes the rows of `uri` that match `selection` (all of them without one),
+/// as the provider's `delete` does for a URI backed by a table (`content://call_log/calls`,
+/// `content://sms`); returns how many went. A URI over one of the providers' views is refused, as
+/// the phone does not carry out those providers' cascades.
+pub fn delete(sys: &System, uri: &str, selection: Option<&str>) -> Result<usize, ProviderError> {
+    let source = source_of(uri)?;
+    let conn = source.db.open(sys)?;
+    let is_table: bool = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+        [source.table],
+        |r| r.get::<_, i64>(0),
+    )? > 0;
+    if !is_table {
+        return Err(ProviderError::Query(format!(
+            "Cannot delete from URL: {uri}"
+        )));
+    }
+    let clauses: Vec<String> = source
+        .filter
+        .iter()
+        .map(String::as_str)
+        .chain(selection.filter(|s| !s.trim().is_empty()))
+        .map(|c| format!("({c})"))
+        .collect();
+    let sql = if clauses.is_empty() {
+        format!("DELETE FROM {}", source.table)
+    } else {
+        format!(
+            "DELETE FROM {} WHERE {}",
+            source.table,
+            clauses.join(" AND ")
+        )
+    };
+    Ok(conn.execute(&sql, [])?)
+}
+
 /// Runs a query against the provider that owns `uri`.
 pub fn query(
     sys: &System,
@@ -76,19 +129,7 @@ pub fn query(
     selection: Option<&str>,
     sort: Option<&str>,
 ) -> Result<Vec<Row>, ProviderError> {
-    let unknown = || ProviderError::UnknownUri(uri.to_string());
-    let rest = uri.strip_prefix("content://").ok_or_else(unknown)?;
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let source = match authority {
-        "sms" | "mms-sms" => telephony::source(authority, &segments),
-        "com.android.contacts" | "contacts" => contacts::source(authority, &segments),
-        "call_log" => calllog::source(&segments),
-        "com.android.calendar" => calendar::source(&segments),
-        _ => None,
-    }
-    .ok_or_else(unknown)?;
+    let source = source_of(uri)?;
     let conn = source.db.open(sys)?;
     run(&conn, &source, projection, selection, sort)
 }

@@ -184,19 +184,25 @@ pub fn pm(fw: &mut Framework, args: &[String]) -> ShellOutput {
             let Some(p) = rest.iter().find(|a| !a.starts_with('-')).cloned() else {
                 return ShellOutput::fail("Error: no package specified\n", 255);
             };
-            let Some(install) = fw.app_info(&p).map(|a| a.install) else {
+            // A system package without an app object (the contacts and telephony providers) has
+            // only its data to lose: `pm clear com.android.providers.contacts` empties the contacts
+            // and the call log, which the provider recreates empty on its next use.
+            let install = fw.app_info(&p).map(|a| a.install);
+            if install.is_none() && !installed(fw, &p) {
                 return ShellOutput::fail(
                     format!("Exception occurred while executing 'clear':\njava.lang.IllegalArgumentException: Unknown package: {p}\n"),
                     255,
                 );
-            };
+            }
             fw.force_stop(&p);
             for dir in [format!("/data/data/{p}"), format!("/data/user/0/{p}"), format!("/data/user_de/0/{p}")] {
                 if let Some(h) = fw.sys.host_path(&dir) {
                     let _ = std::fs::remove_dir_all(h);
                 }
             }
-            install(&mut fw.sys);
+            if let Some(install) = install {
+                install(&mut fw.sys);
+            }
             fw.sys.requests.clear();
             ShellOutput::ok("Success\n")
         }

@@ -104,6 +104,20 @@ fn parse_where(selection: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// How `content` reports a provider's exception: the authority it reached, then the exception.
+fn provider_failure(uri: &str, e: &providers::ProviderError) -> ShellOutput {
+    let authority = uri
+        .strip_prefix("content://")
+        .and_then(|r| r.split('/').next())
+        .unwrap_or(uri);
+    ShellOutput::fail(
+        format!(
+            "Error while accessing provider:{authority}\njava.lang.IllegalArgumentException: {e}\n"
+        ),
+        1,
+    )
+}
+
 pub fn content(fw: &mut Framework, args: &[String]) -> ShellOutput {
     let verb = args.first().map(String::as_str).unwrap_or("");
     let mut uri = None;
@@ -174,17 +188,7 @@ pub fn content(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 }
                 None => match providers::query(&fw.sys, &uri, projection.as_deref(), selection.as_deref(), sort.as_deref()) {
                     Ok(rows) => rows,
-                    Err(e) => {
-                        let authority = uri
-                            .strip_prefix("content://")
-                            .and_then(|r| r.split('/').next())
-                            .unwrap_or(&uri)
-                            .to_string();
-                        return ShellOutput::fail(
-                            format!("Error while accessing provider:{authority}\njava.lang.IllegalArgumentException: {e}\n"),
-                            1,
-                        );
-                    }
+                    Err(e) => return provider_failure(&uri, &e),
                 },
             };
             if rows.is_empty() {
@@ -241,6 +245,34 @@ pub fn content(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 _ => ShellOutput::fail("Error while accessing provider:settings\njava.lang.IllegalArgumentException: name and value are required\n", 1),
             }
         }
+        // ContentCommand's DeleteCommand prints nothing on success.
+        "delete" => match &settings_ns {
+            Some((Some(ns), key)) => {
+                let mut names: Vec<String> = selection
+                    .as_deref()
+                    .map(parse_where)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(k, _)| k == "name")
+                    .map(|(_, v)| v)
+                    .collect();
+                if !key.is_empty() {
+                    names.push(key.clone());
+                }
+                for name in names {
+                    fw.sys.delete_setting(*ns, &name);
+                }
+                ShellOutput::ok(Vec::new())
+            }
+            Some((None, _)) => ShellOutput::fail(
+                format!("Error while accessing provider:settings\njava.lang.IllegalArgumentException: Invalid URI: {uri}\n"),
+                1,
+            ),
+            None => match providers::delete(&fw.sys, &uri, selection.as_deref()) {
+                Ok(_) => ShellOutput::ok(Vec::new()),
+                Err(e) => provider_failure(&uri, &e),
+            },
+        },
         _ => ShellOutput::fail(format!("Unsupported operation: {verb}\n"), 255),
     }
 }
