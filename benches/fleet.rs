@@ -10,19 +10,11 @@ use std::time::{Duration, Instant};
 
 use droidmcp::sim::{Phone, SimConfig};
 
+#[path = "rss.rs"]
+mod rss;
+
 fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find(|l| l.starts_with("VmRSS:"))?
-                .split_whitespace()
-                .nth(1)?
-                .parse()
-                .ok()
-        })
-        .expect("VmRSS in /proc/self/status")
+    rss::rss_kib().expect("VmRSS in /proc/self/status")
 }
 
 fn median(mut times: Vec<Duration>) -> f64 {

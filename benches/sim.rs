@@ -9,16 +9,10 @@ use std::time::{Duration, Instant};
 use droidmcp::device::image;
 use droidmcp::sim::{Phone, SimConfig};
 
-fn rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
-}
+#[path = "rss.rs"]
+mod rss;
+
+use rss::rss_kib;
 
 /// Runs `f` `n` times; returns (median, p95).
 fn measure(n: usize, mut f: impl FnMut()) -> (Duration, Duration) {

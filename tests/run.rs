@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 
 use crate::oracle_model::{oracle, Model};
 
-fn catalog() -> Arc<Catalog> {
+pub fn catalog() -> Arc<Catalog> {
     let (catalog, errors) = Catalog::load_dir(&droidmcp::task::catalog::default_dir());
     assert!(errors.is_empty(), "{errors:?}");
     Arc::new(catalog)
@@ -45,7 +45,7 @@ pub fn sample(catalog: &Catalog, n: usize) -> Vec<String> {
     picked
 }
 
-fn spec(name: &str, tasks: Vec<String>, agent: AgentSpec, phones: u32) -> RunSpec {
+pub fn spec(name: &str, tasks: Vec<String>, agent: AgentSpec, phones: u32) -> RunSpec {
     RunSpec {
         name: name.into(),
         selection: Selection {

@@ -8,7 +8,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Output, Stdio};
 
-use droidmcp::run::plan::Selection;
 use droidmcp::run::report::RunReport;
 use droidmcp::run::{AgentSpec, RunSpec};
 use droidmcp::store::Store;
@@ -110,6 +109,14 @@ fn announced(stdout: &str) -> Option<(String, i32)> {
     Some((addr, pid))
 }
 
+/// The instances a run of `tasks` in `env` holds, for the oracle model to know their moves.
+fn probe(tasks: Vec<String>, env: Option<&str>) -> RunSpec {
+    RunSpec {
+        envs: vec![env.map(str::to_string)],
+        ..crate::run::spec("probe", tasks, AgentSpec::Command(String::new()), 1)
+    }
+}
+
 /// Running episodes on the phone at `serial`, as the run's store has them.
 fn running_on(db: &std::path::Path, serial: &str) -> i64 {
     let Ok(store) = Store::open(db) else { return 0 };
@@ -167,30 +174,9 @@ fn a_run_spreads_over_three_adb_servers_and_a_provider_and_a_lost_phone_is_playe
     )
     .unwrap();
 
-    let catalog = {
-        let (catalog, errors) =
-            droidmcp::task::Catalog::load_dir(&droidmcp::task::catalog::default_dir());
-        assert!(errors.is_empty(), "{errors:?}");
-        Arc::new(catalog)
-    };
+    let catalog = crate::run::catalog();
     let tasks = crate::run::sample(&catalog, 10);
-    let probe = RunSpec {
-        name: "probe".into(),
-        selection: Selection {
-            patterns: tasks.clone(),
-            ..Selection::default()
-        },
-        seeds: 1,
-        run_seed: 0,
-        envs: vec![None],
-        max_steps: None,
-        agent: AgentSpec::Command(String::new()),
-        phones: 0,
-        devices: vec![],
-        fleet: Default::default(),
-        retries: 2,
-        episode_timeout_s: 120,
-    };
+    let probe = probe(tasks.clone(), None);
     // Slow enough that an episode is still going when its phone is killed.
     let rt = tokio::runtime::Runtime::new().unwrap();
     let model = rt.block_on(Model::start(
@@ -336,30 +322,9 @@ fn a_device_failing_k_times_is_set_aside_and_the_run_finishes_on_the_others() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&adb);
     let phone = SimProcess::start(1);
-    let catalog = {
-        let (catalog, errors) =
-            droidmcp::task::Catalog::load_dir(&droidmcp::task::catalog::default_dir());
-        assert!(errors.is_empty(), "{errors:?}");
-        Arc::new(catalog)
-    };
+    let catalog = crate::run::catalog();
     let tasks = crate::run::sample(&catalog, 4);
-    let probe = RunSpec {
-        name: "probe".into(),
-        selection: Selection {
-            patterns: tasks.clone(),
-            ..Selection::default()
-        },
-        seeds: 1,
-        run_seed: 0,
-        envs: vec![Some("105".into())],
-        max_steps: None,
-        agent: AgentSpec::Command(String::new()),
-        phones: 1,
-        devices: vec![],
-        fleet: Default::default(),
-        retries: 3,
-        episode_timeout_s: 120,
-    };
+    let probe = probe(tasks.clone(), Some("105"));
     let rt = tokio::runtime::Runtime::new().unwrap();
     let model = rt.block_on(Model::start(
         oracle(&crate::run::instances_of(&catalog, &probe)),
