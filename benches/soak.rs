@@ -222,7 +222,7 @@ async fn client(server: Arc<Server>, phone: usize, calls: usize) -> (Vec<f64>, u
     server.mcp(Some(&sid), note).await.expect("initialized");
     let cycle = [
         ("select_device", json!({"device": format!("sim:{phone}")})),
-        ("open_app", json!({"name": "Clock"})),
+        ("open_app", json!({"app": "Clock"})),
         ("tap", json!({"x": 540, "y": 1700})),
         ("screen", json!({})),
         ("swipe", json!({"direction": "up"})),
@@ -240,7 +240,8 @@ async fn client(server: Arc<Server>, phone: usize, calls: usize) -> (Vec<f64>, u
             "params": {"name": name, "arguments": args}});
         let t = Instant::now();
         match server.mcp(Some(&sid), body).await {
-            Ok((_, msg)) if msg["result"].is_object() => {}
+            // A tool's own error (`isError`) counts as failed too, not only a protocol error.
+            Ok((_, msg)) if msg["result"].is_object() && msg["result"]["isError"] != true => {}
             _ => failed += 1,
         }
         times.push(t.elapsed().as_secs_f64() * 1000.0);
