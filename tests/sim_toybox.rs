@@ -372,6 +372,56 @@ fn am_stack_remove_closes_a_recent_task() {
     assert_eq!(sh(&phone, &format!("am stack remove {id}")), "");
 }
 
+/// AndroidWorld's `close_recents` (every task's `tear_down`): it collects every `id=(\d+)` in
+/// `dumpsys activity recents` and sends `am stack remove` for each. The visible recent tasks'
+/// `RecentTaskInfo` lines carry ` id=TASK`; home is never among them, so the launcher comes back
+/// to the front and the app's task is gone, as on an emulator.
+#[test]
+fn close_recents_finds_the_task_ids_and_clears_the_apps() {
+    let phone = boot(0);
+    sh(&phone, "monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1");
+    sh(&phone, "am start -n com.android.settings/.Settings");
+    let dump = sh(&phone, "dumpsys activity recents");
+    let settings_id = sh(&phone, "am stack list")
+        .lines()
+        .find(|l| l.contains("com.android.settings"))
+        .and_then(|l| l.trim().strip_prefix("taskId="))
+        .and_then(|l| l.split(':').next())
+        .expect("settings has a task")
+        .to_string();
+    let head = format!(
+        "  * RecentTaskInfo #0: \n    id={settings_id} userId=0 hasTask=true lastActiveTime="
+    );
+    assert!(dump.contains(&head), "{dump}");
+    assert!(
+        dump.contains("\n    baseIntent=Intent { flg=0x10000000 cmp=com.android.settings/.Settings }\n"),
+        "{dump}"
+    );
+    assert!(dump.contains(
+        "\n    isExcluded=false activityType=standard windowingMode=fullscreen supportsMultiWindow=true\n"
+    ));
+    let visible = &dump[dump.find("  Visible recent tasks (most recent first):\n").expect("visible list")..];
+    assert!(!visible.contains("nexuslauncher"), "home is not a visible recent task: {visible}");
+    assert_eq!(visible.matches("  * RecentTaskInfo #").count(), 2, "{visible}");
+
+    let ids: Vec<String> = regex::Regex::new(r"id=(\d+)")
+        .unwrap()
+        .captures_iter(&dump)
+        .map(|c| c[1].to_string())
+        .collect();
+    assert!(ids.contains(&settings_id), "{ids:?}");
+    for id in &ids {
+        assert_eq!(sh(&phone, &format!("am stack remove {id}")), "");
+    }
+    let list = sh(&phone, "am stack list");
+    assert!(!list.contains("deskclock") && !list.contains("com.android.settings"), "{list}");
+    assert!(
+        sh(&phone, "dumpsys activity activities | grep mResumedActivity").contains("nexuslauncher"),
+        "home is in front again"
+    );
+    assert!(!sh(&phone, "dumpsys activity recents").contains("Visible recent tasks"));
+}
+
 /// AndroidWorld's Phone and Contacts tasks start from an empty call log and contacts provider:
 /// `content delete --uri content://call_log/calls` (ContentCommand prints nothing) and `pm clear
 /// com.android.providers.contacts`, a system package with only data, which the provider recreates

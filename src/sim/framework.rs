@@ -27,6 +27,12 @@ pub struct Task {
     pub package: &'static str,
     pub id: u32,
     pub pid: u32,
+    /// The intent that started the task, as `Intent.toString` prints its inside (`act=… cmp=…`):
+    /// the recents dump's `baseIntent`.
+    pub intent: String,
+    /// When the task last came to the front (`SystemClock.elapsedRealtime` ms): the recents
+    /// dump's `lastActiveTime`.
+    pub last_active_ms: u128,
 }
 
 impl Clone for Task {
@@ -36,6 +42,8 @@ impl Clone for Task {
             package: self.package,
             id: self.id,
             pid: self.pid,
+            intent: self.intent.clone(),
+            last_active_ms: self.last_active_ms,
         }
     }
 }
@@ -321,11 +329,12 @@ impl Framework {
         );
         if let Some(pos) = self.stack.iter().position(|t| t.package == package) {
             let task = self.stack.remove(pos);
-            self.stack.push(task);
+            self.push_front(task);
         } else {
             let reason = format!("next-top-activity {{{package}/{activity}}}");
-            let task = self.start_process(package, create, &reason);
-            self.stack.push(task);
+            let mut task = self.start_process(package, create, &reason);
+            task.intent = intent;
+            self.push_front(task);
             let ms = 250 + self.sys.rng_u32() % 300;
             self.sys.clock.advance_ms(ms as i64);
             self.sys.log(
@@ -367,12 +376,21 @@ impl Framework {
         let app = create(&mut self.sys);
         let id = self.next_task_id;
         self.next_task_id += 1;
+        let short = Framework::short_component(package, &app.activity());
         Task {
             app,
             package,
             id,
             pid,
+            intent: format!("flg=0x10000000 cmp={short}"),
+            last_active_ms: self.sys.clock.uptime().as_millis(),
         }
+    }
+
+    /// Puts `task` in front of the others, as the task now in use.
+    fn push_front(&mut self, mut task: Task) {
+        task.last_active_ms = self.sys.clock.uptime().as_millis();
+        self.stack.push(task);
     }
 
     /// Hands an event to `package`'s app wherever it is in the stack (a notification button, a
@@ -952,7 +970,7 @@ impl Framework {
             .position(|t| t.package == apps::launcher::PACKAGE)
         {
             let task = self.stack.remove(pos);
-            self.stack.push(task);
+            self.push_front(task);
         }
     }
 
