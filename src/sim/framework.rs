@@ -33,6 +33,10 @@ pub struct Task {
     /// When the task last came to the front (`SystemClock.elapsedRealtime` ms): the recents
     /// dump's `lastActiveTime`.
     pub last_active_ms: u128,
+    /// It has been in front. A process started only to take a broadcast (an SMS, a call's end, an
+    /// alarm) runs without an activity, so Android lists no task for it (`am stack list`,
+    /// `dumpsys activity`, the overview) until it is opened.
+    pub shown: bool,
 }
 
 impl Clone for Task {
@@ -44,6 +48,7 @@ impl Clone for Task {
             pid: self.pid,
             intent: self.intent.clone(),
             last_active_ms: self.last_active_ms,
+            shown: self.shown,
         }
     }
 }
@@ -384,13 +389,21 @@ impl Framework {
             pid,
             intent: format!("flg=0x10000000 cmp={short}"),
             last_active_ms: self.sys.clock.uptime().as_millis(),
+            shown: false,
         }
     }
 
     /// Puts `task` in front of the others, as the task now in use.
     fn push_front(&mut self, mut task: Task) {
         task.last_active_ms = self.sys.clock.uptime().as_millis();
+        task.shown = true;
         self.stack.push(task);
+    }
+
+    /// The tasks Android lists (`am stack list`, `dumpsys activity`, the overview), front first:
+    /// every task that has been in front, not the processes started only for a broadcast.
+    pub fn tasks(&self) -> impl Iterator<Item = &Task> {
+        self.stack.iter().rev().filter(|t| t.shown)
     }
 
     /// Hands an event to `package`'s app wherever it is in the stack (a notification button, a
@@ -495,6 +508,14 @@ impl Framework {
         if self.focus.as_ref().is_some_and(|(p, _)| *p == package) {
             self.hide_ime();
         }
+    }
+
+    /// `am force-stop` and `pm clear` (ActivityManager's `forceStopPackage`): the task and process
+    /// go as in [`Framework::force_stop`], and so do the package's notifications, which
+    /// NotificationManagerService drops for a force-stopped package. A crash or a kill leaves them.
+    pub fn force_stop_package(&mut self, package: &str) {
+        self.force_stop(package);
+        self.sys.cancel_package_notifications(package);
     }
 
     pub fn force_stop(&mut self, package: &str) -> bool {
