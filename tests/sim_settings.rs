@@ -52,6 +52,15 @@ fn summary_of(h: &Hierarchy, title: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The bounds of the first SeekBar on screen.
+fn slider(h: &Hierarchy, what: &str) -> droidmcp::geom::Bounds {
+    h.nodes
+        .iter()
+        .find(|n| n.class == "android.widget.SeekBar")
+        .unwrap_or_else(|| panic!("no {what}"))
+        .bounds
+}
+
 fn launch(phone: &Phone) {
     sh(
         phone,
@@ -172,6 +181,29 @@ fn search_finds_pages_and_switches() {
     );
 }
 
+/// AndroidWorld's SystemBrightnessMin/Max read `settings get system screen_brightness` and want
+/// exactly `1` or `255`: the slider's two ends (a tap in the track's end padding counts as the end,
+/// as `AbsSeekBar` clamps it), while a tap a little short of an end is not the end.
+#[test]
+fn the_brightness_slider_ends_are_exactly_1_and_255() {
+    let phone = boot(0);
+    sh(&phone, "settings put system screen_brightness 255");
+    launch(&phone);
+    open(&phone, "Display");
+    let seek = slider(&dump(&phone), "brightness slider");
+    let y = seek.center().y;
+    let level = |phone: &Phone| sh(phone, "settings get system screen_brightness");
+    sh(&phone, &format!("input swipe {} {y} 0 {y} 300", seek.center().x));
+    assert_eq!(level(&phone), "1\n", "dragged past the start");
+    sh(&phone, &format!("input tap {} {y}", seek.right - 20));
+    assert_eq!(level(&phone), "255\n", "a tap in the end padding");
+    sh(&phone, &format!("input tap {} {y}", seek.left + 20));
+    assert_eq!(level(&phone), "1\n", "a tap in the start padding");
+    sh(&phone, &format!("input tap {} {y}", seek.right - 60));
+    let short = level(&phone).trim().parse::<i32>().unwrap();
+    assert!((200..255).contains(&short), "short of the end: {short}");
+}
+
 #[test]
 fn display_keeps_adaptive_brightness_and_has_its_font_size_page() {
     let phone = boot(0);
@@ -179,13 +211,7 @@ fn display_keeps_adaptive_brightness_and_has_its_font_size_page() {
     open(&phone, "Display");
     let adaptive = sh(&phone, "settings get system screen_brightness_mode");
     assert_eq!(adaptive, "1\n");
-    let h = dump(&phone);
-    let seek = h
-        .nodes
-        .iter()
-        .find(|n| n.class == "android.widget.SeekBar")
-        .expect("brightness slider")
-        .bounds;
+    let seek = slider(&dump(&phone), "brightness slider");
     let y = seek.center().y;
     sh(
         &phone,
@@ -200,13 +226,7 @@ fn display_keeps_adaptive_brightness_and_has_its_font_size_page() {
     );
     // Display's summary promises font size: the page is there and its slider scales text.
     open(&phone, "Display size and text");
-    let h = dump(&phone);
-    let seek = h
-        .nodes
-        .iter()
-        .find(|n| n.class == "android.widget.SeekBar")
-        .expect("font size slider")
-        .bounds;
+    let seek = slider(&dump(&phone), "font size slider");
     let y = seek.center().y;
     sh(
         &phone,

@@ -354,22 +354,126 @@ fn service_call_sets_the_time_zone_androidworld_asks_for() {
     assert_eq!(sh(&phone, "getprop persist.sys.timezone"), "UTC\n");
 }
 
+/// The id of `package`'s task in `am stack list`.
+fn task_id(phone: &Phone, package: &str) -> String {
+    sh(phone, "am stack list")
+        .lines()
+        .find(|l| l.contains(package))
+        .and_then(|l| l.trim().strip_prefix("taskId="))
+        .and_then(|l| l.split(':').next())
+        .unwrap_or_else(|| panic!("{package} has a task"))
+        .to_string()
+}
+
 #[test]
 fn am_stack_remove_closes_a_recent_task() {
     let phone = boot(0);
     sh(&phone, "am start -n com.android.settings/.Settings");
-    let list = sh(&phone, "am stack list");
-    let id = list
-        .lines()
-        .find(|l| l.contains("com.android.settings"))
-        .and_then(|l| l.trim().strip_prefix("taskId="))
-        .and_then(|l| l.split(':').next())
-        .expect("settings has a task")
-        .to_string();
+    let id = task_id(&phone, "com.android.settings");
     assert_eq!(sh(&phone, &format!("am stack remove {id}")), "");
     assert!(!sh(&phone, "am stack list").contains("com.android.settings"));
     // An id that is gone is no error.
     assert_eq!(sh(&phone, &format!("am stack remove {id}")), "");
+}
+
+/// AndroidWorld's `close_recents` (every task's `tear_down`): it collects every `id=(\d+)` in
+/// `dumpsys activity recents` and sends `am stack remove` for each. The visible recent tasks'
+/// `RecentTaskInfo` lines carry ` id=TASK`; home is never among them, so the launcher comes back
+/// to the front and the app's task is gone, as on an emulator.
+#[test]
+fn close_recents_finds_the_task_ids_and_clears_the_apps() {
+    let phone = boot(0);
+    sh(&phone, "monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1");
+    sh(&phone, "am start -n com.android.settings/.Settings");
+    let dump = sh(&phone, "dumpsys activity recents");
+    let settings_id = task_id(&phone, "com.android.settings");
+    let head = format!(
+        "  * RecentTaskInfo #0: \n    id={settings_id} userId=0 hasTask=true lastActiveTime="
+    );
+    assert!(dump.contains(&head), "{dump}");
+    assert!(
+        dump.contains("\n    baseIntent=Intent { flg=0x10000000 cmp=com.android.settings/.Settings }\n"),
+        "{dump}"
+    );
+    assert!(dump.contains(
+        "\n    isExcluded=false activityType=standard windowingMode=fullscreen supportsMultiWindow=true\n"
+    ));
+    let visible = &dump[dump.find("  Visible recent tasks (most recent first):\n").expect("visible list")..];
+    assert!(!visible.contains("nexuslauncher"), "home is not a visible recent task: {visible}");
+    assert_eq!(visible.matches("  * RecentTaskInfo #").count(), 2, "{visible}");
+
+    let ids: Vec<String> = regex::Regex::new(r"id=(\d+)")
+        .unwrap()
+        .captures_iter(&dump)
+        .map(|c| c[1].to_string())
+        .collect();
+    assert!(ids.contains(&settings_id), "{ids:?}");
+    for id in &ids {
+        assert_eq!(sh(&phone, &format!("am stack remove {id}")), "");
+    }
+    let list = sh(&phone, "am stack list");
+    assert!(!list.contains("deskclock") && !list.contains("com.android.settings"), "{list}");
+    assert!(
+        sh(&phone, "dumpsys activity activities | grep mResumedActivity").contains("nexuslauncher"),
+        "home is in front again"
+    );
+    assert!(!sh(&phone, "dumpsys activity recents").contains("Visible recent tasks"));
+}
+
+/// AndroidWorld's `close_app` (`am force-stop`) and `clear_app_data` (`pm clear`) in every
+/// `tear_down`: a force-stopped package's notifications go with it, as NotificationManagerService
+/// drops them; `am kill` leaves them, and another package's stay.
+#[test]
+fn force_stop_and_pm_clear_take_the_apps_notifications() {
+    let phone = boot(0);
+    let messaging = |phone: &Phone| {
+        sh(phone, "dumpsys notification")
+            .matches("pkg=com.google.android.apps.messaging ")
+            .count()
+    };
+    phone.console("sms send 5551234 hello");
+    sh(&phone, "cmd notification post -t Reminder note 'Water the plants'");
+    assert_eq!(messaging(&phone), 1);
+    sh(&phone, "am kill com.google.android.apps.messaging");
+    assert_eq!(messaging(&phone), 1, "a kill leaves them");
+    assert_eq!(sh(&phone, "am force-stop com.google.android.apps.messaging"), "");
+    assert_eq!(messaging(&phone), 0, "force-stop takes them");
+    assert!(sh(&phone, "dumpsys notification").contains("pkg=com.android.shell "));
+
+    phone.console("sms send 5551234 again");
+    assert_eq!(messaging(&phone), 1);
+    assert_eq!(sh(&phone, "pm clear com.google.android.apps.messaging"), "Success\n");
+    assert_eq!(messaging(&phone), 0, "clearing data takes them");
+    assert!(sh(&phone, "dumpsys notification").contains("pkg=com.android.shell "));
+}
+
+/// AndroidWorld's PhoneAnswerCall `tear_down`: the Dialer is force-stopped while the call rings,
+/// then `KEYCODE_ENDCALL` ends it. The Dialer's process takes the call's end without an activity,
+/// so no task of it is listed, as no process started for a broadcast (an SMS) is, until opened.
+#[test]
+fn a_process_started_for_a_broadcast_lists_no_task() {
+    let phone = boot(0);
+    let listed = |phone: &Phone, package: &str| {
+        [
+            sh(phone, "am stack list"),
+            sh(phone, "dumpsys activity recents"),
+            sh(phone, "dumpsys activity activities"),
+        ]
+        .iter()
+        .map(|out| out.contains(package))
+        .collect::<Vec<_>>()
+    };
+    phone.console("gsm call 5551234");
+    assert_eq!(listed(&phone, "com.google.android.dialer"), [true; 3], "the in-call screen");
+    sh(&phone, "am force-stop com.google.android.dialer");
+    sh(&phone, "input keyevent KEYCODE_ENDCALL");
+    assert!(sh(&phone, "dumpsys telephony.registry").contains("\n    mCallState=0\n"));
+    assert_eq!(listed(&phone, "com.google.android.dialer"), [false; 3]);
+
+    phone.console("sms send 5551234 hello");
+    assert_eq!(listed(&phone, "com.google.android.apps.messaging"), [false; 3]);
+    sh(&phone, "monkey -p com.google.android.apps.messaging -c android.intent.category.LAUNCHER 1");
+    assert_eq!(listed(&phone, "com.google.android.apps.messaging"), [true; 3], "opened");
 }
 
 /// AndroidWorld's Phone and Contacts tasks start from an empty call log and contacts provider:

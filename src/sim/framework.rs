@@ -27,6 +27,16 @@ pub struct Task {
     pub package: &'static str,
     pub id: u32,
     pub pid: u32,
+    /// The intent that started the task, as `Intent.toString` prints its inside (`act=… cmp=…`):
+    /// the recents dump's `baseIntent`.
+    pub intent: String,
+    /// When the task last came to the front (`SystemClock.elapsedRealtime` ms): the recents
+    /// dump's `lastActiveTime`.
+    pub last_active_ms: u128,
+    /// It has been in front. A process started only to take a broadcast (an SMS, a call's end, an
+    /// alarm) runs without an activity, so Android lists no task for it (`am stack list`,
+    /// `dumpsys activity`, the overview) until it is opened.
+    pub shown: bool,
 }
 
 impl Clone for Task {
@@ -36,6 +46,9 @@ impl Clone for Task {
             package: self.package,
             id: self.id,
             pid: self.pid,
+            intent: self.intent.clone(),
+            last_active_ms: self.last_active_ms,
+            shown: self.shown,
         }
     }
 }
@@ -321,11 +334,12 @@ impl Framework {
         );
         if let Some(pos) = self.stack.iter().position(|t| t.package == package) {
             let task = self.stack.remove(pos);
-            self.stack.push(task);
+            self.push_front(task);
         } else {
             let reason = format!("next-top-activity {{{package}/{activity}}}");
-            let task = self.start_process(package, create, &reason);
-            self.stack.push(task);
+            let mut task = self.start_process(package, create, &reason);
+            task.intent = intent;
+            self.push_front(task);
             let ms = 250 + self.sys.rng_u32() % 300;
             self.sys.clock.advance_ms(ms as i64);
             self.sys.log(
@@ -367,12 +381,29 @@ impl Framework {
         let app = create(&mut self.sys);
         let id = self.next_task_id;
         self.next_task_id += 1;
+        let short = Framework::short_component(package, &app.activity());
         Task {
             app,
             package,
             id,
             pid,
+            intent: format!("flg=0x10000000 cmp={short}"),
+            last_active_ms: self.sys.clock.uptime().as_millis(),
+            shown: false,
         }
+    }
+
+    /// Puts `task` in front of the others, as the task now in use.
+    fn push_front(&mut self, mut task: Task) {
+        task.last_active_ms = self.sys.clock.uptime().as_millis();
+        task.shown = true;
+        self.stack.push(task);
+    }
+
+    /// The tasks Android lists (`am stack list`, `dumpsys activity`, the overview), front first:
+    /// every task that has been in front, not the processes started only for a broadcast.
+    pub fn tasks(&self) -> impl Iterator<Item = &Task> {
+        self.stack.iter().rev().filter(|t| t.shown)
     }
 
     /// Hands an event to `package`'s app wherever it is in the stack (a notification button, a
@@ -477,6 +508,14 @@ impl Framework {
         if self.focus.as_ref().is_some_and(|(p, _)| *p == package) {
             self.hide_ime();
         }
+    }
+
+    /// `am force-stop` and `pm clear` (ActivityManager's `forceStopPackage`): the task and process
+    /// go as in [`Framework::force_stop`], and so do the package's notifications, which
+    /// NotificationManagerService drops for a force-stopped package. A crash or a kill leaves them.
+    pub fn force_stop_package(&mut self, package: &str) {
+        self.force_stop(package);
+        self.sys.cancel_package_notifications(package);
     }
 
     pub fn force_stop(&mut self, package: &str) -> bool {
@@ -952,7 +991,7 @@ impl Framework {
             .position(|t| t.package == apps::launcher::PACKAGE)
         {
             let task = self.stack.remove(pos);
-            self.stack.push(task);
+            self.push_front(task);
         }
     }
 

@@ -587,12 +587,7 @@ fn overview(fw: &Framework) -> View {
     let c = m.content;
     let id = |name: &str| format!("{}:id/{name}", apps::launcher::PACKAGE);
     let launcher = apps::launcher::PACKAGE;
-    let recents: Vec<_> = fw
-        .stack
-        .iter()
-        .rev()
-        .filter(|t| t.package != launcher)
-        .collect();
+    let recents: Vec<_> = fw.tasks().filter(|t| t.package != launcher).collect();
     let mut root = View::new(class::FRAME_LAYOUT, c)
         .id(id("overview_panel"))
         .style(Style {

@@ -518,6 +518,12 @@ impl System {
         self.notifications.push(notification);
     }
 
+    /// Removes every notification `package` posted, as NotificationManagerService does when the
+    /// package is force-stopped or its data cleared.
+    pub fn cancel_package_notifications(&mut self, package: &str) {
+        self.notifications.retain(|n| n.package != package);
+    }
+
     /// Removes a notification; true when it was posted.
     pub fn cancel_notification(&mut self, package: &str, id: i32) -> bool {
         let before = self.notifications.len();

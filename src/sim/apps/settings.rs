@@ -269,6 +269,7 @@ impl Screen {
             Pending::ForceStop(package) => force_stop(sys, &package, "from pid 3120"),
             Pending::ClearStorage(package) => {
                 force_stop(sys, &package, "clear data");
+                sys.cancel_package_notifications(&package);
                 for dir in data_dirs(&package) {
                     if let Some(p) = sys.host_path(&dir) {
                         let _ = std::fs::remove_dir_all(p);

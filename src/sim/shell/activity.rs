@@ -23,6 +23,10 @@ pub fn am(fw: &mut Framework, args: &[String]) -> ShellOutput {
     match sub {
         "start" | "start-activity" => am_start(fw, rest),
         "force-stop" | "kill" => match rest.iter().find(|a| !a.starts_with('-')) {
+            Some(p) if sub == "force-stop" => {
+                fw.force_stop_package(p);
+                ok_empty()
+            }
             Some(p) => {
                 fw.force_stop(p);
                 ok_empty()
@@ -47,7 +51,7 @@ fn am_start(fw: &mut Framework, args: &[String]) -> ShellOutput {
     let wait = flags.iter().any(|f| f == "-W");
     if flags.iter().any(|f| f == "-S") {
         if let Some((p, _)) = &intent.component {
-            fw.force_stop(p);
+            fw.force_stop_package(p);
         }
     }
     let shown = intent.describe(None);
@@ -232,7 +236,7 @@ fn stack_remove(fw: &mut Framework, args: &[String]) -> ShellOutput {
 fn stack_list(fw: &Framework) -> String {
     let (w, h) = fw.display.size();
     let mut s = String::new();
-    for (i, task) in fw.stack.iter().rev().enumerate() {
+    for (i, task) in fw.tasks().enumerate() {
         let activity = task.app.activity();
         let visible = i == 0 && !fw.overview;
         s.push_str(&format!(

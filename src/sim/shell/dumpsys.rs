@@ -22,7 +22,7 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
             let seed = fw.config.seed;
             let mut s = String::from("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\nDisplay #0 (activities from top to bottom):\n");
             let mut top = String::new();
-            for (i, task) in fw.stack.iter().rev().enumerate() {
+            for (i, task) in fw.tasks().enumerate() {
                 let activity = task.app.activity();
                 let short = Framework::short_component(task.package, &activity);
                 let record = format!(
@@ -34,13 +34,8 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
                     top = record.clone();
                 }
                 s.push_str(&format!(
-                    "  * Task{{{} #{} type=standard A={}:{} U=0 visible={} visibleRequested={} mode=fullscreen translucent=false sz=1}}\n{}    mLastPausedActivity: null\n    * Hist  #0: {record}\n      packageName={} processName={}\n      app=ProcessRecord{{{} {}:{}/u0a120}}\n",
-                    hash(seed, task.id + 200),
-                    task.id,
-                    10000 + task.id,
-                    task.package,
-                    i == 0,
-                    i == 0,
+                    "  * {}\n{}    mLastPausedActivity: null\n    * Hist  #0: {record}\n      packageName={} processName={}\n      app=ProcessRecord{{{} {}:{}/u0a120}}\n",
+                    task_string(seed, task, i == 0),
                     if i == 0 { format!("    mResumedActivity: {record}\n") } else { String::new() },
                     task.package,
                     task.package,
@@ -56,13 +51,7 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 return ShellOutput::ok(activity_top(fw));
             }
             if sub == "recents" {
-                let mut r = String::from(
-                    "ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)\n  Recent tasks:\n",
-                );
-                for (i, task) in fw.stack.iter().rev().enumerate() {
-                    r.push_str(&format!("  * Recent #{i}: Task{{{} #{} type=standard A={}:{} U=0 visible={} mode=fullscreen}}\n", hash(seed, task.id + 200), task.id, 10000 + task.id, task.package, i == 0));
-                }
-                return ShellOutput::ok(r);
+                return ShellOutput::ok(recents(fw));
             }
             ShellOutput::ok(s)
         }
@@ -148,6 +137,61 @@ fn activity_top(fw: &Framework) -> String {
         task.pid,
         hash(seed, task.id + 500)
     )
+}
+
+/// A task as `Task.toString` prints it in `dumpsys activity` (activities and recents alike).
+fn task_string(seed: u64, task: &crate::sim::framework::Task, front: bool) -> String {
+    let kind = if task.package == crate::sim::apps::launcher::PACKAGE {
+        "home"
+    } else {
+        "standard"
+    };
+    format!(
+        "Task{{{} #{} type={kind} A={}:{} U=0 visible={front} visibleRequested={front} mode=fullscreen translucent=false sz=1}}",
+        hash(seed, task.id + 200),
+        task.id,
+        10000 + task.id,
+        task.package,
+    )
+}
+
+/// `dumpsys activity recents`, as `RecentTasks.dump` prints it: the raw list (home included, each
+/// task's one-line `Task.toString`; the per-task `Task.dump` detail is left out), then the visible
+/// recent tasks (home excluded), each a `RecentTaskInfo.dump` whose ` id=N` is the task id
+/// AndroidWorld's `close_recents` collects (with every other `…id=N`) and hands to
+/// `am stack remove`.
+fn recents(fw: &Framework) -> String {
+    let seed = fw.config.seed;
+    let launcher = crate::sim::apps::launcher::PACKAGE;
+    let mut s = format!(
+        "ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)\nmRecentsUid={}\nmRecentsComponent=ComponentInfo{{{launcher}/com.android.quickstep.RecentsActivity}}\nmFreezeTaskListReordering=false\nmFreezeTaskListReorderingPendingTimeout=false\n",
+        super::package::uid_of(fw, launcher).unwrap_or(10000)
+    );
+    if fw.tasks().next().is_none() {
+        return s;
+    }
+    s.push_str("  Recent tasks:\n");
+    for (i, task) in fw.tasks().enumerate() {
+        s.push_str(&format!("  * Recent #{i}: {}\n", task_string(seed, task, i == 0)));
+    }
+    let visible = fw.tasks().filter(|t| t.package != launcher);
+    for (i, task) in visible.enumerate() {
+        if i == 0 {
+            s.push_str("\n  Visible recent tasks (most recent first):\n");
+        }
+        let info = fw.app_info(task.package);
+        let base = info.map_or_else(
+            || task.app.activity(),
+            |a| a.launch_activity.to_string(),
+        );
+        let base = Framework::short_component(task.package, &base);
+        let top = Framework::short_component(task.package, &task.app.activity());
+        s.push_str(&format!(
+            "  * RecentTaskInfo #{i}: \n    id={} userId=0 hasTask=true lastActiveTime={}\n    baseIntent=Intent {{ {} }}\n    baseActivity={{{base}}}\n    topActivity={{{top}}}\n    realActivity={{{base}}}\n    isExcluded=false activityType=standard windowingMode=fullscreen supportsMultiWindow=true\n    lastSnapshotData {{ taskSize=null contentInsets=null bufferSize=null }}\n",
+            task.id, task.last_active_ms, task.intent
+        ));
+    }
+    s
 }
 
 /// `dumpsys notification`: NotificationManagerService's list, each record's header line

@@ -194,7 +194,7 @@ pub fn pm(fw: &mut Framework, args: &[String]) -> ShellOutput {
                     255,
                 );
             }
-            fw.force_stop(&p);
+            fw.force_stop_package(&p);
             for dir in [format!("/data/data/{p}"), format!("/data/user/0/{p}"), format!("/data/user_de/0/{p}")] {
                 if let Some(h) = fw.sys.host_path(&dir) {
                     let _ = std::fs::remove_dir_all(h);
