@@ -331,29 +331,34 @@ async fn soak() {
     let server = Arc::new(Server::start().await);
     let mut samples = vec![server.sample("started")];
 
-    // Phase 1: MCP tool calls.
-    let started = Instant::now();
-    let per_client = calls / CLIENTS;
-    let mut set = tokio::task::JoinSet::new();
-    for c in 0..CLIENTS {
-        set.spawn(client(server.clone(), c + 1, per_client));
+    // Phase 1: MCP tool calls, in two rounds on the same phones: the second round shows whether
+    // memory keeps growing once every phone's bounded memory (kept observations, step log) is full.
+    let per_client = calls / CLIENTS / 2;
+    let mut done = 0;
+    for round in 1..=2 {
+        let started = Instant::now();
+        let mut set = tokio::task::JoinSet::new();
+        for c in 0..CLIENTS {
+            set.spawn(client(server.clone(), c + 1, per_client));
+        }
+        let (mut times, mut failed) = (Vec::new(), 0);
+        while let Some(r) = set.join_next().await {
+            let (t, f) = r.expect("client");
+            times.extend(t);
+            failed += f;
+        }
+        times.sort_by(f64::total_cmp);
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "MCP round {round}: {} tool calls from {CLIENTS} sessions in {secs:.0} s ({:.0} calls/s), p50 {:.0} ms, p99 {:.0} ms, {failed} failed",
+            times.len(),
+            times.len() as f64 / secs,
+            percentile(&times, 0.5),
+            percentile(&times, 0.99)
+        );
+        done += times.len();
+        samples.push(server.sample(&format!("after {done} MCP calls")));
     }
-    let (mut times, mut failed) = (Vec::new(), 0);
-    while let Some(r) = set.join_next().await {
-        let (t, f) = r.expect("client");
-        times.extend(t);
-        failed += f;
-    }
-    times.sort_by(f64::total_cmp);
-    let secs = started.elapsed().as_secs_f64();
-    println!(
-        "MCP: {} tool calls from {CLIENTS} sessions in {secs:.0} s ({:.0} calls/s), p50 {:.0} ms, p99 {:.0} ms, {failed} failed",
-        times.len(),
-        times.len() as f64 / secs,
-        percentile(&times, 0.5),
-        percentile(&times, 0.99)
-    );
-    samples.push(server.sample(&format!("after {} MCP calls", times.len())));
 
     // Phase 2: REST episodes. Tasks whose setup waits on the phone's clock for half a minute or more
     // (`.live`) would measure waiting, not the server.

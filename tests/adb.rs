@@ -638,11 +638,36 @@ fn adb_binary() -> Option<PathBuf> {
     Some(path)
 }
 
+/// A port for an adb server to listen on, free now and outside the kernel's ephemeral range, so no
+/// listener bound to port 0 (our adbds, `sim --adb 127.0.0.1:0`) nor any outgoing connection can
+/// take it between this call and the server's start; each call in this process gets another.
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
+    use std::sync::atomic::{AtomicU16, Ordering};
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let (low, _) = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| {
+            let mut ends = range.split_whitespace().map(|p| p.parse::<u16>().ok());
+            Some((ends.next()??, ends.next()??))
+        })
+        .unwrap_or((32768, 60999));
+    // Below the ephemeral range, above the well-known ports; each test process starts at its
+    // own offset so two test binaries running at once rarely meet.
+    let base = 10_000u16;
+    let span = low.saturating_sub(base).max(1000);
+    let _ = NEXT.compare_exchange(
+        0,
+        (std::process::id() % u32::from(span)) as u16,
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    );
+    for _ in 0..span {
+        let port = base + NEXT.fetch_add(1, Ordering::AcqRel) % span;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port in {base}..{}", base + span)
 }
 
 /// A private adb server (its own port, no emulator probing) connected to one of our adbds; dropping it
@@ -701,14 +726,23 @@ impl AdbRig {
     }
 
     async fn cli(&self, args: &[&str]) -> std::process::Output {
-        tokio::process::Command::new(&self.adb)
+        let run = tokio::process::Command::new(&self.adb)
             .arg("-P")
             .arg(self.port.to_string())
             .args(args)
             .env("ADB_EMU", "0")
             .stdin(std::process::Stdio::null())
-            .output()
+            .kill_on_drop(true)
+            .output();
+        tokio::time::timeout(Duration::from_secs(60), run)
             .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "`adb -P {} {}` did not finish in 60 s",
+                    self.port,
+                    args.join(" ")
+                )
+            })
             .expect("run adb")
     }
 
@@ -931,12 +965,50 @@ async fn a_missing_server_is_a_clear_error() {
     assert!(message.contains("no adb server"), "{message}");
 }
 
+/// A listener that accepts and never speaks (a wedged server, or adbd itself on the port): every
+/// request ends with an error naming what went unanswered instead of waiting forever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_never_answers_is_a_timeout_not_a_hang() {
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = silent.local_addr().unwrap();
+    let held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((stream, _)) = silent.accept().await {
+            open.push(stream);
+        }
+    });
+    let server = AdbServer::new(&addr.to_string())
+        .unwrap()
+        .with_reply_timeout(Duration::from_millis(300));
+    let err = tokio::time::timeout(Duration::from_secs(10), server.devices())
+        .await
+        .expect("the reply timeout ends the request")
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("no reply to host:devices-l"),
+        "{err}"
+    );
+    let err = tokio::time::timeout(Duration::from_secs(10), server.open("x", "shell:true"))
+        .await
+        .expect("the reply timeout ends the request")
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("no reply to host:transport:x"),
+        "{err}"
+    );
+    held.abort();
+}
+
 // ---------------------------------------------------------------------------------------------------
 // One scenario list, two transports: the embedded phone in-process, and the same phone through
 // AdbShell → real adb server → our adbd.
 
 /// Runs a device-level scenario once against the in-process phone and once over real adb
 /// (`AdbShell` → Debian's adb server → our adbd → the same kind of phone).
+/// Every device command is bounded (30 s) already; this bounds a scenario as a whole, so a stall
+/// fails the test with its name instead of holding the suite.
+const SCENARIO_LIMIT: Duration = Duration::from_secs(120);
+
 macro_rules! phone_test {
     ($name:ident, |$device:ident| $body:block) => {
         mod $name {
@@ -953,7 +1025,10 @@ macro_rules! phone_test {
             async fn over_adb() {
                 let Some(adb) = adb_binary() else { return };
                 let rig = AdbRig::start(adb, sim_shell(sim_phone())).await;
-                scenario(Device::new(Arc::new(rig.shell().await))).await;
+                let device = Device::new(Arc::new(rig.shell().await));
+                tokio::time::timeout(SCENARIO_LIMIT, scenario(device))
+                    .await
+                    .expect("the scenario over real adb finished in time");
             }
         }
     };

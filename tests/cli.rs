@@ -2,6 +2,7 @@
 //! trajectory metrics for goldens, manual verbs act on one phone in sequence, servers return once
 //! they listen, and listings behave in pipes.
 
+use crate::util::Detached;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -120,32 +121,6 @@ fn a_listing_piped_into_a_reader_that_leaves_ends_quietly() {
     assert_ne!(status.code(), Some(101), "{stderr}");
 }
 
-/// The pid `--detach` printed.
-fn detached_pid(out: &Output) -> i32 {
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let at = stdout
-        .find("as pid ")
-        .unwrap_or_else(|| panic!("{}", text(out)));
-    stdout[at + 7..]
-        .split(|c: char| !c.is_ascii_digit())
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
-/// Stops a detached server when the test ends, however it ends.
-struct Kill(i32);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        // SAFETY: a signal to the pid this test started.
-        unsafe {
-            libc::kill(self.0, libc::SIGTERM);
-        }
-    }
-}
-
 /// `serve --http localhost:0 --detach` returns once it listens, and the manual verbs that follow
 /// act on its one phone: an app opened by one command is in front for the next.
 #[test]
@@ -153,7 +128,7 @@ fn manual_verbs_act_in_sequence_on_the_running_server() {
     let home = tempfile::tempdir().unwrap();
     let served = run(home.path(), &["serve", "--http", "localhost:0", "--detach"]);
     assert!(served.status.success(), "{}", text(&served));
-    let _server = Kill(detached_pid(&served));
+    let _server = Detached::from_output(&served);
     assert!(
         String::from_utf8_lossy(&served.stdout).contains("http://127.0.0.1:"),
         "{}",
@@ -215,7 +190,7 @@ fn the_readmes_manual_commands_work_as_a_sequence() {
             .unwrap();
         assert!(out.status.success(), "README: {line}\n{}", text(&out));
         if verb == "serve" {
-            server = Some(Kill(detached_pid(&out)));
+            server = Some(Detached::from_output(&out));
         } else {
             assert!(
                 !String::from_utf8_lossy(&out.stderr).contains("fresh embedded phone"),
@@ -237,14 +212,9 @@ fn a_detached_sim_listens_when_it_returns() {
     let home = tempfile::tempdir().unwrap();
     let out = run(home.path(), &["sim", "--adb", "127.0.0.1:0", "--detach"]);
     assert!(out.status.success(), "{}", text(&out));
-    let _sim = Kill(detached_pid(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let addr = stdout
-        .split_whitespace()
-        .skip_while(|w| *w != "on")
-        .nth(1)
-        .unwrap_or_else(|| panic!("{stdout}"));
-    std::net::TcpStream::connect(addr).unwrap_or_else(|e| panic!("{addr}: {e}\n{stdout}"));
+    let sim = Detached::from_output(&out);
+    let addr = sim.addr.clone().unwrap_or_else(|| panic!("{}", text(&out)));
+    std::net::TcpStream::connect(&addr).unwrap_or_else(|e| panic!("{addr}: {e}\n{}", text(&out)));
 }
 
 /// `devices` lists the embedded phone and exits 0 when the adb server cannot list anything; the

@@ -87,6 +87,10 @@ async fn a_digest_one_session_got_aims_another_sessions_tap() {
     // One log for the phone: both sessions see the open and the tap.
     let steps = page.steps().await;
     assert_eq!(steps.len(), 2, "{steps:?}");
+    // The log names the screens by digest and keeps none of them (episodes record those).
+    let tap = &steps[1];
+    assert_eq!(tap.observation_digest.as_deref().map(str::len), Some(16));
+    assert!(tap.before.is_none() && tap.after.is_none(), "{tap:?}");
     assert_eq!(agent.steps().await.len(), 2);
     let refused = agent
         .act_seen(

@@ -69,3 +69,62 @@ pub fn inked(img: &image::RgbaImage, b: droidmcp::geom::Bounds, bg: [u8; 4]) -> 
     }
     n
 }
+
+/// A server `--detach` started (`serve`, `sim`): its pid, the address it announced and its log,
+/// as the command printed them. Dropping it stops the server (SIGTERM) and removes the log, so a
+/// test leaves nothing behind however it ends.
+pub struct Detached {
+    pub pid: i32,
+    /// The word after "on" in the announcement (`… serving adb on 127.0.0.1:PORT`), if any.
+    pub addr: Option<String>,
+    log: Option<PathBuf>,
+}
+
+impl Detached {
+    /// Reads what a successful `--detach` printed; panics with the output when it is not there.
+    pub fn from_output(out: &std::process::Output) -> Detached {
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let pid = stdout
+            .split("as pid ")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|digits| digits.parse().ok())
+            .unwrap_or_else(|| {
+                panic!(
+                    "no pid in: {stdout}{}",
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            });
+        let addr = stdout
+            .split_whitespace()
+            .skip_while(|w| *w != "on")
+            .nth(1)
+            .map(str::to_string);
+        let log = stdout
+            .split("(output: ")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .map(PathBuf::from);
+        Detached { pid, addr, log }
+    }
+
+    /// SIGKILL: the server vanishes as a crashed emulator or an unplugged phone does.
+    pub fn kill(&self) {
+        // SAFETY: a signal to a pid this test started.
+        unsafe {
+            libc::kill(self.pid, libc::SIGKILL);
+        }
+    }
+}
+
+impl Drop for Detached {
+    fn drop(&mut self) {
+        // SAFETY: a signal to a pid this test started (gone already when killed).
+        unsafe {
+            libc::kill(self.pid, libc::SIGTERM);
+        }
+        if let Some(log) = &self.log {
+            let _ = std::fs::remove_file(log);
+        }
+    }
+}

@@ -225,9 +225,17 @@ pub struct AdbServer {
     /// CLI a person runs, never for a server acting for its clients (an agent's `select_device`
     /// must not leave a daemon behind that scans for emulators).
     start_local: bool,
+    /// How long a request's reply may take ([`REPLY_TIMEOUT`] unless set).
+    reply_timeout: Duration,
 }
 
 const DIAL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a request's reply may take by default. The server answers host services at once and a device
+/// service once the device opened it; `host:connect` waits for the device's handshake, which adb
+/// itself bounds at 10 s. Past this the port is not an adb server that is answering (a wedged
+/// server, or another protocol's listener on the port that waits for us to speak first).
+const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl AdbServer {
     /// `addr` is `host:port` (or `tcp:host:port`).
@@ -235,7 +243,15 @@ impl AdbServer {
         Ok(AdbServer {
             addr: normalize_address(addr)?,
             start_local: true,
+            reply_timeout: REPLY_TIMEOUT,
         })
+    }
+
+    /// This server with replies awaited at most `limit` (a remote server over a slow link may
+    /// need more than the default; a health probe less).
+    pub fn with_reply_timeout(mut self, limit: Duration) -> AdbServer {
+        self.reply_timeout = limit;
+        self
     }
 
     /// This server as a handle that never starts one: a refused address is an error that says how
@@ -313,11 +329,27 @@ impl AdbServer {
 
     async fn start_local_server(&self, refused: &std::io::Error) -> Result<(), AdbError> {
         let adb = std::env::var("DROIDMCP_ADB").unwrap_or_else(|_| "adb".into());
-        let output = tokio::process::Command::new(&adb)
+        let start = tokio::process::Command::new(&adb)
             .args(["-P", self.port(), "start-server"])
             .stdin(std::process::Stdio::null())
-            .output()
-            .await;
+            .kill_on_drop(true)
+            .output();
+        // `adb start-server` waits for the server it forked to say it is up; a port held by
+        // something that is not an adb server can keep it waiting.
+        let output = match tokio::time::timeout(self.reply_timeout, start).await {
+            Ok(output) => output,
+            Err(_) => {
+                return Err(AdbError::NoServer {
+                    addr: self.addr.clone(),
+                    reason: format!(
+                        "{refused}; `{adb} -P {} start-server` did not finish within {:?}",
+                        self.port(),
+                        self.reply_timeout
+                    ),
+                    hint: "is another program listening on that port?".into(),
+                })
+            }
+        };
         match output {
             Ok(out) if out.status.success() => Ok(()),
             Ok(out) => Err(AdbError::NoServer {
@@ -347,12 +379,27 @@ impl AdbServer {
         }
     }
 
+    /// Waits at most the reply timeout for `reply` to `service`.
+    async fn reply<T>(
+        &self,
+        service: &str,
+        reply: impl std::future::Future<Output = std::io::Result<T>>,
+    ) -> Result<T, AdbError> {
+        match tokio::time::timeout(self.reply_timeout, reply).await {
+            Ok(read) => read.map_err(|e| self.io_error(e)),
+            Err(_) => Err(self.io_error(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("no reply to {service} within {:?}", self.reply_timeout),
+            ))),
+        }
+    }
+
     /// Sends `service` on `stream` and reads its status, turning FAIL into [`AdbError::Failed`].
     pub async fn request(&self, stream: &mut TcpStream, service: &str) -> Result<(), AdbError> {
         send_request(stream, service)
             .await
             .map_err(|e| self.io_error(e))?;
-        match read_status(stream).await.map_err(|e| self.io_error(e))? {
+        match self.reply(service, read_status(stream)).await? {
             Status::Okay => Ok(()),
             Status::Fail(message) => Err(AdbError::Failed {
                 addr: self.addr.clone(),
@@ -366,7 +413,7 @@ impl AdbServer {
     pub async fn query(&self, service: &str) -> Result<Vec<u8>, AdbError> {
         let mut stream = self.dial().await?;
         self.request(&mut stream, service).await?;
-        read_block(&mut stream).await.map_err(|e| self.io_error(e))
+        self.reply(service, read_block(&mut stream)).await
     }
 
     /// Tells the server an emulator's adbd listens on 127.0.0.1:`adb_port` (what an emulator sends

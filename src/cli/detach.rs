@@ -45,13 +45,17 @@ pub fn detach(ready: &str) -> anyhow::Result<i32> {
             );
             return Ok(0);
         }
+        // A server that never became ready leaves no log behind: its output is printed here.
         if let Some(status) = child.try_wait()? {
             eprint!("{text}");
+            let _ = std::fs::remove_file(&log);
             anyhow::bail!("the server exited before it was ready ({status})");
         }
         if started.elapsed() > READY_WITHIN {
             eprint!("{text}");
             let _ = child.kill();
+            let _ = child.wait();
+            let _ = std::fs::remove_file(&log);
             anyhow::bail!("the server was not ready within {READY_WITHIN:?}");
         }
         std::thread::sleep(Duration::from_millis(20));

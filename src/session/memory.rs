@@ -53,7 +53,10 @@ impl PhoneMemory {
             .cloned()
     }
 
-    /// Numbers `step` in the phone's log and keeps it.
+    /// Numbers `step` in the phone's log and keeps it without its screens: the log says what
+    /// happened (history, the steps resource), while the screens before and after go with the
+    /// returned step to whoever records it (an episode). Kept with them, a busy phone's log held
+    /// ~85 MB (1,000 steps × two parsed screens) for no reader.
     pub fn push_step(&self, mut step: Step) -> Step {
         let mut log = lock(&self.steps);
         step.index = log.dropped + log.entries.len();
@@ -61,11 +64,14 @@ impl PhoneMemory {
             log.entries.pop_front();
             log.dropped += 1;
         }
+        let (before, after) = (step.before.take(), step.after.take());
         log.entries.push_back(step.clone());
+        step.before = before;
+        step.after = after;
         step
     }
 
-    /// The kept entries of the step log, oldest first.
+    /// The kept entries of the step log, oldest first, without their screens.
     pub fn steps(&self) -> Vec<Step> {
         lock(&self.steps).entries.iter().cloned().collect()
     }

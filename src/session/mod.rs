@@ -132,7 +132,7 @@ impl Session {
     }
 
     /// The steps and refused attempts on this session's phone, by any client, oldest first (the
-    /// last [`KEPT_STEPS`]).
+    /// last [`KEPT_STEPS`]), without their screens (an episode's record keeps those).
     pub async fn steps(&self) -> Vec<Step> {
         self.state.lock().await.lease.slot().memory.steps()
     }

@@ -14,6 +14,7 @@ use droidmcp::store::Store;
 
 use super::*;
 use crate::oracle_model::{oracle, Model};
+use crate::util::Detached;
 
 /// A private adb server on its own port, killed (by port) when dropped.
 struct Server {
@@ -57,7 +58,7 @@ impl Drop for Server {
 /// A `droidmcp sim --adb 127.0.0.1:0` process of this test, stopped when dropped.
 struct SimProcess {
     addr: String,
-    pid: i32,
+    process: Detached,
 }
 
 impl SimProcess {
@@ -68,45 +69,24 @@ impl SimProcess {
             .stdin(Stdio::null())
             .output()
             .expect("droidmcp sim");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
-        let (addr, pid) = announced(&stdout).unwrap_or_else(|| panic!("{stdout}"));
-        SimProcess { addr, pid }
+        assert!(
+            out.status.success(),
+            "{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        let process = Detached::from_output(&out);
+        let addr = process
+            .addr
+            .clone()
+            .unwrap_or_else(|| panic!("{}", text(&out.stdout)));
+        SimProcess { addr, process }
     }
 
     /// SIGKILL: the phone vanishes as a crashed emulator or an unplugged phone does.
     fn kill(&self) {
-        // SAFETY: a signal to a pid this test started.
-        unsafe {
-            libc::kill(self.pid, libc::SIGKILL);
-        }
+        self.process.kill();
     }
-}
-
-impl Drop for SimProcess {
-    fn drop(&mut self) {
-        // SAFETY: a signal to a pid this test started (gone already when killed).
-        unsafe {
-            libc::kill(self.pid, libc::SIGTERM);
-        }
-    }
-}
-
-/// The address and pid `sim --adb … --detach` prints.
-fn announced(stdout: &str) -> Option<(String, i32)> {
-    let addr = stdout
-        .split_whitespace()
-        .skip_while(|w| *w != "on")
-        .nth(1)?
-        .to_string();
-    let pid = stdout
-        .split("as pid ")
-        .nth(1)?
-        .split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()?;
-    Some((addr, pid))
 }
 
 /// The instances a run of `tasks` in `env` holds, for the oracle model to know their moves.
