@@ -1332,3 +1332,70 @@ async fn a_device_lost_mid_episode_aborts_it_and_keeps_its_steps() {
     let again = session.act(home(), None, &ctl).await;
     assert!(again.is_err());
 }
+
+/// Every emulator host lists an `emulator-5554`: a phone is told apart by its adb server too. Here
+/// one phone is listed by two servers under the same serial; to the episodes they are two devices
+/// (nothing tells a process they are one), so an episode started through the second server leaves
+/// the first server's episode open, while a second episode through the same server supersedes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_serial_on_two_adb_servers_is_two_devices_to_the_episodes() {
+    use droidmcp::episode::{DeviceSource, Episodes, Status};
+    struct NoDevices;
+    #[async_trait::async_trait]
+    impl DeviceSource for NoDevices {
+        async fn shell(&self, _device: Option<&str>) -> Result<Arc<dyn Shell>, String> {
+            Err("this test starts its episodes on shells it made".into())
+        }
+    }
+    let Some(adb) = adb_binary() else { return };
+    let first = AdbRig::start(adb.clone(), sim_shell(sim_phone())).await;
+    let second = AdbRig::start(adb, sim_shell(sim_phone())).await;
+    let serial = first.serial.clone();
+    let also = second.server();
+    let message = also.connect_device(&serial).await.expect("host:connect");
+    assert!(message.contains("connected to"), "{message}");
+    for _ in 0..100 {
+        let listed = also.devices().await.expect("devices");
+        if listed
+            .iter()
+            .any(|d| d.serial == serial && d.state == "device")
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let via_first: Arc<dyn Shell> = Arc::new(first.shell().await);
+    let via_second: Arc<dyn Shell> = Arc::new(
+        AdbShell::new(&format!("127.0.0.1:{}", second.port), &serial)
+            .await
+            .expect("the phone through the second server"),
+    );
+    assert_eq!(via_first.serial(), via_second.serial());
+    assert_ne!(via_first.device_key(), via_second.device_key());
+
+    let tasks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
+    let (catalog, _) = droidmcp::task::Catalog::load_dir(&tasks);
+    let instance = |seed| {
+        catalog
+            .get("aw.settings.wifi_off")
+            .unwrap()
+            .instantiate(seed, &Default::default())
+            .unwrap()
+    };
+    let eps = Episodes::new(Arc::new(catalog.clone()), None, Arc::new(NoDevices));
+    let on_first = eps
+        .start_instance(instance(1), via_first.clone())
+        .await
+        .unwrap();
+    let on_second = eps.start_instance(instance(2), via_second).await.unwrap();
+    let status = |id: String| {
+        let eps = &eps;
+        async move { eps.summary(&id).await.unwrap().status }
+    };
+    assert_eq!(status(on_first.episode.clone()).await, Status::Running);
+    assert_eq!(status(on_second.episode.clone()).await, Status::Running);
+    let again = eps.start_instance(instance(3), via_first).await.unwrap();
+    assert_eq!(status(on_first.episode).await, Status::Aborted);
+    assert_eq!(status(on_second.episode).await, Status::Running);
+    assert_eq!(status(again.episode).await, Status::Running);
+}

@@ -193,7 +193,10 @@ fn the_brightness_slider_ends_are_exactly_1_and_255() {
     let seek = slider(&dump(&phone), "brightness slider");
     let y = seek.center().y;
     let level = |phone: &Phone| sh(phone, "settings get system screen_brightness");
-    sh(&phone, &format!("input swipe {} {y} 0 {y} 300", seek.center().x));
+    sh(
+        &phone,
+        &format!("input swipe {} {y} 0 {y} 300", seek.center().x),
+    );
     assert_eq!(level(&phone), "1\n", "dragged past the start");
     sh(&phone, &format!("input tap {} {y}", seek.right - 20));
     assert_eq!(level(&phone), "255\n", "a tap in the end padding");

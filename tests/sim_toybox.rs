@@ -383,7 +383,10 @@ fn am_stack_remove_closes_a_recent_task() {
 #[test]
 fn close_recents_finds_the_task_ids_and_clears_the_apps() {
     let phone = boot(0);
-    sh(&phone, "monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1");
+    sh(
+        &phone,
+        "monkey -p com.google.android.deskclock -c android.intent.category.LAUNCHER 1",
+    );
     sh(&phone, "am start -n com.android.settings/.Settings");
     let dump = sh(&phone, "dumpsys activity recents");
     let settings_id = task_id(&phone, "com.android.settings");
@@ -392,15 +395,26 @@ fn close_recents_finds_the_task_ids_and_clears_the_apps() {
     );
     assert!(dump.contains(&head), "{dump}");
     assert!(
-        dump.contains("\n    baseIntent=Intent { flg=0x10000000 cmp=com.android.settings/.Settings }\n"),
+        dump.contains(
+            "\n    baseIntent=Intent { flg=0x10000000 cmp=com.android.settings/.Settings }\n"
+        ),
         "{dump}"
     );
     assert!(dump.contains(
         "\n    isExcluded=false activityType=standard windowingMode=fullscreen supportsMultiWindow=true\n"
     ));
-    let visible = &dump[dump.find("  Visible recent tasks (most recent first):\n").expect("visible list")..];
-    assert!(!visible.contains("nexuslauncher"), "home is not a visible recent task: {visible}");
-    assert_eq!(visible.matches("  * RecentTaskInfo #").count(), 2, "{visible}");
+    let visible = &dump[dump
+        .find("  Visible recent tasks (most recent first):\n")
+        .expect("visible list")..];
+    assert!(
+        !visible.contains("nexuslauncher"),
+        "home is not a visible recent task: {visible}"
+    );
+    assert_eq!(
+        visible.matches("  * RecentTaskInfo #").count(),
+        2,
+        "{visible}"
+    );
 
     let ids: Vec<String> = regex::Regex::new(r"id=(\d+)")
         .unwrap()
@@ -412,9 +426,16 @@ fn close_recents_finds_the_task_ids_and_clears_the_apps() {
         assert_eq!(sh(&phone, &format!("am stack remove {id}")), "");
     }
     let list = sh(&phone, "am stack list");
-    assert!(!list.contains("deskclock") && !list.contains("com.android.settings"), "{list}");
     assert!(
-        sh(&phone, "dumpsys activity activities | grep mResumedActivity").contains("nexuslauncher"),
+        !list.contains("deskclock") && !list.contains("com.android.settings"),
+        "{list}"
+    );
+    assert!(
+        sh(
+            &phone,
+            "dumpsys activity activities | grep mResumedActivity"
+        )
+        .contains("nexuslauncher"),
         "home is in front again"
     );
     assert!(!sh(&phone, "dumpsys activity recents").contains("Visible recent tasks"));
@@ -432,17 +453,26 @@ fn force_stop_and_pm_clear_take_the_apps_notifications() {
             .count()
     };
     phone.console("sms send 5551234 hello");
-    sh(&phone, "cmd notification post -t Reminder note 'Water the plants'");
+    sh(
+        &phone,
+        "cmd notification post -t Reminder note 'Water the plants'",
+    );
     assert_eq!(messaging(&phone), 1);
     sh(&phone, "am kill com.google.android.apps.messaging");
     assert_eq!(messaging(&phone), 1, "a kill leaves them");
-    assert_eq!(sh(&phone, "am force-stop com.google.android.apps.messaging"), "");
+    assert_eq!(
+        sh(&phone, "am force-stop com.google.android.apps.messaging"),
+        ""
+    );
     assert_eq!(messaging(&phone), 0, "force-stop takes them");
     assert!(sh(&phone, "dumpsys notification").contains("pkg=com.android.shell "));
 
     phone.console("sms send 5551234 again");
     assert_eq!(messaging(&phone), 1);
-    assert_eq!(sh(&phone, "pm clear com.google.android.apps.messaging"), "Success\n");
+    assert_eq!(
+        sh(&phone, "pm clear com.google.android.apps.messaging"),
+        "Success\n"
+    );
     assert_eq!(messaging(&phone), 0, "clearing data takes them");
     assert!(sh(&phone, "dumpsys notification").contains("pkg=com.android.shell "));
 }
@@ -464,16 +494,30 @@ fn a_process_started_for_a_broadcast_lists_no_task() {
         .collect::<Vec<_>>()
     };
     phone.console("gsm call 5551234");
-    assert_eq!(listed(&phone, "com.google.android.dialer"), [true; 3], "the in-call screen");
+    assert_eq!(
+        listed(&phone, "com.google.android.dialer"),
+        [true; 3],
+        "the in-call screen"
+    );
     sh(&phone, "am force-stop com.google.android.dialer");
     sh(&phone, "input keyevent KEYCODE_ENDCALL");
     assert!(sh(&phone, "dumpsys telephony.registry").contains("\n    mCallState=0\n"));
     assert_eq!(listed(&phone, "com.google.android.dialer"), [false; 3]);
 
     phone.console("sms send 5551234 hello");
-    assert_eq!(listed(&phone, "com.google.android.apps.messaging"), [false; 3]);
-    sh(&phone, "monkey -p com.google.android.apps.messaging -c android.intent.category.LAUNCHER 1");
-    assert_eq!(listed(&phone, "com.google.android.apps.messaging"), [true; 3], "opened");
+    assert_eq!(
+        listed(&phone, "com.google.android.apps.messaging"),
+        [false; 3]
+    );
+    sh(
+        &phone,
+        "monkey -p com.google.android.apps.messaging -c android.intent.category.LAUNCHER 1",
+    );
+    assert_eq!(
+        listed(&phone, "com.google.android.apps.messaging"),
+        [true; 3],
+        "opened"
+    );
 }
 
 /// AndroidWorld's Phone and Contacts tasks start from an empty call log and contacts provider:

@@ -414,6 +414,10 @@ impl Shell for AdbShell {
         &self.inner.serial
     }
 
+    fn device_key(&self) -> String {
+        format!("{}/{}", self.inner.server.addr(), self.inner.serial)
+    }
+
     /// An emulator's console listens beside the adb server that found it (as `adb emu` assumes:
     /// the server's host, the port in the serial); other devices have none.
     async fn console(&self, line: &str) -> Result<String, ShellError> {

@@ -139,6 +139,13 @@ pub trait Shell: Send + Sync {
     /// The device's serial (`emulator-5554`, `127.0.0.1:5555`, `sim-<seed>`).
     fn serial(&self) -> &str;
 
+    /// What tells this device apart from every other one this process may hold: the serial, and
+    /// for a device behind an adb server also that server (`10.0.0.2:5037/emulator-5554`), since
+    /// every emulator host has an `emulator-5554`. Wrappers pass their inner shell's key on.
+    fn device_key(&self) -> String {
+        self.serial().to_string()
+    }
+
     /// The device environment the phone was started in or set to (`105`, `random:7`), when one
     /// was; episodes record it.
     fn environment(&self) -> Option<String> {
@@ -229,6 +236,10 @@ impl Bounded {
 impl Shell for Bounded {
     fn serial(&self) -> &str {
         self.inner.serial()
+    }
+
+    fn device_key(&self) -> String {
+        self.inner.device_key()
     }
 
     fn environment(&self) -> Option<String> {

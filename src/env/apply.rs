@@ -331,6 +331,10 @@ impl Shell for InEnvironment {
         self.inner.serial()
     }
 
+    fn device_key(&self) -> String {
+        self.inner.device_key()
+    }
+
     fn environment(&self) -> Option<String> {
         Some(self.env.clone())
     }

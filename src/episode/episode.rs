@@ -691,6 +691,11 @@ impl Episode {
         self.shell.serial()
     }
 
+    /// The device as told apart from others with the same serial ([`Shell::device_key`]).
+    pub fn device_key(&self) -> String {
+        self.shell.device_key()
+    }
+
     pub fn shell(&self) -> &Arc<dyn Shell> {
         &self.shell
     }

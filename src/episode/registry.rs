@@ -110,7 +110,7 @@ impl Episodes {
         instance: crate::task::TaskInstance,
         shell: Arc<dyn Shell>,
     ) -> Result<Started, EpisodeError> {
-        self.supersede_on(shell.serial(), &instance.task.id).await;
+        self.supersede_on(shell.as_ref(), &instance.task.id).await;
         let ep = Episode::start(instance, shell, self.store.clone()).await?;
         let task = ep.instance.task.clone();
         let started = Started {
@@ -139,12 +139,16 @@ impl Episodes {
     /// Aborts the open episodes on `device` before another one starts there: a phone runs one
     /// episode at a time, and the new one's restore and setup would change the phone under the
     /// old one. Their agents see why on their next call.
-    async fn supersede_on(&self, device: &str, task: &str) {
+    /// Supersedes the open episode on `shell`'s device, told apart by its key: another server's
+    /// phone with the same serial keeps its episode.
+    async fn supersede_on(&self, shell: &dyn Shell, task: &str) {
+        let key = shell.device_key();
         for ep in self.live_episodes() {
             let mut ep = ep.lock().await;
-            if ep.device() == device && ep.status().is_open() {
+            if ep.device_key() == key && ep.status().is_open() {
                 ep.supersede(&format!(
-                    "another episode (task {task}) was started on {device}"
+                    "another episode (task {task}) was started on {}",
+                    shell.serial()
                 ));
             }
         }

@@ -172,7 +172,10 @@ fn recents(fw: &Framework) -> String {
     }
     s.push_str("  Recent tasks:\n");
     for (i, task) in fw.tasks().enumerate() {
-        s.push_str(&format!("  * Recent #{i}: {}\n", task_string(seed, task, i == 0)));
+        s.push_str(&format!(
+            "  * Recent #{i}: {}\n",
+            task_string(seed, task, i == 0)
+        ));
     }
     let visible = fw.tasks().filter(|t| t.package != launcher);
     for (i, task) in visible.enumerate() {
@@ -180,10 +183,7 @@ fn recents(fw: &Framework) -> String {
             s.push_str("\n  Visible recent tasks (most recent first):\n");
         }
         let info = fw.app_info(task.package);
-        let base = info.map_or_else(
-            || task.app.activity(),
-            |a| a.launch_activity.to_string(),
-        );
+        let base = info.map_or_else(|| task.app.activity(), |a| a.launch_activity.to_string());
         let base = Framework::short_component(task.package, &base);
         let top = Framework::short_component(task.package, &task.app.activity());
         s.push_str(&format!(
