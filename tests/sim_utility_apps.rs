@@ -755,6 +755,39 @@ mod shell {
         assert!(sh(&phone, "dumpsys window").contains("com.android.deskclock.DeskClock"));
     }
 
+    /// AndroidWorld's ClockTimerEntry check, on the commands it sends: after `pm clear` (its
+    /// `initialize_task`) and the digits typed on the Timer tab, android_env's current activity
+    /// (`am stack list | grep -E visible=true`, the `{…}` it cuts out) names DeskClock and the dump
+    /// holds `12h 48m 56s` / `12 hours, 48 minutes, 56 seconds`; pressing Start leaves neither.
+    #[test]
+    fn clock_timer_entry_as_androidworld_reads_it() {
+        let phone = boot();
+        assert_eq!(sh(&phone, &format!("pm clear {CLOCK}")), "Success\n");
+        sh(&phone, &format!("monkey -p {CLOCK} -c android.intent.category.LAUNCHER 1"));
+        tap(&phone, "Timer");
+        for d in ["1", "2", "4", "8", "5", "6"] {
+            tap(&phone, &format!("{CLOCK}:id/timer_setup_digit_{d}"));
+        }
+        let visible = sh(&phone, "am stack list | grep -E visible=true");
+        let activity = regex::Regex::new(r".*\{(.*)\}")
+            .unwrap()
+            .captures(&visible)
+            .map(|c| c[1].to_string());
+        assert_eq!(
+            activity.as_deref(),
+            Some("com.google.android.deskclock/com.android.deskclock.DeskClock")
+        );
+        let set = |h: &Hierarchy| {
+            find(h, |n| {
+                n.text == "12h 48m 56s" || n.content_desc == "12 hours, 48 minutes, 56 seconds"
+            })
+            .is_some()
+        };
+        assert!(set(&dump(&phone)));
+        tap(&phone, "Start");
+        assert!(!set(&dump(&phone)), "a started timer is no longer the entry");
+    }
+
     #[test]
     fn calculator_formula_reads_back_from_the_dump() {
         let phone = boot();
