@@ -237,3 +237,86 @@ fn display_keeps_adaptive_brightness_and_has_its_font_size_page() {
     );
     assert_eq!(sh(&phone, "settings get system font_scale"), "2.0\n");
 }
+
+/// The title in the collapsing toolbar of the page on screen (empty on the homepage).
+fn page_title(phone: &Phone) -> String {
+    dump(phone)
+        .nodes
+        .iter()
+        .find(|n| n.resource_id == "com.android.settings:id/collapsing_toolbar")
+        .map(|n| n.content_desc.clone())
+        .unwrap_or_default()
+}
+
+fn focus(phone: &Phone) -> String {
+    sh(phone, "dumpsys window | grep mCurrentFocus")
+}
+
+/// `am start -a android.settings.…` opens the page itself, in the manifest's shortcut activity, and
+/// Back from it leaves Settings (no homepage under it), as on Android 14.
+#[test]
+fn settings_actions_open_their_pages_directly() {
+    let phone = boot(0);
+    assert_eq!(
+        sh(&phone, "am start -a android.settings.DISPLAY_SETTINGS"),
+        "Starting: Intent { act=android.settings.DISPLAY_SETTINGS }\n"
+    );
+    assert_eq!(page_title(&phone), "Display");
+    slider(&dump(&phone), "brightness slider");
+    let shown = focus(&phone);
+    assert!(
+        shown.contains(
+            "com.android.settings/com.android.settings.Settings$DisplaySettingsActivity}"
+        ),
+        "{shown}"
+    );
+    // A page opened from the shortcut goes back to it, not to the homepage.
+    open(&phone, "Display size and text");
+    assert!(focus(&phone).contains("com.android.settings.SubSettings}"));
+    sh(&phone, "input keyevent KEYCODE_BACK");
+    assert_eq!(page_title(&phone), "Display");
+    assert!(focus(&phone).contains("Settings$DisplaySettingsActivity}"));
+    sh(&phone, "input keyevent KEYCODE_BACK");
+    assert!(!focus(&phone).contains(SETTINGS), "{}", focus(&phone));
+
+    for (action, title, activity) in [
+        (
+            "WIFI_SETTINGS",
+            "Internet",
+            "NetworkProviderSettingsActivity",
+        ),
+        (
+            "BLUETOOTH_SETTINGS",
+            "Bluetooth",
+            "BluetoothDashboardActivity",
+        ),
+        (
+            "SOUND_SETTINGS",
+            "Sound & vibration",
+            "SoundSettingsActivity",
+        ),
+        ("DATE_SETTINGS", "Date & time", "DateTimeSettingsActivity"),
+        (
+            "LOCATION_SOURCE_SETTINGS",
+            "Location",
+            "LocationSettingsActivity",
+        ),
+        (
+            "APPLICATION_SETTINGS",
+            "All apps",
+            "ManageApplicationsActivity",
+        ),
+    ] {
+        sh(&phone, &format!("am start -a android.settings.{action}"));
+        assert_eq!(page_title(&phone), title, "{action}");
+        assert!(
+            focus(&phone).contains(&format!("Settings${activity}}}")),
+            "{action}: {}",
+            focus(&phone)
+        );
+    }
+    // The general action is the homepage, wherever Settings stood.
+    sh(&phone, "am start -a android.settings.SETTINGS");
+    assert_eq!(page_title(&phone), "");
+    assert!(focus(&phone).contains("com.android.settings.Settings}"));
+}

@@ -58,6 +58,9 @@ mod sim;
 // input, content delete, pm clear of a provider.
 mod sim_toybox;
 
+// grep -m, ls -R, md5sum/sha1sum/sha256sum and stat on the embedded phone.
+mod sim_toybox_tools;
+
 // Clock, Calculator and Calendar of the embedded phone.
 mod sim_utility_apps;
 

@@ -12,13 +12,14 @@
 //! `DisplayPowerController` brightness, `vol.Events` stream levels, `SettingsProvider` change
 //! notifications, `SettingsActivity` fragment switches).
 
+mod actions;
 mod list;
 mod pages;
 
 use list::{Dialog, PageView};
 use pages::{data_dirs, flag, locales, Page, FONT_SCALES, VOLUMES};
 
-use crate::sim::app::{App, AppInfo, UiEvent};
+use crate::sim::app::{App, AppInfo, Intent, UiEvent};
 use crate::sim::locale;
 use crate::sim::system::{pid, Namespace, Request, System};
 use crate::sim::view::View;
@@ -58,11 +59,41 @@ struct Screen {
     dialog: Option<(Dialog, Pending)>,
     /// What is typed in the search page's box.
     query: String,
+    /// The `Settings$…Activity` class when an `android.settings.*` intent opened the page at the
+    /// bottom of the back stack: that activity is on screen there, and Back from it finishes it
+    /// instead of showing the homepage, as the shortcut activities have no homepage under them.
+    shortcut: Option<String>,
 }
 
 impl Screen {
     fn current(&self) -> Page {
         self.page.clone().unwrap_or(Page::Home)
+    }
+
+    /// Starts the page an `android.settings.*` action names as a fresh shortcut activity;
+    /// `android.settings.SETTINGS` is the homepage itself.
+    fn open_action(&mut self, action: &str, sys: &mut System) {
+        if action == "android.settings.SETTINGS" {
+            *self = Screen::default();
+            return;
+        }
+        let Some((page, class)) = actions::page_for(action) else {
+            return;
+        };
+        sys.log(
+            PID_SETTINGS,
+            'D',
+            "SettingsActivity",
+            format!("Switching to fragment {}", page.fragment()),
+        );
+        sys.request(Request::ResetScroll {
+            tag: page.scroll_tag(),
+        });
+        *self = Screen {
+            page: Some(page),
+            shortcut: Some(class),
+            ..Screen::default()
+        };
     }
 
     fn open(&mut self, page: Page, sys: &mut System) {
@@ -103,6 +134,9 @@ impl Screen {
     fn back(&mut self) -> bool {
         if self.dialog.take().is_some() {
             return true;
+        }
+        if self.back_stack.is_empty() && self.shortcut.is_some() {
+            return false;
         }
         match self.back_stack.pop() {
             Some(Page::Home) | None if self.page.is_none() => false,
@@ -309,7 +343,20 @@ impl App for Screen {
         PACKAGE
     }
 
+    fn new_intent(&mut self, intent: &Intent, sys: &mut System) {
+        if let Some(action) = intent.action.as_deref() {
+            self.open_action(action, sys);
+        }
+    }
+
     fn activity(&self) -> String {
+        if let Some(class) = self
+            .shortcut
+            .as_ref()
+            .filter(|_| self.back_stack.is_empty())
+        {
+            return class.clone();
+        }
         match self.current() {
             Page::Home => ACTIVITY,
             Page::AddLanguage => LOCALE_PICKER,

@@ -3,7 +3,9 @@
 //! toybox's column widths (each column as wide as its widest entry), `total` in KiB blocks and
 //! `-ll` (`--full-time`) timestamps with nanoseconds and zone. Times are the phone's clock, never
 //! host file times (see the architecture's invariant on observing); `-u`/`-c` therefore show the
-//! same times as the default.
+//! same times as the default. `-R` lists each subdirectory after its parent under a `DIR:` heading.
+
+use std::path::Path;
 
 use crate::device::ShellOutput;
 use crate::sim::framework::Framework;
@@ -14,15 +16,19 @@ use super::fs::{resolve, unknown_option};
 /// The option letters toybox's `ls` takes (without `w`'s argument and the long options).
 const LETTERS: &str = "1ACFHLNRSUXZabcdfhiklmnopqrstux";
 
-/// One row of a listing.
-struct Entry {
-    name: String,
-    is_dir: bool,
-    size: u64,
+/// Who owns every file in the phone's shared storage, as `ls -l` and `stat` show it.
+pub const OWNER: (u32, &str) = (0, "root");
+pub const GROUP: (u32, &str) = (1015, "sdcard_rw");
+
+/// One row of a listing (also what `stat` reports of a file).
+pub struct Entry {
+    pub name: String,
+    pub is_dir: bool,
+    pub size: u64,
 }
 
 impl Entry {
-    fn mode(&self) -> &'static str {
+    pub fn mode(&self) -> &'static str {
         if self.is_dir {
             "drwxrwx--x"
         } else {
@@ -30,7 +36,7 @@ impl Entry {
         }
     }
 
-    fn links(&self) -> u64 {
+    pub fn links(&self) -> u64 {
         if self.is_dir {
             2
         } else {
@@ -38,7 +44,7 @@ impl Entry {
         }
     }
 
-    fn shown_size(&self) -> u64 {
+    pub fn shown_size(&self) -> u64 {
         if self.is_dir {
             4096
         } else {
@@ -47,7 +53,7 @@ impl Entry {
     }
 
     /// Allocated space in KiB (4 KiB blocks), what `total` adds up.
-    fn kib(&self) -> u64 {
+    pub fn kib(&self) -> u64 {
         self.shown_size().div_ceil(4096) * 4
     }
 }
@@ -62,15 +68,16 @@ pub fn ls(fw: &mut Framework, argv: &[String]) -> ShellOutput {
     let dots = parsed.has('a');
     let hidden = dots || parsed.has('A');
     let as_file = parsed.has('d');
+    // `-d` switches `-R` off, as toybox's ls_main does.
+    let recursive = parsed.has('R') && !as_file;
     let mut paths = parsed.operands;
     if paths.is_empty() {
         paths.push(".".into());
     }
-    let now = fw.sys.clock.now();
     let stamp = if full_time {
-        now.and_utc().format("%Y-%m-%d %H:%M:%S%.9f %z").to_string()
+        full_time_stamp(fw)
     } else {
-        now.format("%Y-%m-%d %H:%M").to_string()
+        fw.sys.clock.now().format("%Y-%m-%d %H:%M").to_string()
     };
     let mut out = ShellOutput::default();
     let mut files = Vec::new();
@@ -96,18 +103,59 @@ pub fn ls(fw: &mut Framework, argv: &[String]) -> ShellOutput {
             Ok(_) => dirs.push((p.clone(), host)),
         }
     }
-    let show = |entries: &[Entry]| {
-        if long {
-            long_rows(entries, &stamp)
+    let listing = Listing {
+        long,
+        stamp,
+        hidden,
+        dots,
+        recursive,
+    };
+    // Files named on the line come first, then each directory under a heading when there are
+    // several operands or `-R`; every heading after the first output is set off by a blank line.
+    out.stdout
+        .extend_from_slice(listing.rows(&files).as_bytes());
+    let mut blank_before = !files.is_empty();
+    let headings = paths.len() > 1 || listing.recursive;
+    for (p, host) in &dirs {
+        // toybox's dirtree_path drops an operand's trailing slash (`ls -R /sdcard/t/` heads
+        // `/sdcard/t:`), then joins children with one slash.
+        let label = match p.strip_suffix('/') {
+            Some(trimmed) if !trimmed.is_empty() => trimmed,
+            _ => p.as_str(),
+        };
+        listing.directory(label, host, headings, &mut blank_before, &mut out.stdout);
+    }
+    out
+}
+
+/// How entries are shown, shared by every directory of one `ls` run.
+struct Listing {
+    long: bool,
+    stamp: String,
+    hidden: bool,
+    dots: bool,
+    recursive: bool,
+}
+
+impl Listing {
+    fn rows(&self, entries: &[Entry]) -> String {
+        if self.long {
+            long_rows(entries, &self.stamp)
         } else {
             entries.iter().map(|e| format!("{}\n", e.name)).collect()
         }
-    };
-    // Files named on the line come first, then each directory under a heading when there are
-    // several operands.
-    out.stdout.extend_from_slice(show(&files).as_bytes());
-    let headings = paths.len() > 1;
-    for (i, (p, host)) in dirs.iter().enumerate() {
+    }
+
+    /// Lists one directory, then (with `-R`) each subdirectory in name order after the whole
+    /// directory is shown, as toybox's `listfiles` recurses only after printing.
+    fn directory(
+        &self,
+        label: &str,
+        host: &Path,
+        heading: bool,
+        blank_before: &mut bool,
+        stdout: &mut Vec<u8>,
+    ) {
         let mut entries: Vec<Entry> = std::fs::read_dir(host)
             .map(|rd| {
                 rd.flatten()
@@ -119,11 +167,11 @@ pub fn ls(fw: &mut Framework, argv: &[String]) -> ShellOutput {
                             size: meta.len(),
                         })
                     })
-                    .filter(|e| hidden || !e.name.starts_with('.'))
+                    .filter(|e| self.hidden || !e.name.starts_with('.'))
                     .collect()
             })
             .unwrap_or_default();
-        if dots {
+        if self.dots {
             for name in [".", ".."] {
                 entries.push(Entry {
                     name: name.into(),
@@ -133,28 +181,52 @@ pub fn ls(fw: &mut Framework, argv: &[String]) -> ShellOutput {
             }
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
-        if headings {
-            if i > 0 || !files.is_empty() {
-                out.stdout.push(b'\n');
+        if heading {
+            if *blank_before {
+                stdout.push(b'\n');
             }
-            out.stdout.extend_from_slice(format!("{p}:\n").as_bytes());
+            *blank_before = true;
+            stdout.extend_from_slice(format!("{label}:\n").as_bytes());
         }
-        if long {
+        if self.long {
             let total: u64 = entries.iter().map(Entry::kib).sum();
-            out.stdout
-                .extend_from_slice(format!("total {total}\n").as_bytes());
+            stdout.extend_from_slice(format!("total {total}\n").as_bytes());
         }
-        out.stdout.extend_from_slice(show(&entries).as_bytes());
+        stdout.extend_from_slice(self.rows(&entries).as_bytes());
+        if !self.recursive {
+            return;
+        }
+        for e in entries
+            .iter()
+            .filter(|e| e.is_dir && e.name != "." && e.name != "..")
+        {
+            let child = if label.ends_with('/') {
+                format!("{label}{}", e.name)
+            } else {
+                format!("{label}/{}", e.name)
+            };
+            self.directory(&child, &host.join(&e.name), true, blank_before, stdout);
+        }
     }
-    out
+}
+
+/// Every file's time (the phone's clock, see the module comment) in toybox's `format_iso_time`
+/// form, which `ls --full-time` and `stat`'s `%x`/`%y`/`%z` share.
+pub fn full_time_stamp(fw: &Framework) -> String {
+    fw.sys
+        .clock
+        .now()
+        .and_utc()
+        .format("%Y-%m-%d %H:%M:%S%.9f %z")
+        .to_string()
 }
 
 /// The long format: `MODE LINKS OWNER GROUP SIZE DATE TIME NAME`, links and size right-aligned and
 /// owner and group left-aligned to the widest in the listing (toybox pads each column by its
 /// widest entry, one space between columns).
 fn long_rows(entries: &[Entry], stamp: &str) -> String {
-    const OWNER: &str = "root";
-    const GROUP: &str = "sdcard_rw";
+    let (_, owner) = OWNER;
+    let (_, group) = GROUP;
     let links = entries
         .iter()
         .map(|e| e.links().to_string().len())
@@ -169,7 +241,7 @@ fn long_rows(entries: &[Entry], stamp: &str) -> String {
         .iter()
         .map(|e| {
             format!(
-                "{} {:>links$} {OWNER} {GROUP} {:>size$} {stamp} {}\n",
+                "{} {:>links$} {owner} {group} {:>size$} {stamp} {}\n",
                 e.mode(),
                 e.links(),
                 e.shown_size(),

@@ -12,6 +12,8 @@ mod dumpsys;
 mod find;
 mod fs;
 mod glob;
+mod grep;
+mod hash;
 mod input;
 mod intent;
 mod logcat;
@@ -24,6 +26,7 @@ mod perms;
 mod process;
 mod service;
 mod settings;
+mod stat;
 mod statusbar;
 mod text;
 mod time;
@@ -658,6 +661,7 @@ pub const COMMANDS: &[&str] = &[
     "ln",
     "logcat",
     "ls",
+    "md5sum",
     "media",
     "mkdir",
     "monkey",
@@ -678,8 +682,11 @@ pub const COMMANDS: &[&str] = &[
     "service",
     "setprop",
     "settings",
+    "sha1sum",
+    "sha256sum",
     "sleep",
     "sqlite3",
+    "stat",
     "svc",
     "tail",
     "touch",
@@ -738,7 +745,7 @@ fn dispatch(
             exit_code: 1,
             ..ShellOutput::default()
         },
-        "grep" => text::grep(fw, args, stdin),
+        "grep" => grep::grep(fw, args, stdin),
         "head" => text::head_tail(fw, args, stdin, true),
         "tail" => text::head_tail(fw, args, stdin, false),
         "wc" => text::wc(fw, args, stdin),
@@ -755,6 +762,11 @@ fn dispatch(
         "ln" => fs::ln(fw, args),
         "chmod" => perms::chmod(fw, args),
         "readlink" => fs::readlink(fw, args),
+        "stat" => stat::stat(fw, args),
+        "md5sum" | "sha1sum" | "sha256sum" => match hash::Algorithm::from_tool(name) {
+            Some(algo) => hash::run(fw, name, algo, args, stdin),
+            None => return None,
+        },
         _ => return None,
     })
 }
