@@ -7,7 +7,7 @@ use droidmcp::sim::Phone;
 use crate::util::{boot, sh};
 
 /// A small tree under /sdcard/t: a/1.txt (3 bytes), a/b/2.txt (empty), c.log (5 bytes), empty dir e.
-fn tree(phone: &Phone) {
+pub fn tree(phone: &Phone) {
     sh(
         phone,
         "mkdir -p /sdcard/t/a/b /sdcard/t/e && echo hi > /sdcard/t/a/1.txt && touch /sdcard/t/a/b/2.txt && echo four > /sdcard/t/c.log",

@@ -92,10 +92,7 @@ fn grep_errors_and_exit_codes_are_toyboxs() {
 #[test]
 fn ls_recursive_heads_each_directory_after_its_parent() {
     let phone = boot(0);
-    sh(
-        &phone,
-        "mkdir -p /sdcard/t/a/b /sdcard/t/e && echo hi > /sdcard/t/a/1.txt && touch /sdcard/t/a/b/2.txt && echo four > /sdcard/t/c.log",
-    );
+    crate::sim_toybox::tree(&phone);
     let tree = "/sdcard/t:\na\nc.log\ne\n\n/sdcard/t/a:\n1.txt\nb\n\n/sdcard/t/a/b:\n2.txt\n\n/sdcard/t/e:\n";
     assert_eq!(sh(&phone, "ls -R /sdcard/t"), tree);
     // A trailing slash on the operand is dropped from the headings.
