@@ -52,7 +52,7 @@ fn grep_max_count_stops_each_file_at_n_lines() {
     assert_eq!(g("cat b.txt | grep -H -m 1 e"), "(standard input):bee\n");
     assert_eq!(
         g("cat b.txt | grep -c e - a.txt"),
-        "(standard input):1\n/sdcard/g/a.txt:1\n"
+        "(standard input):1\n/sdcard/g/a.txt:2\n"
     );
     // toybox checks the cap after reading a line, so -m 0 still reads the first one.
     assert_eq!(g("grep -m 0 apple a.txt"), "apple\n");
