@@ -763,7 +763,10 @@ mod shell {
     fn clock_timer_entry_as_androidworld_reads_it() {
         let phone = boot();
         assert_eq!(sh(&phone, &format!("pm clear {CLOCK}")), "Success\n");
-        sh(&phone, &format!("monkey -p {CLOCK} -c android.intent.category.LAUNCHER 1"));
+        sh(
+            &phone,
+            &format!("monkey -p {CLOCK} -c android.intent.category.LAUNCHER 1"),
+        );
         tap(&phone, "Timer");
         for d in ["1", "2", "4", "8", "5", "6"] {
             tap(&phone, &format!("{CLOCK}:id/timer_setup_digit_{d}"));
@@ -785,7 +788,10 @@ mod shell {
         };
         assert!(set(&dump(&phone)));
         tap(&phone, "Start");
-        assert!(!set(&dump(&phone)), "a started timer is no longer the entry");
+        assert!(
+            !set(&dump(&phone)),
+            "a started timer is no longer the entry"
+        );
     }
 
     #[test]
