@@ -73,6 +73,9 @@ mod app_locales;
 // System UI through the shell: clipboard and text selection, the notification shade.
 mod sim_system_ui;
 
+// AndroidWorld's sideloaded apps: Simple SMS Messenger and Clipper.
+mod sim_sideloaded_apps;
+
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;
 

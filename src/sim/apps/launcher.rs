@@ -41,7 +41,9 @@ fn icon_for(package: &str) -> &'static str {
         p if p.contains("calendar") => "calendar",
         p if p.contains("dialer") => "call",
         p if p.contains("contacts") => "person",
-        p if p.contains("messaging") || p.contains("mms") => "message",
+        p if p.contains("messaging") || p.contains("mms") || p.contains("smsmessenger") => {
+            "message"
+        }
         "com.android.settings" => "settings",
         // An unknown name makes the renderer draw the label's initial.
         _ => "app",

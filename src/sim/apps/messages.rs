@@ -7,6 +7,7 @@ use crate::sim::app::{App, AppInfo, UiEvent};
 use crate::sim::apps::communication::{
     self, at, filled, palette, text_style, MESSAGES_PACKAGE, MESSAGES_PID,
 };
+use crate::sim::apps::texting;
 use crate::sim::locale;
 use crate::sim::providers::{contacts, now_ms, phone_number, telephony};
 use crate::sim::system::{Request, System};
@@ -153,7 +154,7 @@ impl Messages {
         if address.is_empty() {
             return;
         }
-        let thread_id = existing_thread(sys, &address).unwrap_or(-1);
+        let thread_id = texting::existing_thread(sys, &address).unwrap_or(-1);
         if created {
             sys.log(
                 MESSAGES_PID,
@@ -163,9 +164,7 @@ impl Messages {
             );
         }
         if thread_id >= 0 {
-            if let Ok(conn) = telephony::open(sys) {
-                let _ = telephony::mark_read(&conn, thread_id);
-            }
+            texting::mark_read(sys, thread_id);
             // Reading the conversation clears its new-message notification.
             sys.cancel_notification(PACKAGE, thread_id as i32);
         }
@@ -185,36 +184,14 @@ impl Messages {
             return;
         }
         let address = address.clone();
-        let result = telephony::open(sys).and_then(|conn| {
-            let id = telephony::insert_sms(
-                &conn,
-                &address,
-                &body,
-                now_ms(sys),
-                telephony::TYPE_SENT,
-                true,
-            )?;
-            let thread = telephony::thread_for(&conn, &address)?;
-            Ok((id, thread))
-        });
-        match result {
-            Ok((sms_id, thread_id)) => {
+        match texting::send(sys, PACKAGE, &address, &body) {
+            Ok(texting::Sent { sms_id, thread_id }) => {
                 sys.log(
                     MESSAGES_PID,
                     'I',
                     "BugleDataModel",
                     format!(
                         "SendMessageAction: sending message {sms_id} in conversation {thread_id}"
-                    ),
-                );
-                sys.log(
-                    communication::SYSTEM_SERVER_PID,
-                    'I',
-                    "SmsManager",
-                    format!(
-                        "sendTextMessage: destination {} length {}",
-                        phone_number::strip_separators(&address),
-                        body.chars().count()
                     ),
                 );
                 self.screen = Screen::Conversation { thread_id, address };
@@ -228,15 +205,6 @@ impl Messages {
             ),
         }
     }
-}
-
-fn existing_thread(sys: &System, address: &str) -> Option<i64> {
-    let conn = telephony::open(sys).ok()?;
-    telephony::threads(&conn)
-        .ok()?
-        .into_iter()
-        .find(|t| t.address == address || phone_number::same_line(&t.address, address))
-        .map(|t| t.id)
 }
 
 /// The name Messages shows for an address: the contact's name, else the formatted number.
@@ -344,34 +312,12 @@ fn resolve_recipient(sys: &System, query: &str) -> Option<String> {
     if q.is_empty() {
         return None;
     }
-    if let Some(c) = suggestions(sys, q).into_iter().next() {
-        return Some(c.1);
+    if let Some(c) = texting::matching_numbers(sys, q).into_iter().next() {
+        return Some(c.number);
     }
     let digits = phone_number::strip_separators(q);
     (!digits.is_empty() && digits.len() * 2 >= q.chars().filter(|c| !c.is_whitespace()).count())
         .then_some(digits)
-}
-
-/// Contacts whose name or number matches the To field: (name, number, label).
-fn suggestions(sys: &System, query: &str) -> Vec<(String, String, String)> {
-    let q = query.trim().to_lowercase();
-    let q_digits = phone_number::digits(&q);
-    contacts::open(sys)
-        .and_then(|c| contacts::all(&c))
-        .unwrap_or_default()
-        .into_iter()
-        .flat_map(|c| {
-            let name = c.name.clone();
-            c.phones
-                .into_iter()
-                .map(move |(n, t)| (name.clone(), n, contacts::phone_type_label(t).to_string()))
-        })
-        .filter(|(name, number, _)| {
-            q.is_empty()
-                || name.to_lowercase().contains(&q)
-                || (!q_digits.is_empty() && phone_number::digits(number).contains(&q_digits))
-        })
-        .collect()
 }
 
 fn render_list(sys: &System) -> View {
@@ -515,22 +461,22 @@ fn render_new_chat(sys: &System, query: &str) -> View {
         .id(id("contact_picker_list"))
         .scrollable("contact_picker_list");
     let row_height = m.dp(72.0);
-    let mut rows: Vec<(String, String, String)> = Vec::new();
+    let mut rows: Vec<texting::ContactNumber> = Vec::new();
     let typed = phone_number::strip_separators(query);
     if !typed.is_empty() && phone_number::digits(query).len() >= 3 {
-        rows.push((
-            locale::format(
+        rows.push(texting::ContactNumber {
+            name: locale::format(
                 &sys.locale,
                 PACKAGE,
                 "send_to",
                 &[&phone_number::format_for_display(&typed)],
             ),
-            typed.clone(),
-            String::new(),
-        ));
+            number: typed.clone(),
+            label: String::new(),
+        });
     }
-    rows.extend(suggestions(sys, query));
-    for (i, (name, number, label)) in rows.iter().enumerate() {
+    rows.extend(texting::matching_numbers(sys, query));
+    for (i, texting::ContactNumber { name, number, label }) in rows.iter().enumerate() {
         let b = communication::row_bounds(body, body.top, row_height, i);
         let subtitle = if label.is_empty() {
             String::new()
@@ -577,13 +523,7 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
     let compose_height = m.dp(64.0);
     let compose = Bounds::new(c.left, c.bottom - compose_height, c.right, c.bottom);
     let body = Bounds::new(c.left, bar_bounds.bottom, c.right, compose.top);
-    let messages = if thread_id >= 0 {
-        telephony::open(sys)
-            .and_then(|conn| telephony::messages(&conn, thread_id))
-            .unwrap_or_default()
-    } else {
-        Vec::new()
-    };
+    let messages = texting::messages(sys, thread_id);
     let mut list = View::new(class::RECYCLER_VIEW, body)
         .id(id("message_list"))
         .scrollable("message_list");
@@ -593,7 +533,7 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
     let mut bottom = body.bottom - m.dp(8.0);
     let mut bubbles = Vec::new();
     for sms in messages.iter().rev() {
-        let lines = wrap_count(&sms.body, max_chars);
+        let lines = texting::wrap_count(&sms.body, max_chars);
         let height = line * lines as i32 + m.dp(20.0);
         let text_width = (sms.body.chars().count().min(max_chars) as i32) * m.sp(8.0) + m.dp(24.0);
         let outgoing = sms.kind != telephony::TYPE_INBOX;
@@ -692,11 +632,4 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
                 }),
             ),
     )
-}
-
-/// Lines a bubble needs for `text` at `width` characters per line.
-fn wrap_count(text: &str, width: usize) -> usize {
-    text.split('\n')
-        .map(|l| l.chars().count().div_ceil(width.max(1)).max(1))
-        .sum()
 }

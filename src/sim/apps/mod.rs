@@ -6,6 +6,7 @@ use super::app::AppInfo;
 pub mod browser;
 pub mod calculator;
 pub mod calendar;
+pub mod clipper;
 pub mod clock;
 pub mod communication;
 pub mod contacts;
@@ -13,6 +14,8 @@ pub mod dialer;
 pub mod launcher;
 pub mod messages;
 pub mod settings;
+pub mod simple_sms;
+pub mod texting;
 pub mod widgets;
 
 /// The category an app's main activity declares beside `MAIN`: the home app's is `HOME`, so it is
@@ -38,5 +41,8 @@ pub fn catalog() -> Vec<AppInfo> {
         messages::info(),
         calendar::info(),
         browser::info(),
+        // Sideloaded (AndroidWorld's apps): in the app drawer only, as on its AVD.
+        simple_sms::info(),
+        clipper::info(),
     ]
 }

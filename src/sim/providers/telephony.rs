@@ -212,9 +212,39 @@ pub fn thread_for(conn: &Connection, address: &str) -> rusqlite::Result<i64> {
     }
 }
 
-/// Stores one SMS in its thread (created when needed) and returns the new `_id`.
+/// Stores one SMS in its thread (created when needed) and returns the new `_id`. A sent one is
+/// Google Messages' (the default SMS app) write; [`insert_sent`] names another app.
 pub fn insert_sms(
     conn: &Connection,
+    address: &str,
+    body: &str,
+    date_ms: i64,
+    kind: i64,
+    read: bool,
+) -> rusqlite::Result<i64> {
+    let creator = if kind == TYPE_SENT {
+        "com.google.android.apps.messaging"
+    } else {
+        "com.android.phone"
+    };
+    insert_row(conn, creator, address, body, date_ms, kind, read)
+}
+
+/// Stores a text `creator` (the sending app's package, which TelephonyProvider records as the
+/// calling package) sent, read, in its thread; returns the new `_id`.
+pub fn insert_sent(
+    conn: &Connection,
+    creator: &str,
+    address: &str,
+    body: &str,
+    date_ms: i64,
+) -> rusqlite::Result<i64> {
+    insert_row(conn, creator, address, body, date_ms, TYPE_SENT, true)
+}
+
+fn insert_row(
+    conn: &Connection,
+    creator: &str,
     address: &str,
     body: &str,
     date_ms: i64,
@@ -237,11 +267,7 @@ pub fn insert_sms(
             kind,
             if sent { None } else { Some(0) },
             body,
-            if sent {
-                "com.google.android.apps.messaging"
-            } else {
-                "com.android.phone"
-            },
+            creator,
         ],
     )?;
     Ok(conn.last_insert_rowid())

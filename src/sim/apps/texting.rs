@@ -1,0 +1,124 @@
+//! What the phone's two texting apps share. Google Messages (the default SMS app) and Simple SMS
+//! Messenger both keep no messages of their own: they read and write the telephony provider
+//! (`mmssms.db`), so finding a number's thread, reading one (its texts marked read), sending a
+//! text through `SmsManager` into the sent box and finding the contacts that typed text means are
+//! one code here, and each app only draws them its own way.
+
+use crate::sim::apps::communication;
+use crate::sim::providers::{contacts, now_ms, phone_number, telephony};
+use crate::sim::system::System;
+
+/// The thread of `address`, or of another way of writing the same line, when one exists.
+pub fn existing_thread(sys: &System, address: &str) -> Option<i64> {
+    let conn = telephony::open(sys).ok()?;
+    telephony::threads(&conn)
+        .ok()?
+        .into_iter()
+        .find(|t| t.address == address || phone_number::same_line(&t.address, address))
+        .map(|t| t.id)
+}
+
+/// Marks a thread's texts read and seen, as opening the conversation does.
+pub fn mark_read(sys: &System, thread_id: i64) {
+    if let Ok(conn) = telephony::open(sys) {
+        let _ = telephony::mark_read(&conn, thread_id);
+    }
+}
+
+/// A thread's texts, oldest first (none for a conversation not started yet, `thread_id < 0`).
+pub fn messages(sys: &System, thread_id: i64) -> Vec<telephony::Sms> {
+    if thread_id < 0 {
+        return Vec::new();
+    }
+    telephony::open(sys)
+        .and_then(|conn| telephony::messages(&conn, thread_id))
+        .unwrap_or_default()
+}
+
+/// A text that was sent: its `sms` row and thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sent {
+    pub sms_id: i64,
+    pub thread_id: i64,
+}
+
+/// Sends `body` to `address` from `package`: the provider files it in the sent box (type 2) of
+/// the address's thread with the app as its creator, and SmsManager logs the send.
+pub fn send(
+    sys: &mut System,
+    package: &str,
+    address: &str,
+    body: &str,
+) -> rusqlite::Result<Sent> {
+    let date = now_ms(sys);
+    let sent = telephony::open(sys).and_then(|conn| {
+        let sms_id = telephony::insert_sent(&conn, package, address, body, date)?;
+        let thread_id = telephony::thread_for(&conn, address)?;
+        Ok(Sent { sms_id, thread_id })
+    })?;
+    sys.log(
+        communication::SYSTEM_SERVER_PID,
+        'I',
+        "SmsManager",
+        format!(
+            "sendTextMessage: destination {} length {}",
+            phone_number::strip_separators(address),
+            body.chars().count()
+        ),
+    );
+    Ok(sent)
+}
+
+/// One phone number of a contact, as a recipient picker lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContactNumber {
+    pub name: String,
+    pub number: String,
+    /// The number's type label ("Mobile", "Work"…).
+    pub label: String,
+}
+
+/// The contacts' numbers whose contact name or number matches `query` (every number for an empty
+/// query), in the provider's contact order.
+pub fn matching_numbers(sys: &System, query: &str) -> Vec<ContactNumber> {
+    let q = query.trim().to_lowercase();
+    let q_digits = phone_number::digits(&q);
+    contacts::open(sys)
+        .and_then(|c| contacts::all(&c))
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|c| {
+            let name = c.name.clone();
+            c.phones.into_iter().map(move |(number, kind)| ContactNumber {
+                name: name.clone(),
+                number,
+                label: contacts::phone_type_label(kind).to_string(),
+            })
+        })
+        .filter(|c| {
+            q.is_empty()
+                || c.name.to_lowercase().contains(&q)
+                || (!q_digits.is_empty() && phone_number::digits(&c.number).contains(&q_digits))
+        })
+        .collect()
+}
+
+/// Lines a message bubble needs for `text` at `width` characters per line.
+pub fn wrap_count(text: &str, width: usize) -> usize {
+    text.split('\n')
+        .map(|l| l.chars().count().div_ceil(width.max(1)).max(1))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bubbles_wrap_each_line_on_its_own() {
+        assert_eq!(wrap_count("", 10), 1);
+        assert_eq!(wrap_count("0123456789", 10), 1);
+        assert_eq!(wrap_count("0123456789a", 10), 2);
+        assert_eq!(wrap_count("a\nb", 10), 2);
+    }
+}
