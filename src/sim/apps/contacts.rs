@@ -289,10 +289,20 @@ impl App for Contacts {
             }
             Some(communication::ACTION_INSERT) => {
                 self.open_editor(sys, None);
-                if let (Screen::Editor { draft, .. }, Some(phone)) =
-                    (&mut self.screen, intent.extra("phone"))
-                {
-                    draft.phone = phone.to_string();
+                if let Screen::Editor { draft, .. } = &mut self.screen {
+                    // `ContactsContract.Intents.Insert` extras: NAME goes through the name
+                    // splitter (the last word is the family name), PHONE and EMAIL as given.
+                    if let Some(name) = intent.extra("name").map(str::trim) {
+                        let (first, last) = name.rsplit_once(' ').unwrap_or((name, ""));
+                        draft.first = first.trim().to_string();
+                        draft.last = last.to_string();
+                    }
+                    if let Some(phone) = intent.extra("phone") {
+                        draft.phone = phone.to_string();
+                    }
+                    if let Some(email) = intent.extra("email") {
+                        draft.email = email.to_string();
+                    }
                 }
             }
             _ => {}
