@@ -476,7 +476,15 @@ fn render_new_chat(sys: &System, query: &str) -> View {
         });
     }
     rows.extend(texting::matching_numbers(sys, query));
-    for (i, texting::ContactNumber { name, number, label }) in rows.iter().enumerate() {
+    for (
+        i,
+        texting::ContactNumber {
+            name,
+            number,
+            label,
+        },
+    ) in rows.iter().enumerate()
+    {
         let b = communication::row_bounds(body, body.top, row_height, i);
         let subtitle = if label.is_empty() {
             String::new()

@@ -44,12 +44,7 @@ pub struct Sent {
 
 /// Sends `body` to `address` from `package`: the provider files it in the sent box (type 2) of
 /// the address's thread with the app as its creator, and SmsManager logs the send.
-pub fn send(
-    sys: &mut System,
-    package: &str,
-    address: &str,
-    body: &str,
-) -> rusqlite::Result<Sent> {
+pub fn send(sys: &mut System, package: &str, address: &str, body: &str) -> rusqlite::Result<Sent> {
     let date = now_ms(sys);
     let sent = telephony::open(sys).and_then(|conn| {
         let sms_id = telephony::insert_sent(&conn, package, address, body, date)?;
@@ -89,11 +84,13 @@ pub fn matching_numbers(sys: &System, query: &str) -> Vec<ContactNumber> {
         .into_iter()
         .flat_map(|c| {
             let name = c.name.clone();
-            c.phones.into_iter().map(move |(number, kind)| ContactNumber {
-                name: name.clone(),
-                number,
-                label: contacts::phone_type_label(kind).to_string(),
-            })
+            c.phones
+                .into_iter()
+                .map(move |(number, kind)| ContactNumber {
+                    name: name.clone(),
+                    number,
+                    label: contacts::phone_type_label(kind).to_string(),
+                })
         })
         .filter(|c| {
             q.is_empty()
