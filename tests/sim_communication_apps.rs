@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 
 use droidmcp::geom::Bounds;
 use droidmcp::sim::app::{App, AppInfo, UiEvent};
-use droidmcp::sim::apps::{contacts, dialer, messages};
+use droidmcp::sim::apps::{clipper, contacts, dialer, messages, simple_sms};
 use droidmcp::sim::providers::{self, ProviderError, Row};
 use droidmcp::sim::system::{Request, SimClock, System};
 use droidmcp::sim::telephony;
@@ -1024,6 +1024,18 @@ fn every_screen_is_well_formed() {
             "com.google.android.apps.messaging",
             &["com.google.android.apps.messaging:id/swipeableContainer"],
         ),
+        (simple_sms::info, simple_sms::PACKAGE, &[]),
+        (
+            simple_sms::info,
+            simple_sms::PACKAGE,
+            &["com.simplemobiletools.smsmessenger:id/conversations_fab"],
+        ),
+        (
+            simple_sms::info,
+            simple_sms::PACKAGE,
+            &["com.simplemobiletools.smsmessenger:id/conversation_frame"],
+        ),
+        (clipper::info, clipper::PACKAGE, &[]),
     ];
     for m in [metrics(1080, 2400, 420, 1.0), metrics(2560, 1600, 320, 1.3)] {
         for (info, pkg, taps) in scenarios {

@@ -140,12 +140,6 @@ impl SimpleSms {
         let to = address.clone();
         match texting::send(sys, PACKAGE, &to, &body) {
             Ok(sent) => {
-                sys.log(
-                    PID,
-                    'I',
-                    "SmsSender",
-                    format!("sendMessage: id {} thread {}", sent.sms_id, sent.thread_id),
-                );
                 if let Some(Screen::Thread {
                     thread_id, draft, ..
                 }) = self.top_mut()
