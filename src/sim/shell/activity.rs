@@ -174,9 +174,21 @@ fn broadcast(fw: &mut Framework, args: &[String]) -> ShellOutput {
             .map(|(p, c)| (p.as_str(), c.as_str())),
         intent.package.as_deref(),
     );
+    let received = clipper.or_else(|| {
+        crate::sim::a11y::receive(
+            &mut fw.a11y,
+            &mut fw.sys,
+            &intent.to_app(),
+            intent
+                .component
+                .as_ref()
+                .map(|(p, c)| (p.as_str(), c.as_str())),
+            intent.package.as_deref(),
+        )
+    });
     let out = ShellOutput::ok(format!(
         "Broadcasting: Intent {{ {shown} }}\n{}",
-        clipboard::completion_line(clipper.as_ref())
+        clipboard::completion_line(received.as_ref())
     ));
     let adb_ime_active = fw
         .sys
