@@ -212,6 +212,15 @@ impl Framework {
             (fw.catalog[i].install)(&mut fw.sys);
         }
         fw.sys.requests.clear();
+        if let Err(e) = fw.sys.write_boot_id() {
+            // Only episodes read it, to notice a restart; without it they cannot, and say nothing.
+            fw.sys.log(
+                pid::SYSTEM_SERVER,
+                'E',
+                "SystemServer",
+                format!("cannot write the boot id: {e}"),
+            );
+        }
         fw.apply_home_config();
         fw.sys.log(
             pid::SYSTEM_SERVER,
