@@ -142,16 +142,7 @@ pub fn receive(
     component: Option<(&str, &str)>,
     package: Option<&str>,
 ) -> Option<BroadcastResult> {
-    if let Some((p, c)) = component {
-        let class = match c.strip_prefix('.') {
-            Some(short) => format!("{p}.{short}"),
-            None => c.to_string(),
-        };
-        if p != PACKAGE || class != RECEIVER {
-            return None;
-        }
-    }
-    if package.is_some_and(|p| p != PACKAGE) {
+    if !super::app::broadcast_reaches(component, package, PACKAGE, RECEIVER) {
         return None;
     }
     let action = intent.action.as_deref()?;
@@ -278,4 +269,119 @@ fn log_failure(fwd: &mut Forwarder, sys: &mut System, reason: &str) {
         "gRPC StatusException; are you sure networking is turned on?",
     );
     sys.log(PID, 'I', TAG, format!("extra: exception ['{reason}']"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn broadcast(fwd: &mut Forwarder, sys: &mut System, action: &str, extras: &[(&str, &str)]) {
+        let intent = Intent {
+            action: Some(action.into()),
+            categories: Vec::new(),
+            data: None,
+            mime: None,
+            extras: extras
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        };
+        let reached = receive(
+            fwd,
+            sys,
+            &intent,
+            Some((PACKAGE, ".FlagsBroadcastReceiver")),
+            None,
+        );
+        assert_eq!(
+            reached,
+            Some(BroadcastResult {
+                code: 0,
+                data: None
+            })
+        );
+    }
+
+    fn failed(generation: u64) -> Outcome {
+        Outcome::Failed {
+            generation,
+            reason: "UNAVAILABLE: connection refused".into(),
+        }
+    }
+
+    #[test]
+    fn a_dead_endpoint_is_given_up_until_the_next_set_grpc() {
+        let mut sys = System::bare_at(Default::default());
+        sys.settings
+            .put(Namespace::Secure, "enabled_accessibility_services", SERVICE);
+        let mut fwd = Forwarder::default();
+        broadcast(&mut fwd, &mut sys, ACTION_ENABLE_TREE_LOGS, &[]);
+        broadcast(&mut fwd, &mut sys, ACTION_SET_GRPC, &[("port", "4321")]);
+        assert_eq!((fwd.host.as_str(), fwd.port), (DEFAULT_HOST, 4321));
+        assert!(fwd.should_run(&sys));
+
+        // Airplane mode is not the host's fault: no count towards giving up.
+        for _ in 0..MAX_FAILURES * 2 {
+            record(&mut fwd, &mut sys, &Outcome::Offline { generation: 1 });
+        }
+        assert!(fwd.should_run(&sys));
+        for _ in 0..MAX_FAILURES - 1 {
+            record(&mut fwd, &mut sys, &failed(1));
+        }
+        assert!(fwd.should_run(&sys));
+        // An outcome for an endpoint already replaced counts for nothing.
+        record(&mut fwd, &mut sys, &failed(0));
+        assert!(fwd.should_run(&sys));
+        record(&mut fwd, &mut sys, &failed(1));
+        assert!(
+            !fwd.should_run(&sys),
+            "stopped after {MAX_FAILURES} failures"
+        );
+
+        broadcast(
+            &mut fwd,
+            &mut sys,
+            ACTION_SET_GRPC,
+            &[("port", "4322"), ("host", "192.168.1.5")],
+        );
+        assert!(fwd.should_run(&sys), "a new endpoint runs again");
+        assert_eq!(
+            Endpoint {
+                host: fwd.host.clone(),
+                port: 4322
+            }
+            .uri(),
+            "http://192.168.1.5:4322"
+        );
+        // `--ei port 0` (or none) turns gRPC off.
+        broadcast(&mut fwd, &mut sys, ACTION_SET_GRPC, &[]);
+        assert!(!fwd.should_run(&sys));
+    }
+
+    #[test]
+    fn the_service_runs_only_while_enabled_and_logging() {
+        let mut sys = System::bare_at(Default::default());
+        let mut fwd = Forwarder::default();
+        broadcast(&mut fwd, &mut sys, ACTION_SET_GRPC, &[("port", "4321")]);
+        assert!(!fwd.should_run(&sys), "tree logging is off by default");
+        broadcast(&mut fwd, &mut sys, ACTION_ENABLE_TREE_LOGS, &[]);
+        assert!(!fwd.should_run(&sys), "the service is not enabled");
+        sys.settings.put(
+            Namespace::Secure,
+            "enabled_accessibility_services",
+            format!("com.example/.Other:{PACKAGE}/.AccessibilityForwarder"),
+        );
+        assert!(fwd.should_run(&sys), "the short form in a list enables it");
+        broadcast(&mut fwd, &mut sys, ACTION_DISABLE_TREE_LOGS, &[]);
+        assert!(!fwd.should_run(&sys));
+        assert_eq!(
+            Endpoint {
+                host: DEFAULT_HOST.into(),
+                port: 4321
+            }
+            .uri(),
+            "http://127.0.0.1:4321",
+            "the emulator's host alias is the loopback"
+        );
+    }
 }
