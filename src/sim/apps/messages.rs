@@ -239,11 +239,21 @@ fn existing_thread(sys: &System, address: &str) -> Option<i64> {
         .map(|t| t.id)
 }
 
+/// The recipient address a thread was stored with, as the provider keeps it.
+fn thread_address(sys: &System, thread_id: i64) -> Option<String> {
+    let conn = telephony::open(sys).ok()?;
+    telephony::threads(&conn)
+        .ok()?
+        .into_iter()
+        .find(|t| t.id == thread_id)
+        .map(|t| t.address)
+}
+
 /// The name Messages shows for an address: the contact's name, else the formatted number.
 fn display_name(sys: &System, address: &str) -> String {
     communication::contact_name_for(sys, address).unwrap_or_else(|| {
         if address.chars().any(|c| c.is_ascii_digit()) {
-            phone_number::format_for_display(address)
+            phone_number::format_national(address)
         } else {
             address.to_string()
         }
@@ -328,9 +338,12 @@ impl App for Messages {
             }
             (Screen::Conversation { .. }, UiEvent::Click(tag)) if tag == "compose" => {}
             (Screen::Conversation { .. }, UiEvent::Click(tag)) if tag == "send" => self.send(sys),
-            (Screen::Conversation { address, .. }, UiEvent::Click(tag)) if tag == "call" => {
-                let address = address.clone();
-                communication::place_call_from(sys, &address);
+            (Screen::Conversation { thread_id, address }, UiEvent::Click(tag)) if tag == "call" => {
+                // Bugle calls the participant's send destination: the address as the network
+                // delivered it (`5551234567`), not the E.164 form the conversation is keyed by,
+                // so the in-call screen shows the number as the text came.
+                let number = thread_address(sys, *thread_id).unwrap_or_else(|| address.clone());
+                communication::place_call_from(sys, &number);
             }
             _ => return false,
         }

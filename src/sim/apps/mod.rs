@@ -6,6 +6,7 @@ use super::app::AppInfo;
 pub mod browser;
 pub mod calculator;
 pub mod calendar;
+pub mod camera;
 pub mod clock;
 pub mod communication;
 pub mod contacts;
@@ -38,5 +39,6 @@ pub fn catalog() -> Vec<AppInfo> {
         messages::info(),
         calendar::info(),
         browser::info(),
+        camera::info(),
     ]
 }
