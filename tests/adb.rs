@@ -1382,12 +1382,50 @@ async fn the_same_serial_on_two_adb_servers_is_two_devices_to_the_episodes() {
             .instantiate(seed, &Default::default())
             .unwrap()
     };
-    let eps = Episodes::new(Arc::new(catalog.clone()), None, Arc::new(NoDevices));
+    let eps = Arc::new(Episodes::new(
+        Arc::new(catalog.clone()),
+        None,
+        Arc::new(NoDevices),
+    ));
     let on_first = eps
         .start_instance(instance(1), via_first.clone())
         .await
         .unwrap();
-    let on_second = eps.start_instance(instance(2), via_second).await.unwrap();
+    let on_second = eps
+        .start_instance(instance(2), via_second.clone())
+        .await
+        .unwrap();
+    // A step on either server's phone is that phone's episode's, though the serial is the same.
+    let pool = Arc::new(droidmcp::session::DevicePool::new(None, None));
+    pool.insert("first", via_first.clone());
+    pool.insert("second", via_second);
+    pool.set_step_sink(eps.clone());
+    let step_on = |device: &'static str, key: &'static str| {
+        let pool = pool.clone();
+        async move {
+            let session = droidmcp::session::Session::open(pool, device, Some(device))
+                .await
+                .unwrap();
+            let outcome = session
+                .act(
+                    droidmcp::session::Action::PressKey { key: key.into() },
+                    None,
+                    &Default::default(),
+                )
+                .await
+                .unwrap();
+            outcome.episode.and_then(|r| r.episode_step)
+        }
+    };
+    assert_eq!(step_on("second", "HOME").await, Some(1));
+    assert_eq!(step_on("second", "BACK").await, Some(2));
+    assert_eq!(step_on("first", "HOME").await, Some(1));
+    let steps = |id: String| {
+        let eps = &eps;
+        async move { eps.summary(&id).await.unwrap().steps }
+    };
+    assert_eq!(steps(on_second.episode.clone()).await, 2);
+    assert_eq!(steps(on_first.episode.clone()).await, 1);
     let status = |id: String| {
         let eps = &eps;
         async move { eps.summary(&id).await.unwrap().status }

@@ -171,6 +171,11 @@ impl Device {
         self.shell.serial()
     }
 
+    /// The device as told apart from others with the same serial ([`Shell::device_key`]).
+    pub fn device_key(&self) -> String {
+        self.shell.device_key()
+    }
+
     pub fn shell_handle(&self) -> Arc<dyn Shell> {
         self.shell.clone()
     }

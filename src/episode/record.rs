@@ -116,7 +116,7 @@ impl StepSink for tokio::sync::Mutex<Episode> {
 #[async_trait::async_trait]
 impl StepSink for Episodes {
     async fn record(&self, session: &str, step: &Step) -> Recorded {
-        match self.open_on_device(&step.serial).await {
+        match self.open_on_device(&step.device_key).await {
             Some(ep) => ep.record(session, step).await,
             None => Recorded::default(),
         }

@@ -238,11 +238,15 @@ impl Episodes {
             .ok_or_else(|| EpisodeError::UnknownEpisode(id.to_string()))
     }
 
-    /// The open episode running on a device, for the session's step hook.
-    pub async fn open_on_device(&self, serial: &str) -> Option<Arc<tokio::sync::Mutex<Episode>>> {
+    /// The open episode running on a device (by [`Episode::device_key`], so another host's phone
+    /// with the same serial is another device), for the session's step hook.
+    pub async fn open_on_device(
+        &self,
+        device_key: &str,
+    ) -> Option<Arc<tokio::sync::Mutex<Episode>>> {
         for ep in self.live_episodes() {
             let guard = ep.lock().await;
-            if guard.status().is_open() && guard.device() == serial {
+            if guard.status().is_open() && guard.device_key() == device_key {
                 drop(guard);
                 return Some(ep);
             }

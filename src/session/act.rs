@@ -463,6 +463,7 @@ impl Session {
             before,
             after,
             serial: slot.serial().to_string(),
+            device_key: slot.device.device_key(),
             activity: None,
             recorded: Vec::new(),
         };

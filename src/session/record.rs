@@ -135,6 +135,9 @@ pub struct Step {
     pub foreground: Option<String>,
     /// Serial of the device the step ran on.
     pub serial: String,
+    /// The device as told apart from others with the same serial (two hosts' `emulator-5554`):
+    /// what an open episode on that device is found by ([`crate::device::Shell::device_key`]).
+    pub device_key: String,
     /// Focused activity after the step (`package/class`), read by a task episode whose constraints
     /// name pages by activity (filled by the episode).
     pub activity: Option<String>,
