@@ -30,9 +30,14 @@ fn androidworlds_launch_of_the_alias_runs_camera_activity() {
         ),
         "{stacks}"
     );
-    assert!(sh(&phone, "dumpsys activity activities").contains(
-        "mResumedActivity: ActivityRecord{"
-    ));
+    let resumed = sh(
+        &phone,
+        "dumpsys activity activities | grep mResumedActivity",
+    );
+    assert!(
+        resumed.contains(" u0 com.android.camera2/com.android.camera.CameraActivity t"),
+        "{resumed}"
+    );
     assert!(sh(&phone, "pm list packages com.android.camera2")
         .lines()
         .any(|l| l == "package:com.android.camera2"));
@@ -62,7 +67,10 @@ fn camera_is_in_the_app_drawer_not_on_the_home_screen() {
     );
     let screen = dump(&phone);
     for node in ["preview_content", "shutter_button", "mode_options_toggle"] {
-        assert!(screen.contains(&format!("{ROOT}{node}")), "{node}: {screen}");
+        assert!(
+            screen.contains(&format!("{ROOT}{node}")),
+            "{node}: {screen}"
+        );
     }
     assert!(screen.contains("content-desc=\"Shutter\""));
 }
@@ -91,19 +99,28 @@ fn the_shutter_stores_camera2_named_jpegs_and_the_options_toggle() {
     let photo = phone
         .read_file(&format!("/sdcard/DCIM/Camera/{}", names[0]))
         .expect("the photo is on shared storage");
-    let decoded = image::load_from_memory_with_format(&photo, image::ImageFormat::Jpeg)
-        .expect("a JPEG");
+    let decoded =
+        image::load_from_memory_with_format(&photo, image::ImageFormat::Jpeg).expect("a JPEG");
     assert_eq!((decoded.width(), decoded.height()), (640, 480));
 
     tap_node(&phone, "content-desc=\"Options\"");
     let options = dump(&phone);
-    assert!(options.contains("content-desc=\"Back camera\""), "{options}");
+    assert!(
+        options.contains("content-desc=\"Back camera\""),
+        "{options}"
+    );
     assert!(options.contains("content-desc=\"Flash off\""), "{options}");
     tap_node(&phone, &format!("{ROOT}camera_toggle_button"));
     tap_node(&phone, &format!("{ROOT}flash_toggle_button"));
     let switched = dump(&phone);
-    assert!(switched.contains("content-desc=\"Front camera\""), "{switched}");
-    assert!(switched.contains("content-desc=\"Flash auto\""), "{switched}");
+    assert!(
+        switched.contains("content-desc=\"Front camera\""),
+        "{switched}"
+    );
+    assert!(
+        switched.contains("content-desc=\"Flash auto\""),
+        "{switched}"
+    );
     tap_node(&phone, &format!("{ROOT}grid_lines_toggle_button"));
     assert!(dump(&phone).contains(&format!("{ROOT}grid_lines\"")));
     // A tap on the preview folds the options back behind the toggle.

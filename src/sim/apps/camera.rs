@@ -251,12 +251,7 @@ impl App for Camera {
                 row = row.child(
                     View::new(
                         class::IMAGE_BUTTON,
-                        Bounds::new(
-                            cx - button / 2,
-                            row_top,
-                            cx + button / 2,
-                            row_top + button,
-                        ),
+                        Bounds::new(cx - button / 2, row_top, cx + button / 2, row_top + button),
                     )
                     .id(id(name))
                     .desc(desc)
