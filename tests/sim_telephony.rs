@@ -115,6 +115,13 @@ fn a_call_the_caller_gives_up_on_is_missed_with_a_notification_and_a_declined_on
     sh(&phone, "input keyevent KEYCODE_ENDCALL");
     assert_eq!(call_state(&phone), "0:2125550101");
     assert!(calls(&phone).contains("number=2125550101, type=5"));
+    // Recents shows the declined call as the Dialer shows a call type it has no icon for: missed.
+    sh(&phone, "monkey -p com.google.android.dialer 1");
+    let recents = dump(&phone);
+    assert!(
+        recents.contains("content-desc=\"Call (212) 555-0101, Missed call, "),
+        "{recents}"
+    );
 }
 
 #[test]
