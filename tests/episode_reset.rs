@@ -229,3 +229,101 @@ async fn the_rest_summary_says_an_episode_ran_without_a_restore() {
     let wire = serde_json::to_value(droidmcp::http::wire::Summary::from(&summary)).unwrap();
     assert_eq!(wire["restored"], false, "{wire}");
 }
+
+/// One serial whose phone can be replaced by a freshly booted one, as an emulator or `droidmcp
+/// sim` started again on the same port is: no command fails across the swap.
+struct Restarting {
+    serial: String,
+    phone: std::sync::Mutex<Phone>,
+}
+
+impl Restarting {
+    fn now(&self) -> Phone {
+        self.phone.lock().unwrap().clone()
+    }
+}
+
+#[async_trait]
+impl Shell for Restarting {
+    fn serial(&self) -> &str {
+        &self.serial
+    }
+    async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
+        Ok(self.now().exec(command_line))
+    }
+    async fn pull(&self, path: &str) -> Result<Vec<u8>, ShellError> {
+        Shell::pull(&self.now(), path).await
+    }
+    async fn push(&self, path: &str, data: &[u8], mode: u32) -> Result<(), ShellError> {
+        Shell::push(&self.now(), path, data, mode).await
+    }
+    async fn console(&self, line: &str) -> Result<String, ShellError> {
+        Shell::console(&self.now(), line).await
+    }
+}
+
+#[tokio::test]
+async fn a_phone_that_restarted_under_an_episode_aborts_it_instead_of_scoring_a_fresh_phone() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
+    let (catalog, _) = Catalog::load_dir(&dir);
+    let instance = || {
+        catalog
+            .get(B)
+            .unwrap()
+            .instantiate(2, &BTreeMap::new())
+            .unwrap()
+    };
+    let first = boot(0);
+    let shell = Arc::new(Restarting {
+        serial: first.serial().to_string(),
+        phone: std::sync::Mutex::new(first),
+    });
+    let store = Store::in_memory().unwrap();
+
+    // Without a restart, checking is as usual, as often as asked.
+    let mut steady = Episode::start(instance(), shell.clone(), Some(store.clone()))
+        .await
+        .unwrap();
+    steady.check().await.unwrap();
+    steady.check().await.unwrap();
+
+    let mut ep = Episode::start(instance(), shell.clone(), Some(store.clone()))
+        .await
+        .unwrap();
+    *shell.phone.lock().unwrap() = boot(0);
+    let err = ep.check().await.unwrap_err();
+    let text = err.to_string();
+    assert!(
+        matches!(err, EpisodeError::DeviceLost { .. })
+            && text.contains("the phone restarted during the episode"),
+        "{text}"
+    );
+    assert_eq!(ep.status(), Status::Aborted);
+    let row = store.episode(&ep.id).unwrap().unwrap();
+    assert!(
+        row.abort_reason
+            .as_deref()
+            .is_some_and(|r| r.contains("restarted")),
+        "{:?}",
+        row.abort_reason
+    );
+}
+
+#[test]
+fn the_phone_has_a_boot_id_per_boot_that_snapshots_keep() {
+    let read = |p: &Phone| sh(p, "cat /proc/sys/kernel/random/boot_id");
+    let phone = boot(0);
+    let id = read(&phone);
+    let bytes = id.as_bytes();
+    assert_eq!(bytes.len(), 37, "{id:?}");
+    assert_eq!(bytes[36], b'\n');
+    assert_eq!(bytes[14], b'4', "a version 4 UUID: {id}");
+    assert!(b"89ab".contains(&bytes[19]), "RFC 4122 variant: {id}");
+    // Another boot of the same seed is another boot.
+    assert_ne!(read(&boot(0)), id);
+    // A snapshot holds the boot id of the boot it was taken in, as an emulator's RAM snapshot does.
+    assert_eq!(read(&phone), id);
+    let loaded = phone.console("avd snapshot load default_boot");
+    assert!(loaded.trim_end().ends_with("OK"), "{loaded:?}");
+    assert_eq!(read(&phone), id);
+}

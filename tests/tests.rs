@@ -20,6 +20,9 @@ mod envs;
 // The emulator gRPC controller (EmulatorController, SnapshotService) over the embedded phone.
 mod grpc;
 
+// android_env's accessibility forwarder: SET_GRPC makes the phone send forests to an A11yService.
+mod a11y_forwarder;
+
 // The device layer over the embedded phone: actions, typing, observation.
 mod device;
 

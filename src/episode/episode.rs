@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::frames;
 use super::record::{action_record, step_row};
+use super::{boot, frames};
 use super::{EpisodeError, Report, Status, StepOutcome};
 use crate::device::{Shell, ShellError};
 use crate::eval::android::{self, LogLine};
@@ -43,6 +43,8 @@ pub struct Episode {
     /// Setup began from the phone's boot snapshot (`avd snapshot load default_boot`); false on a
     /// phone without snapshots, where setup alone decides what the task finds.
     pub(super) restored: bool,
+    /// The phone's boot id after setup ([`boot`]); `None` when it has none to read.
+    pub(super) boot_id: Option<String>,
 }
 
 /// The snapshot every episode starts from: the one the emulator (and the embedded phone) saves
@@ -88,11 +90,13 @@ impl Episode {
             last: None,
             provisional: false,
             restored: false,
+            boot_id: None,
         };
         ep.restored = ep.restore_baseline().await?;
         let setup = ep.instance.setup.clone();
         ep.run_steps(&setup, true).await?;
         ep.snapshot().await?;
+        ep.boot_id = ep.boot_id_now().await?;
         if let Some(store) = &ep.store {
             store.insert_episode(&ep.row())?;
         }
@@ -127,6 +131,30 @@ impl Episode {
                 self.setup_log.push(format!("no restore: {e}"));
                 Ok(false)
             }
+        }
+    }
+
+    /// The phone's boot id now; a lost device aborts, any other failure reads as none.
+    async fn boot_id_now(&mut self) -> Result<Option<String>, EpisodeError> {
+        match boot::read(self.shell.as_ref()).await {
+            Ok(id) => Ok(id),
+            Err(e) if e.is_device_lost() => Err(self.abort(&e.to_string())),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Aborts the episode when the phone booted again since setup: what it shows now never ran
+    /// this task's setup. A boot id that cannot be read now proves nothing either way.
+    async fn same_boot(&mut self) -> Result<(), EpisodeError> {
+        let Some(at_setup) = self.boot_id.clone() else {
+            return Ok(());
+        };
+        match self.boot_id_now().await? {
+            Some(now) if now != at_setup => Err(self.abort(&format!(
+                "the phone restarted during the episode (boot id {at_setup} after setup, {now} \
+                 now), so it no longer holds this task's setup"
+            ))),
+            _ => Ok(()),
         }
     }
 
@@ -539,6 +567,7 @@ impl Episode {
     /// Evaluates every check and scores the episode; results are stored as one evaluation run.
     pub async fn check(&mut self) -> Result<Report, EpisodeError> {
         self.open("checking")?;
+        self.same_boot().await?;
         if self.status != Status::Running {
             self.keep_end_state().await?;
         }

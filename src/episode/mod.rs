@@ -6,17 +6,20 @@
 //! precondition lives in the type, not in a runtime flag). Each agent action is recorded with
 //! [`Episode::record_step`] (the session's step hook), which also evaluates `any_step` checks and
 //! enforces the step limit. [`Episode::check`] scores; [`Episode::end`] tears down. A device that
-//! disappears mid-episode ends it as `aborted`, keeping its steps. Every change is written to the
+//! disappears mid-episode ends it as `aborted`, keeping its steps, and so does one that restarted
+//! under it (its boot id changed between setup and a check). Every change is written to the
 //! [`Store`](crate::store::Store) as it happens.
 //!
 //! Files: `episode.rs` (the [`Episode`] state machine), `registry.rs` ([`Episodes`], the registry
 //! the front ends share, and where episodes get their devices), `record.rs` (steps as the store,
-//! history checks and metrics see them; the step sinks), `error.rs`, `replay.rs` (golden replays: a
-//! replay is an agent acting through a session attached to an episode).
+//! history checks and metrics see them; the step sinks), `boot.rs` (restarts told by the boot
+//! id), `error.rs`, `replay.rs` (golden replays: a replay is an agent acting through a session
+//! attached to an episode).
 //!
 //! **Architecture Invariant:** this layer sits above `session/` and `task/`: it uses sessions to act
 //! and task instances to know what to set up and check; neither of them knows episodes exist.
 
+mod boot;
 mod episode;
 mod error;
 mod frames;

@@ -36,6 +36,11 @@ pub mod proto {
     pub mod emulator_snapshot {
         tonic::include_proto!("emulator_snapshot");
     }
+    /// android_env's accessibility forwarder service (`A11yService`) and its forest messages: the
+    /// phone's AccessibilityForwarder is a client of it (`sim::a11y`).
+    pub mod android_env {
+        tonic::include_proto!("android_env");
+    }
     pub use android::emulation::control;
 }
 

@@ -54,6 +54,27 @@ impl Intent {
     }
 }
 
+/// Whether a broadcast's explicit component (`-n pkg/.Class` or `pkg/full.Class`) and package
+/// (`-p`) let it reach the receiver `class` of `package`; an implicit broadcast (neither given)
+/// reaches every receiver whose filter takes its action.
+pub fn broadcast_reaches(
+    component: Option<(&str, &str)>,
+    target_package: Option<&str>,
+    package: &str,
+    class: &str,
+) -> bool {
+    if let Some((p, c)) = component {
+        let full = match c.strip_prefix('.') {
+            Some(short) => format!("{p}.{short}"),
+            None => c.to_string(),
+        };
+        if p != package || full != class {
+            return false;
+        }
+    }
+    target_package.is_none_or(|p| p == package)
+}
+
 /// One installed app as the launcher and package manager see it.
 pub struct AppInfo {
     pub package: &'static str,

@@ -76,17 +76,7 @@ pub fn clipper_receive(
     component: Option<(&str, &str)>,
     package: Option<&str>,
 ) -> Option<BroadcastResult> {
-    if let Some((p, c)) = component {
-        let class = if let Some(short) = c.strip_prefix('.') {
-            format!("{p}.{short}")
-        } else {
-            c.to_string()
-        };
-        if p != CLIPPER_PACKAGE || class != CLIPPER_RECEIVER {
-            return None;
-        }
-    }
-    if package.is_some_and(|p| p != CLIPPER_PACKAGE) {
+    if !super::app::broadcast_reaches(component, package, CLIPPER_PACKAGE, CLIPPER_RECEIVER) {
         return None;
     }
     match intent.action.as_deref()? {

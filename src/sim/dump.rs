@@ -37,18 +37,24 @@ pub fn to_xml(root: &View, rotation: u8, compressed: bool) -> String {
     out
 }
 
-/// Collects the nodes `--compressed` keeps: anything with text, a description, an id, or an action;
-/// layout containers are replaced by their children.
-fn compress(v: &View, out: &mut Vec<View>) {
-    let important = !v.text.is_empty()
+/// Whether a view is "important for accessibility": what `--compressed` keeps (it drops
+/// `FLAG_INCLUDE_NOT_IMPORTANT_VIEWS`), and all an accessibility service that does not ask for
+/// unimportant views sees (android_env's forwarder, `sim::a11y::forest`): anything with text, a
+/// description, an id, or an action.
+pub(crate) fn important(v: &View) -> bool {
+    !v.text.is_empty()
         || !v.content_desc.is_empty()
         || !v.resource_id.is_empty()
         || v.flags.clickable
         || v.flags.long_clickable
         || v.flags.checkable
         || v.flags.scrollable
-        || v.flags.focusable;
-    if important {
+        || v.flags.focusable
+}
+
+/// Collects the nodes `--compressed` keeps; layout containers are replaced by their children.
+fn compress(v: &View, out: &mut Vec<View>) {
+    if important(v) {
         let mut kept = v.clone();
         kept.children.clear();
         for c in &v.children {
@@ -107,8 +113,9 @@ fn node(out: &mut String, v: &View, index: usize, drawing_order: usize) {
     out.push_str("</node>");
 }
 
-/// What uiautomator reports as `text`: an empty EditText shows its hint, a password field bullets.
-fn shown_text(v: &View) -> String {
+/// What uiautomator reports as `text` (`AccessibilityNodeInfo.getText`, from TextView's
+/// `getTextForAccessibility`): an empty EditText shows its hint, a password field bullets.
+pub(crate) fn shown_text(v: &View) -> String {
     if v.flags.password && !v.text.is_empty() {
         return "•".repeat(v.text.chars().count());
     }

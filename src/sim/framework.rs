@@ -149,6 +149,8 @@ pub struct Framework {
     pub(super) next_pid: u32,
     /// Saved whole-phone snapshots (`avd snapshot save|load`), `default_boot` among them.
     pub snapshots: super::snapshot::Store,
+    /// android_env's AccessibilityForwarder: its `LogFlags` and sending loop (`a11y.rs`).
+    pub a11y: super::a11y::Forwarder,
 }
 
 /// How far one event moves the simulated clock (one frame).
@@ -196,6 +198,7 @@ impl Framework {
             next_task_id: 10,
             next_pid: 0,
             snapshots: Default::default(),
+            a11y: Default::default(),
         };
         fw.serial = serial;
         fw.next_pid = 4000 + (fw.config.seed % 1000) as u32;
@@ -209,6 +212,15 @@ impl Framework {
             (fw.catalog[i].install)(&mut fw.sys);
         }
         fw.sys.requests.clear();
+        if let Err(e) = fw.sys.write_boot_id() {
+            // Only episodes read it, to notice a restart; without it they cannot, and say nothing.
+            fw.sys.log(
+                pid::SYSTEM_SERVER,
+                'E',
+                "SystemServer",
+                format!("cannot write the boot id: {e}"),
+            );
+        }
         fw.apply_home_config();
         fw.sys.log(
             pid::SYSTEM_SERVER,

@@ -8,6 +8,7 @@
 //! public surface, exactly as `adb shell` would see it; `Phone` also implements
 //! [`crate::device::Shell`] so the device layer drives it like any real phone.
 
+pub mod a11y;
 pub mod app;
 pub mod apps;
 pub mod clipboard;

@@ -132,6 +132,8 @@ pub enum SimError {
 
 struct PhoneState {
     framework: Framework,
+    /// The accessibility forwarder's sending thread is running (`a11y::forwarder`).
+    forwarding: bool,
     /// Owns the directory standing for the phone's `/`; dropped (deleted) with the phone.
     _data: tempfile::TempDir,
 }
@@ -173,6 +175,7 @@ impl Phone {
             serial: serial.into(),
             state: Arc::new(Mutex::new(PhoneState {
                 framework,
+                forwarding: false,
                 _data: data,
             })),
         })
@@ -210,24 +213,55 @@ impl Phone {
         }));
         let interrupted = fw.interrupt.is_raised();
         fw.interrupt = system::Interrupt::default();
-        if interrupted {
-            return ShellOutput::fail("interrupted\n", 130);
-        }
-        match result {
-            Ok(out) => out,
-            Err(_) => {
-                // An app crashed: Android kills its process and shows the launcher behind it.
-                let crashed = fw.foreground_package().to_string();
-                fw.sys.log(
-                    system::pid::SYSTEM_SERVER,
-                    'E',
-                    "AndroidRuntime",
-                    format!("FATAL EXCEPTION: main\nProcess: {crashed}"),
-                );
-                fw.force_stop(&crashed);
-                fw.sys.requests.clear();
-                ShellOutput::fail(format!("{crashed} has stopped\n"), 1)
+        let out = if interrupted {
+            ShellOutput::fail("interrupted\n", 130)
+        } else {
+            match result {
+                Ok(out) => out,
+                Err(_) => {
+                    // An app crashed: Android kills its process and shows the launcher behind it.
+                    let crashed = fw.foreground_package().to_string();
+                    fw.sys.log(
+                        system::pid::SYSTEM_SERVER,
+                        'E',
+                        "AndroidRuntime",
+                        format!("FATAL EXCEPTION: main\nProcess: {crashed}"),
+                    );
+                    fw.force_stop(&crashed);
+                    fw.sys.requests.clear();
+                    ShellOutput::fail(format!("{crashed} has stopped\n"), 1)
+                }
             }
+        };
+        self.start_forwarder(&mut state);
+        out
+    }
+
+    /// Starts the accessibility forwarder's sending thread when a command just gave it work (its
+    /// service enabled, tree logging on, a gRPC port set) and it is not running. The thread holds
+    /// the phone weakly: it ends when the phone is dropped or the forwarder has nothing to do.
+    fn start_forwarder(&self, state: &mut PhoneState) {
+        if state.forwarding || !state.framework.a11y.should_run(&state.framework.sys) {
+            return;
+        }
+        let weak = Arc::downgrade(&self.state);
+        let poll = move |outcome: &super::a11y::Outcome| {
+            let phone = weak.upgrade()?;
+            let mut state = phone.lock().unwrap_or_else(|e| e.into_inner());
+            // An app whose view tree panics must not kill the thread with `forwarding` still set.
+            let job = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                super::a11y::next_job(&mut state.framework, outcome)
+            }))
+            .ok()
+            .flatten();
+            if job.is_none() {
+                state.forwarding = false;
+            }
+            job
+        };
+        match super::a11y::forwarder::spawn(poll) {
+            Ok(_) => state.forwarding = true,
+            Err(e) => tracing::warn!("cannot start the accessibility forwarder: {e}"),
         }
     }
 

@@ -438,6 +438,29 @@ impl System {
         Some(out)
     }
 
+    /// Writes a fresh boot id where Linux keeps it (`/proc/sys/kernel/random/boot_id`, a version 4
+    /// UUID). Random, not drawn from the seed: it exists to tell one boot from the next, also of
+    /// a phone with the same seed, and episodes read it to notice a phone that restarted under them.
+    pub fn write_boot_id(&self) -> std::io::Result<()> {
+        let bits = rand::random::<u128>() & !(0xf << 76) & !(0x3 << 62) | (0x4 << 76) | (0x2 << 62);
+        let hex = format!("{bits:032x}");
+        let id = format!(
+            "{}-{}-{}-{}-{}\n",
+            &hex[..8],
+            &hex[8..12],
+            &hex[12..16],
+            &hex[16..20],
+            &hex[20..]
+        );
+        let path = self
+            .host_path("/proc/sys/kernel/random/boot_id")
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, id)
+    }
+
     /// Opens (creating parent directories) the SQLite database at an Android path.
     pub fn open_db(&self, android_path: &str) -> rusqlite::Result<rusqlite::Connection> {
         let path = self

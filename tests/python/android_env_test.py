@@ -7,10 +7,15 @@ server on ADB_SERVER_PORT. android_env's own loader builds its EmulatorSimulator
 (so it connects instead of launching an emulator), resets (gRPC getStatus until booted, its device
 settings over adb, the task's setup steps), takes 100 steps of touches and lifts (gRPC sendTouch and
 getScreenshot, its adb-driven task checks), then saves a state, changes the phone, and loads the
-state back: all over android_env's SnapshotService client. Exits 1 when any check fails.
+state back: all over android_env's SnapshotService client. Last, android_env's A11yGrpcWrapper
+(what AndroidWorld reads the screen through by default) wraps the same environment with
+`install_a11y_forwarding=False` (the phone has the forwarder app, as an AndroidWorld AVD does):
+after a reset and a step its gRPC server must hold a forest with a node of the phone's
+`uiautomator dump`. Exits 1 when any check fails.
 """
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -21,6 +26,7 @@ from android_env import loader
 from android_env.components import action_type
 from android_env.components import config_classes
 from android_env.proto import state_pb2
+from android_env.wrappers import a11y_grpc_wrapper
 
 FAILED = []
 CLOCK = "com.google.android.deskclock/com.android.deskclock.DeskClock"
@@ -73,6 +79,7 @@ def main(console_port, grpc_port, adb_server_port, adb_path):
         ),
     )
     env = loader.load(config)
+    closing = env
     try:
         started = time.time()
         timestep = env.reset()
@@ -137,8 +144,39 @@ def main(console_port, grpc_port, adb_server_port, adb_path):
               f"the screen after load_state is the saved one (differing rows: {rows.min() if rows.size else '-'}–{rows.max() if rows.size else '-'})")
         missing = env.load_state(state_pb2.LoadStateRequest(args={"snapshot_name": "no_such_snapshot"}))
         check(missing.status == state_pb2.LoadStateResponse.Status.NOT_FOUND, "load_state of an unknown snapshot is NOT_FOUND")
+
+        # The accessibility forwarder: the wrapper enables its service and tree logs, starts its
+        # A11yService server, and on reset sends SET_GRPC with its port; the phone then sends forests.
+        wrapped = a11y_grpc_wrapper.A11yGrpcWrapper(
+            env, install_a11y_forwarding=False, start_a11y_service=True,
+            enable_a11y_tree_info=True, latest_a11y_info_only=True)
+        closing = wrapped
+        wrapped.reset()
+        wrapped.step({"action_type": np.array(action_type.ActionType.LIFT, dtype=np.int32),
+                      "touch_position": np.array([0.5, 0.5], dtype=np.float32)})
+        forest = None
+        for _ in range(40):
+            extras = wrapped.accumulate_new_extras()
+            if "accessibility_tree" in extras:
+                forest = extras["accessibility_tree"][-1]
+                break
+            time.sleep(0.25)
+        check(forest is not None, "A11yGrpcWrapper received an accessibility forest from the phone")
+        xml = adb_shell("uiautomator dump --compressed /dev/tty")
+        known = re.search(r'text="([^"]+)" resource-id="([^"]+)" class="([^"]+)"[^>]*'
+                          r'bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', xml)
+        check(known is not None, "the dump has a node with text and an id")
+        if forest is not None and known is not None:
+            text, rid, cls = known.group(1, 2, 3)
+            box = tuple(int(v) for v in known.group(4, 5, 6, 7))
+            nodes = [n for w in forest.windows for n in w.tree.nodes]
+            check(any(n.text == text and n.view_id_resource_name == rid and n.class_name == cls
+                      and (n.bounds_in_screen.left, n.bounds_in_screen.top, n.bounds_in_screen.right,
+                           n.bounds_in_screen.bottom) == box and n.is_visible_to_user
+                      for n in nodes),
+                  f"the forest ({len(nodes)} nodes) has the dump's {cls} {rid} {text!r} at {box}")
     finally:
-        env.close()
+        closing.close()
         os.unlink(task_path)
 
     if FAILED:

@@ -165,18 +165,20 @@ fn broadcast(fw: &mut Framework, args: &[String]) -> ShellOutput {
         Err(e) => return ShellOutput::fail(format!("{e}\n"), 255),
     };
     let shown = intent.describe(Some("0x400000"));
-    let clipper = clipboard::clipper_receive(
-        &mut fw.sys.clipboard,
-        &intent.to_app(),
-        intent
-            .component
-            .as_ref()
-            .map(|(p, c)| (p.as_str(), c.as_str())),
-        intent.package.as_deref(),
-    );
+    let delivered = intent.to_app();
+    let component = intent
+        .component
+        .as_ref()
+        .map(|(p, c)| (p.as_str(), c.as_str()));
+    let package = intent.package.as_deref();
+    // The phone's receivers: Clipper's, then the accessibility forwarder's.
+    let received =
+        clipboard::clipper_receive(&mut fw.sys.clipboard, &delivered, component, package).or_else(
+            || crate::sim::a11y::receive(&mut fw.a11y, &mut fw.sys, &delivered, component, package),
+        );
     let out = ShellOutput::ok(format!(
         "Broadcasting: Intent {{ {shown} }}\n{}",
-        clipboard::completion_line(clipper.as_ref())
+        clipboard::completion_line(received.as_ref())
     ));
     let adb_ime_active = fw
         .sys

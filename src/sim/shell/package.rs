@@ -63,7 +63,7 @@ const FEATURES: &[&str] = &[
     "android.software.webview",
 ];
 
-pub const SYSTEM_PACKAGES: [(&str, &str, bool); 9] = [
+pub const SYSTEM_PACKAGES: [(&str, &str, bool); 10] = [
     ("android", "/system/framework/framework-res.apk", false),
     (
         "com.android.shell",
@@ -103,6 +103,12 @@ pub const SYSTEM_PACKAGES: [(&str, &str, bool); 9] = [
     (
         "com.android.adbkeyboard",
         "/data/app/~~Q2FkYmtleWJvYXJkAA==/com.android.adbkeyboard-1/base.apk",
+        true,
+    ),
+    // android_env's accessibility forwarder, installed by AndroidWorld's AVD setup (`sim::a11y`).
+    (
+        crate::sim::a11y::PACKAGE,
+        "/data/app/~~YTExeWZvcndhcmRlcgA=/com.google.androidenv.accessibilityforwarder-1/base.apk",
         true,
     ),
 ];
