@@ -475,7 +475,7 @@ mod apps {
         let mut rig = settings_rig();
         assert_eq!(rig.app.activity(), "com.android.settings.Settings");
         rig.tap("Apps");
-        rig.tap("See all 11 apps");
+        rig.tap("See all 12 apps");
         assert!(rig.log_matches(
             "SettingsActivity",
             'D',
@@ -586,7 +586,7 @@ mod apps {
             .expect("path");
         std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
         std::fs::write(&file, vec![0u8; 4096]).expect("write");
-        for step in ["Apps", "See all 11 apps", "Clock", "Storage & cache"] {
+        for step in ["Apps", "See all 12 apps", "Clock", "Storage & cache"] {
             rig.tap(step);
         }
         assert!(find(&rig.frame(), &|v| v.text == "4.00 kB").is_some());
@@ -662,9 +662,9 @@ mod apps {
         let mut sorted = labels.clone();
         sorted.sort_by_key(|l| l.to_lowercase());
         assert_eq!(labels, sorted);
-        // Every installed app but the launcher itself (seven apps, Chrome, and AndroidWorld's
-        // sideloaded SMS Messenger and Clipper).
-        assert_eq!(labels.len(), 10);
+        // Every installed app but the launcher itself (seven apps, Chrome, Camera, and
+        // AndroidWorld's sideloaded SMS Messenger and Clipper).
+        assert_eq!(labels.len(), 11);
         rig.png(true, "launcher-drawer-dark");
         rig.send(UiEvent::TextChanged {
             tag: "search_box".into(),

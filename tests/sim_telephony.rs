@@ -115,6 +115,13 @@ fn a_call_the_caller_gives_up_on_is_missed_with_a_notification_and_a_declined_on
     sh(&phone, "input keyevent KEYCODE_ENDCALL");
     assert_eq!(call_state(&phone), "0:2125550101");
     assert!(calls(&phone).contains("number=2125550101, type=5"));
+    // Recents shows the declined call as the Dialer shows a call type it has no icon for: missed.
+    sh(&phone, "monkey -p com.google.android.dialer 1");
+    let recents = dump(&phone);
+    assert!(
+        recents.contains("content-desc=\"Call (212) 555-0101, Missed call, "),
+        "{recents}"
+    );
 }
 
 #[test]
@@ -239,4 +246,40 @@ fn the_incoming_screen_and_the_missed_call_notification_speak_the_phone_language
         assert!(shade.contains(&format!("\"{text}\"")), "{text}: {shade}");
     }
     assert!(!shade.contains("Missed call"), "{shade}");
+}
+
+#[test]
+fn messages_calls_a_texter_back_on_the_number_the_text_came_from() {
+    // AndroidWorld's PhoneCallTextSender: `sms send 5558742547 …`, then the agent calls from the
+    // conversation. Bugle dials the sender's address as delivered, not its E.164 form, so the
+    // in-call screen shows the ten digits AndroidWorld compares.
+    let phone = boot(8);
+    assert_eq!(
+        phone.console("sms send 5558742547 Hey give me a call"),
+        "OK\r\n"
+    );
+    sh(&phone, "monkey -p com.google.android.apps.messaging 1");
+    let list = dump(&phone);
+    assert!(list.contains("text=\"(555) 874-2547\""), "{list}");
+    tap_id(
+        &phone,
+        "com.google.android.apps.messaging:id/swipeableContainer",
+    );
+    // Bugle names a number of the phone's own country nationally in the conversation too.
+    let conversation = dump(&phone);
+    assert!(
+        conversation.contains("text=\"(555) 874-2547\""),
+        "{conversation}"
+    );
+    tap_id(&phone, "com.google.android.apps.messaging:id/action_call");
+    assert_eq!(call_state(&phone), "2:5558742547");
+    let screen = dump(&phone);
+    assert!(
+        screen.contains(
+            "text=\"(555) 874-2547\" resource-id=\"com.android.dialer:id/contactgrid_contact_name\""
+        ),
+        "{screen}"
+    );
+    sh(&phone, "input keyevent KEYCODE_ENDCALL");
+    assert!(calls(&phone).contains("number=5558742547, type=2"));
 }

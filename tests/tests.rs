@@ -88,6 +88,9 @@ mod sim_time;
 // Whole-phone snapshots: `avd snapshot save|load|list|delete` and the same on `Phone`.
 mod sim_snapshot;
 
+// Camera (AOSP Camera2): AndroidWorld's launch, the app drawer, the viewfinder, the photos.
+mod sim_camera;
+
 // Calls and texts that arrive: the emulator console, the Dialer's incoming screen, the providers.
 mod sim_telephony;
 

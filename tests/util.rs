@@ -128,3 +128,20 @@ impl Drop for Detached {
         }
     }
 }
+
+/// Taps the centre of the first node of the current uiautomator dump whose attributes contain
+/// `needle` (`resource-id="pkg:id/name"`, `content-desc="Shutter"`, `text="Camera"`).
+#[allow(dead_code)]
+pub fn tap_node(phone: &droidmcp::sim::Phone, needle: &str) {
+    let xml = sh(phone, "uiautomator dump /dev/tty");
+    let at = xml
+        .find(needle)
+        .unwrap_or_else(|| panic!("no {needle} on screen: {xml}"));
+    let node = &xml[xml[..at].rfind("<node ").expect("inside a node")..];
+    let b = node.find("bounds=\"").expect("bounds") + 8;
+    let end = node[b..].find('"').expect("bounds end");
+    let c = droidmcp::geom::Bounds::parse(&node[b..b + end])
+        .expect("bounds parse")
+        .center();
+    sh(phone, &format!("input tap {} {}", c.x, c.y));
+}

@@ -575,8 +575,12 @@ fn render_recents(sys: &System, body: Bounds) -> View {
             .unwrap_or_else(|| phone_number::format_for_display(&e.number));
         let (kind, kind_icon, kind_color) = match e.kind {
             calllog::INCOMING => (tr(sys, "incoming_call"), "call_received", p.secondary_text),
-            // Google Dialer draws a missed call's arrow in its error red.
-            calllog::MISSED => (tr(sys, "missed_call"), "call_missed", MISSED_RED),
+            // Google Dialer draws a missed call's arrow in its error red. It has no icon of its
+            // own for a declined call (REJECTED, what KEYCODE_ENDCALL on a ringing call logs):
+            // CallTypeIconsView shows every type it does not know as missed.
+            calllog::MISSED | calllog::REJECTED => {
+                (tr(sys, "missed_call"), "call_missed", MISSED_RED)
+            }
             _ => (tr(sys, "outgoing_call"), "call_made", p.secondary_text),
         };
         let when = communication::short_time(sys, e.date);

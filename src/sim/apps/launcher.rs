@@ -4,11 +4,11 @@
 //! the framework to launch the app. Resource ids follow the real launcher (`workspace`, `hotseat`,
 //! `apps_view`, `apps_list_view`, `search_container_all_apps`, `icon`).
 //!
-//! The drawer opens from the `all_apps_handle` arrow (or the hotseat search pill); a framework that
-//! recognises a swipe up on the home screen opens it by sending `UiEvent::Click("all_apps")`.
+//! The drawer opens from the `all_apps_handle` arrow, the hotseat search pill or a swipe up on the
+//! home screen (the framework's `swipe:up`); a swipe down in the drawer closes it.
 
 use crate::geom::Bounds;
-use crate::sim::app::{App, AppInfo, UiEvent};
+use crate::sim::app::{swipe, App, AppInfo, UiEvent};
 use crate::sim::apps::widgets;
 use crate::sim::locale;
 use crate::sim::render::text;
@@ -403,8 +403,14 @@ impl App for Screen {
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
         match event {
-            UiEvent::Click(tag) if tag == "all_apps" => {
+            // Swiping up on the home screen opens the drawer, as the arrow does; swiping down in
+            // the drawer (past its list, which scrolls first) closes it.
+            UiEvent::Click(tag) if tag == "all_apps" || (tag == swipe::UP && !self.drawer_open) => {
                 self.open_drawer(sys);
+                true
+            }
+            UiEvent::Click(tag) if tag == swipe::DOWN && self.drawer_open => {
+                self.close_drawer(sys);
                 true
             }
             UiEvent::Click(tag) if tag == "search" => {

@@ -211,7 +211,7 @@ impl Messages {
 fn display_name(sys: &System, address: &str) -> String {
     communication::contact_name_for(sys, address).unwrap_or_else(|| {
         if address.chars().any(|c| c.is_ascii_digit()) {
-            phone_number::format_for_display(address)
+            phone_number::format_national(address)
         } else {
             address.to_string()
         }
@@ -296,9 +296,12 @@ impl App for Messages {
             }
             (Screen::Conversation { .. }, UiEvent::Click(tag)) if tag == "compose" => {}
             (Screen::Conversation { .. }, UiEvent::Click(tag)) if tag == "send" => self.send(sys),
-            (Screen::Conversation { address, .. }, UiEvent::Click(tag)) if tag == "call" => {
-                let address = address.clone();
-                communication::place_call_from(sys, &address);
+            (Screen::Conversation { thread_id, address }, UiEvent::Click(tag)) if tag == "call" => {
+                // Bugle calls the participant's send destination: the address as the network
+                // delivered it (`5551234567`), not the E.164 form the conversation is keyed by,
+                // so the in-call screen shows the number as the text came.
+                let number = texting::thread_address(sys, *thread_id).unwrap_or_else(|| address.clone());
+                communication::place_call_from(sys, &number);
             }
             _ => return false,
         }

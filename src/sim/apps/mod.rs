@@ -6,6 +6,7 @@ use super::app::AppInfo;
 pub mod browser;
 pub mod calculator;
 pub mod calendar;
+pub mod camera;
 pub mod clipper;
 pub mod clock;
 pub mod communication;
@@ -41,6 +42,7 @@ pub fn catalog() -> Vec<AppInfo> {
         messages::info(),
         calendar::info(),
         browser::info(),
+        camera::info(),
         // Sideloaded (AndroidWorld's apps): in the app drawer only, as on its AVD.
         simple_sms::info(),
         clipper::info(),

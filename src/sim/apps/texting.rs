@@ -18,6 +18,16 @@ pub fn existing_thread(sys: &System, address: &str) -> Option<i64> {
         .map(|t| t.id)
 }
 
+/// The recipient address a thread was stored with, as the provider keeps it.
+pub fn thread_address(sys: &System, thread_id: i64) -> Option<String> {
+    let conn = telephony::open(sys).ok()?;
+    telephony::threads(&conn)
+        .ok()?
+        .into_iter()
+        .find(|t| t.id == thread_id)
+        .map(|t| t.address)
+}
+
 /// Marks a thread's texts read and seen, as opening the conversation does.
 pub fn mark_read(sys: &System, thread_id: i64) {
     if let Ok(conn) = telephony::open(sys) {

@@ -78,6 +78,16 @@ pub fn format_for_display(number: &str) -> String {
     }
 }
 
+/// How Messages names a number it has no contact for (Bugle's `PhoneUtils.formatForDisplay`): a
+/// number of the phone's own country (US, +1) in the national pattern, whether it arrived as
+/// `+16505550123` or `6505550123`; any other as [`format_for_display`] shows it.
+pub fn format_national(number: &str) -> String {
+    match normalize(number) {
+        Some(e164) if e164.starts_with("+1") => format_for_display(&e164[2..]),
+        _ => format_for_display(number),
+    }
+}
+
 /// The dialpad's as-you-type formatting (`PhoneNumberFormattingTextWatcher`, US).
 pub fn format_as_you_type(typed: &str) -> String {
     let raw = strip_separators(typed);
@@ -160,6 +170,14 @@ mod tests {
                 "{dialled}"
             );
         }
+    }
+
+    #[test]
+    fn messages_shows_us_numbers_nationally() {
+        assert_eq!(format_national("+16505550123"), "(650) 555-0123");
+        assert_eq!(format_national("6505550123"), "(650) 555-0123");
+        assert_eq!(format_national("+447911123456"), "+447911123456");
+        assert_eq!(format_national("32665"), "32665");
     }
 
     #[test]
