@@ -38,6 +38,23 @@ fn androidworlds_launch_of_the_alias_runs_camera_activity() {
         resumed.contains(" u0 com.android.camera2/com.android.camera.CameraActivity t"),
         "{resumed}"
     );
+    // The task is named by the alias in its intent and by the target everywhere else.
+    let recents = sh(&phone, "dumpsys activity recents");
+    assert!(
+        recents.contains(
+            "\n    baseIntent=Intent { flg=0x10000000 cmp=com.android.camera2/com.android.camera.CameraLauncher }\n    baseActivity={com.android.camera2/com.android.camera.CameraActivity}\n    topActivity={com.android.camera2/com.android.camera.CameraActivity}\n    realActivity={com.android.camera2/com.android.camera.CameraActivity}\n"
+        ),
+        "{recents}"
+    );
+    let resolved = sh(
+        &phone,
+        "cmd package resolve-activity -c android.intent.category.LAUNCHER com.android.camera2",
+    );
+    assert!(
+        resolved.contains("  name=com.android.camera.CameraLauncher\n")
+            && resolved.contains(" targetActivity=com.android.camera.CameraActivity "),
+        "{resolved}"
+    );
     assert!(sh(&phone, "pm list packages com.android.camera2")
         .lines()
         .any(|l| l == "package:com.android.camera2"));

@@ -30,6 +30,14 @@ pub fn main_category(package: &str) -> &'static str {
     }
 }
 
+/// The activity a launcher entry that is an `<activity-alias>` runs (Camera2's CameraLauncher runs
+/// CameraActivity); `None` for an entry that is itself the activity. The activity manager names
+/// the target (ActivityRecord, a task's `realActivity`) and the package manager prints it as
+/// `targetActivity`.
+pub fn alias_target(package: &str, activity: &str) -> Option<&'static str> {
+    (package == camera::PACKAGE && activity == camera::LAUNCH_ACTIVITY).then_some(camera::ACTIVITY)
+}
+
 /// Every installed app, in the order the package manager lists them.
 pub fn catalog() -> Vec<AppInfo> {
     vec![

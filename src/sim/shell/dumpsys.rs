@@ -183,7 +183,15 @@ fn recents(fw: &Framework) -> String {
             s.push_str("\n  Visible recent tasks (most recent first):\n");
         }
         let info = fw.app_info(task.package);
-        let base = info.map_or_else(|| task.app.activity(), |a| a.launch_activity.to_string());
+        // The root activity: the launcher entry, or the activity an alias entry runs.
+        let base = info.map_or_else(
+            || task.app.activity(),
+            |a| {
+                crate::sim::apps::alias_target(a.package, a.launch_activity)
+                    .unwrap_or(a.launch_activity)
+                    .to_string()
+            },
+        );
         let base = Framework::short_component(task.package, &base);
         let top = Framework::short_component(task.package, &task.app.activity());
         s.push_str(&format!(

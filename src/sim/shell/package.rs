@@ -265,8 +265,11 @@ fn resolve_info(
         return format!("{head}{prefix}{comp}\n");
     }
     format!(
-        "{head}{prefix}ActivityInfo:\n{prefix}  name={}\n{prefix}  packageName={}\n{prefix}  enabled=true exported=true directBootAware=false\n{prefix}  taskAffinity={} targetActivity=null persistableMode=PERSIST_ROOT_ONLY\n{prefix}  launchMode=0 flags=0x3 privateFlags=0x0 theme=0x0\n{prefix}  screenOrientation=-1 configChanges=0x4000fb3 softInputMode=0x0\n{prefix}  lockTaskLaunchMode=LOCK_TASK_LAUNCH_MODE_DEFAULT\n{prefix}  resizeMode=RESIZE_MODE_RESIZEABLE\n",
-        info.launch_activity, info.package, info.package
+        "{head}{prefix}ActivityInfo:\n{prefix}  name={}\n{prefix}  packageName={}\n{prefix}  enabled=true exported=true directBootAware=false\n{prefix}  taskAffinity={} targetActivity={} persistableMode=PERSIST_ROOT_ONLY\n{prefix}  launchMode=0 flags=0x3 privateFlags=0x0 theme=0x0\n{prefix}  screenOrientation=-1 configChanges=0x4000fb3 softInputMode=0x0\n{prefix}  lockTaskLaunchMode=LOCK_TASK_LAUNCH_MODE_DEFAULT\n{prefix}  resizeMode=RESIZE_MODE_RESIZEABLE\n",
+        info.launch_activity,
+        info.package,
+        info.package,
+        crate::sim::apps::alias_target(info.package, info.launch_activity).unwrap_or("null")
     )
 }
 
