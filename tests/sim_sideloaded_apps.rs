@@ -26,6 +26,13 @@ fn tap_id(phone: &Phone, name: &str) {
     tap(phone, n.bounds);
 }
 
+/// Types `text` (no spaces) into the thread's message field and taps SMS.
+fn send_in_thread(phone: &Phone, text: &str) {
+    tap_id(phone, "thread_type_message");
+    sh(phone, &format!("input text {text}"));
+    tap_id(phone, "thread_send_message");
+}
+
 fn long_press(phone: &Phone, b: Bounds) {
     let c = b.center();
     sh(
@@ -232,9 +239,7 @@ fn a_reply_goes_to_the_thread_it_was_typed_in_and_reading_marks_it_read() {
         ),
         "Row: 0 address=+16505550142, read=1\nRow: 1 address=+14155550100, read=0\n"
     );
-    tap_id(&phone, "thread_type_message");
-    sh(&phone, "input text 'Sure'");
-    tap_id(&phone, "thread_send_message");
+    send_in_thread(&phone, "Sure");
     assert_eq!(
         sh(
             &phone,
@@ -282,9 +287,7 @@ fn a_contact_is_found_by_name_and_texted_at_its_number() {
         "titled by name: {}",
         h.xml
     );
-    tap_id(&phone, "thread_type_message");
-    sh(&phone, "input text 'Hi'");
-    tap_id(&phone, "thread_send_message");
+    send_in_thread(&phone, "Hi");
     assert_eq!(
         sh(
             &phone,

@@ -391,6 +391,31 @@ pub fn short_time(sys: &System, ms: i64) -> String {
     locale::format_date(date, &sys.locale, style)
 }
 
+/// A conversation screen's three bands, top to bottom: the 64dp toolbar, the message list and
+/// the 64dp compose bar.
+pub fn conversation_bands(sys: &System) -> (Bounds, Bounds, Bounds) {
+    let m = sys.metrics;
+    let c = m.content;
+    let bar = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
+    let compose = Bounds::new(c.left, c.bottom - m.dp(64.0), c.right, c.bottom);
+    (
+        bar,
+        Bounds::new(c.left, bar.bottom, c.right, compose.top),
+        compose,
+    )
+}
+
+/// A line of centred text across `area`, `top` px down and `height` px tall: the empty-list and
+/// search placeholders.
+pub fn centered_text(area: Bounds, top: i32, height: i32, text: &str, style: Style) -> View {
+    View::new(class::TEXT_VIEW, at(area, 0, top, area.width(), height))
+        .text(text)
+        .style(Style {
+            center_text: true,
+            ..style
+        })
+}
+
 /// Rows of `height` px stacked from `top`, `count` of them, inside `area`'s width.
 pub fn row_bounds(area: Bounds, top: i32, height: i32, index: usize) -> Bounds {
     let y = top + height * index as i32;

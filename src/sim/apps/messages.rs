@@ -300,7 +300,8 @@ impl App for Messages {
                 // Bugle calls the participant's send destination: the address as the network
                 // delivered it (`5551234567`), not the E.164 form the conversation is keyed by,
                 // so the in-call screen shows the number as the text came.
-                let number = texting::thread_address(sys, *thread_id).unwrap_or_else(|| address.clone());
+                let number =
+                    texting::thread_address(sys, *thread_id).unwrap_or_else(|| address.clone());
                 communication::place_call_from(sys, &number);
             }
             _ => return false,
@@ -402,16 +403,14 @@ fn render_list(sys: &System) -> View {
     }
     if threads.is_empty() {
         list = list.child(
-            View::new(
-                class::TEXT_VIEW,
-                at(body, 0, m.dp(160.0), body.width(), m.sp(24.0)),
+            communication::centered_text(
+                body,
+                m.dp(160.0),
+                m.sp(24.0),
+                tr(sys, "empty_list"),
+                text_style(16.0, p.secondary_text),
             )
-            .id(id("empty_state_text"))
-            .text(tr(sys, "empty_list"))
-            .style(Style {
-                center_text: true,
-                ..text_style(16.0, p.secondary_text)
-            }),
+            .id(id("empty_state_text")),
         );
     }
     root = root.child(list);
@@ -511,7 +510,7 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
     let p = palette(sys);
     let c = m.content;
     let name = display_name(sys, address);
-    let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
+    let (bar_bounds, body, compose) = communication::conversation_bands(sys);
     let bar = communication::toolbar(
         sys,
         c,
@@ -531,9 +530,6 @@ fn render_conversation(sys: &System, thread_id: i64, address: &str, draft: &str)
         tr(sys, "more_options"),
         "more",
     ));
-    let compose_height = m.dp(64.0);
-    let compose = Bounds::new(c.left, c.bottom - compose_height, c.right, c.bottom);
-    let body = Bounds::new(c.left, bar_bounds.bottom, c.right, compose.top);
     let messages = texting::messages(sys, thread_id);
     let mut list = View::new(class::RECYCLER_VIEW, body)
         .id(id("message_list"))

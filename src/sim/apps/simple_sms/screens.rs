@@ -54,11 +54,6 @@ fn date_or_time(sys: &System, ms: i64, hide_time: bool) -> String {
     }
 }
 
-/// An icon button of a toolbar menu (`showAsAction="always"`), `slot` counted from the right.
-fn menu_item(sys: &System, bar: Bounds, slot: i32, title: &str, icon: &'static str) -> View {
-    communication::toolbar_action(sys, bar, slot, title, icon)
-}
-
 pub(super) fn render_main(sys: &System, search: &str) -> View {
     let m = sys.metrics;
     let p = palette(sys);
@@ -114,9 +109,27 @@ pub(super) fn render_main(sys: &System, search: &str) -> View {
                 Bounds::new(field.right, bar.top, bar.right, bar.bottom),
             )
             .id(id("top_toolbar"))
-            .child(menu_item(sys, bar, 2, tr(sys, "settings"), "settings"))
-            .child(menu_item(sys, bar, 1, tr(sys, "about"), "info"))
-            .child(menu_item(sys, bar, 0, tr(sys, "more_options"), "more")),
+            .child(communication::toolbar_action(
+                sys,
+                bar,
+                2,
+                tr(sys, "settings"),
+                "settings",
+            ))
+            .child(communication::toolbar_action(
+                sys,
+                bar,
+                1,
+                tr(sys, "about"),
+                "info",
+            ))
+            .child(communication::toolbar_action(
+                sys,
+                bar,
+                0,
+                tr(sys, "more_options"),
+                "more",
+            )),
         );
     let body = Bounds::new(c.left, bar.bottom, c.right, c.bottom);
     let mut root = communication::root(sys)
@@ -132,16 +145,14 @@ pub(super) fn render_main(sys: &System, search: &str) -> View {
     if q.chars().count() == 1 {
         // MainActivity searches from two characters on.
         return root.child(
-            View::new(
-                class::TEXT_VIEW,
-                at(body, 0, m.dp(16.0), body.width(), m.sp(48.0)),
+            communication::centered_text(
+                body,
+                m.dp(16.0),
+                m.sp(48.0),
+                tr(sys, "type_2_characters"),
+                text_style(18.0, p.secondary_text),
             )
-            .id(id("search_placeholder_2"))
-            .text(tr(sys, "type_2_characters"))
-            .style(Style {
-                center_text: true,
-                ..text_style(18.0, p.secondary_text)
-            }),
+            .id(id("search_placeholder_2")),
         );
     }
     let shown: Vec<(telephony::Thread, String)> = threads
@@ -225,16 +236,14 @@ pub(super) fn render_main(sys: &System, search: &str) -> View {
     if shown.is_empty() && q.is_empty() {
         root = root
             .child(
-                View::new(
-                    class::TEXT_VIEW,
-                    at(body, 0, m.dp(32.0), body.width(), m.sp(56.0)),
+                communication::centered_text(
+                    body,
+                    m.dp(32.0),
+                    m.sp(56.0),
+                    tr(sys, "no_conversations_found"),
+                    text_style(18.0, p.secondary_text),
                 )
-                .id(id("no_conversations_placeholder"))
-                .text(tr(sys, "no_conversations_found"))
-                .style(Style {
-                    center_text: true,
-                    ..text_style(18.0, p.secondary_text)
-                }),
+                .id(id("no_conversations_placeholder")),
             )
             .child(
                 View::new(
@@ -257,16 +266,14 @@ pub(super) fn render_main(sys: &System, search: &str) -> View {
             );
     } else if shown.is_empty() {
         root = root.child(
-            View::new(
-                class::TEXT_VIEW,
-                at(body, 0, m.dp(16.0), body.width(), m.sp(24.0)),
+            communication::centered_text(
+                body,
+                m.dp(16.0),
+                m.sp(24.0),
+                tr(sys, "no_items_found"),
+                text_style(18.0, p.secondary_text),
             )
-            .id(id("search_placeholder"))
-            .text(tr(sys, "no_items_found"))
-            .style(Style {
-                center_text: true,
-                ..text_style(18.0, p.secondary_text)
-            }),
+            .id(id("search_placeholder")),
         );
     }
     root = root.child(list);
@@ -384,16 +391,14 @@ pub(super) fn render_new_conversation(sys: &System, query: &str) -> View {
             .child(bar)
             .child(
                 content.child(
-                    View::new(
-                        class::TEXT_VIEW,
-                        at(list_area, 0, m.dp(32.0), list_area.width(), m.sp(28.0)),
+                    communication::centered_text(
+                        list_area,
+                        m.dp(32.0),
+                        m.sp(28.0),
+                        tr(sys, "no_contacts_found"),
+                        text_style(18.0, p.secondary_text),
                     )
-                    .id(id("no_contacts_placeholder"))
-                    .text(tr(sys, "no_contacts_found"))
-                    .style(Style {
-                        center_text: true,
-                        ..text_style(18.0, p.secondary_text)
-                    }),
+                    .id(id("no_contacts_placeholder")),
                 ),
             );
     }
@@ -470,7 +475,7 @@ pub(super) fn render_thread(
     let m = sys.metrics;
     let p = palette(sys);
     let c = m.content;
-    let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
+    let (bar_bounds, body, compose) = communication::conversation_bands(sys);
     let messages = texting::messages(sys, thread_id);
     let bar = match selected {
         // The action mode over the toolbar: close, "1 / N", the CAB's always-shown items.
@@ -483,13 +488,25 @@ pub(super) fn render_thread(
         )
         .id(id("action_mode_bar"))
         .child(
-            menu_item(sys, bar_bounds, 3, tr(sys, "copy_to_clipboard"), "copy")
+            communication::toolbar_action(sys, bar_bounds, 3, tr(sys, "copy_to_clipboard"), "copy")
                 .id(id("cab_copy_to_clipboard"))
                 .on_click("cab_copy_to_clipboard"),
         )
-        .child(menu_item(sys, bar_bounds, 2, tr(sys, "share"), "share"))
-        .child(menu_item(sys, bar_bounds, 1, tr(sys, "delete"), "delete"))
-        .child(menu_item(
+        .child(communication::toolbar_action(
+            sys,
+            bar_bounds,
+            2,
+            tr(sys, "share"),
+            "share",
+        ))
+        .child(communication::toolbar_action(
+            sys,
+            bar_bounds,
+            1,
+            tr(sys, "delete"),
+            "delete",
+        ))
+        .child(communication::toolbar_action(
             sys,
             bar_bounds,
             0,
@@ -497,20 +514,26 @@ pub(super) fn render_thread(
             "more",
         )),
         None => toolbar(sys, "thread_toolbar", title)
-            .child(menu_item(sys, bar_bounds, 3, tr(sys, "delete"), "delete"))
+            .child(communication::toolbar_action(
+                sys,
+                bar_bounds,
+                3,
+                tr(sys, "delete"),
+                "delete",
+            ))
             .child(
-                menu_item(sys, bar_bounds, 2, tr(sys, "dial_number"), "call")
+                communication::toolbar_action(sys, bar_bounds, 2, tr(sys, "dial_number"), "call")
                     .id(id("dial_number"))
                     .on_click("dial_number"),
             )
-            .child(menu_item(
+            .child(communication::toolbar_action(
                 sys,
                 bar_bounds,
                 1,
                 tr(sys, "add_person"),
                 "person",
             ))
-            .child(menu_item(
+            .child(communication::toolbar_action(
                 sys,
                 bar_bounds,
                 0,
@@ -518,9 +541,6 @@ pub(super) fn render_thread(
                 "more",
             )),
     };
-    let compose_height = m.dp(64.0);
-    let compose = Bounds::new(c.left, c.bottom - compose_height, c.right, c.bottom);
-    let body = Bounds::new(c.left, bar_bounds.bottom, c.right, compose.top);
     // Items bottom-up (the list is stacked from the end): the ✓ under a last sent message, the
     // messages, and a date header above each run that starts 5 minutes after the one before.
     let line = m.sp(22.0);
