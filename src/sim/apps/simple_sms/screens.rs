@@ -54,6 +54,35 @@ fn date_or_time(sys: &System, ms: i64, hide_time: bool) -> String {
     }
 }
 
+/// A toolbar's always-shown menu items (title string, icon, and for the ones modelled the
+/// click tag, which is also the item's id), left to right, then the overflow button.
+fn menu(
+    sys: &System,
+    bar: Bounds,
+    items: &[(&'static str, &'static str, Option<&str>)],
+) -> Vec<View> {
+    let slots = items.len() as i32;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, (title, icon, tag))| {
+            let item =
+                communication::toolbar_action(sys, bar, slots - i as i32, tr(sys, title), icon);
+            match tag {
+                Some(tag) => item.id(id(tag)).on_click(*tag),
+                None => item,
+            }
+        })
+        .chain(std::iter::once(communication::toolbar_action(
+            sys,
+            bar,
+            0,
+            tr(sys, "more_options"),
+            "more",
+        )))
+        .collect()
+}
+
 pub(super) fn render_main(sys: &System, search: &str) -> View {
     let m = sys.metrics;
     let p = palette(sys);
@@ -109,26 +138,10 @@ pub(super) fn render_main(sys: &System, search: &str) -> View {
                 Bounds::new(field.right, bar.top, bar.right, bar.bottom),
             )
             .id(id("top_toolbar"))
-            .child(communication::toolbar_action(
+            .children(menu(
                 sys,
                 bar,
-                2,
-                tr(sys, "settings"),
-                "settings",
-            ))
-            .child(communication::toolbar_action(
-                sys,
-                bar,
-                1,
-                tr(sys, "about"),
-                "info",
-            ))
-            .child(communication::toolbar_action(
-                sys,
-                bar,
-                0,
-                tr(sys, "more_options"),
-                "more",
+                &[("settings", "settings", None), ("about", "info", None)],
             )),
         );
     let body = Bounds::new(c.left, bar.bottom, c.right, c.bottom);
@@ -487,59 +500,24 @@ pub(super) fn render_thread(
             Some(("cab_close", tr(sys, "done"))),
         )
         .id(id("action_mode_bar"))
-        .child(
-            communication::toolbar_action(sys, bar_bounds, 3, tr(sys, "copy_to_clipboard"), "copy")
-                .id(id("cab_copy_to_clipboard"))
-                .on_click("cab_copy_to_clipboard"),
-        )
-        .child(communication::toolbar_action(
+        .children(menu(
             sys,
             bar_bounds,
-            2,
-            tr(sys, "share"),
-            "share",
-        ))
-        .child(communication::toolbar_action(
-            sys,
-            bar_bounds,
-            1,
-            tr(sys, "delete"),
-            "delete",
-        ))
-        .child(communication::toolbar_action(
-            sys,
-            bar_bounds,
-            0,
-            tr(sys, "more_options"),
-            "more",
+            &[
+                ("copy_to_clipboard", "copy", Some("cab_copy_to_clipboard")),
+                ("share", "share", None),
+                ("delete", "delete", None),
+            ],
         )),
-        None => toolbar(sys, "thread_toolbar", title)
-            .child(communication::toolbar_action(
-                sys,
-                bar_bounds,
-                3,
-                tr(sys, "delete"),
-                "delete",
-            ))
-            .child(
-                communication::toolbar_action(sys, bar_bounds, 2, tr(sys, "dial_number"), "call")
-                    .id(id("dial_number"))
-                    .on_click("dial_number"),
-            )
-            .child(communication::toolbar_action(
-                sys,
-                bar_bounds,
-                1,
-                tr(sys, "add_person"),
-                "person",
-            ))
-            .child(communication::toolbar_action(
-                sys,
-                bar_bounds,
-                0,
-                tr(sys, "more_options"),
-                "more",
-            )),
+        None => toolbar(sys, "thread_toolbar", title).children(menu(
+            sys,
+            bar_bounds,
+            &[
+                ("delete", "delete", None),
+                ("dial_number", "call", Some("dial_number")),
+                ("add_person", "person", None),
+            ],
+        )),
     };
     // Items bottom-up (the list is stacked from the end): the ✓ under a last sent message, the
     // messages, and a date header above each run that starts 5 minutes after the one before.
