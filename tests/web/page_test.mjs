@@ -140,6 +140,10 @@ step('dragging on the image swipes from where the finger went down to where it l
   const [x1, y1, x2, y2] = m.slice(1).map(Number);
   const near = (a, b) => Math.abs(a - b) <= 12;
   assert.ok(near(x1, w / 2) && near(y1, h * 0.75) && near(x2, w / 2) && near(y2, h * 0.35), m[0]);
+  // A swipe up on the home screen opens the app drawer, as on a Pixel; Home closes it again.
+  await waitElement(() => window.droidmcp.state.screen.elements.some((e) => e.resource_id.endsWith('search_box_input')));
+  await page.click('#nav button[data-key=home]');
+  await waitElement(() => window.droidmcp.state.screen.elements.some((e) => e.text === 'Apps list' || e.desc === 'Apps list'));
   const p = await toPage(w / 2, h / 2);
   await page.mouse.move(p.x, p.y);
   await page.mouse.down();
