@@ -69,9 +69,20 @@ fn top_activity(phone: &Phone) -> String {
     sh(phone, "am stack list | grep visible=true")
 }
 
+/// A phone whose default SMS app is Simple SMS Messenger, as AndroidWorld's one-time setup
+/// leaves its AVD (otherwise MainActivity first asks for the role).
+fn default_messenger(seed: u64) -> Phone {
+    let phone = boot(seed);
+    sh(
+        &phone,
+        &format!("cmd role add-role-holder android.app.role.SMS {SMS}"),
+    );
+    phone
+}
+
 /// A phone with no texts, in Simple SMS Messenger's conversation list.
 fn empty_messenger() -> Phone {
-    let phone = boot(0);
+    let phone = default_messenger(0);
     let db = "/data/data/com.android.providers.telephony/databases/mmssms.db";
     sh(
         &phone,
@@ -83,7 +94,7 @@ fn empty_messenger() -> Phone {
 
 #[test]
 fn the_sideloaded_apps_answer_the_package_and_activity_managers() {
-    let phone = boot(0);
+    let phone = default_messenger(0);
     let packages = sh(&phone, "pm list packages");
     for p in [
         "package:com.simplemobiletools.smsmessenger\n",

@@ -79,6 +79,9 @@ mod sim_system_ui;
 // AndroidWorld's sideloaded apps: Simple SMS Messenger and Clipper.
 mod sim_sideloaded_apps;
 
+// The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
+mod sim_sms_role;
+
 // The renderer behind screencap, Settings and the launcher.
 mod sim_render;
 

@@ -111,6 +111,13 @@ pub trait App: Send + CloneApp {
     /// The fully qualified class of the activity on screen (for `dumpsys`, logcat and task checks).
     fn activity(&self) -> String;
 
+    /// The package of the activity on top of the app's task: the app's own, or another package's
+    /// that the app started for a result into its task (PermissionController's role request
+    /// dialog). Window focus, the dump and `am stack list` name it.
+    fn activity_package(&self) -> &'static str {
+        self.package()
+    }
+
     /// Builds the content area (inside `sys.metrics.content`) from the app's current state.
     fn render(&self, sys: &System) -> View;
 

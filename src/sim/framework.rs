@@ -39,6 +39,18 @@ pub struct Task {
     pub shown: bool,
 }
 
+impl Task {
+    /// The package of the activity on top of the task.
+    pub fn top_package(&self) -> &'static str {
+        self.app.activity_package()
+    }
+
+    /// The top activity as `ComponentName.flattenToShortString` prints it.
+    pub fn top_component(&self) -> String {
+        Framework::short_component(self.top_package(), &self.app.activity())
+    }
+}
+
 impl Clone for Task {
     fn clone(&self) -> Task {
         Task {

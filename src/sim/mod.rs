@@ -22,6 +22,7 @@ pub mod locale;
 pub mod phone;
 pub mod providers;
 pub mod render;
+pub mod roles;
 pub mod screen;
 pub mod selection;
 pub mod shade;

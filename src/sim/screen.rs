@@ -83,7 +83,7 @@ pub fn compose(fw: &Framework) -> Vec<Window> {
     } else if let Some(task) = fw.foreground() {
         (
             WindowKind::App,
-            task.package.to_string(),
+            task.top_package().to_string(),
             task.app.render(&fw.sys),
         )
     } else {

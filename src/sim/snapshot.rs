@@ -2,7 +2,7 @@
 //! virtual device: every file under the phone's `/` (the apps' and providers' SQLite databases,
 //! shared_prefs, `/sdcard`), the framework's state (task stack with each running app as it
 //! stands, focus and IME, scroll offsets, shade, overview, display overrides), and the services'
-//! (settings, logcat, AlarmManager, notifications, clipboard, calls, properties, the clock and the
+//! (settings, logcat, AlarmManager, notifications, clipboard, calls, role holders, properties, the clock and the
 //! seeded random source).
 //!
 //! Snapshots live in the phone's memory, never in its file tree (where `ls /` would show them),
@@ -95,6 +95,7 @@ struct State {
     clipboard: super::clipboard::Clipboard,
     properties: BTreeMap<String, String>,
     telephony: super::telephony::Telephony,
+    roles: super::roles::Roles,
     stack: Vec<Task>,
     focus: Option<(String, String)>,
     selection: Option<super::selection::Selection>,
@@ -193,6 +194,7 @@ impl Framework {
             clipboard: sys.clipboard.clone(),
             properties: sys.properties.clone(),
             telephony: sys.telephony.clone(),
+            roles: sys.roles.clone(),
             stack: self.stack.clone(),
             focus: self.focus.clone(),
             selection: self.selection.clone(),
@@ -222,6 +224,7 @@ impl Framework {
         sys.clipboard = state.clipboard;
         sys.properties = state.properties;
         sys.telephony = state.telephony;
+        sys.roles = state.roles;
         sys.requests.clear();
         self.stack = state.stack;
         self.focus = state.focus;

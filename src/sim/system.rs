@@ -319,6 +319,8 @@ pub struct System {
     pub properties: BTreeMap<String, String>,
     /// The modem's calls and Telecom's call state.
     pub telephony: super::telephony::Telephony,
+    /// RoleManager's role holders (the default SMS app among them).
+    pub roles: super::roles::Roles,
 }
 
 impl System {
@@ -339,6 +341,7 @@ impl System {
             clipboard: Default::default(),
             properties: BTreeMap::new(),
             telephony: Default::default(),
+            roles: Default::default(),
         }
     }
 }
@@ -641,6 +644,7 @@ pub mod pid {
     pub const SYSTEM_SERVER: u32 = 1432;
     pub const SYSTEMUI: u32 = 1811;
     pub const PHONE: u32 = 2093;
+    pub const PERMISSION_CONTROLLER: u32 = 2514;
     pub const SETTINGS_PROVIDER: u32 = SYSTEM_SERVER;
 }
 

@@ -10,6 +10,7 @@
 //! after every change it did not make itself, and brings the in-call screen up for a ringing call.
 
 use super::app::Intent;
+use super::apps::texting;
 use super::providers::{calllog, contacts, now_ms, phone_number, telephony as sms};
 use super::system::{pid, Notification, System};
 
@@ -23,9 +24,7 @@ pub const ACTION_PHONE_STATE: &str = "android.intent.action.PHONE_STATE";
 
 /// The Dialer package, which shows calls and posts the missed-call notification.
 const DIALER: &str = "com.google.android.dialer";
-/// The default SMS app, which posts the notification for a text that arrives.
-const MESSAGES: &str = "com.google.android.apps.messaging";
-/// Missed-call notifications share one id per number; a text's notification uses its thread id.
+/// Missed-call notifications share one id per number.
 const MISSED_CALL_NOTIFICATION: i32 = 1;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -415,8 +414,9 @@ pub fn list(sys: &System) -> String {
 }
 
 /// A text arrives from the network (`sms send`): the telephony provider stores it in the inbox
-/// (type 1, unread, in the sender's thread) and the default SMS app posts a notification whose
-/// tap opens the conversation. Returns the new row's `_id`.
+/// (type 1, unread, in the sender's thread) and InboundSmsHandler hands it to the SMS role's holder
+/// (`SmsApplication.getDefaultSmsApplication`), whose receiver posts the notification. Returns the
+/// new row's `_id`.
 pub fn receive_sms(sys: &mut System, from: &str, body: &str) -> Result<i64, TelephonyError> {
     if from.is_empty()
         || !from
@@ -439,35 +439,25 @@ pub fn receive_sms(sys: &mut System, from: &str, body: &str) -> Result<i64, Tele
         .map_err(provider)?;
     let thread = sms::thread_for(&conn, from).map_err(provider)?;
     drop(conn);
+    let holder = sys.roles.sms_holder().map(str::to_string);
+    let Some((holder, receiver)) = holder.and_then(|h| texting::sms_receiver(&h).map(|r| (h, r)))
+    else {
+        return Ok(id);
+    };
     sys.log(
         pid::PHONE,
         'D',
-        "InboundSmsHandler",
-        format!("Delivered SMS to {MESSAGES}, id={id}"),
+        "GsmInboundSmsHandler",
+        format!("Delivering SMS to: {holder} {receiver}"),
     );
-    let sender = contacts::open(sys)
-        .ok()
-        .and_then(|c| contacts::lookup_number(&c, from).ok().flatten())
-        .map(|c| c.name)
-        .unwrap_or_else(|| phone_number::format_for_display(from));
-    sys.notify(Notification {
-        package: MESSAGES.into(),
-        id: thread as i32,
-        channel: "bugle_default_channel".into(),
-        title: sender,
-        text: body.to_string(),
-        actions: Vec::new(),
-        heads_up: false,
-        when: sys.clock.now(),
-        intent: Some(Intent {
-            action: Some("android.intent.action.SENDTO".into()),
-            data: Some(format!("smsto:{from}")),
-            ..Intent::default()
-        }),
-        tag: None,
-        target: None,
-        auto_cancel: true,
-    });
+    let text = texting::Delivered {
+        thread_id: thread,
+        from,
+        body,
+    };
+    if let Some(n) = texting::incoming_notification(sys, &holder, text) {
+        sys.notify(n);
+    }
     Ok(id)
 }
 

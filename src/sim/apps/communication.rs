@@ -99,6 +99,17 @@ pub fn send_intent(sys: &mut System, package: &str, intent: Intent) {
     });
 }
 
+/// Texts a number from another app: ACTION_SENDTO `smsto:`, which the default SMS app (the SMS
+/// role's holder, its preferred activity) takes.
+pub fn text_from(sys: &mut System, number: &str) {
+    let package = sys
+        .roles
+        .sms_holder()
+        .unwrap_or(MESSAGES_PACKAGE)
+        .to_string();
+    send_intent(sys, &package, sendto_intent(number));
+}
+
 /// Calls a number from another app: ACTION_CALL to the Dialer, which has Telecom place it.
 pub fn place_call_from(sys: &mut System, number: &str) {
     send_intent(sys, DIALER_PACKAGE, call_intent(number));

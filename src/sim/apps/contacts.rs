@@ -418,21 +418,14 @@ impl App for Contacts {
                         }
                     }
                     "call" if !number.is_empty() => communication::place_call_from(sys, &number),
-                    "text" if !number.is_empty() => communication::send_intent(
-                        sys,
-                        communication::MESSAGES_PACKAGE,
-                        communication::sendto_intent(&number),
-                    ),
+                    "text" if !number.is_empty() => communication::text_from(sys, &number),
                     other => {
                         if let Some(n) = other.strip_prefix("call:") {
                             let n = n.to_string();
                             communication::place_call_from(sys, &n);
                         } else if let Some(n) = other.strip_prefix("text:") {
-                            communication::send_intent(
-                                sys,
-                                communication::MESSAGES_PACKAGE,
-                                communication::sendto_intent(n),
-                            );
+                            let n = n.to_string();
+                            communication::text_from(sys, &n);
                         } else {
                             return false;
                         }

@@ -10,10 +10,13 @@ use crate::sim::apps::communication::{
 use crate::sim::apps::texting;
 use crate::sim::locale;
 use crate::sim::providers::{contacts, now_ms, phone_number, telephony};
-use crate::sim::system::{Request, System};
+use crate::sim::system::{Notification, Request, System};
 use crate::sim::view::{class, Style, View};
 
 pub const PACKAGE: &str = MESSAGES_PACKAGE;
+/// Its SMS_DELIVER receiver (the class name is from memory, not from a source).
+pub const SMS_RECEIVER: &str =
+    "com.google.android.apps.messaging.shared.receiver.SmsDeliverReceiver";
 const LIST_ACTIVITY: &str = "com.google.android.apps.messaging.ui.ConversationListActivity";
 const CONVERSATION_ACTIVITY: &str =
     "com.google.android.apps.messaging.ui.conversation.ConversationActivity";
@@ -147,6 +150,27 @@ impl Default for Messages {
     }
 }
 
+/// The new-message notification Messages posts as the default SMS app: the sender (contact name,
+/// else the number as shown), the text, and a tap that opens the conversation.
+pub fn incoming_notification(sys: &System, text: texting::Delivered) -> Notification {
+    let sender = communication::contact_name_for(sys, text.from)
+        .unwrap_or_else(|| phone_number::format_for_display(text.from));
+    Notification {
+        package: PACKAGE.into(),
+        id: texting::notification_id(text.thread_id),
+        channel: "bugle_default_channel".into(),
+        title: sender,
+        text: text.body.to_string(),
+        actions: Vec::new(),
+        heads_up: false,
+        when: sys.clock.now(),
+        intent: Some(communication::sendto_intent(text.from)),
+        tag: None,
+        target: None,
+        auto_cancel: true,
+    }
+}
+
 impl Messages {
     fn open_conversation(&mut self, sys: &mut System, address: &str, created: bool) {
         let address =
@@ -166,7 +190,7 @@ impl Messages {
         if thread_id >= 0 {
             texting::mark_read(sys, thread_id);
             // Reading the conversation clears its new-message notification.
-            sys.cancel_notification(PACKAGE, thread_id as i32);
+            sys.cancel_notification(PACKAGE, texting::notification_id(thread_id));
         }
         self.screen = Screen::Conversation { thread_id, address };
         self.draft.clear();

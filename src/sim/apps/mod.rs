@@ -14,6 +14,7 @@ pub mod contacts;
 pub mod dialer;
 pub mod launcher;
 pub mod messages;
+pub mod role_request;
 pub mod settings;
 pub mod simple_sms;
 pub mod texting;

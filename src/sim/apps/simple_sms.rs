@@ -11,18 +11,35 @@
 //! Like the real app it keeps no messages itself: conversations are the telephony provider's, so
 //! what Google Messages or `adb emu sms send` put there shows here and what is sent here lands in
 //! `content://sms/sent` ([`texting`]).
+//!
+//! MainActivity's `loadMessages` asks for the SMS role when the app does not hold it: the role
+//! request dialog ([`role_request`]) comes up over the list; "Set as default" makes the app the
+//! default SMS app and shows the list, Cancel or Back finishes the app. As the default SMS app its
+//! `SmsReceiver` posts each text's notification (`NotificationHelper.showMessageNotification`),
+//! which opening the thread or "Mark as Read" clears.
 
 mod screens;
 
 use crate::sim::app::{App, AppInfo, Intent, UiEvent};
 use crate::sim::apps::communication;
+use crate::sim::apps::role_request::{self, RoleRequest, Start};
 use crate::sim::apps::texting;
+use crate::sim::apps::widgets::DialogResult;
 use crate::sim::locale;
 use crate::sim::providers::phone_number;
-use crate::sim::system::{Request, System};
+use crate::sim::roles;
+use crate::sim::system::{Notification, Request, System};
 use crate::sim::view::View;
 
 pub const PACKAGE: &str = "com.simplemobiletools.smsmessenger";
+/// Its SMS_DELIVER receiver (AndroidManifest.xml).
+pub const SMS_RECEIVER: &str = "com.simplemobiletools.smsmessenger.receivers.SmsReceiver";
+/// `NOTIFICATION_CHANNEL`, the channel of received texts.
+const NOTIFICATION_CHANNEL: &str = "simple_sms_messenger";
+/// The `THREAD_ID` extra of the notification's ThreadActivity intent.
+const THREAD_ID_EXTRA: &str = "thread_id";
+/// The notification's "Mark as Read" button: `MarkAsReadReceiver` for the thread.
+const MARK_AS_READ_PREFIX: &str = "mark_as_read:";
 const MAIN_ACTIVITY: &str = "com.simplemobiletools.smsmessenger.activities.MainActivity";
 const NEW_CONVERSATION_ACTIVITY: &str =
     "com.simplemobiletools.smsmessenger.activities.NewConversationActivity";
@@ -44,7 +61,7 @@ pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
         launch_activity: MAIN_ACTIVITY,
-        create: |_| Box::new(SimpleSms::default()),
+        create: |sys| Box::new(SimpleSms::created(sys)),
         install: |_| {},
         on_home_screen: false,
     }
@@ -71,16 +88,72 @@ enum Screen {
 #[derive(Debug, Clone)]
 struct SimpleSms {
     stack: Vec<Screen>,
+    /// The role request MainActivity started for a result, on top of the task while it shows.
+    role_request: Option<RoleRequest>,
+    /// Nothing has reached the app since its process started.
+    fresh: bool,
 }
 
-impl Default for SimpleSms {
-    fn default() -> Self {
+impl SimpleSms {
+    /// A new process whose MainActivity runs `loadMessages`: not the default SMS app, it asks to be.
+    fn created(sys: &mut System) -> Self {
+        let role_request = if sys.roles.holds(roles::SMS, PACKAGE) {
+            None
+        } else {
+            match RoleRequest::start(sys, roles::SMS, PACKAGE) {
+                Start::Dialog(request) => Some(request),
+                Start::AlreadyHolder => None,
+                // RESULT_CANCELED at once: `onActivityResult` finishes MainActivity.
+                Start::DeniedAlways => {
+                    sys.request(Request::FinishTask {
+                        package: PACKAGE.to_string(),
+                    });
+                    None
+                }
+            }
+        };
         SimpleSms {
             stack: vec![Screen::Main {
                 search: String::new(),
             }],
+            role_request,
+            fresh: true,
         }
     }
+}
+
+/// The notification `SmsReceiver` posts for a text as the default SMS app, with the app's default
+/// lock-screen setting (sender and message): a MessagingStyle titled with the sender's contact name
+/// or address, the body, "Mark as Read", and a tap that opens the thread (`ThreadActivity` with
+/// `thread_id`). The inline Reply action (a RemoteInput) is not modelled.
+pub fn incoming_notification(sys: &System, text: texting::Delivered) -> Notification {
+    Notification {
+        package: PACKAGE.into(),
+        id: texting::notification_id(text.thread_id),
+        channel: NOTIFICATION_CHANNEL.into(),
+        title: title_for(sys, text.from),
+        text: text.body.to_string(),
+        actions: vec![(
+            format!("{MARK_AS_READ_PREFIX}{}", text.thread_id),
+            tr(sys, "mark_as_read").to_string(),
+        )],
+        heads_up: false,
+        when: sys.clock.now(),
+        intent: Some(Intent {
+            extras: vec![(THREAD_ID_EXTRA.into(), text.thread_id.to_string())],
+            ..Intent::default()
+        }),
+        tag: None,
+        target: None,
+        auto_cancel: true,
+    }
+}
+
+/// Reading a thread (ThreadActivity, `MarkAsReadReceiver`) marks it read and cancels its
+/// notification.
+fn read_thread(sys: &mut System, thread_id: i64) {
+    texting::mark_read(sys, thread_id);
+    sys.cancel_notification(PACKAGE, texting::notification_id(thread_id));
 }
 
 /// The title a thread shows for an address: the contact's name, else the address as stored.
@@ -109,7 +182,7 @@ impl SimpleSms {
         }
         let thread_id = texting::existing_thread(sys, &address).unwrap_or(-1);
         if thread_id >= 0 {
-            texting::mark_read(sys, thread_id);
+            read_thread(sys, thread_id);
         }
         let title = if title.is_empty() {
             title_for(sys, &address)
@@ -159,6 +232,9 @@ impl App for SimpleSms {
     }
 
     fn activity(&self) -> String {
+        if self.role_request.is_some() {
+            return role_request::ACTIVITY.to_string();
+        }
         match self.top() {
             Screen::Main { .. } => MAIN_ACTIVITY,
             Screen::NewConversation { .. } => NEW_CONVERSATION_ACTIVITY,
@@ -167,7 +243,18 @@ impl App for SimpleSms {
         .to_string()
     }
 
+    fn activity_package(&self) -> &'static str {
+        if self.role_request.is_some() {
+            role_request::PACKAGE
+        } else {
+            PACKAGE
+        }
+    }
+
     fn render(&self, sys: &System) -> View {
+        if let Some(request) = &self.role_request {
+            return request.render(sys);
+        }
         match self.top() {
             Screen::Main { search } => screens::render_main(sys, search),
             Screen::NewConversation { query } => screens::render_new_conversation(sys, query),
@@ -184,6 +271,22 @@ impl App for SimpleSms {
     /// NewConversationActivity's third-party intent (SENDTO/VIEW `sms:`/`smsto:`, `sms_body`): it
     /// opens the thread at once and finishes itself.
     fn new_intent(&mut self, intent: &Intent, sys: &mut System) {
+        // An intent for another activity started the process: MainActivity never ran, so it
+        // asked for nothing.
+        let opens_thread = intent.extra(THREAD_ID_EXTRA).is_some()
+            || communication::intent_number(intent).is_some();
+        if std::mem::take(&mut self.fresh) && opens_thread {
+            self.role_request = None;
+        }
+        if let Some(thread_id) = intent
+            .extra(THREAD_ID_EXTRA)
+            .and_then(|t| t.parse::<i64>().ok())
+        {
+            if let Some(address) = texting::thread_address(sys, thread_id) {
+                self.open_thread(sys, &address, "", "");
+            }
+            return;
+        }
         let sendto = matches!(
             intent.action.as_deref(),
             Some(communication::ACTION_SENDTO) | Some(communication::ACTION_VIEW)
@@ -199,6 +302,34 @@ impl App for SimpleSms {
     }
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
+        let fresh = std::mem::take(&mut self.fresh);
+        if let UiEvent::Click(tag) = event {
+            if let Some(thread_id) = tag
+                .strip_prefix(MARK_AS_READ_PREFIX)
+                .and_then(|t| t.parse::<i64>().ok())
+            {
+                // A broadcast to MarkAsReadReceiver: no activity started, none asked for the role.
+                if fresh {
+                    self.role_request = None;
+                }
+                read_thread(sys, thread_id);
+                return true;
+            }
+        }
+        if let Some(request) = &mut self.role_request {
+            match request.handle(event, sys) {
+                DialogResult::Pending => {}
+                // RESULT_OK: `askPermissions` finds the role's permissions granted; the list shows.
+                DialogResult::Ok(()) => self.role_request = None,
+                // RESULT_CANCELED: `onActivityResult` finishes MainActivity.
+                DialogResult::Cancel => {
+                    self.role_request = None;
+                    self.stack.clear();
+                    sys.request(Request::Finish);
+                }
+            }
+            return true;
+        }
         // Back first leaves a thread's action mode, then the activity.
         if matches!(event, UiEvent::Back) {
             if let Some(Screen::Thread { selected, .. }) = self.top_mut() {

@@ -4,9 +4,40 @@
 //! text through `SmsManager` into the sent box and finding the contacts that typed text means are
 //! one code here, and each app only draws them its own way.
 
-use crate::sim::apps::communication;
+use crate::sim::apps::{communication, messages, simple_sms};
 use crate::sim::providers::{contacts, now_ms, phone_number, telephony};
-use crate::sim::system::System;
+use crate::sim::system::{Notification, System};
+
+/// A text the network delivered, as the default SMS app's SMS_DELIVER receiver gets it.
+#[derive(Debug, Clone, Copy)]
+pub struct Delivered<'a> {
+    pub thread_id: i64,
+    pub from: &'a str,
+    pub body: &'a str,
+}
+
+/// The SMS_DELIVER receiver of a texting app (the component InboundSmsHandler names).
+pub fn sms_receiver(package: &str) -> Option<&'static str> {
+    match package {
+        messages::PACKAGE => Some(messages::SMS_RECEIVER),
+        simple_sms::PACKAGE => Some(simple_sms::SMS_RECEIVER),
+        _ => None,
+    }
+}
+
+/// What the texting app `package` posts for a text it received as the default SMS app.
+pub fn incoming_notification(sys: &System, package: &str, text: Delivered) -> Option<Notification> {
+    match package {
+        messages::PACKAGE => Some(messages::incoming_notification(sys, text)),
+        simple_sms::PACKAGE => Some(simple_sms::incoming_notification(sys, text)),
+        _ => None,
+    }
+}
+
+/// `Long.hashCode()` of a thread id: the id both apps post a thread's notification under.
+pub fn notification_id(thread_id: i64) -> i32 {
+    (thread_id ^ ((thread_id as u64) >> 32) as i64) as i32
+}
 
 /// The thread of `address`, or of another way of writing the same line, when one exists.
 pub fn existing_thread(sys: &System, address: &str) -> Option<i64> {

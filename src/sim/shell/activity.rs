@@ -249,7 +249,7 @@ fn stack_list(fw: &Framework) -> String {
             task.id,
             task.package,
             activity,
-            task.package,
+            task.top_package(),
             activity
         ));
     }
@@ -383,6 +383,7 @@ pub fn cmd(fw: &mut Framework, args: &[String]) -> ShellOutput {
             "" => ShellOutput::ok(if fw.sys.dark_mode() { "Night mode: yes\n" } else { "Night mode: no\n" }),
             _ => ShellOutput::fail(format!("Error: mode must be 'yes', 'no', 'auto' or 'custom_schedule'\n"), 255),
         },
+        "role" => super::role::role(fw, rest),
         "statusbar" => super::statusbar::statusbar(fw, rest),
         "overlay" => super::overlay::overlay(fw, rest),
         "notification" if first == "post" || first == "notify" => {
@@ -395,9 +396,9 @@ pub fn cmd(fw: &mut Framework, args: &[String]) -> ShellOutput {
             exit_code: 0,
         },
         "" => ShellOutput::fail("cmd: No service specified; use -l to list all running services. Use -w to start and wait for a service.\n", 255),
-        "-l" => ShellOutput::ok("Currently running services:\n  activity\n  appops\n  bluetooth_manager\n  clipboard\n  connectivity\n  display\n  input_method\n  notification\n  overlay\n  package\n  settings\n  statusbar\n  uimode\n  wifi\n  window\n"),
+        "-l" => ShellOutput::ok("Currently running services:\n  activity\n  appops\n  bluetooth_manager\n  clipboard\n  connectivity\n  display\n  input_method\n  notification\n  overlay\n  package\n  role\n  settings\n  statusbar\n  uimode\n  wifi\n  window\n"),
         other => {
-            let known = ["activity", "appops", "bluetooth_manager", "clipboard", "connectivity", "display", "input_method", "notification", "overlay", "package", "settings", "statusbar", "uimode", "wifi", "window"];
+            let known = ["activity", "appops", "bluetooth_manager", "clipboard", "connectivity", "display", "input_method", "notification", "overlay", "package", "role", "settings", "statusbar", "uimode", "wifi", "window"];
             if known.contains(&other) {
                 ShellOutput::fail(format!("Unknown command: {first}\n"), 255)
             } else {

@@ -23,8 +23,7 @@ pub fn run(fw: &mut Framework, args: &[String]) -> ShellOutput {
             let mut s = String::from("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\nDisplay #0 (activities from top to bottom):\n");
             let mut top = String::new();
             for (i, task) in fw.tasks().enumerate() {
-                let activity = task.app.activity();
-                let short = Framework::short_component(task.package, &activity);
+                let short = task.top_component();
                 let record = format!(
                     "ActivityRecord{{{} u0 {short} t{}}}",
                     hash(seed, task.id + 100),
@@ -127,12 +126,11 @@ fn activity_top(fw: &Framework) -> String {
     let Some(task) = fw.foreground() else {
         return String::new();
     };
-    let activity = task.app.activity();
     format!(
         "TASK {} id={} userId=0\n  ACTIVITY {} {} pid={}\n    Local Activity {} State:\n      mResumed=true mStopped=false mFinished=false\n",
         task.package,
         task.id,
-        Framework::short_component(task.package, &activity),
+        task.top_component(),
         hash(seed, task.id + 400),
         task.pid,
         hash(seed, task.id + 500)
@@ -193,7 +191,7 @@ fn recents(fw: &Framework) -> String {
             },
         );
         let base = Framework::short_component(task.package, &base);
-        let top = Framework::short_component(task.package, &task.app.activity());
+        let top = task.top_component();
         s.push_str(&format!(
             "  * RecentTaskInfo #{i}: \n    id={} userId=0 hasTask=true lastActiveTime={}\n    baseIntent=Intent {{ {} }}\n    baseActivity={{{base}}}\n    topActivity={{{top}}}\n    realActivity={{{base}}}\n    isExcluded=false activityType=standard windowingMode=fullscreen supportsMultiWindow=true\n    lastSnapshotData {{ taskSize=null contentInsets=null bufferSize=null }}\n",
             task.id, task.last_active_ms, task.intent

@@ -160,6 +160,9 @@ pub fn resolve_action(fw: &Framework, intent: &Intent) -> Option<&'static str> {
         }
         a if a.starts_with("android.settings.") => apps::settings::PACKAGE,
         "android.intent.action.DIAL" | "android.intent.action.CALL" => apps::dialer::PACKAGE,
+        // SmsApplication makes the SMS role's holder the preferred SENDTO activity for these
+        // schemes.
+        "android.intent.action.SENDTO" if is_sms_uri(intent.data.as_deref()) => sms_app(fw),
         "android.intent.action.SENDTO" | "android.intent.action.SEND" => apps::messages::PACKAGE,
         "android.intent.action.INSERT" | "android.intent.action.EDIT" => {
             match intent.mime.as_deref().or(intent.data.as_deref()) {
@@ -189,6 +192,21 @@ pub fn resolve_action(fw: &Framework, intent: &Intent) -> Option<&'static str> {
         _ => return None,
     };
     Some(package)
+}
+
+/// A `sms:`, `smsto:`, `mms:` or `mmsto:` address (`SmsApplication.configurePreferredActivity`).
+fn is_sms_uri(data: Option<&str>) -> bool {
+    data.and_then(|d| d.split_once(':'))
+        .is_some_and(|(scheme, _)| matches!(scheme, "sms" | "smsto" | "mms" | "mmsto"))
+}
+
+/// The default SMS app: the SMS role's holder when it is installed, else Messages.
+fn sms_app(fw: &Framework) -> &'static str {
+    fw.sys
+        .roles
+        .sms_holder()
+        .and_then(|p| fw.app_info(p))
+        .map_or(apps::messages::PACKAGE, |a| a.package)
 }
 
 /// A web address a browser's VIEW filter accepts (`http`/`https` schemes).

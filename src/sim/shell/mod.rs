@@ -24,6 +24,7 @@ mod package;
 pub mod parse;
 mod perms;
 mod process;
+mod role;
 mod service;
 mod settings;
 mod stat;

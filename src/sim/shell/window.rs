@@ -83,7 +83,7 @@ pub fn focus_lines(fw: &mut Framework) -> (String, String) {
         return ("mCurrentFocus=null".into(), "mFocusedApp=null".into());
     };
     let activity = task.app.activity();
-    let short = Framework::short_component(task.package, &activity);
+    let short = task.top_component();
     let window = if fw.shade_open {
         // SystemUI's NotificationShadeWindowView takes focus while the shade is down.
         format!("Window{{{} u0 NotificationShade}}", hash(seed, 2))
@@ -98,7 +98,7 @@ pub fn focus_lines(fw: &mut Framework) -> (String, String) {
         format!(
             "Window{{{} u0 {}/{}}}",
             hash(seed, task.id),
-            task.package,
+            task.top_package(),
             activity
         )
     };
