@@ -335,7 +335,13 @@ impl Framework {
             .and_then(|t| t.split_once('|'))
         {
             if let Some(n) = self.notification_at(index) {
+                let before = self.foreground().map(|t| (t.package, t.app.activity()));
                 self.deliver(&n.package, UiEvent::Click(action.to_string()));
+                // An action that starts an activity (Answer bringing up the in-call screen)
+                // closes the shade over it, as SystemUI does for activity launches.
+                if self.foreground().map(|t| (t.package, t.app.activity())) != before {
+                    self.collapse_panels();
+                }
             }
         }
     }

@@ -22,6 +22,8 @@ use crate::sim::telephony::{self, Ending, Status};
 use crate::sim::view::{class, Style, View};
 
 mod notifier;
+#[cfg(test)]
+mod heads_up_tests;
 
 pub use notifier::{ACTION_ANSWER, ACTION_DECLINE};
 
