@@ -54,6 +54,10 @@ fn an_incoming_call_rings_over_another_app_and_answering_it_goes_off_hook() {
     assert_eq!(call_state(&phone), "0:");
     assert_eq!(phone.console("gsm call 6505550123"), "OK\r\n");
     assert_eq!(call_state(&phone), "1:6505550123");
+    // InCallUI's heads-up over Settings; the notification's body opens the incoming screen.
+    assert!(focused(&phone).contains("com.android.settings"));
+    sh(&phone, "cmd statusbar expand-notifications");
+    tap_id(&phone, "android:id/title");
     assert!(focused(&phone).contains("com.android.incallui.InCallActivity"));
     let screen = dump(&phone);
     assert!(screen.contains("com.android.dialer:id/two_button_answer_button"));
@@ -106,6 +110,8 @@ fn a_call_the_caller_gives_up_on_is_missed_with_a_notification_and_a_declined_on
         "{notifications}"
     );
 
+    // Declined on the incoming screen, which the screen being off brought up.
+    sh(&phone, "input keyevent KEYCODE_SLEEP");
     assert_eq!(phone.console("gsm call 2125550100"), "OK\r\n");
     tap_id(&phone, "com.android.dialer:id/two_button_decline_button");
     assert_eq!(call_state(&phone), "0:2125550100");
@@ -224,11 +230,21 @@ fn apps_pass_intents_through_the_framework_not_the_filesystem() {
 }
 
 #[test]
-fn the_incoming_screen_and_the_missed_call_notification_speak_the_phone_language() {
+fn the_incoming_call_and_the_missed_call_notification_speak_the_phone_language() {
     // Environment 104 is a French (Canada) phone.
     let env = droidmcp::env::Environment::resolve("104").expect("env 104");
     let phone = Phone::new(env.sim_config(0, droidmcp::sim::ClockMode::Virtual)).expect("boots");
     assert_eq!(phone.console("gsm call 4155550199"), "OK\r\n");
+    // The notification in the Dialer's words (InCallUI's French strings).
+    sh(&phone, "cmd statusbar expand-notifications");
+    let notification = dump(&phone);
+    for text in ["Appel entrant", "Refuser", "Répondre"] {
+        assert!(
+            notification.contains(&format!("\"{text}\"")),
+            "{text}: {notification}"
+        );
+    }
+    tap_id(&phone, "android:id/title");
     let screen = dump(&phone);
     for text in [
         "Appel entrant",

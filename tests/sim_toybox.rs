@@ -493,6 +493,8 @@ fn a_process_started_for_a_broadcast_lists_no_task() {
         .map(|out| out.contains(package))
         .collect::<Vec<_>>()
     };
+    // The incoming screen, which a call on a screen that is off brings up.
+    sh(&phone, "input keyevent KEYCODE_SLEEP");
     phone.console("gsm call 5551234");
     assert_eq!(
         listed(&phone, "com.google.android.dialer"),

@@ -97,6 +97,9 @@ mod sim_camera;
 // Calls and texts that arrive: the emulator console, the Dialer's incoming screen, the providers.
 mod sim_telephony;
 
+// An incoming call as Android 14 shows it: InCallUI's heads-up, its full-screen intent, the shade.
+mod sim_call_notification;
+
 // Settings as an agent meets it: the Android 14 homepage, About phone, search, Display.
 mod sim_settings;
 

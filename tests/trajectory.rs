@@ -150,15 +150,52 @@ async fn metrics_are_the_same_by_coordinates_element_ids_and_text() {
     }
 }
 
+const ANSWER_ON_A_PHONE_ASLEEP: &str = r#"schema = "droidmcp-task/1"
+
+[[task]]
+id = "aw.phone.answer_call.screen_off"
+source = "AndroidWorld PhoneAnswerCall with the phone asleep when the call comes: the Dialer's full-screen intent brings the incoming screen up"
+goal = "Answer the incoming phone call and ensure the In-Call UI is displayed with options like 'Hold'."
+apps = ["phone"]
+max_steps = 6
+tags = ["android-world", "phone", "incoming", "easy", "parameterized"]
+params = { number = { gen = "phone_number" }, button = "two_button_answer_button" }
+setup = [
+  { op = "end_call" },
+  { op = "force_stop", package = "com.google.android.dialer" },
+  { op = "home" },
+  { op = "shell", cmd = "input keyevent KEYCODE_SLEEP" },
+  { op = "incoming_call", number = "{number}" },
+]
+check = [
+  { id = "offhook", kind = "shell", cmd = "dumpsys telephony.registry", regex = "(?m)^ *mCallState=2$" },
+  { id = "caller", kind = "shell", cmd = "dumpsys telephony.registry", regex = "(?m)^ *mCallIncomingNumber={number:re}$" },
+  { id = "end_call", kind = "ui", selector = "id:com.android.dialer:id/incall_end_call", attrs = { enabled = "true" } },
+  { id = "hold", kind = "ui", selector = "id:com.android.dialer:id/incall_fifth_button" },
+]
+# Declining instead of answering.
+near_miss = [{ button = "two_button_decline_button" }]
+golden = [
+  { scroll_to = "id:contactgrid_contact_name text~={number.dashed}" },
+  { tap = "id:{button}" },
+  { finish = true },
+]
+"#;
+
 /// A stored episode scores the same trajectory metrics in `report` as it did live, also when its
-/// first action is a tap (answering a call that rings at setup): the store keeps the screen that
-/// tap was aimed at, which no earlier step settled on.
+/// first action is a tap (answering a call that rang at setup on a phone asleep, whose incoming
+/// screen came up full-screen): the store keeps the screen that tap was aimed at, which no earlier
+/// step settled on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stored_episodes_keep_the_screen_their_first_tap_was_aimed_at() {
     use droidmcp::episode::replay::{run_instance, Solution};
-    let tasks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = Catalog::load_dir(&tasks);
-    let task = catalog.get("aw.phone.answer_call").unwrap();
+    // The suite's answer-call task answers a heads-up from the shade (a key first); this one
+    // rings a phone that is asleep, so the incoming screen is what the first tap aims at.
+    let tasks = tempfile::tempdir().unwrap();
+    std::fs::write(tasks.path().join("asleep.toml"), ANSWER_ON_A_PHONE_ASLEEP).unwrap();
+    let (catalog, errors) = Catalog::load_dir(tasks.path());
+    assert!(errors.is_empty(), "{errors:?}");
+    let task = catalog.get("aw.phone.answer_call.screen_off").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let store = droidmcp::store::Store::open(&dir.path().join("e.db")).unwrap();
     let shell = device::open(Some("sim:0"), None).await.unwrap();

@@ -19,6 +19,8 @@ pub fn settings(config: &SimConfig) -> Settings {
         ("development_settings_enabled", "0"),
         ("device_name", config.profile.model),
         ("device_provisioned", "1"),
+        // SettingsProvider's DatabaseHelper loads it from `def_heads_up_enabled` (1).
+        ("heads_up_notifications_enabled", "1"),
         ("mobile_data", "1"),
         ("stay_on_while_plugged_in", "0"),
         ("transition_animation_scale", "1.0"),

@@ -451,25 +451,12 @@ impl Framework {
     }
 
     /// Tells the Dialer (the InCallService Telecom binds) that calls changed somewhere else: a call
-    /// rang, the caller gave up, a key or the console answered or ended one. A ringing call wakes
-    /// the screen and brings the in-call screen over whatever is in front.
+    /// rang, the caller gave up, a key or the console answered or ended one. What a ringing call
+    /// shows (a heads-up, or the in-call screen on a screen that was off) follows from InCallUI's
+    /// notification, brought up to date after the Dialer has heard (`process_requests`).
     pub fn telephony_changed(&mut self) {
-        let dialer = apps::dialer::PACKAGE;
-        let ringing = self.sys.telephony.state() == telephony::CALL_STATE_RINGING;
-        if ringing {
-            if !self.screen_on {
-                self.screen_on = true;
-                self.sys.log(
-                    pid::SYSTEM_SERVER,
-                    'I',
-                    "PowerManagerService",
-                    "Waking up from Asleep (uid=1000, reason=WAKE_REASON_APPLICATION, details=com.android.server.telecom:INCOMING_CALL)...",
-                );
-            }
-            let _ = self.launch(dialer, Launcher::Home);
-        }
         self.deliver(
-            dialer,
+            apps::dialer::PACKAGE,
             UiEvent::Broadcast(telephony::ACTION_PHONE_STATE.into()),
         );
     }
@@ -578,11 +565,12 @@ impl Framework {
     }
 
     /// Carries out the requests apps queued on the [`System`].
+    /// Last, InCallUI's call notification follows what the apps did to the calls and the screen.
     pub fn process_requests(&mut self) {
         // Bounded: a request may start an app whose creation queues more requests.
         for _ in 0..16 {
             if self.sys.requests.is_empty() {
-                return;
+                break;
             }
             let requests = std::mem::take(&mut self.sys.requests);
             for request in requests {
@@ -613,6 +601,7 @@ impl Framework {
             }
         }
         self.sys.requests.clear();
+        self.update_call_notification();
     }
 
     /// Moves the foreground app's scroll container `container` the least that shows all of the

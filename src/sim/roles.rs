@@ -165,6 +165,11 @@ pub enum RoleError {
     NotQualified { package: String, role: String },
 }
 
+/// Logs as PermissionController's role controller.
+fn controller_log(sys: &mut System, level: char, message: impl Into<String>) {
+    sys.log(pid::PERMISSION_CONTROLLER, level, CONTROLLER_TAG, message);
+}
+
 /// Checks the flags and the role as `onAddRoleHolder`/`onRemoveRoleHolder`/`onClearRoleHolders`
 /// begin, logging a refusal as the controller does.
 fn checked_role(sys: &mut System, role: &str, flags: i32) -> Result<&'static RoleDef, RoleError> {
@@ -174,12 +179,7 @@ fn checked_role(sys: &mut System, role: &str, flags: i32) -> Result<&'static Rol
         role_def(role).ok_or_else(|| RoleError::UnknownRole(role.to_string()))
     };
     if let Err(e) = &result {
-        sys.log(
-            pid::PERMISSION_CONTROLLER,
-            'E',
-            CONTROLLER_TAG,
-            e.to_string(),
-        );
+        controller_log(sys, 'E', e.to_string());
     }
     result
 }
@@ -197,19 +197,13 @@ pub fn add_holder(
             package: package.to_string(),
             role: role.to_string(),
         };
-        sys.log(
-            pid::PERMISSION_CONTROLLER,
-            'E',
-            CONTROLLER_TAG,
-            e.to_string(),
-        );
+        controller_log(sys, 'E', e.to_string());
         return Err(e);
     }
     if sys.roles.holds(def.name, package) {
-        sys.log(
-            pid::PERMISSION_CONTROLLER,
+        controller_log(
+            sys,
             'I',
-            CONTROLLER_TAG,
             format!("Package is already a role holder, package: {package}, role: {role}"),
         );
     }
@@ -246,10 +240,9 @@ fn add_fallback_holder(sys: &mut System, def: &'static RoleDef) {
     if !sys.roles.holders(def.name).is_empty() {
         return;
     }
-    sys.log(
-        pid::PERMISSION_CONTROLLER,
+    controller_log(
+        sys,
         'I',
-        CONTROLLER_TAG,
         format!(
             "Adding package as fallback role holder, package: {}, role: {}",
             def.default_holder, def.name

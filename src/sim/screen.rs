@@ -480,16 +480,13 @@ fn heads_up(fw: &Framework) -> Option<View> {
             top + pad / 2 + (i + 1) * line,
         )
     };
-    let text = |b: Bounds, s: &str, name: &str, size: f32, bold: bool| {
-        View::new(class::TEXT_VIEW, b)
-            .id(id(name))
-            .text(s)
-            .style(Style {
-                text_size_sp: Some(size),
-                bold,
-                text_role: Some(super::view::Role::Primary),
-                ..Style::default()
-            })
+    let text = |b: Bounds, s: &str, rid: &str, size: f32, bold: bool| {
+        View::new(class::TEXT_VIEW, b).id(rid).text(s).style(Style {
+            text_size_sp: Some(size),
+            bold,
+            text_role: Some(super::view::Role::Primary),
+            ..Style::default()
+        })
     };
     let mut body = View::new(class::FRAME_LAYOUT, card)
         .id(id("expanded"))
@@ -499,16 +496,18 @@ fn heads_up(fw: &Framework) -> Option<View> {
             corner_radius: m.dp(24.0),
             ..Style::default()
         })
-        .child(text(row(0), app, "app_name_text", 12.0, false))
-        .child(text(row(1), &n.title, "title", 16.0, true))
-        .child(text(row(2), &n.text, "text", 14.0, false));
+        .child(text(row(0), app, "android:id/app_name_text", 12.0, false))
+        .child(text(row(1), &n.title, "android:id/title", 16.0, true))
+        .child(text(row(2), &n.text, "android:id/text", 14.0, false));
     let actions_top = top + pad / 2 + 3 * line + m.dp(4.0);
+    // The card's content is the posting app's notification template, framework layouts with
+    // `android:id/…` ids, as in the shade.
     body = body.children(super::shade::action_buttons(
         n,
         left + pad,
         actions_top,
         &m,
-        &id("action0"),
+        "android:id/action0",
         &tag,
     ));
     Some(

@@ -29,10 +29,46 @@ const STACK: &str = "shade:stack";
 pub const SHELL_PACKAGE: &str = "com.android.shell";
 pub const SHELL_NOTIFICATION_ID: i32 = 1138;
 
-/// Ongoing notifications (a ringing timer or alarm, shown heads-up) cannot be swiped away or
-/// cleared; everything else can.
+/// Ongoing notifications (a ringing timer or alarm, shown heads-up; a call's) cannot be swiped
+/// away or cleared; everything else can.
 fn clearable(n: &Notification) -> bool {
-    !n.heads_up
+    !n.heads_up && !n.ongoing
+}
+
+/// What SystemUI does with a notification an app posts anew with a full-screen intent (an incoming
+/// call's), by Android 14's `NotificationInterruptStateProviderImpl.getFullScreenIntentDecision`
+/// for a notification of high importance on a phone with no keyguard, dream or DND here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interruption {
+    /// The screen is off (`FSI_DEVICE_NOT_INTERACTIVE`): the full-screen intent starts.
+    FullScreen,
+    /// The phone is in use and heads-up is on (`NO_FSI_EXPECTED_TO_HUN`): a heads-up instead.
+    HeadsUp,
+    /// In use with heads-up switched off and no keyguard (`NO_FSI_NO_HUN_OR_KEYGUARD`): neither;
+    /// since b/231322873 SystemUI no longer starts the intent then, so only the shade lists it.
+    Quiet,
+}
+
+/// `Settings.Global.HEADS_UP_NOTIFICATIONS_ENABLED` as SystemUI reads it: off unless set to a
+/// value other than `HEADS_UP_OFF` (0), an unset key counting as off.
+fn heads_up_enabled(fw: &Framework) -> bool {
+    const HEADS_UP_OFF: i64 = 0;
+    fw.sys.settings.get_int(
+        super::system::Namespace::Global,
+        "heads_up_notifications_enabled",
+        HEADS_UP_OFF,
+    ) != HEADS_UP_OFF
+}
+
+/// SystemUI's full-screen-intent decision for a notification posted now (see [`Interruption`]).
+pub fn interruption(fw: &Framework) -> Interruption {
+    if !fw.screen_on {
+        Interruption::FullScreen
+    } else if heads_up_enabled(fw) {
+        Interruption::HeadsUp
+    } else {
+        Interruption::Quiet
+    }
 }
 
 /// The notification header's relative time (`DateTimeView` in its shortest form, from the
@@ -299,7 +335,13 @@ impl Framework {
             .and_then(|t| t.split_once('|'))
         {
             if let Some(n) = self.notification_at(index) {
+                let before = self.foreground().map(|t| (t.package, t.app.activity()));
                 self.deliver(&n.package, UiEvent::Click(action.to_string()));
+                // An action that starts an activity (Answer bringing up the in-call screen)
+                // closes the shade over it, as SystemUI does for activity launches.
+                if self.foreground().map(|t| (t.package, t.app.activity())) != before {
+                    self.collapse_panels();
+                }
             }
         }
     }

@@ -270,6 +270,13 @@ pub struct Notification {
     pub target: Option<String>,
     /// `FLAG_AUTO_CANCEL`: a tap on the body also dismisses it.
     pub auto_cancel: bool,
+    /// Posted ongoing by a foreground service (`startForeground`: `FLAG_ONGOING_EVENT`,
+    /// `FLAG_NO_CLEAR`), as InCallUI posts its call notification: no swipe or "Clear all" removes
+    /// it; only the app does.
+    pub ongoing: bool,
+    /// The full-screen intent (`setFullScreenIntent`), started in `package` instead of a heads-up
+    /// when SystemUI decides the device is not in use ([`crate::sim::shade`]); an incoming call's.
+    pub full_screen: Option<crate::sim::app::Intent>,
 }
 
 /// Something an app asks of the framework, carried out after the event that raised it.
@@ -550,11 +557,11 @@ impl System {
         self.notifications.retain(|n| n.package != package);
     }
 
-    /// Removes a notification; true when it was posted.
+    /// Removes a notification posted without a tag; true when it was posted.
     pub fn cancel_notification(&mut self, package: &str, id: i32) -> bool {
         let before = self.notifications.len();
         self.notifications
-            .retain(|n| !(n.package == package && n.id == id));
+            .retain(|n| !(n.package == package && n.id == id && n.tag.is_none()));
         self.notifications.len() != before
     }
 }

@@ -24,8 +24,11 @@ pub const ACTION_PHONE_STATE: &str = "android.intent.action.PHONE_STATE";
 
 /// The Dialer package, which shows calls and posts the missed-call notification.
 const DIALER: &str = "com.google.android.dialer";
-/// Missed-call notifications share one id per number.
+/// The missed-call notification: the Dialer's group summary (`MissedCallConstants`: id 1, tag
+/// `GroupSummary_MissedCall`), one for every missed call, replaced by the next. Its tag keeps it
+/// apart from InCallUI's call notification, which is id 1 with no tag.
 const MISSED_CALL_NOTIFICATION: i32 = 1;
+const MISSED_CALL_TAG: &str = "GroupSummary_MissedCall";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -354,9 +357,11 @@ pub fn end(sys: &mut System, id: i64, ending: Ending) -> Result<(), TelephonyErr
                 mime: Some("vnd.android.cursor.dir/calls".into()),
                 ..Intent::default()
             }),
-            tag: None,
+            tag: Some(MISSED_CALL_TAG.into()),
             target: None,
             auto_cancel: true,
+            ongoing: false,
+            full_screen: None,
         });
     }
     notify_state(sys, &call.number);

@@ -217,6 +217,8 @@ impl Clock {
                 tag: None,
                 target: None,
                 auto_cancel: false,
+                ongoing: false,
+                full_screen: None,
             });
             return true;
         }
@@ -269,6 +271,8 @@ impl Clock {
             tag: None,
             target: None,
             auto_cancel: false,
+            ongoing: false,
+            full_screen: None,
         });
         if alarm.days == 0 && alarm.enabled && action.starts_with("alarm:") {
             // A one-time alarm turns itself off once it has rung.

@@ -3,9 +3,11 @@
 //! them (`com.android.dialer:id/…`, its AOSP resource package).
 //!
 //! Calls live in Telecom ([`crate::sim::telephony`]): the dialpad places them there, ACTION_CALL
-//! intents arrive already placed, a ringing call brings up the incoming screen (Answer / Decline,
-//! the Dialer's two-button answer method), and the in-call screen shows the foreground call with a
-//! timer read from the simulated clock. Telecom writes the call log when a call ends.
+//! intents arrive already placed, a ringing call is InCallUI's notification ([`notifier`]: a
+//! heads-up with Decline and Answer while the phone is in use) whose full-screen intent or body
+//! brings up the incoming screen (Answer / Decline, the Dialer's two-button answer method), and
+//! the in-call screen shows the foreground call with a timer read from the simulated clock.
+//! Telecom writes the call log when a call ends.
 
 use crate::geom::Bounds;
 use crate::sim::app::Intent;
@@ -18,6 +20,12 @@ use crate::sim::providers::{calllog, contacts, now_ms, phone_number};
 use crate::sim::system::{Request, System};
 use crate::sim::telephony::{self, Ending, Status};
 use crate::sim::view::{class, Style, View};
+
+#[cfg(test)]
+mod heads_up_tests;
+mod notifier;
+
+pub use notifier::{ACTION_ANSWER, ACTION_DECLINE};
 
 pub const PACKAGE: &str = DIALER_PACKAGE;
 const MAIN_ACTIVITY: &str = "com.google.android.dialer.extensions.GoogleDialtactsActivity";
@@ -128,19 +136,50 @@ impl Dialer {
         self.in_call = Some(CallScreen::default());
     }
 
-    /// Brings the in-call screen in line with Telecom after a change made elsewhere.
+    /// Brings the in-call screen in line with Telecom after a change made elsewhere: it goes when
+    /// the last call does. A new call does not bring it up (`InCallPresenter.startOrFinishUi`
+    /// shows it only for an outgoing call); a ringing one comes through the notification.
     fn sync(&mut self, sys: &mut System) {
-        match (sys.telephony.foreground().is_some(), &self.in_call) {
-            (true, None) => {
-                sys.log(DIALER_PID, 'I', "Dialer", "InCallActivity.onCreate - enter");
-                self.in_call = Some(CallScreen {
-                    finish_on_end: true,
-                    ..CallScreen::default()
-                });
-            }
-            (false, Some(_)) => self.close_call_screen(sys),
-            _ => {}
+        if sys.telephony.foreground().is_none() && self.in_call.is_some() {
+            self.close_call_screen(sys);
         }
+    }
+
+    /// Shows the in-call screen (`InCallPresenter.showInCall`, the notification's intents), set to
+    /// finish when its calls end and leave what was under it.
+    fn show_in_call(&mut self, sys: &mut System) {
+        if self.in_call.is_none() && sys.telephony.foreground().is_some() {
+            sys.log(DIALER_PID, 'I', "Dialer", "InCallActivity.onCreate - enter");
+            self.in_call = Some(CallScreen {
+                finish_on_end: true,
+                ..CallScreen::default()
+            });
+        }
+    }
+
+    /// The notification's buttons (`NotificationBroadcastReceiver`): Answer answers the ringing
+    /// call and shows the in-call screen; Decline rejects it. None when `action` is not theirs.
+    fn notification_action(&mut self, action: &str, sys: &mut System) -> Option<bool> {
+        if action != ACTION_ANSWER && action != ACTION_DECLINE {
+            return None;
+        }
+        let Some(id) = notifier::ringing(sys).map(|c| c.id) else {
+            return Some(false);
+        };
+        if action == ACTION_ANSWER {
+            let _ = telephony::answer(sys, id);
+            self.show_in_call(sys);
+            sys.request(Request::Launch {
+                package: PACKAGE.to_string(),
+                intent: None,
+            });
+        } else {
+            let _ = telephony::end(sys, id, Ending::Local);
+            if sys.telephony.foreground().is_none() {
+                self.close_call_screen(sys);
+            }
+        }
+        Some(true)
     }
 
     fn close_call_screen(&mut self, sys: &mut System) {
@@ -243,6 +282,12 @@ impl App for Dialer {
                 self.dialpad = true;
                 self.digits = number.unwrap_or_default();
             }
+            // InCallUI's notification: its body or its full-screen intent.
+            Some("android.intent.action.MAIN")
+                if intent.extra(notifier::EXTRA_FOR_FULL_SCREEN).is_some() =>
+            {
+                self.show_in_call(sys);
+            }
             // The missed-call notification opens the call log.
             Some("android.intent.action.VIEW")
                 if intent.mime.as_deref() == Some("vnd.android.cursor.dir/calls") =>
@@ -258,6 +303,11 @@ impl App for Dialer {
         if matches!(event, UiEvent::Broadcast(a) if a == telephony::ACTION_PHONE_STATE) {
             self.sync(sys);
             return true;
+        }
+        if let UiEvent::Click(tag) = event {
+            if let Some(handled) = self.notification_action(tag, sys) {
+                return handled;
+            }
         }
         if self.in_call.is_some() && sys.telephony.foreground().is_some() {
             return self.handle_in_call(event, sys);

@@ -146,6 +146,8 @@ pub fn incoming_notification(sys: &System, text: texting::Delivered) -> Notifica
         tag: None,
         target: None,
         auto_cancel: true,
+        ongoing: false,
+        full_screen: None,
     }
 }
 

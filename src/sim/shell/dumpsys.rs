@@ -213,9 +213,19 @@ fn notification_records(fw: &Framework) -> String {
                 .position(|a| a.package == n.package)
                 .unwrap_or(0)
             + 120;
-        let importance = if n.heads_up { 4 } else { 3 };
+        // IMPORTANCE_HIGH for what may interrupt (a heads-up; a full-screen intent, which the
+        // Dialer posts only on its high-importance incoming-call channel), else DEFAULT.
+        let importance = if n.heads_up || n.full_screen.is_some() {
+            4
+        } else {
+            3
+        };
+        let tag = n.tag.as_deref().unwrap_or("null");
+        // A foreground service's ongoing notification: ONGOING_EVENT | ONLY_ALERT_ONCE | NO_CLEAR |
+        // FOREGROUND_SERVICE, as InCallUI's; the others keep the one value printed before.
+        let flags = if n.ongoing { 0x6a } else { 0x10 };
         s.push_str(&format!(
-            "    NotificationRecord(0x{}: pkg={} user=UserHandle{{0}} id={} tag=null importance={importance} key=0|{}|{}|null|{uid}: Notification(channel={} shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x10 color=0x00000000 vis=PRIVATE))\n      uid={uid} userId=0\n      extras={{\n        android.title=String ({})\n        android.text=String ({})\n      }}\n",
+            "    NotificationRecord(0x{}: pkg={} user=UserHandle{{0}} id={} tag={tag} importance={importance} key=0|{}|{}|{tag}|{uid}: Notification(channel={} shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x{flags:x} color=0x00000000 vis=PRIVATE))\n      uid={uid} userId=0\n      extras={{\n        android.title=String ({})\n        android.text=String ({})\n      }}\n",
             hash(seed, 900 + i as u32),
             n.package,
             n.id,

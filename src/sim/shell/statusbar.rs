@@ -116,6 +116,8 @@ fn post(fw: &mut Framework, args: &[String]) -> (String, i32) {
         tag: Some(tag.clone()),
         target,
         auto_cancel: false,
+        ongoing: false,
+        full_screen: None,
     });
     (
         "posting:\n  Notification(channel=shellcmd shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x0 color=0x00000000 vis=PRIVATE)\n".into(),
