@@ -194,6 +194,12 @@ fn a_call_on_a_screen_that_is_off_brings_up_the_incoming_screen() {
     assert!(dump(&phone).contains("com.android.dialer:id/two_button_answer_button"));
     assert!(!notification_window(&phone));
     assert!(sh(&phone, "logcat -d -s PowerManagerService:I").contains("INCOMING_CALL"));
+    // Power puts it to sleep while it rings; Power again shows the incoming screen still.
+    sh(&phone, "input keyevent KEYCODE_POWER");
+    assert!(sh(&phone, "dumpsys power").contains("mWakefulness=Asleep"));
+    sh(&phone, "input keyevent KEYCODE_POWER");
+    assert!(focused(&phone).contains("com.android.incallui.InCallActivity"));
+    assert!(dump(&phone).contains("com.android.dialer:id/two_button_answer_button"));
     // With its own screen up, InCallUI posts the call quietly on the ongoing-call channel.
     assert!(dialer_records(&phone).contains(
         "id=1 tag=null importance=3 key=0|com.google.android.dialer|1|null|UID: Notification(channel=phone_ongoing_call "
