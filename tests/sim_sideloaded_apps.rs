@@ -110,7 +110,7 @@ fn the_sideloaded_apps_answer_the_package_and_activity_managers() {
             )
         ),
         "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n\
-         com.simplemobiletools.smsmessenger/.activities.MainActivity\n"
+         com.simplemobiletools.smsmessenger/.activities.SplashActivity.Orange\n"
     );
     // AndroidWorld's `launch_app('clipper')` and what it reads back.
     assert_eq!(
@@ -153,6 +153,14 @@ fn the_sideloaded_apps_answer_the_package_and_activity_managers() {
     .contains(" u0 com.simplemobiletools.smsmessenger/.activities.MainActivity t"));
     assert_eq!(sh(&phone, &format!("am force-stop {SMS}")), "");
     assert!(top_activity(&phone).contains("nexuslauncher"));
+    // Its launcher entry is an alias of SplashActivity, which hands over to MainActivity.
+    sh(&phone, &format!("monkey -p {SMS} 1"));
+    assert!(top_activity(&phone).contains(
+        "topActivity=ComponentInfo{com.simplemobiletools.smsmessenger/com.simplemobiletools.smsmessenger.activities.MainActivity}"
+    ));
+    assert!(sh(&phone, "dumpsys activity recents")
+        .contains("realActivity={com.simplemobiletools.smsmessenger/.activities.SplashActivity}"));
+    sh(&phone, &format!("am force-stop {SMS}"));
     // Only the drawer lists them, as on AndroidWorld's AVD: the home screen is unchanged.
     sh(&phone, "input keyevent KEYCODE_HOME");
     let home = screen(&phone);

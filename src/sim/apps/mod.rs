@@ -36,7 +36,19 @@ pub fn main_category(package: &str) -> &'static str {
 /// the target (ActivityRecord, a task's `realActivity`) and the package manager prints it as
 /// `targetActivity`.
 pub fn alias_target(package: &str, activity: &str) -> Option<&'static str> {
-    (package == camera::PACKAGE && activity == camera::LAUNCH_ACTIVITY).then_some(camera::ACTIVITY)
+    match (package, activity) {
+        (camera::PACKAGE, camera::LAUNCH_ACTIVITY) => Some(camera::ACTIVITY),
+        (simple_sms::PACKAGE, simple_sms::LAUNCH_ACTIVITY) => Some(simple_sms::SPLASH_ACTIVITY),
+        _ => None,
+    }
+}
+
+/// Whether `am start -n` may name `class` of the app: its launcher entry, or another exported
+/// activity that shows the same first screen (Simple SMS Messenger's MainActivity, which
+/// AndroidWorld starts by name while the launcher entry is an alias of its SplashActivity).
+pub fn starts_by_name(info: &AppInfo, class: &str) -> bool {
+    info.launch_activity == class
+        || (info.package == simple_sms::PACKAGE && class == simple_sms::MAIN_ACTIVITY)
 }
 
 /// Every installed app, in the order the package manager lists them.

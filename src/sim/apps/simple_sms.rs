@@ -40,7 +40,12 @@ const NOTIFICATION_CHANNEL: &str = "simple_sms_messenger";
 const THREAD_ID_EXTRA: &str = "thread_id";
 /// The notification's "Mark as Read" button: `MarkAsReadReceiver` for the thread.
 const MARK_AS_READ_PREFIX: &str = "mark_as_read:";
-const MAIN_ACTIVITY: &str = "com.simplemobiletools.smsmessenger.activities.MainActivity";
+pub const MAIN_ACTIVITY: &str = "com.simplemobiletools.smsmessenger.activities.MainActivity";
+/// The launcher entry: an enabled `<activity-alias>` (the app's default orange icon) of
+/// SplashActivity, which starts MainActivity and finishes, so MainActivity is what shows.
+pub const LAUNCH_ACTIVITY: &str =
+    "com.simplemobiletools.smsmessenger.activities.SplashActivity.Orange";
+pub const SPLASH_ACTIVITY: &str = "com.simplemobiletools.smsmessenger.activities.SplashActivity";
 const NEW_CONVERSATION_ACTIVITY: &str =
     "com.simplemobiletools.smsmessenger.activities.NewConversationActivity";
 const THREAD_ACTIVITY: &str = "com.simplemobiletools.smsmessenger.activities.ThreadActivity";
@@ -60,7 +65,7 @@ fn id(name: &str) -> String {
 pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
-        launch_activity: MAIN_ACTIVITY,
+        launch_activity: LAUNCH_ACTIVITY,
         create: |sys| Box::new(SimpleSms::created(sys)),
         install: |_| {},
         on_home_screen: false,

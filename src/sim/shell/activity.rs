@@ -3,6 +3,7 @@
 use base64::Engine;
 
 use crate::device::ShellOutput;
+use crate::sim::apps;
 use crate::sim::clipboard;
 use crate::sim::framework::{Framework, Launcher};
 use crate::sim::keyboard::ADB_IME;
@@ -57,7 +58,11 @@ fn am_start(fw: &mut Framework, args: &[String]) -> ShellOutput {
     let shown = intent.describe(None);
     let mut out = ShellOutput::ok(format!("Starting: Intent {{ {shown} }}\n"));
     let target = match &intent.component {
-        Some((p, a)) if fw.app_info(p).is_none_or(|info| info.launch_activity != a) => {
+        Some((p, a))
+            if fw
+                .app_info(p)
+                .is_none_or(|info| !apps::starts_by_name(info, a)) =>
+        {
             out.stderr = format!(
                 "Error type 3\nError: Activity class {{{}}} does not exist.\n",
                 format_args!("{p}/{a}")

@@ -247,7 +247,7 @@ pub fn matching_apps<'a>(fw: &'a Framework, intent: &Intent) -> Vec<&'a app::App
         return fw
             .catalog
             .iter()
-            .filter(|a| a.package == p && a.launch_activity == class)
+            .filter(|a| a.package == p && apps::starts_by_name(a, class))
             .collect();
     }
     if intent.is_launcher_query() {
