@@ -344,6 +344,29 @@ fn cancel_or_back_finishes_the_app_and_the_next_request_offers_dont_ask_again() 
 }
 
 #[test]
+fn a_thread_read_in_simple_sms_stays_unread_while_it_is_not_the_default() {
+    let phone = boot(6);
+    assert_eq!(phone.console("sms send 6505550147 Still unread"), "OK\r\n");
+    sh(
+        &phone,
+        &format!("am start -a android.intent.action.SENDTO -d sms:6505550147 -p {SMS_APP}"),
+    );
+    assert!(top_activity(&phone).contains("activities.ThreadActivity"));
+    let read = "content query --uri content://sms/inbox --projection read --where \"address='6505550147'\"";
+    assert_eq!(sh(&phone, read), "Row: 0 read=0\n");
+    sh(&phone, &format!("am force-stop {SMS_APP}"));
+    sh(
+        &phone,
+        &format!("cmd role add-role-holder {ROLE} {SMS_APP}"),
+    );
+    sh(
+        &phone,
+        &format!("am start -a android.intent.action.SENDTO -d sms:6505550147 -p {SMS_APP}"),
+    );
+    assert_eq!(sh(&phone, read), "Row: 0 read=1\n");
+}
+
+#[test]
 fn the_role_survives_a_snapshot_and_sendto_follows_it() {
     let phone = boot(5);
     assert_eq!(phone.console("avd snapshot save before"), "OK\r\n");

@@ -157,9 +157,12 @@ pub fn incoming_notification(sys: &System, text: texting::Delivered) -> Notifica
 }
 
 /// Reading a thread (ThreadActivity, `MarkAsReadReceiver`) marks it read and cancels its
-/// notification.
+/// notification. Only the default SMS app may write the provider (AppOps WRITE_SMS, which the
+/// SMS role grants): another app's update is ignored, so its texts stay unread.
 fn read_thread(sys: &mut System, thread_id: i64) {
-    texting::mark_read(sys, thread_id);
+    if sys.roles.holds(roles::SMS, PACKAGE) {
+        texting::mark_read(sys, thread_id);
+    }
     sys.cancel_notification(PACKAGE, texting::notification_id(thread_id));
 }
 
