@@ -386,3 +386,25 @@ fn the_role_survives_a_snapshot_and_sendto_follows_it() {
     );
     assert!(top_activity(&phone).contains(&format!("{SMS_APP}.activities.ThreadActivity")));
 }
+
+#[test]
+fn the_dialers_message_buttons_open_the_default_sms_app() {
+    let phone = boot(6);
+    sh(
+        &phone,
+        &format!("cmd role add-role-holder {ROLE} {SMS_APP}"),
+    );
+    // The missed-call notification's "Message" sends SENDTO, which the holder takes.
+    assert_eq!(phone.console("gsm call 4155550177"), "OK\r\n");
+    assert_eq!(phone.console("gsm cancel 4155550177"), "OK\r\n");
+    sh(&phone, "cmd statusbar expand-notifications");
+    let h = screen(&phone);
+    let message = find(&h, &|n| n.text == "Message").expect("the missed call's Message button");
+    tap(&phone, message.bounds);
+    let top = top_activity(&phone);
+    assert!(
+        top.contains(&format!("{SMS_APP}.activities.ThreadActivity")),
+        "{top}"
+    );
+    assert!(!top.contains(MESSAGES), "{top}");
+}

@@ -354,13 +354,10 @@ impl App for Dialer {
                         communication::insert_contact_intent(&number),
                     );
                 }
+                // SENDTO resolves to the default SMS app (the SMS role's holder).
                 "send_message" => {
                     let number = self.digits.clone();
-                    communication::send_intent(
-                        sys,
-                        communication::MESSAGES_PACKAGE,
-                        communication::sendto_intent(&number),
-                    );
+                    communication::text_from(sys, &number);
                 }
                 other => {
                     if let Some(key) = other.strip_prefix("key:").and_then(|k| k.chars().next()) {
@@ -369,11 +366,8 @@ impl App for Dialer {
                         let number = number.to_string();
                         self.place_call(sys, &number);
                     } else if let Some(number) = other.strip_prefix("sms:") {
-                        communication::send_intent(
-                            sys,
-                            communication::MESSAGES_PACKAGE,
-                            communication::sendto_intent(number),
-                        );
+                        let number = number.to_string();
+                        communication::text_from(sys, &number);
                     } else if let Some(id) = other.strip_prefix("contact:") {
                         match id.parse() {
                             Ok(id) => communication::send_intent(

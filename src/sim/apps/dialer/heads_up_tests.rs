@@ -160,7 +160,10 @@ fn the_heads_up_body_opens_the_incoming_screen_and_the_heads_up_goes() {
 #[test]
 fn a_second_call_during_a_call_in_the_background_is_a_heads_up_and_answer_holds_the_first() {
     let (mut fw, _dir) = phone(25);
-    sh(&mut fw, "am start -a android.intent.action.CALL -d tel:2025550143");
+    sh(
+        &mut fw,
+        "am start -a android.intent.action.CALL -d tel:2025550143",
+    );
     sh(&mut fw, "input keyevent KEYCODE_HOME");
     assert_eq!(console::run(&mut fw, "gsm call 6505550123"), "OK\r\n");
     // The in-call screen is not in front, so InCallUI's notification is the loud one.
@@ -177,11 +180,17 @@ fn a_second_call_during_a_call_in_the_background_is_a_heads_up_and_answer_holds_
 #[test]
 fn a_call_waiting_behind_the_in_call_screen_is_quiet() {
     let (mut fw, _dir) = phone(26);
-    sh(&mut fw, "am start -a android.intent.action.CALL -d tel:2025550143");
+    sh(
+        &mut fw,
+        "am start -a android.intent.action.CALL -d tel:2025550143",
+    );
     assert_eq!(console::run(&mut fw, "gsm call 6505550123"), "OK\r\n");
     // The in-call screen shows the waiting call; no heads-up covers it.
     assert!(heads_up(&mut fw).is_none());
     let screen = sh(&mut fw, "uiautomator dump /dev/tty");
-    assert!(screen.contains("com.android.dialer:id/two_button_answer_button"), "{screen}");
+    assert!(
+        screen.contains("com.android.dialer:id/two_button_answer_button"),
+        "{screen}"
+    );
     assert!(sh(&mut fw, "dumpsys notification").contains("channel=phone_ongoing_call"));
 }
