@@ -444,8 +444,14 @@ pub fn receive_sms(sys: &mut System, from: &str, body: &str) -> Result<i64, Tele
         .map_err(provider)?;
     let thread = sms::thread_for(&conn, from).map_err(provider)?;
     drop(conn);
+    let text = texting::Delivered {
+        thread_id: thread,
+        from,
+        body,
+    };
     let holder = sys.roles.sms_holder().map(str::to_string);
-    let Some((holder, receiver)) = holder.and_then(|h| texting::sms_receiver(&h).map(|r| (h, r)))
+    let Some((holder, (receiver, notification))) =
+        holder.and_then(|h| texting::deliver_to(sys, &h, text).map(|d| (h, d)))
     else {
         return Ok(id);
     };
@@ -455,14 +461,7 @@ pub fn receive_sms(sys: &mut System, from: &str, body: &str) -> Result<i64, Tele
         "GsmInboundSmsHandler",
         format!("Delivering SMS to: {holder} {receiver}"),
     );
-    let text = texting::Delivered {
-        thread_id: thread,
-        from,
-        body,
-    };
-    if let Some(n) = texting::incoming_notification(sys, &holder, text) {
-        sys.notify(n);
-    }
+    sys.notify(notification);
     Ok(id)
 }
 

@@ -16,20 +16,23 @@ pub struct Delivered<'a> {
     pub body: &'a str,
 }
 
-/// The SMS_DELIVER receiver of a texting app (the component InboundSmsHandler names).
-pub fn sms_receiver(package: &str) -> Option<&'static str> {
+/// What texting app `package` does with a text it gets as the default SMS app: its SMS_DELIVER
+/// receiver (the component InboundSmsHandler names) and the notification that receiver posts.
+/// `None` for a package that is no texting app here.
+pub fn deliver_to(
+    sys: &System,
+    package: &str,
+    text: Delivered,
+) -> Option<(&'static str, Notification)> {
     match package {
-        messages::PACKAGE => Some(messages::SMS_RECEIVER),
-        simple_sms::PACKAGE => Some(simple_sms::SMS_RECEIVER),
-        _ => None,
-    }
-}
-
-/// What the texting app `package` posts for a text it received as the default SMS app.
-pub fn incoming_notification(sys: &System, package: &str, text: Delivered) -> Option<Notification> {
-    match package {
-        messages::PACKAGE => Some(messages::incoming_notification(sys, text)),
-        simple_sms::PACKAGE => Some(simple_sms::incoming_notification(sys, text)),
+        messages::PACKAGE => Some((
+            messages::SMS_RECEIVER,
+            messages::incoming_notification(sys, text),
+        )),
+        simple_sms::PACKAGE => Some((
+            simple_sms::SMS_RECEIVER,
+            simple_sms::incoming_notification(sys, text),
+        )),
         _ => None,
     }
 }
