@@ -670,6 +670,31 @@ fn free_port() -> u16 {
     panic!("no free port in {base}..{}", base + span)
 }
 
+/// `adb -P PORT args…` without emulator probing (and with `home` as its HOME when given), bounded:
+/// a call that has not finished in 60 s fails the test with the command line rather than hanging it.
+async fn adb_cli(
+    adb: &std::path::Path,
+    port: u16,
+    args: &[&str],
+    home: Option<&std::path::Path>,
+) -> std::process::Output {
+    let mut command = tokio::process::Command::new(adb);
+    command
+        .arg("-P")
+        .arg(port.to_string())
+        .args(args)
+        .env("ADB_EMU", "0")
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true);
+    if let Some(home) = home {
+        command.env("HOME", home);
+    }
+    tokio::time::timeout(Duration::from_secs(60), command.output())
+        .await
+        .unwrap_or_else(|_| panic!("`adb -P {port} {}` did not finish in 60 s", args.join(" ")))
+        .expect("run adb")
+}
+
 /// A private adb server (its own port, no emulator probing) connected to one of our adbds; dropping it
 /// kills that server only.
 struct AdbRig {
@@ -726,24 +751,7 @@ impl AdbRig {
     }
 
     async fn cli(&self, args: &[&str]) -> std::process::Output {
-        let run = tokio::process::Command::new(&self.adb)
-            .arg("-P")
-            .arg(self.port.to_string())
-            .args(args)
-            .env("ADB_EMU", "0")
-            .stdin(std::process::Stdio::null())
-            .kill_on_drop(true)
-            .output();
-        tokio::time::timeout(Duration::from_secs(60), run)
-            .await
-            .unwrap_or_else(|_| {
-                panic!(
-                    "`adb -P {} {}` did not finish in 60 s",
-                    self.port,
-                    args.join(" ")
-                )
-            })
-            .expect("run adb")
+        adb_cli(&self.adb, self.port, args, None).await
     }
 
     /// `adb -s SERIAL args…`

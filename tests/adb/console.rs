@@ -130,16 +130,7 @@ impl EmuRig {
     }
 
     async fn cli(&self, args: &[&str]) -> std::process::Output {
-        tokio::process::Command::new(&self.adb)
-            .arg("-P")
-            .arg(self.port.to_string())
-            .args(args)
-            .env("ADB_EMU", "0")
-            .env("HOME", self.home.path())
-            .stdin(std::process::Stdio::null())
-            .output()
-            .await
-            .expect("run adb")
+        adb_cli(&self.adb, self.port, args, Some(self.home.path())).await
     }
 
     async fn emu(&self, args: &[&str]) -> String {
