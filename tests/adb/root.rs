@@ -13,20 +13,28 @@ async fn one_shot(addr: SocketAddr, service: &str) -> String {
     text(&data)
 }
 
+/// Opens `service` (`root:` or `unroot:` that changes the user) and returns adbd's answer once the
+/// connection has gone: adbd exits after closing the stream, and a connection made before it has
+/// exited is dropped with it, so a client waits for the drop (as `adb root` waits for the device
+/// to go) before it connects again.
+async fn restarting(addr: SocketAddr, service: &str) -> String {
+    let (mut peer, _) = RawPeer::handshake(addr, VERSION_SKIP_CHECKSUM, MAX_PAYLOAD as u32).await;
+    let remote = peer.open(1, service).await;
+    let (reply, _) = peer.read_stream(1, remote).await;
+    assert!(peer.recv().await.is_none(), "the connection outlived adbd");
+    text(&reply)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn root_restarts_adbd_and_the_next_connection_is_root() {
     let phone = sim_phone();
     let adbd = start_adbd(sim_shell(phone.clone())).await;
     assert_eq!(one_shot(adbd.addr, "shell:whoami").await, "shell\n");
 
-    let (mut peer, _) =
-        RawPeer::handshake(adbd.addr, VERSION_SKIP_CHECKSUM, MAX_PAYLOAD as u32).await;
-    let remote = peer.open(1, "root:").await;
-    let (reply, _) = peer.read_stream(1, remote).await;
-    assert_eq!(text(&reply), "restarting adbd as root\n");
-    // adbd exits once the stream is closed: the connection goes away.
-    assert!(peer.recv().await.is_none(), "the connection outlived adbd");
-
+    assert_eq!(
+        restarting(adbd.addr, "root:").await,
+        "restarting adbd as root\n"
+    );
     assert_eq!(one_shot(adbd.addr, "shell:whoami").await, "root\n");
     assert_eq!(
         one_shot(adbd.addr, "shell:getprop service.adb.root").await,
@@ -37,7 +45,7 @@ async fn root_restarts_adbd_and_the_next_connection_is_root() {
         "adbd is already running as root\n"
     );
     assert_eq!(
-        one_shot(adbd.addr, "unroot:").await,
+        restarting(adbd.addr, "unroot:").await,
         "restarting adbd as non root\n"
     );
     assert_eq!(one_shot(adbd.addr, "shell:id -u").await, "2000\n");
