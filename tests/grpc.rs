@@ -253,7 +253,9 @@ async fn clipboard_round_trips_and_is_the_phones() {
         .await
         .unwrap();
     assert_eq!(c.get_clipboard(()).await.unwrap().into_inner().text, text);
-    // The same clip as any adb client reads it.
+    // The same clip as an adb client reads it, with Clipper in front (Android 10+ refuses
+    // the clip to an app without focus; the emulator's own read needs none).
+    sh(&s.phone, "am start -W -n ca.zgrs.clipper/.Main");
     assert!(sh(&s.phone, "am broadcast -a clipper.get").contains(&format!("data=\"{text}\"")));
 }
 

@@ -56,15 +56,22 @@ fn item(h: &Hierarchy, title: &str) -> Bounds {
         .2
 }
 
+/// The primary clip as the emulator's host end of the clipboard pipe holds it (the console's
+/// `clipboard get`): read without an app, so without focus and without changing the phone.
 fn clip(phone: &Phone) -> String {
-    sh(phone, "am broadcast -a clipper.get")
+    let out = phone.console("clipboard get");
+    out.strip_suffix("\r\nOK\r\n")
+        .unwrap_or_else(|| panic!("clipboard get: {out:?}"))
+        .to_string()
 }
 
 #[test]
 fn clipper_broadcasts_answer_as_the_clipper_app_does() {
     let phone = boot(0);
+    // Clipper in front holds focus, so its receiver may read the clip (Android 10+).
+    sh(&phone, "am start -W -n ca.zgrs.clipper/.Main");
     assert_eq!(
-        clip(&phone),
+        sh(&phone, "am broadcast -a clipper.get"),
         "Broadcasting: Intent { act=clipper.get flg=0x400000 }\nBroadcast completed: result=0, data=\"\"\n"
     );
     assert_eq!(
@@ -92,6 +99,34 @@ fn clipper_broadcasts_answer_as_the_clipper_app_does() {
     assert_eq!(out.exit_code, 0);
     assert_eq!(out.stdout_text(), "");
     assert_eq!(out.stderr_text(), "No shell command implementation.\n");
+}
+
+/// Android 10+ gives the clip only to the app with input focus: with Clipper behind the home
+/// screen or the shade, its receiver still sets the clip but reads none, and ClipboardService
+/// logs the refusal; in front again, it reads the clip. The emulator's host end still has it.
+#[test]
+fn clipper_reads_the_clip_only_while_it_has_focus() {
+    let phone = boot(0);
+    sh(
+        &phone,
+        "am broadcast -a clipper.set -e text 'from the background'",
+    );
+    let refused = "Broadcasting: Intent { act=clipper.get flg=0x400000 }\nBroadcast completed: result=0, data=\"\"\n";
+    assert_eq!(sh(&phone, "am broadcast -a clipper.get"), refused);
+    assert!(sh(&phone, "logcat -d -s ClipboardService").contains(
+        "E ClipboardService: Denying clipboard access to ca.zgrs.clipper, application is not in \
+         focus nor is it a system service for user 0"
+    ));
+    assert_eq!(clip(&phone), "from the background");
+
+    sh(&phone, "am start -W -n ca.zgrs.clipper/.Main");
+    let read = "Broadcasting: Intent { act=clipper.get flg=0x400000 }\nBroadcast completed: result=-1, data=\"from the background\"\n";
+    assert_eq!(sh(&phone, "am broadcast -a clipper.get"), read);
+    // The shade takes focus from the app under it.
+    sh(&phone, "cmd statusbar expand-notifications");
+    assert_eq!(sh(&phone, "am broadcast -a clipper.get"), refused);
+    sh(&phone, "cmd statusbar collapse");
+    assert_eq!(sh(&phone, "am broadcast -a clipper.get"), read);
 }
 
 /// Messages with a new conversation open and the compose field focused.
@@ -153,7 +188,7 @@ fn long_press_offers_the_floating_toolbar_and_paste_cut_copy_round_trip_unicode(
     tap(&phone, item(&h, "Cut"));
     // An empty EditText dumps its hint as its text, as uiautomator does.
     assert_eq!(by_id(&screen(&phone), COMPOSE).text, "Text message");
-    assert!(clip(&phone).ends_with("result=-1, data=\"Grüße aus 東京\"\n"));
+    assert_eq!(clip(&phone), "Grüße aus 東京");
 
     // ctrl+v and KEYCODE_PASTE paste at the end of the focused field; typing over a selection
     // replaces it.
@@ -169,7 +204,7 @@ fn long_press_offers_the_floating_toolbar_and_paste_cut_copy_round_trip_unicode(
     // ctrl+a, ctrl+c: the field's text becomes the clip.
     sh(&phone, "input keycombination 113 29");
     sh(&phone, "input keyevent KEYCODE_COPY");
-    assert!(clip(&phone).ends_with("data=\"ok\"\n"));
+    assert_eq!(clip(&phone), "ok");
     // Back closes the toolbar first, keeping the keyboard's field.
     long_press(&phone, field);
     assert!(!toolbar(&screen(&phone)).is_empty());
@@ -207,7 +242,7 @@ fn a_sent_message_can_be_copied_from_its_bubble() {
     );
     tap(&phone, item(&h, "Select all"));
     tap(&phone, item(&screen(&phone), "Copy"));
-    assert!(clip(&phone).ends_with("data=\"Gate 42 at noon\"\n"));
+    assert_eq!(clip(&phone), "Gate 42 at noon");
 }
 
 const SHELL_POSTED: &str = "posting:\n  Notification(channel=shellcmd shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x0 color=0x00000000 vis=PRIVATE)\n";

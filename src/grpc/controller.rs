@@ -95,19 +95,6 @@ fn resized(frame: RgbaImage, w: u32, h: u32) -> RgbaImage {
     }
 }
 
-/// What Clipper's `clipper.get` broadcast answered: the data of `Broadcast completed: result=-1,
-/// data="…"` (the clip's text, which may hold quotes and newlines), empty when there is no clip.
-pub fn clipper_text(stdout: &str) -> Option<String> {
-    let at = stdout.find("Broadcast completed: result=")?;
-    let line = &stdout[at..];
-    let Some(start) = line.find(", data=\"") else {
-        return Some(String::new());
-    };
-    let data = &line[start + ", data=\"".len()..];
-    let data = data.strip_suffix('\n').unwrap_or(data);
-    Some(data.strip_suffix('"').unwrap_or(data).to_string())
-}
-
 #[tonic::async_trait]
 impl EmulatorController for Controller {
     /// Booted when Android says so (`sys.boot_completed`, what the emulator itself polls on P and
@@ -275,18 +262,22 @@ impl EmulatorController for Controller {
         Ok(Response::new(image))
     }
 
-    /// The primary clip's text, read as AndroidWorld reads it: Clipper's `clipper.get` broadcast.
+    /// The primary clip's text as the emulator reads it: the host's copy that the guest's
+    /// clipboard monitor keeps (the console's `clipboard get`), not an app's read, which Android
+    /// refuses to an app without focus.
     async fn get_clipboard(&self, _: Request<()>) -> Result<Response<ClipData>, Status> {
         let out = self
             .device
-            .shell("am broadcast -a clipper.get")
+            .shell_handle()
+            .console("clipboard get")
             .await
-            .map_err(status)?
-            .stdout_text();
-        let text = clipper_text(&out).ok_or_else(|| {
-            Status::internal(format!("`am broadcast -a clipper.get` answered {out:?}"))
+            .map_err(|e| status(e.into()))?;
+        let text = out.strip_suffix("\r\nOK\r\n").ok_or_else(|| {
+            Status::internal(format!("the console's `clipboard get` answered {out:?}"))
         })?;
-        Ok(Response::new(ClipData { text }))
+        Ok(Response::new(ClipData {
+            text: text.to_string(),
+        }))
     }
 
     /// Sets the primary clip through Clipper's `clipper.set` broadcast (the guest side of the
@@ -312,14 +303,5 @@ mod tests {
         assert_eq!(fitted(1080, 2400, 540, 0), (540, 1200));
         assert_eq!(fitted(1080, 2400, 540, 600), (270, 600));
         assert_eq!(fitted(1080, 2400, 0, 4800), (2160, 4800));
-    }
-
-    #[test]
-    fn clipper_data_with_quotes_and_newlines() {
-        let out = "Broadcasting: Intent { act=clipper.get flg=0x400000 }\nBroadcast completed: result=-1, data=\"say \"hi\"\nbye\"\n";
-        assert_eq!(clipper_text(out).as_deref(), Some("say \"hi\"\nbye"));
-        let none = "Broadcasting: Intent { act=clipper.get flg=0x400000 }\nBroadcast completed: result=0, data=\"\"\n";
-        assert_eq!(clipper_text(none).as_deref(), Some(""));
-        assert_eq!(clipper_text("Error: bad"), None);
     }
 }

@@ -5,9 +5,12 @@
 //! Android 14's ClipboardService has no shell command (`cmd clipboard` answers with Binder's
 //! default), so tools reach the clipboard through an app: Clipper (`ca.zgrs.clipper`, majido/clipper)
 //! is the one AndroidWorld installs, and its receiver's result codes and data are reproduced here
-//! byte for byte.
+//! byte for byte. Since Android 10 an app reads the clip only while it has input focus, which is
+//! why AndroidWorld brings Clipper to the front before `clipper.get`; from the background the
+//! receiver finds no clip.
 
 use super::app::Intent;
+use super::system::{pid, System};
 
 /// One clip: `ClipData.newPlainText(label, text)` plus who set it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,11 +70,32 @@ pub struct BroadcastResult {
     pub data: Option<String>,
 }
 
+/// `ClipboardManager.getPrimaryClip` as `package` calls it: ClipboardService's
+/// `clipboardAccessAllowed` gives the clip only to the app with input focus (`focused`) or the
+/// default IME, which Clipper never is; anyone else gets none, and the service logs why.
+fn read_clip(sys: &mut System, package: &str, focused: bool) -> Option<String> {
+    if !focused {
+        sys.log(
+            pid::SYSTEM_SERVER,
+            'E',
+            "ClipboardService",
+            format!(
+                "Denying clipboard access to {package}, application is not in focus nor is it \
+                 a system service for user 0"
+            ),
+        );
+        return None;
+    }
+    sys.clipboard.primary().map(|clip| clip.text.clone())
+}
+
 /// Delivers a broadcast to Clipper's receiver when its intent filter takes it (actions `clipper.get`,
 /// `clipper.set`, `get`, `set`; an explicit component or package must name Clipper), returning what
-/// `ClipperReceiver.onReceive` sets. `None` when the broadcast does not reach it.
+/// `ClipperReceiver.onReceive` sets. `focused`: Clipper holds input focus, without which it reads
+/// no clip. `None` when the broadcast does not reach it.
 pub fn clipper_receive(
-    clipboard: &mut Clipboard,
+    sys: &mut System,
+    focused: bool,
     intent: &Intent,
     component: Option<(&str, &str)>,
     package: Option<&str>,
@@ -84,7 +108,7 @@ pub fn clipper_receive(
             Some(text) => {
                 // ClipperReceiver uses the old `android.text.ClipboardManager.setText`, which makes
                 // a clip labelled "text".
-                clipboard.set(CLIPPER_PACKAGE, "text", text);
+                sys.clipboard.set(CLIPPER_PACKAGE, "text", text);
                 BroadcastResult {
                     code: RESULT_OK,
                     data: Some("Text is copied into clipboard.".into()),
@@ -95,10 +119,10 @@ pub fn clipper_receive(
                 data: Some("No text is provided. Use -e text \"text to be pasted\"".into()),
             },
         }),
-        "clipper.get" | "get" => Some(match clipboard.primary() {
-            Some(clip) => BroadcastResult {
+        "clipper.get" | "get" => Some(match read_clip(sys, CLIPPER_PACKAGE, focused) {
+            Some(text) => BroadcastResult {
                 code: RESULT_OK,
-                data: Some(clip.text.clone()),
+                data: Some(text),
             },
             None => BroadcastResult {
                 code: RESULT_CANCELED,
@@ -135,39 +159,85 @@ mod tests {
         }
     }
 
+    fn system() -> System {
+        System::bare_at(
+            chrono::NaiveDate::from_ymd_opt(2023, 10, 15)
+                .unwrap()
+                .and_hms_opt(9, 0, 0)
+                .unwrap(),
+        )
+    }
+
     #[test]
     fn clipper_set_then_get_round_trips_unicode() {
-        let mut cb = Clipboard::default();
-        let got = clipper_receive(&mut cb, &intent("clipper.get", None), None, None).unwrap();
+        let mut sys = system();
+        let got = clipper_receive(&mut sys, true, &intent("clipper.get", None), None, None);
         assert_eq!(
-            completion_line(Some(&got)),
+            completion_line(got.as_ref()),
             "Broadcast completed: result=0, data=\"\"\n"
         );
-        let set = clipper_receive(&mut cb, &intent("set", Some("héllo 世界")), None, None).unwrap();
+        let set = clipper_receive(
+            &mut sys,
+            true,
+            &intent("set", Some("héllo 世界")),
+            None,
+            None,
+        );
         assert_eq!(
-            completion_line(Some(&set)),
+            completion_line(set.as_ref()),
             "Broadcast completed: result=-1, data=\"Text is copied into clipboard.\"\n"
         );
-        let got = clipper_receive(&mut cb, &intent("get", None), None, None).unwrap();
+        let got = clipper_receive(&mut sys, true, &intent("get", None), None, None).unwrap();
         assert_eq!(got.data.as_deref(), Some("héllo 世界"));
-        assert_eq!(cb.primary().unwrap().source, CLIPPER_PACKAGE);
+        assert_eq!(sys.clipboard.primary().unwrap().source, CLIPPER_PACKAGE);
+    }
+
+    #[test]
+    fn from_the_background_clipper_sets_the_clip_but_reads_none() {
+        let mut sys = system();
+        let set = clipper_receive(
+            &mut sys,
+            false,
+            &intent("clipper.set", Some("x")),
+            None,
+            None,
+        );
+        assert_eq!(set.map(|r| r.code), Some(RESULT_OK));
+        assert_eq!(sys.clipboard.text(), Some("x"));
+        let got = clipper_receive(&mut sys, false, &intent("clipper.get", None), None, None);
+        assert_eq!(
+            completion_line(got.as_ref()),
+            "Broadcast completed: result=0, data=\"\"\n"
+        );
+        let denial = sys.logcat.entries.back().unwrap();
+        assert_eq!(
+            (denial.level, denial.tag.as_str(), denial.message.as_str()),
+            (
+                'E',
+                "ClipboardService",
+                "Denying clipboard access to ca.zgrs.clipper, application is not in focus nor is \
+                 it a system service for user 0"
+            )
+        );
     }
 
     #[test]
     fn clipper_refuses_set_without_text_and_ignores_other_targets() {
-        let mut cb = Clipboard::default();
-        let r = clipper_receive(&mut cb, &intent("clipper.set", None), None, None).unwrap();
+        let mut sys = system();
+        let r = clipper_receive(&mut sys, true, &intent("clipper.set", None), None, None).unwrap();
         assert_eq!(r.code, 0);
-        assert!(cb.primary().is_none());
+        assert!(sys.clipboard.primary().is_none());
         let other = clipper_receive(
-            &mut cb,
+            &mut sys,
+            true,
             &intent("clipper.get", None),
             Some(("com.example", ".Receiver")),
             None,
         );
         assert_eq!(other, None);
         let short = clipper_receive(
-            &mut cb,
+            &mut sys,
+            true,
             &intent("clipper.get", None),
             Some((CLIPPER_PACKAGE, ".ClipperReceiver")),
             None,
@@ -175,7 +245,8 @@ mod tests {
         assert!(short.is_some());
         assert_eq!(
             clipper_receive(
-                &mut cb,
+                &mut sys,
+                true,
                 &intent("android.intent.action.VIEW", None),
                 None,
                 None

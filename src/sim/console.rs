@@ -5,6 +5,12 @@
 //!
 //! [`run`] is one command line; the TCP console that `adb emu` and `telnet` reach is
 //! `crate::adb::console`, and task setup reaches it through `device::Shell::console`.
+//!
+//! One command is droidmcp's own and left out of `help`: `clipboard get` prints the guest's
+//! primary clip (its text, then `\r\nOK\r\n`), as the host end of the emulator's clipboard pipe holds it (system_server's
+//! EmulatorClipboardMonitor sends it every change). The emulator's gRPC `getClipboard` reads that
+//! copy, never an app, so the phone's gRPC face reads it here; a real console answers
+//! `KO: unknown command`.
 
 use super::framework::Framework;
 use super::snapshot::{SnapshotError, SnapshotInfo};
@@ -26,6 +32,9 @@ pub fn run(fw: &mut Framework, line: &str) -> String {
         "avd" => return avd(fw, rest),
         "gsm" => gsm(fw, command, args),
         "sms" => sms(fw, command, args),
+        "clipboard" if command == "get" => {
+            Ok(format!("{}\r\n", fw.sys.clipboard.text().unwrap_or("")))
+        }
         "help" | "h" | "?" => Ok(HELP.to_string()),
         "" => return String::new(),
         _ => Err("unknown command, try 'help'".to_string()),

@@ -301,6 +301,18 @@ impl Framework {
         self.stack.last()
     }
 
+    /// Whether an activity of `package` holds input focus, as WindowManager's `isUidFocused` says:
+    /// it is on top of the foreground task, the screen is on, and neither the shade nor the
+    /// overview has taken focus (the same window `dumpsys window`'s mCurrentFocus names).
+    pub fn has_input_focus(&self, package: &str) -> bool {
+        self.screen_on
+            && !self.shade_open
+            && !self.overview
+            && self
+                .foreground()
+                .is_some_and(|t| t.top_package() == package)
+    }
+
     /// Package of the window that has input focus (the launcher while the overview shows).
     pub fn foreground_package(&self) -> &str {
         if self.overview {

@@ -177,10 +177,12 @@ fn broadcast(fw: &mut Framework, args: &[String]) -> ShellOutput {
         .map(|(p, c)| (p.as_str(), c.as_str()));
     let package = intent.package.as_deref();
     // The phone's receivers: Clipper's, then the accessibility forwarder's.
+    let clipper_focused = fw.has_input_focus(clipboard::CLIPPER_PACKAGE);
     let received =
-        clipboard::clipper_receive(&mut fw.sys.clipboard, &delivered, component, package).or_else(
-            || crate::sim::a11y::receive(&mut fw.a11y, &mut fw.sys, &delivered, component, package),
-        );
+        clipboard::clipper_receive(&mut fw.sys, clipper_focused, &delivered, component, package)
+            .or_else(|| {
+                crate::sim::a11y::receive(&mut fw.a11y, &mut fw.sys, &delivered, component, package)
+            });
     let out = ShellOutput::ok(format!(
         "Broadcasting: Intent {{ {shown} }}\n{}",
         clipboard::completion_line(received.as_ref())
