@@ -20,6 +20,11 @@ fn holders(phone: &Phone) -> String {
     sh(phone, &format!("cmd role get-role-holders {ROLE}"))
 }
 
+/// `cmd role add-role-holder` for Simple SMS Messenger, as AndroidWorld's setup ends up.
+fn make_simple_sms_default(phone: &Phone) {
+    sh(phone, &format!("cmd role add-role-holder {ROLE} {SMS_APP}"));
+}
+
 fn top_activity(phone: &Phone) -> String {
     sh(phone, "am stack list | grep visible=true")
 }
@@ -100,10 +105,7 @@ fn cmd_role_prints_holders_and_errors_as_role_shell_command_does() {
     assert!(logcat(&phone).contains(
         " I RoleControllerServiceImpl: Adding package as fallback role holder, package: com.google.android.apps.messaging, role: android.app.role.SMS\n"
     ));
-    sh(
-        &phone,
-        &format!("cmd role add-role-holder {ROLE} {SMS_APP}"),
-    );
+    make_simple_sms_default(&phone);
     sh(&phone, &format!("cmd role clear-role-holders {ROLE}"));
     assert_eq!(holders(&phone), format!("{MESSAGES}\n"));
 
@@ -149,10 +151,7 @@ fn the_setting_alone_moves_nothing_and_texts_go_to_the_holder() {
     let n = sh(&phone, "dumpsys notification --noredact");
     assert!(n.contains("pkg=com.google.android.apps.messaging "), "{n}");
 
-    sh(
-        &phone,
-        &format!("cmd role add-role-holder {ROLE} {SMS_APP}"),
-    );
+    make_simple_sms_default(&phone);
     sh(&phone, &format!("am force-stop {MESSAGES}"));
     assert_eq!(phone.console("sms send 6505550143 Second"), "OK\r\n");
     assert!(logcat(&phone).contains(
@@ -191,10 +190,7 @@ fn the_setting_alone_moves_nothing_and_texts_go_to_the_holder() {
 #[test]
 fn opening_the_thread_in_simple_sms_clears_its_notification() {
     let phone = boot(2);
-    sh(
-        &phone,
-        &format!("cmd role add-role-holder {ROLE} {SMS_APP}"),
-    );
+    make_simple_sms_default(&phone);
     assert_eq!(phone.console("sms send 6505550144 Open me"), "OK\r\n");
     sh(&phone, &format!("am start -n {MAIN}"));
     let list = screen(&phone);
@@ -355,10 +351,7 @@ fn a_thread_read_in_simple_sms_stays_unread_while_it_is_not_the_default() {
     let read = "content query --uri content://sms/inbox --projection read --where \"address='6505550147'\"";
     assert_eq!(sh(&phone, read), "Row: 0 read=0\n");
     sh(&phone, &format!("am force-stop {SMS_APP}"));
-    sh(
-        &phone,
-        &format!("cmd role add-role-holder {ROLE} {SMS_APP}"),
-    );
+    make_simple_sms_default(&phone);
     sh(
         &phone,
         &format!("am start -a android.intent.action.SENDTO -d sms:6505550147 -p {SMS_APP}"),
@@ -370,10 +363,7 @@ fn a_thread_read_in_simple_sms_stays_unread_while_it_is_not_the_default() {
 fn the_role_survives_a_snapshot_and_sendto_follows_it() {
     let phone = boot(5);
     assert_eq!(phone.console("avd snapshot save before"), "OK\r\n");
-    sh(
-        &phone,
-        &format!("cmd role add-role-holder {ROLE} {SMS_APP}"),
-    );
+    make_simple_sms_default(&phone);
     assert_eq!(phone.console("avd snapshot save held"), "OK\r\n");
     assert_eq!(phone.console("avd snapshot load before"), "OK\r\n");
     assert_eq!(holders(&phone), format!("{MESSAGES}\n"));
@@ -390,10 +380,7 @@ fn the_role_survives_a_snapshot_and_sendto_follows_it() {
 #[test]
 fn the_dialers_message_buttons_open_the_default_sms_app() {
     let phone = boot(6);
-    sh(
-        &phone,
-        &format!("cmd role add-role-holder {ROLE} {SMS_APP}"),
-    );
+    make_simple_sms_default(&phone);
     // The missed-call notification's "Message" sends SENDTO, which the holder takes.
     assert_eq!(phone.console("gsm call 4155550177"), "OK\r\n");
     assert_eq!(phone.console("gsm cancel 4155550177"), "OK\r\n");

@@ -7,10 +7,10 @@
 //! `crate::adb::console`, and task setup reaches it through `device::Shell::console`.
 //!
 //! One command is droidmcp's own and left out of `help`: `clipboard get` prints the guest's
-//! primary clip (its text, then `\r\nOK\r\n`), as the host end of the emulator's clipboard pipe holds it (system_server's
-//! EmulatorClipboardMonitor sends it every change). The emulator's gRPC `getClipboard` reads that
-//! copy, never an app, so the phone's gRPC face reads it here; a real console answers
-//! `KO: unknown command`.
+//! primary clip (its text, then `\r\nOK\r\n`) as the host end of the emulator's clipboard pipe
+//! holds it (system_server's EmulatorClipboardMonitor sends it every change). The emulator's gRPC
+//! `getClipboard` reads that copy, never an app, so the phone's gRPC face reads it here; a real
+//! console answers `KO: unknown command`.
 
 use super::framework::Framework;
 use super::snapshot::{SnapshotError, SnapshotInfo};
