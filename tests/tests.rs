@@ -124,3 +124,6 @@ mod serve;
 // Faults a served phone survives: no adb server started for a client, oversized arguments, the
 // phone's sqlite3 kept in its folder.
 mod faults;
+
+// Every cargo-fuzz target's body over its seed corpus and fixed mutants, on stable.
+mod fuzz_replay;
