@@ -38,7 +38,8 @@ fn text(out: &Output) -> String {
     )
 }
 
-/// Every task's golden, replayed into a store, scores TR = TCR = 1 in `droidmcp report`: the
+/// Every task's golden, replayed into a store, scores TR = TCR = 1 and matches its whole reference
+/// (`reference_matched`, the LCS's share, which success does not lift) in `droidmcp report`: the
 /// report finds the instance each episode played (derived parameters too) and reads a reference
 /// step that names a string resource in the episode's language.
 #[test]
@@ -77,11 +78,13 @@ fn golden_replays_report_a_task_reward_and_completion_of_one() {
     assert!(tasks >= 200, "{tasks} task rows:\n{}", text(&report));
     let imperfect: Vec<String> = rows
         .iter()
-        .filter(|r| r["task_reward"] != 1.0 || r["completion_ratio"] != 1.0)
+        .filter(|r| {
+            r["task_reward"] != 1.0 || r["completion_ratio"] != 1.0 || r["reference_matched"] != 1.0
+        })
         .map(|r| {
             format!(
-                "{} TR {} TCR {}",
-                r["task"], r["task_reward"], r["completion_ratio"]
+                "{} TR {} TCR {} matched {}",
+                r["task"], r["task_reward"], r["completion_ratio"], r["reference_matched"]
             )
         })
         .collect();
@@ -313,4 +316,37 @@ fn a_device_the_adb_server_lacks_names_the_server() {
         text(&out)
     );
     assert!(stderr.contains("--adb-server"), "{}", text(&out));
+}
+
+/// `tasks replay` takes the globs `run --tasks` takes: `aw.clock.*` replays every Clock task of
+/// AndroidWorld, and a glob that picks nothing is refused by name.
+#[test]
+fn tasks_replay_takes_the_globs_run_takes() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(
+        home.path(),
+        &["tasks", "replay", "aw.clock.*", "--jobs", "2"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let clock = [
+        "aw.clock.stopwatch_running",
+        "aw.clock.timer_entry",
+        "aw.clock.alarm_days",
+    ];
+    for task in clock {
+        assert!(
+            stdout.contains(task),
+            "{task} not replayed:\n{}",
+            text(&out)
+        );
+    }
+    assert!(!stdout.contains("aw.settings."), "{}", text(&out));
+    let none = run(home.path(), &["tasks", "replay", "aw.nothing.*"]);
+    assert!(!none.status.success());
+    assert!(
+        String::from_utf8_lossy(&none.stderr).contains("no task matches \"aw.nothing.*\""),
+        "{}",
+        text(&none)
+    );
 }

@@ -489,7 +489,7 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
                 "judged": r.judged, "judge_success_rate": r.judge_success_rate,
                 "with_reference": r.with_reference, "task_reward": r.task_reward,
                 "completion_ratio": r.completion_ratio, "reversed_redundancy": r.reversed_redundancy,
-                "repeat_ratio": r.repeat_ratio,
+                "repeat_ratio": r.repeat_ratio, "reference_matched": r.reference_matched,
                 "constrained_episodes": r.constrained.episodes,
                 "constraint_violations": r.constrained.violated,
                 "violation_ratio": r.constrained.ratio(),
