@@ -341,7 +341,11 @@ fn served_routes() -> Vec<(String, String)> {
     let mut routes = Vec::new();
     for dir in ["http", "web"] {
         for entry in std::fs::read_dir(root.join(dir)).unwrap() {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(path).unwrap();
             for call in text.split(".route(").skip(1) {
                 // The call's arguments: up to the end of the statement or of the function.
                 let call = call.split([';']).next().unwrap();
