@@ -457,7 +457,7 @@ struct Builder<'a> {
     hosts: Vec<Option<usize>>,
 }
 
-/// Gives each nameless toggle (a switch, checkbox or radio button showing no string) the label of
+/// Gives each nameless toggle (a switch, checkbox or radio button showing no string) the title of
 /// the row it sits in, as Android's accessibility does: a Settings switch is announced by its
 /// preference's title. Done after the walk, as a row's title may come after its switch.
 fn name_toggles_by_their_rows(elements: &mut [Element], hosts: &[Option<usize>]) {
@@ -468,10 +468,23 @@ fn name_toggles_by_their_rows(elements: &mut [Element], hosts: &[Option<usize>])
         let e = &elements[i];
         let toggle = matches!(e.role, Role::Switch | Role::Checkbox | Role::Radio);
         if toggle && e.strings().next().is_none() {
-            let name = elements[row].label().to_string();
+            let name = row_title(&elements[row]).to_string();
             elements[i].name = name;
         }
     }
+}
+
+/// A row's title: its own text, else the first text inside it (a preference's `title`), else its
+/// description up to the first comma (a composite description joins title, summary and state:
+/// "Bluetooth, On", "Shazam,48.97 MB, On, Switch"; the row's own line shows the rest).
+fn row_title(row: &Element) -> &str {
+    if !row.text.is_empty() {
+        return &row.text;
+    }
+    if let Some(first) = row.folded.first() {
+        return first;
+    }
+    row.desc.split(',').next().unwrap_or("").trim()
 }
 
 impl Builder<'_> {
