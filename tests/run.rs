@@ -298,25 +298,34 @@ async fn a_crashing_agent_process_is_errored_and_retried_not_failed() {
     );
 }
 
+/// A shell agent speaking MCP's stateless JSON over HTTP with curl: it opens a session, then runs
+/// `lines` ([`curl_call`]s and any shell).
+fn curl_agent(lines: &[String]) -> String {
+    let init = [
+        "set -e".to_string(),
+        "SID=$(curl -sf -D - -o /dev/null -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}' | tr -d '\\r' | sed -n 's/^mcp-session-id: //Ip')".to_string(),
+        "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}' >/dev/null".to_string(),
+    ];
+    init.iter().chain(lines).cloned().collect::<Vec<_>>().join("\n")
+}
+
+/// One tool call whose reply the agent prints.
+fn curl_call(id: u32, name: &str, args: &str) -> String {
+    format!(
+        "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"{name}\",\"arguments\":{args}}}}}'; echo"
+    )
+}
+
 #[tokio::test]
 async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
     let catalog = catalog();
     let store = Store::in_memory().unwrap();
     // A shell agent speaking MCP's stateless JSON over HTTP with curl: open Settings, then finish.
-    let call = |id: u32, name: &str, args: &str| {
-        format!(
-            "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"{name}\",\"arguments\":{args}}}}}' >/dev/null"
-        )
-    };
-    let script = [
-        "set -e".to_string(),
-        "SID=$(curl -sf -D - -o /dev/null -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}' | tr -d '\\r' | sed -n 's/^mcp-session-id: //Ip')".to_string(),
-        "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}' >/dev/null".to_string(),
-        call(1, "open_app", "{\"app\":\"Settings\"}"),
-        call(2, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
+    let script = curl_agent(&[
+        curl_call(1, "open_app", "{\"app\":\"Settings\"}"),
+        curl_call(2, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
         "echo \"done with $DROIDMCP_MAX_STEPS steps for: $DROIDMCP_GOAL\"".to_string(),
-    ]
-    .join("\n");
+    ]);
     let spec = spec(
         "cmd",
         vec!["aw.settings.wifi_on".into()],
@@ -343,6 +352,42 @@ async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
             .contains("done with 10 steps for: Turn wifi on."),
         "{log}"
     );
+}
+
+#[tokio::test]
+async fn a_runs_phone_keeps_real_time_as_a_served_phone_does() {
+    let catalog = catalog();
+    let store = Store::in_memory().unwrap();
+    // The agent reads the phone's clock, waits two real seconds, reads it again, and finishes.
+    let script = curl_agent(&[
+        curl_call(1, "device_status", "{}"),
+        "sleep 2".into(),
+        curl_call(2, "device_status", "{}"),
+        curl_call(3, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
+    ]);
+    let spec = spec(
+        "clock",
+        vec!["aw.settings.wifi_on".into()],
+        AgentSpec::Command(script),
+        1,
+    );
+    droidmcp::run::execute(spec, catalog.clone(), store.clone(), None, None, |_| {})
+        .await
+        .unwrap();
+    let rows = store.run_results("clock").unwrap();
+    let log: Value = serde_json::from_str(&rows[0].agent_log).unwrap();
+    let stdout = log["stdout"].as_str().unwrap();
+    let times: Vec<chrono::NaiveDateTime> = regex::Regex::new(r#""time":"([0-9-]+ [0-9:]+) \+0000""#)
+        .unwrap()
+        .captures_iter(stdout)
+        .map(|c| chrono::NaiveDateTime::parse_from_str(&c[1], "%Y-%m-%d %H:%M:%S").unwrap())
+        .collect();
+    assert_eq!(times.len(), 2, "{stdout}");
+    let moved = (times[1] - times[0]).num_seconds();
+    assert!((1..=10).contains(&moved), "the phone's clock moved {moved} s in 2 s: {times:?}");
+    // The task sets no time: the phone shows the host's, as an emulator does.
+    let off = (times[0] - chrono::Utc::now().naive_utc()).num_seconds().abs();
+    assert!(off < 120, "the phone's clock is {off} s off the host's: {times:?}");
 }
 
 #[test]
