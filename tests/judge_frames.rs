@@ -17,22 +17,30 @@ fn decode(jpeg: &[u8]) -> RgbaImage {
         .to_rgba8()
 }
 
-/// Mean and largest per-channel difference over the pixels `keep` picks.
-fn difference(a: &RgbaImage, b: &RgbaImage, keep: impl Fn(u32, u32) -> bool) -> (f64, u8, usize) {
-    let (mut sum, mut max, mut n) = (0u64, 0u8, 0usize);
+/// Mean per-channel difference over the pixels `keep` picks, the share of them off by more than
+/// 32 in some channel (JPEG's loss on re-encoding stays below both; a misdecoded frame does not),
+/// and how many were compared.
+fn difference(a: &RgbaImage, b: &RgbaImage, keep: impl Fn(u32, u32) -> bool) -> (f64, f64, usize) {
+    let (mut sum, mut off, mut n) = (0u64, 0usize, 0usize);
     for (x, y, p) in a.enumerate_pixels() {
         if !keep(x, y) {
             continue;
         }
         let q = b.get_pixel(x, y);
+        let mut worst = 0;
         for c in 0..3 {
             let d = p.0[c].abs_diff(q.0[c]);
             sum += d as u64;
-            max = max.max(d);
+            worst = worst.max(d);
         }
+        off += usize::from(worst > 32);
         n += 1;
     }
-    (sum as f64 / (3 * n.max(1)) as f64, max, n)
+    (
+        sum as f64 / (3 * n.max(1)) as f64,
+        off as f64 / n.max(1) as f64,
+        n,
+    )
 }
 
 /// Pixels on the phone's red-ish mark colour (the ring, a swipe's path).
@@ -105,16 +113,22 @@ async fn marked_frames_are_the_clean_frame_before_the_step_with_only_the_mark_dr
             });
             !near_touch && y >= band
         };
-        let (mean, max, n) = difference(&clean, &marked, outside);
+        let (mean, off, n) = difference(&clean, &marked, outside);
         assert!(
             n as f64 > 0.8 * (w * h) as f64,
             "step {}: {n} pixels compared",
             step.number
         );
         assert!(
-            mean < 1.5 && max < 48,
-            "step {} ({kind}): outside the mark the marked frame differs from the clean one by {mean:.2} on average, {max} at most",
-            step.number
+            mean < 1.5 && off < 0.005,
+            "step {} ({kind}): outside the mark the marked frame differs from the clean one by {mean:.2} on average, {:.2}% of pixels by more than 32",
+            step.number,
+            off * 100.0
+        );
+        eprintln!(
+            "step {} ({kind}): outside the mark {mean:.2} on average, {:.3}% of pixels off by more than 32",
+            step.number,
+            off * 100.0
         );
         // The band is there for typing only (not for a key's name or an app's package).
         let top = difference(&clean, &marked, |_, y| y < (radius * 2.0) as u32);
@@ -157,14 +171,12 @@ async fn marked_frames_are_the_clean_frame_before_the_step_with_only_the_mark_dr
         sizes.iter().sum::<usize>() / sizes.len().max(1),
         sizes.iter().max().unwrap_or(&0)
     );
-    // For a person to look at: the last tap's marked frame.
+    // For a person to look at: each marked frame as it decodes, as PNG.
     if let Some(dir) = std::env::var_os("DROIDMCP_FRAMES_DUMP") {
         for step in &evidence.steps {
-            std::fs::write(
-                std::path::Path::new(&dir).join(format!("step{}-marked.jpg", step.number)),
-                step.before_marked().unwrap(),
-            )
-            .unwrap();
+            decode(&step.before_marked().unwrap())
+                .save(std::path::Path::new(&dir).join(format!("step{}-marked.png", step.number)))
+                .unwrap();
         }
     }
 }
