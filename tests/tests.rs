@@ -41,6 +41,9 @@ mod judge;
 // Judges' evidence holds what decides: an evidence-only judge agrees with the rules.
 mod judge_evidence;
 
+// The frames judges see: actions drawn on the frame before each step, decoding to the phone's screen.
+mod judge_frames;
+
 // `droidmcp run`: reference and command agents over the suite on several phones, resume, errors.
 mod oracle_model;
 mod run;

@@ -233,7 +233,7 @@ impl Judge {
                 .into_iter()
                 .map(|(step, jpeg)| {
                     (
-                        format!("screenshot after step {step} (its action drawn in red)"),
+                        format!("screenshot before step {step} (its action drawn in red)"),
                         jpeg,
                     )
                 })
@@ -480,18 +480,18 @@ impl Judge {
             ("after", fence.wrap("screen_after", &step.elements)),
         ];
         let mut images = Vec::new();
-        if let Some(jpeg) = &step.before {
+        if let Some(jpeg) = step.before_marked() {
             images.push((
-                format!("screenshot before step {}", step.number),
-                jpeg.clone(),
+                format!(
+                    "screenshot before step {} (its action drawn in red)",
+                    step.number
+                ),
+                jpeg,
             ));
         }
         if let Some(jpeg) = &step.screenshot {
             images.push((
-                format!(
-                    "screenshot after step {} (its action drawn in red)",
-                    step.number
-                ),
+                format!("screenshot after step {}", step.number),
                 jpeg.clone(),
             ));
         }
