@@ -48,6 +48,10 @@ mod judge_frames;
 mod oracle_model;
 mod run;
 
+// Reference agents against a stand-in refusing what OpenAI refuses: reasoning models at default
+// flags, M3A's two screenshots and summaries, sliders set by value.
+mod agents;
+
 // The MCP server in-process: tools, errors, fuzz-style calls.
 mod mcp;
 
