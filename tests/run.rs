@@ -963,3 +963,41 @@ fn two_shards_in_two_processes_make_one_report() {
     assert_eq!(v["success"]["k"], 6, "{v}");
     assert_eq!(v["devices"].as_array().map(Vec::len), Some(1), "{v}");
 }
+
+/// A model that answers in a format the agent does not read (here the MCP tool choice the example
+/// agents' scripted model gives) plays episodes of 0 steps: the run's summary and its report say
+/// so, with the parse error and the start of the model's reply, instead of a bare "0 steps".
+#[test]
+fn a_run_whose_model_gives_nothing_usable_says_why_no_step_was_taken() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(Model::start(
+        Arc::new(|_: &str| r#"{"tool": "open_app", "arguments": {"app": "Settings"}}"#.to_string()),
+        Duration::ZERO,
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["run", "mute", "--tasks", "aw.settings.wifi_on", "--max-steps", "1"])
+        .args(["--agent", "t3a", "--model", "m", "--base-url", &model.base, "--store"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("took no step: none of the model's 6 replies was an action the t3a agent reads")
+            && stdout.contains("action_type")
+            && stdout.contains(r#"{\"tool\": \"open_app\""#),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["report", "--run", "mute", "--store"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        text.contains("## Took no step") && text.contains("none of the model's 6 replies"),
+        "{text}"
+    );
+}
