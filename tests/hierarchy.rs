@@ -159,8 +159,9 @@ fn folds_row_text_into_the_tappable_row() {
              <node class="android.widget.TextView" text="MyHomeNet" bounds="[40,380][600,440]" />
              <node class="android.widget.Switch" checkable="true" checked="true" clickable="true" bounds="[900,330][1040,420]" />
            </node>"#,
+        // The switch shows no string: it is named by its row's title, as accessibility names it.
         r#"1 btn @540,375: Wi-Fi | MyHomeNet
-           2 switch @970,375 checked"#,
+           2 switch @970,375 checked: Wi-Fi"#,
     );
 }
 

@@ -317,7 +317,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
     let summary = crate::run::execute(
         spec,
         Arc::new(catalog),
-        store,
+        store.clone(),
         global.adb_server().map(str::to_string),
         agent,
         move |p| {
@@ -342,6 +342,18 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         summary.progress.errored,
         args.name
     );
+    // "0 steps" alone does not say that the model answered nothing usable: say what it answered.
+    let finals = crate::run::report::finals(&store.run_results(&args.name)?);
+    let no_step: Vec<_> = finals
+        .iter()
+        .filter_map(|r| Some((r, crate::run::no_step::why_no_step(r)?)))
+        .collect();
+    for (row, why) in no_step.iter().take(10) {
+        println!("  {} took no step: {why}", row.instance);
+    }
+    if no_step.len() > 10 {
+        println!("  … and {} more (`droidmcp report --run {}`)", no_step.len() - 10, args.name);
+    }
     Ok(if summary.progress.done == summary.progress.total {
         0
     } else {
