@@ -153,8 +153,12 @@ fn run_help_lists_every_reference_agent() {
     for style in ["t3a", "m3a", "bmoca"] {
         assert!(agent.contains(style), "{style} missing from:{agent}");
     }
-    for flag in ["--reasoning ", "--reasoning-effort"] {
-        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    for flag in ["--reasoning", "--reasoning-effort <REASONING_EFFORT>"] {
+        assert!(
+            help.lines()
+                .any(|l| l.trim() == flag || l.trim().starts_with(&format!("{flag} "))),
+            "{flag} missing from:\n{help}"
+        );
     }
 }
 
@@ -229,7 +233,8 @@ async fn an_m3a_request_shows_the_screen_and_its_marked_copy_and_its_summaries_a
     assert_eq!(first["messages"][0]["role"], "system");
     let system = message_text(&first["messages"][0]);
     assert!(
-        system.contains("with marks") && system.contains("numeric label"),
+        system.contains("numeric label")
+            && system.contains("The label's number is the element's index"),
         "{system}"
     );
     let user = &first["messages"][1];
@@ -249,8 +254,8 @@ async fn an_m3a_request_shows_the_screen_and_its_marked_copy_and_its_summaries_a
         .count();
     let share = changed as f64 / (raw.width() * raw.height()) as f64;
     assert!(
-        share > 0.005 && share < 0.5,
-        "the marks change part of the picture, not all of it: {share}"
+        changed >= 100 && share < 0.5,
+        "the marks change part of the picture, not all of it: {changed} px, {share}"
     );
     assert!(
         first.get("response_format").is_none(),

@@ -155,7 +155,24 @@ pub fn layout<'a>(
                 (x + dx, y + dy)
             })
         });
-        let candidates = || spots.iter().copied().chain(nudged.clone()).map(rect);
+        // Last, every cell-aligned spot touching the box's top-left region, for boxes crowded
+        // on all sides.
+        let (reach_x, reach_y) = ((fr - fl).min(8 * w), (fb - ft).min(8 * h));
+        let scan = (ft - h..=ft + reach_y)
+            .step_by(cell.max(1) as usize)
+            .flat_map(move |y| {
+                (fl - w..=fl + reach_x)
+                    .step_by(cell.max(1) as usize)
+                    .map(move |x| (x, y))
+            });
+        let candidates = || {
+            spots
+                .iter()
+                .copied()
+                .chain(nudged.clone())
+                .chain(scan.clone())
+                .map(rect)
+        };
         let label = candidates()
             .find(|r| inside(r) && clear_of_labels(r) && clear_of_boxes(r))
             .or_else(|| candidates().find(|r| inside(r) && clear_of_labels(r)))
