@@ -247,24 +247,89 @@ fn devices_without_an_adb_server_still_lists_the_embedded_phone() {
     );
 }
 
-/// Judges are found from any working directory, and a missing file is named once.
+/// Judges are found from any working directory, and a missing file is named once: outside a
+/// checkout they are the bundled ones unpacked into the cache, never the checkout the binary was
+/// built in (a wheel carries that path from the machine that built it).
 #[test]
 fn judges_are_found_outside_the_repository() {
     let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join("cache");
     let out = droidmcp(home.path(), &["judge", "ping", "no-such-judge"])
         .current_dir(home.path())
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    let bundled = cache.join(format!("droidmcp/data-{}/judges/", env!("CARGO_PKG_VERSION")));
+    assert!(
+        stderr.contains(&bundled.display().to_string()),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(env!("CARGO_MANIFEST_DIR")), "{stderr}");
+    assert_eq!(
+        stderr.matches("No such file").count(),
+        1,
+        "named once: {stderr}"
+    );
+}
+
+/// `--judges judges/local`, as the docs write it, names the bundled local panel from any
+/// directory: the panel loads (the command gets as far as the episode it was asked about).
+/// A panel that is nowhere says where it was looked for and what there is.
+#[test]
+fn a_bundled_panel_is_named_from_any_directory() {
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("episodes.db");
+    let store = store.to_str().unwrap();
+    for given in ["judges/local", "local"] {
+        let out = droidmcp(
+            home.path(),
+            &["judge", "ep-none", "--judges", given, "--store", store],
+        )
+        .current_dir(home.path())
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .output()
+        .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("unknown episode \"ep-none\""),
+            "{given}: {}",
+            text(&out)
+        );
+    }
+    let out = droidmcp(home.path(), &["judge", "ep-none", "--judges", "judges/cloud"])
+        .current_dir(home.path())
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        stderr.contains(&format!("{}/judges/", env!("CARGO_MANIFEST_DIR"))),
+        stderr.contains("no directory judges/cloud here") && stderr.contains("local"),
         "{stderr}"
     );
-    assert_eq!(
-        stderr.matches("No such file").count(),
-        1,
-        "named once: {stderr}"
+}
+
+/// Outside a checkout the task suite is the one the binary carries, unpacked into the cache,
+/// not the checkout it was built from.
+#[test]
+fn the_suite_outside_a_checkout_is_the_bundled_one() {
+    let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join("cache");
+    let out = droidmcp(home.path(), &["tasks", "list"])
+        .current_dir(home.path())
+        .env("XDG_CACHE_HOME", &cache)
+        .env_remove("DROIDMCP_TASKS")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("aw.settings.wifi_on"));
+    let unpacked = cache.join(format!("droidmcp/data-{}/tasks", env!("CARGO_PKG_VERSION")));
+    assert!(
+        std::fs::read_dir(&unpacked).is_ok_and(|mut d| d.next().is_some()),
+        "{} holds the suite",
+        unpacked.display()
     );
 }
 

@@ -298,25 +298,34 @@ async fn a_crashing_agent_process_is_errored_and_retried_not_failed() {
     );
 }
 
+/// A shell agent speaking MCP's stateless JSON over HTTP with curl: it opens a session, then runs
+/// `lines` ([`curl_call`]s and any shell).
+fn curl_agent(lines: &[String]) -> String {
+    let init = [
+        "set -e".to_string(),
+        "SID=$(curl -sf -D - -o /dev/null -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}' | tr -d '\\r' | sed -n 's/^mcp-session-id: //Ip')".to_string(),
+        "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}' >/dev/null".to_string(),
+    ];
+    init.iter().chain(lines).cloned().collect::<Vec<_>>().join("\n")
+}
+
+/// One tool call whose reply the agent prints.
+fn curl_call(id: u32, name: &str, args: &str) -> String {
+    format!(
+        "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"{name}\",\"arguments\":{args}}}}}'; echo"
+    )
+}
+
 #[tokio::test]
 async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
     let catalog = catalog();
     let store = Store::in_memory().unwrap();
     // A shell agent speaking MCP's stateless JSON over HTTP with curl: open Settings, then finish.
-    let call = |id: u32, name: &str, args: &str| {
-        format!(
-            "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"{name}\",\"arguments\":{args}}}}}' >/dev/null"
-        )
-    };
-    let script = [
-        "set -e".to_string(),
-        "SID=$(curl -sf -D - -o /dev/null -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}' | tr -d '\\r' | sed -n 's/^mcp-session-id: //Ip')".to_string(),
-        "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}' >/dev/null".to_string(),
-        call(1, "open_app", "{\"app\":\"Settings\"}"),
-        call(2, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
+    let script = curl_agent(&[
+        curl_call(1, "open_app", "{\"app\":\"Settings\"}"),
+        curl_call(2, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
         "echo \"done with $DROIDMCP_MAX_STEPS steps for: $DROIDMCP_GOAL\"".to_string(),
-    ]
-    .join("\n");
+    ]);
     let spec = spec(
         "cmd",
         vec!["aw.settings.wifi_on".into()],
@@ -343,6 +352,42 @@ async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
             .contains("done with 10 steps for: Turn wifi on."),
         "{log}"
     );
+}
+
+#[tokio::test]
+async fn a_runs_phone_keeps_real_time_as_a_served_phone_does() {
+    let catalog = catalog();
+    let store = Store::in_memory().unwrap();
+    // The agent reads the phone's clock, waits two real seconds, reads it again, and finishes.
+    let script = curl_agent(&[
+        curl_call(1, "device_status", "{}"),
+        "sleep 2".into(),
+        curl_call(2, "device_status", "{}"),
+        curl_call(3, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
+    ]);
+    let spec = spec(
+        "clock",
+        vec!["aw.settings.wifi_on".into()],
+        AgentSpec::Command(script),
+        1,
+    );
+    droidmcp::run::execute(spec, catalog.clone(), store.clone(), None, None, |_| {})
+        .await
+        .unwrap();
+    let rows = store.run_results("clock").unwrap();
+    let log: Value = serde_json::from_str(&rows[0].agent_log).unwrap();
+    let stdout = log["stdout"].as_str().unwrap();
+    let times: Vec<chrono::NaiveDateTime> = regex::Regex::new(r#""time":"([0-9-]+ [0-9:]+) \+0000""#)
+        .unwrap()
+        .captures_iter(stdout)
+        .map(|c| chrono::NaiveDateTime::parse_from_str(&c[1], "%Y-%m-%d %H:%M:%S").unwrap())
+        .collect();
+    assert_eq!(times.len(), 2, "{stdout}");
+    let moved = (times[1] - times[0]).num_seconds();
+    assert!((1..=10).contains(&moved), "the phone's clock moved {moved} s in 2 s: {times:?}");
+    // The task sets no time: the phone shows the host's, as an emulator does.
+    let off = (times[0] - chrono::Utc::now().naive_utc()).num_seconds().abs();
+    assert!(off < 120, "the phone's clock is {off} s off the host's: {times:?}");
 }
 
 #[test]
@@ -673,18 +718,45 @@ async fn rows_changed_in_an_app_the_task_does_not_use_are_side_effects() {
     let said = phone.console("sms send 5550100 stray text");
     assert!(said.ends_with("OK\r\n"), "{said:?}");
     let after = side_effects::read_data(&phone).await;
-    let changes = side_effects::diff_data(&before, &after, &["com.android.settings".into()]);
+    let changes = side_effects::diff_data(&before, &after, &["settings".into()]);
     assert_eq!(changes.len(), 1, "{changes:?}");
     let text = changes[0].to_string();
     assert!(
-        text.starts_with(
-            "content://sms (com.google.android.apps.messaging): 1 row(s) added, 0 removed"
-        ) && text.contains("stray text"),
+        text.starts_with("content://sms (messages): 1 row(s) added, 0 removed")
+            && text.contains("stray text"),
         "{text}"
     );
-    // A texting task's own text is no side effect.
-    let own = ["com.google.android.apps.messaging".to_string()];
+    // A texting task's own text is no side effect: its apps as the task file names them.
+    let own = catalog().get("aw.sms.send").unwrap().apps.clone();
     assert!(side_effects::diff_data(&before, &after, &own).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_own_changes_are_not_its_side_effects() {
+    // The event a calendar task adds, the text a messages task sends, the thread it reads: the
+    // task's own work, played by the oracle agent through a run.
+    let catalog = catalog();
+    let tasks: Vec<String> = [
+        "aw.calendar.add_event_at_hour",
+        "aw.sms.send",
+        "aw.sms.reply",
+    ]
+    .map(String::from)
+    .to_vec();
+    let store = Store::in_memory().unwrap();
+    let model_spec = spec("own", tasks, AgentSpec::Command(String::new()), 1);
+    let model = Model::start(oracle(&instances_of(&catalog, &model_spec)), Duration::ZERO).await;
+    let spec = RunSpec {
+        agent: reference(&model),
+        ..model_spec
+    };
+    play(spec, &catalog, &store, &model).await;
+    let rows = store.run_results("own").unwrap();
+    assert_eq!(rows.len(), 3);
+    for r in &rows {
+        assert!(r.success, "{} did not succeed: {:?}", r.instance, r.error);
+        assert_eq!(r.side_effects, "[]", "{}", r.instance);
+    }
 }
 
 #[tokio::test]
@@ -890,4 +962,42 @@ fn two_shards_in_two_processes_make_one_report() {
     assert_eq!(v["instances"], 6, "{v}");
     assert_eq!(v["success"]["k"], 6, "{v}");
     assert_eq!(v["devices"].as_array().map(Vec::len), Some(1), "{v}");
+}
+
+/// A model that answers in a format the agent does not read (here the MCP tool choice the example
+/// agents' scripted model gives) plays episodes of 0 steps: the run's summary and its report say
+/// so, with the parse error and the start of the model's reply, instead of a bare "0 steps".
+#[test]
+fn a_run_whose_model_gives_nothing_usable_says_why_no_step_was_taken() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(Model::start(
+        Arc::new(|_: &str| r#"{"tool": "open_app", "arguments": {"app": "Settings"}}"#.to_string()),
+        Duration::ZERO,
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["run", "mute", "--tasks", "aw.settings.wifi_on", "--max-steps", "1"])
+        .args(["--agent", "t3a", "--model", "m", "--base-url", &model.base, "--store"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("took no step: none of the model's 6 replies was an action the t3a agent reads")
+            && stdout.contains("action_type")
+            && stdout.contains(r#"{\"tool\": \"open_app\""#),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["report", "--run", "mute", "--store"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        text.contains("## Took no step") && text.contains("none of the model's 6 replies"),
+        "{text}"
+    );
 }

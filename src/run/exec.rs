@@ -757,7 +757,8 @@ async fn play_reference(
         log: json!({
             "agent": agent.style().name(),
             "turns": turns.iter().map(|t| json!({
-                "turn": t.number, "reply": t.reply, "action": t.action, "result": t.result,
+                "turn": t.number, "reply": t.reply, "reason": t.reason, "action": t.action,
+                "result": t.result, "summary": t.summary,
                 "invalid": t.invalid, "prompt_tokens": t.prompt_tokens,
                 "completion_tokens": t.completion_tokens, "cost_usd": t.cost_usd,
                 "calls": t.calls, "latency_ms": t.latency.as_millis() as u64,

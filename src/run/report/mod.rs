@@ -604,6 +604,17 @@ impl RunReport {
                 );
             }
         }
+        let no_step: Vec<(&RunResultRow, String)> = self
+            .rows
+            .iter()
+            .filter_map(|r| Some((r, super::no_step::why_no_step(r)?)))
+            .collect();
+        if !no_step.is_empty() {
+            let _ = writeln!(out, "\n## Took no step\n");
+            for (r, why) in no_step {
+                let _ = writeln!(out, "- {}: {why}", r.instance);
+            }
+        }
         if !self.devices.is_empty() {
             let _ = writeln!(
                 out,
