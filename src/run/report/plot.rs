@@ -26,7 +26,7 @@ impl RunReport {
         if envs.len() > 1 {
             bars.extend(envs.into_iter().map(|(e, r)| (format!("env {e}"), r)));
         }
-        let (label_w, bar_w, row_h, top) = (180.0, 420.0, 22.0, 48.0);
+        let (label_w, bar_w, row_h, top) = (180.0, 420.0, 22.0, 62.0);
         let plot_h = row_h * bars.len().max(1) as f64;
         let axis_y = top + plot_h + 4.0;
         let height = axis_y + 44.0;
@@ -52,7 +52,7 @@ impl RunReport {
             label_w + bar_w,
             label_w + bar_w / 2.0,
             axis_y + 36.0,
-            top - 2.0,
+            top - 6.0,
         );
         for (i, (label, rate)) in bars.iter().enumerate() {
             let y = top + 3.0 + row_h * i as f64;
