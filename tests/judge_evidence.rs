@@ -319,3 +319,112 @@ async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_stat
         "{report}"
     );
 }
+
+/// The evidence of `task`'s golden episode on a phone of `seed`, recorded in a fresh store.
+async fn golden_evidence(task: &Arc<Task>, seed: u64) -> Evidence {
+    let dir = tempfile::tempdir().unwrap();
+    let store = droidmcp::store::Store::open(&dir.path().join("episodes.db")).unwrap();
+    let phone: Arc<dyn droidmcp::device::Shell> = Arc::new(crate::util::boot(seed));
+    let report = droidmcp::episode::replay::run_instance(
+        task,
+        seed,
+        phone,
+        Some(store.clone()),
+        droidmcp::episode::replay::Solution::Golden,
+    )
+    .await
+    .unwrap();
+    droidmcp::judge::source::from_store(&store, &report.episode, None).unwrap()
+}
+
+#[tokio::test]
+async fn judges_see_what_changed_the_same_with_or_without_rules_and_never_a_checks_reading() {
+    let (catalog, _) =
+        Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    // Each task with a change judges must see, as its fact's command names it.
+    let cases = [
+        // A question whose rule reads the answer with `SELECT body …` (issue 37's example): its
+        // golden only reads the inbox, so nothing changed and only the screens show the answer.
+        ("messages.ir_last_text_from", ""),
+        (
+            "aw.calendar.add_event_at_hour",
+            "calendar.db: rows of Events",
+        ),
+        (
+            "aw.contacts.add_contact",
+            "contacts2.db: rows of raw_contacts",
+        ),
+        ("cross.contact_to_call", "calllog.db: rows of calls"),
+        ("bmoca.settings.wifi_off", "settings get global wifi_on"),
+        (
+            "bmoca.clock.turn_on_9am",
+            "alarms.db: rows of alarm_templates",
+        ),
+        ("cross.screen_timeout_to_sms", "mmssms.db: rows of sms"),
+    ];
+    for (id, change) in cases {
+        let task = catalog.get(id).unwrap();
+        assert!(!task.checks.is_empty(), "{id} has rules");
+        let mut ruleless = (*task).clone();
+        ruleless.checks.clear();
+        ruleless.constraints.clear();
+        ruleless.success = droidmcp::eval::expr::Expr::All(Vec::new());
+        let with_rules = golden_evidence(&task, 2).await;
+        let without = golden_evidence(&Arc::new(ruleless), 2).await;
+        let shown = |e: &Evidence| -> Vec<String> {
+            e.facts
+                .iter()
+                .map(|f| format!("$ {} ({})\n{}", f.command, f.source, f.output))
+                .collect()
+        };
+        assert_eq!(
+            shown(&with_rules),
+            shown(&without),
+            "{id}: the facts differ"
+        );
+        assert_eq!(with_rules.final_elements, without.final_elements, "{id}");
+        assert_eq!(
+            with_rules.final_screenshot, without.final_screenshot,
+            "{id}"
+        );
+        for (a, b) in with_rules.steps.iter().zip(&without.steps) {
+            assert_eq!(
+                (&a.action, &a.elements, &a.before, &a.screenshot),
+                (&b.action, &b.elements, &b.before, &b.screenshot),
+                "{id} step {}",
+                a.number
+            );
+        }
+        assert_eq!(with_rules.steps.len(), without.steps.len());
+        let text = shown(&with_rules).join("\n");
+        eprintln!(
+            "==== {id}: {} facts, {} characters\n{text}",
+            with_rules.facts.len(),
+            text.len()
+        );
+        if change.is_empty() {
+            assert!(
+                with_rules.facts.iter().all(|f| f.source == "clock"),
+                "{id}: nothing changed, yet\n{text}"
+            );
+        } else {
+            assert!(text.contains(change), "{id}: no {change:?} among\n{text}");
+        }
+        // No check's query or command, and no fact said to be read for a check.
+        let instance = task.instantiate(2, &Default::default()).unwrap();
+        for check in &instance.checks {
+            if let droidmcp::eval::check::Probe::Sqlite {
+                test: droidmcp::eval::check::SqliteTest::Query { sql, .. },
+                ..
+            } = &check.probe
+            {
+                assert!(!text.contains(sql), "{id}: check {} shown: {sql}", check.id);
+            }
+            assert!(
+                !text.contains(&format!("check {}", check.id)),
+                "{id}\n{text}"
+            );
+        }
+        assert!(!text.contains("SELECT"), "{id}\n{text}");
+    }
+}

@@ -148,7 +148,7 @@ async fn an_oracle_agent_scores_every_instance_on_four_phones() {
     assert!(report
         .rows
         .iter()
-        .all(|r| r.finished && r.steps > 0 && r.tokens > 0));
+        .all(|r| r.finished && r.steps > 0 && r.tokens.is_some_and(|t| t > 0)));
     let md = report.markdown();
     assert!(
         md.contains("| success (errored left out) | 100.0% [91.2, 100.0] (40/40) |"),
@@ -341,7 +341,7 @@ async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
     // It acted (one step) and said it was done, but Wi-Fi is still off: the agent's failure.
     assert_eq!(
         (r.outcome.as_str(), r.finished, r.steps, r.ending.as_str()),
-        ("failure", true, 1, "exited 0"),
+        ("failure", true, 1, "done; exited 0"),
         "{r:?}"
     );
     let log: Value = serde_json::from_str(&r.agent_log).unwrap();
@@ -718,18 +718,45 @@ async fn rows_changed_in_an_app_the_task_does_not_use_are_side_effects() {
     let said = phone.console("sms send 5550100 stray text");
     assert!(said.ends_with("OK\r\n"), "{said:?}");
     let after = side_effects::read_data(&phone).await;
-    let changes = side_effects::diff_data(&before, &after, &["com.android.settings".into()]);
+    let changes = side_effects::diff_data(&before, &after, &["settings".into()]);
     assert_eq!(changes.len(), 1, "{changes:?}");
     let text = changes[0].to_string();
     assert!(
-        text.starts_with(
-            "content://sms (com.google.android.apps.messaging): 1 row(s) added, 0 removed"
-        ) && text.contains("stray text"),
+        text.starts_with("content://sms (messages): 1 row(s) added, 0 removed")
+            && text.contains("stray text"),
         "{text}"
     );
-    // A texting task's own text is no side effect.
-    let own = ["com.google.android.apps.messaging".to_string()];
+    // A texting task's own text is no side effect: its apps as the task file names them.
+    let own = catalog().get("aw.sms.send").unwrap().apps.clone();
     assert!(side_effects::diff_data(&before, &after, &own).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_own_changes_are_not_its_side_effects() {
+    // The event a calendar task adds, the text a messages task sends, the thread it reads: the
+    // task's own work, played by the oracle agent through a run.
+    let catalog = catalog();
+    let tasks: Vec<String> = [
+        "aw.calendar.add_event_at_hour",
+        "aw.sms.send",
+        "aw.sms.reply",
+    ]
+    .map(String::from)
+    .to_vec();
+    let store = Store::in_memory().unwrap();
+    let model_spec = spec("own", tasks, AgentSpec::Command(String::new()), 1);
+    let model = Model::start(oracle(&instances_of(&catalog, &model_spec)), Duration::ZERO).await;
+    let spec = RunSpec {
+        agent: reference(&model),
+        ..model_spec
+    };
+    play(spec, &catalog, &store, &model).await;
+    let rows = store.run_results("own").unwrap();
+    assert_eq!(rows.len(), 3);
+    for r in &rows {
+        assert!(r.success, "{} did not succeed: {:?}", r.instance, r.error);
+        assert_eq!(r.side_effects, "[]", "{}", r.instance);
+    }
 }
 
 #[tokio::test]
@@ -935,4 +962,42 @@ fn two_shards_in_two_processes_make_one_report() {
     assert_eq!(v["instances"], 6, "{v}");
     assert_eq!(v["success"]["k"], 6, "{v}");
     assert_eq!(v["devices"].as_array().map(Vec::len), Some(1), "{v}");
+}
+
+/// A model that answers in a format the agent does not read (here the MCP tool choice the example
+/// agents' scripted model gives) plays episodes of 0 steps: the run's summary and its report say
+/// so, with the parse error and the start of the model's reply, instead of a bare "0 steps".
+#[test]
+fn a_run_whose_model_gives_nothing_usable_says_why_no_step_was_taken() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(Model::start(
+        Arc::new(|_: &str| r#"{"tool": "open_app", "arguments": {"app": "Settings"}}"#.to_string()),
+        Duration::ZERO,
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["run", "mute", "--tasks", "aw.settings.wifi_on", "--max-steps", "1"])
+        .args(["--agent", "t3a", "--model", "m", "--base-url", &model.base, "--store"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("took no step: none of the model's 6 replies was an action the t3a agent reads")
+            && stdout.contains("action_type")
+            && stdout.contains(r#"{\"tool\": \"open_app\""#),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["report", "--run", "mute", "--store"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        text.contains("## Took no step") && text.contains("none of the model's 6 replies"),
+        "{text}"
+    );
 }

@@ -41,9 +41,16 @@ mod judge;
 // Judges' evidence holds what decides: an evidence-only judge agrees with the rules.
 mod judge_evidence;
 
+// The frames judges see: actions drawn on the frame before each step, decoding to the phone's screen.
+mod judge_frames;
+
 // `droidmcp run`: reference and command agents over the suite on several phones, resume, errors.
 mod oracle_model;
 mod run;
+
+// Reference agents against a stand-in refusing what OpenAI refuses: reasoning models at default
+// flags, M3A's two screenshots and summaries, sliders set by value.
+mod agents;
 
 // The MCP server in-process: tools, errors, fuzz-style calls.
 mod mcp;

@@ -131,7 +131,7 @@ impl Default for DumpPolicy {
 }
 
 /// Where uiautomator writes when `/dev/tty` gives nothing usable.
-const DUMP_FILE: &str = "/sdcard/window_dump.xml";
+pub(crate) const DUMP_FILE: &str = "/sdcard/window_dump.xml";
 
 #[derive(Default)]
 struct Cache {

@@ -29,6 +29,9 @@ pub struct Episode {
     pub(super) finished: bool,
     pub(super) steps: Vec<Step>,
     pub(super) before: BTreeMap<String, DbSnapshot>,
+    /// The phone as setup left it, for what changed since (judges' facts); read for episodes with
+    /// a store only, the ones judges are shown.
+    pub(super) setup_state: Option<crate::eval::changes::PhoneState>,
     pub(super) log_baseline: Option<LogLine>,
     /// `any_step` device checks that passed after some step (latched).
     pub(super) latched: BTreeMap<String, CheckResult>,
@@ -80,6 +83,7 @@ impl Episode {
             finished: false,
             steps: Vec::new(),
             before: BTreeMap::new(),
+            setup_state: None,
             log_baseline: None,
             latched: BTreeMap::new(),
             runs: 0,
@@ -274,6 +278,12 @@ impl Episode {
                 }
             }
         }
+        if self.store.is_some() {
+            match crate::eval::changes::read(self.shell.as_ref()).await {
+                Ok(state) => self.setup_state = Some(state),
+                Err(e) => return Err(self.abort(&e.to_string())),
+            }
+        }
         if self
             .instance
             .checks
@@ -394,24 +404,20 @@ impl Episode {
     }
 
     /// The state the agent left, for judges: the end frame with its screen, and the device facts
-    /// (what the rule checks read, and what the goal names). Taken at the final check, when the
-    /// agent has finished, answered or run out of steps and nothing moves the phone any more.
+    /// (the clock, what changed since setup: the same for a task with rules as without). Taken at
+    /// the final check, when the agent has finished, answered or run out of steps and nothing moves
+    /// the phone any more.
     async fn keep_end_state(&mut self) -> Result<(), EpisodeError> {
         let Some(store) = self.store.clone() else {
             return Ok(());
         };
         self.keep_frame(FrameKind::End, self.steps.len() as u32)
             .await?;
-        let facts = match eval::facts::read(
-            &self.instance.checks,
-            &self.instance.constraints,
-            &self.instance.goal,
-            self.shell.as_ref(),
-            &self.before,
-            self.log_baseline.as_ref(),
-        )
-        .await
-        {
+        // Taken for the read and put back: a later final check reads against it again.
+        let setup = self.setup_state.take();
+        let read = eval::facts::read(self.shell.as_ref(), setup.as_ref()).await;
+        self.setup_state = setup;
+        let facts = match read {
             Ok(facts) => facts,
             Err(lost) => return Err(self.abort(&lost.to_string())),
         };

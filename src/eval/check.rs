@@ -110,8 +110,9 @@ pub enum Probe {
 }
 
 impl Probe {
-    /// The one shell command a settings, shell or content probe reads the device with (device
-    /// facts read the same command, so a judge sees what the check saw).
+    /// The one shell command a settings, shell or content probe reads the device with (a setting
+    /// that changed is shown to judges as `settings get` prints it, so the evidence rebuilt from
+    /// facts answers this command).
     pub fn command(&self) -> Option<String> {
         match self {
             Probe::Settings { ns, key, .. } => {

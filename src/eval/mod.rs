@@ -11,6 +11,7 @@
 
 pub mod android;
 pub mod answer;
+pub mod changes;
 pub mod check;
 pub mod constraint;
 pub mod expr;

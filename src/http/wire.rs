@@ -8,7 +8,7 @@
 //!  "score": 1.0, "subgoal_rate": null, "steps_used": 9, "max_steps": 14, "gate": null,
 //!  "checks": [{"id": "db", "passed": true, "value": "1 matching of 3 rows", "reason": null,
 //!              "evidence": [{"command": "pull /data/user_de/0/…/alarms.db (+ -wal, -shm)", "output": "ok"}]}],
-//!  "metrics": {"task_reward": 1.0, "completion_ratio": 1.0, "reversed_redundancy": 1.0, "repeat_ratio": 0.0}}
+//!  "metrics": {"task_reward": 1.0, "completion_ratio": 1.0, "reversed_redundancy": 1.0, "repeat_ratio": 0.0, "reference_matched": 1.0}}
 //! ```
 
 use std::collections::BTreeMap;
@@ -210,6 +210,8 @@ pub struct Metrics {
     pub completion_ratio: f64,
     pub reversed_redundancy: f64,
     pub repeat_ratio: f64,
+    /// The share of the reference's actions the steps matched (|LCS| / L), outcome aside.
+    pub reference_matched: f64,
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
@@ -256,6 +258,7 @@ impl From<&CoreReport> for Report {
                 completion_ratio: m.completion_ratio,
                 reversed_redundancy: m.reversed_redundancy,
                 repeat_ratio: m.repeat_ratio,
+                reference_matched: m.reference_matched,
             }),
         }
     }

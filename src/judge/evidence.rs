@@ -52,15 +52,18 @@ pub struct StepEvidence {
     pub action_json: serde_json::Value,
     /// Screen pixels per frame pixel of this step's frames.
     pub scale: f64,
-    /// JPEG of the screen the action was taken on, when recorded.
+    /// JPEG of the screen the action was taken on, when recorded (clean: [`Self::before_marked`]
+    /// draws the action on it).
     pub before: Option<Vec<u8>>,
-    /// JPEG of the screen after the action, with the action drawn on it, when recorded.
+    /// JPEG of the screen after the action, when recorded (clean: the next action is drawn on
+    /// the next step's `before`).
     pub screenshot: Option<Vec<u8>>,
 }
 
 impl StepEvidence {
-    /// The screen the action was taken on with the action drawn on it (where A3's reward model
-    /// looks for it). Drawn when asked: only that judge kind needs it.
+    /// The screen the action was taken on with the action drawn on it (where A3 marks it: a
+    /// ring on the frame after the touch would sit on content the touch already changed). Drawn
+    /// when a request is built.
     pub fn before_marked(&self) -> Option<Vec<u8>> {
         let before = self.before.as_ref()?;
         Some(super::marks::mark_or_clean(

@@ -1,6 +1,8 @@
-//! The agent's action drawn on the screenshot taken after it, as A3's reward model is shown steps:
-//! a ring where a finger touched, the path of a swipe, and the text that was typed in a band at the
-//! top. Frames are stored clean; marks are drawn when a judge's request is built.
+//! The agent's action drawn on the screenshot it was taken on (the frame before the step), as A3's
+//! reward model is shown steps: a ring where a finger touched, the path of a swipe, and, for a
+//! step that typed, the typed text in a band at the top. Frames are stored clean; marks are drawn
+//! when a judge's request is built, on the decoded frame, and the result is encoded again at the
+//! frame's own size.
 
 use image::RgbaImage;
 use serde_json::Value;
@@ -18,13 +20,23 @@ const WHITE: [u8; 4] = [255, 255, 255, 255];
 pub enum MarkError {
     #[error("stored frame is not a readable JPEG: {0}")]
     Decode(String),
+    /// Frames stored before their encoder wrote interleaved scans: `image`'s decoder (zune-jpeg
+    /// 0.5) reads a baseline JPEG whose components come in separate scans with 4:2:0 chroma as
+    /// green stripes over a picture stretched twice as tall, so such a frame is shown clean.
+    #[error(
+        "stored frame has its colour components in separate scans, which the decoder misreads"
+    )]
+    SeparateScans,
     #[error("cannot encode the marked frame: {0}")]
     Encode(String),
 }
 
 /// `jpeg` (a frame whose pixels are `scale` screen pixels each) with `action` (a stored step's
-/// action JSON: `point`, `end`, `text`, `kind`) drawn on it, as JPEG.
+/// action JSON: `point`, `end`, `text`, `kind`) drawn on it, as JPEG of the same size.
 pub fn mark(jpeg: &[u8], scale: f64, action: &Value) -> Result<Vec<u8>, MarkError> {
+    if separate_scans(jpeg) {
+        return Err(MarkError::SeparateScans);
+    }
     let img = image::load_from_memory_with_format(jpeg, image::ImageFormat::Jpeg)
         .map_err(|e| MarkError::Decode(e.to_string()))?
         .to_rgba8();
@@ -39,6 +51,30 @@ pub fn mark_or_clean(jpeg: &[u8], scale: f64, action: &Value, step: usize) -> Ve
         tracing::warn!("step {step} frame shown unmarked: {e}");
         jpeg.to_vec()
     })
+}
+
+/// Whether `jpeg` is a baseline JPEG with more than one scan: its components coded one scan each
+/// (what `jpeg-encoder` wrote with optimized Huffman tables) rather than interleaved in one. Walks
+/// the marker segments up to the first scan's header; progressive JPEGs (SOF2) are read right.
+pub fn separate_scans(jpeg: &[u8]) -> bool {
+    let mut at = 2; // after SOI
+    let mut components = 0u8;
+    while at + 4 <= jpeg.len() {
+        if jpeg[at] != 0xFF {
+            return false;
+        }
+        let marker = jpeg[at + 1];
+        let len = u16::from_be_bytes([jpeg[at + 2], jpeg[at + 3]]) as usize;
+        match marker {
+            // Baseline or extended sequential: the frame's component count.
+            0xC0 | 0xC1 => components = jpeg.get(at + 9).copied().unwrap_or(0),
+            // The first scan: fewer components than the frame means one scan per component.
+            0xDA => return components > 1 && jpeg.get(at + 4).copied().unwrap_or(0) < components,
+            _ => {}
+        }
+        at += 2 + len;
+    }
+    false
 }
 
 fn point(v: &Value, scale: f64) -> Option<(f32, f32)> {
@@ -64,7 +100,10 @@ pub fn draw(img: RgbaImage, scale: f64, action: &Value) -> RgbaImage {
     if let Some(p) = start {
         ring(&mut canvas, p, radius, width);
     }
-    if let Some(text) = action["text"].as_str().filter(|t| !t.is_empty()) {
+    // Only typing has text to show: a key's name, an app's package or a swipe's direction in
+    // `text` were never typed.
+    let typed = action["kind"].as_str() == Some("type");
+    if let Some(text) = action["text"].as_str().filter(|t| typed && !t.is_empty()) {
         let band_height = (radius * 2.4) as i32;
         canvas.fill_rect(Bounds::new(0, 0, size.width(), band_height), BAND);
         let style = TextStyle {
@@ -151,5 +190,46 @@ mod tests {
         assert!(dark[0] < 60, "a band at the top carries the typed text");
         let lit = (0..400).any(|x| (0..30).any(|y| typed.get_pixel(x, y).0[0] > 200));
         assert!(lit, "the band has text in it");
+    }
+
+    #[test]
+    fn only_typing_gets_a_band() {
+        let img = RgbaImage::from_pixel(400, 800, image::Rgba([255, 255, 255, 255]));
+        for action in [
+            json!({"kind": "key", "text": "back"}),
+            json!({"kind": "open_app", "text": "com.google.android.deskclock"}),
+            json!({"kind": "swipe", "text": "up", "point": [200, 700], "end": [200, 600]}),
+        ] {
+            let out = draw(img.clone(), 1.0, &action);
+            assert_eq!(out.get_pixel(390, 5).0, [255; 4], "{action}");
+        }
+    }
+
+    #[test]
+    fn frames_coded_one_scan_per_component_are_told_apart() {
+        let img = RgbaImage::from_fn(64, 48, |x, y| {
+            image::Rgba([x as u8 * 4, y as u8 * 5, 90, 255])
+        });
+        let jpeg = |optimized: bool| {
+            let mut out = Vec::new();
+            let mut enc = jpeg_encoder::Encoder::new(&mut out, 80);
+            enc.set_sampling_factor(jpeg_encoder::SamplingFactor::F_2_2);
+            enc.set_optimized_huffman_tables(optimized);
+            enc.encode(img.as_raw(), 64, 48, jpeg_encoder::ColorType::Rgba)
+                .unwrap();
+            out
+        };
+        assert!(separate_scans(&jpeg(true)));
+        assert!(!separate_scans(&jpeg(false)));
+        let stored = crate::device::image::encode(&img, crate::device::image::Encoding::Jpeg(80));
+        assert!(
+            !separate_scans(&stored.unwrap()),
+            "frames are stored interleaved"
+        );
+        assert!(matches!(
+            mark(&jpeg(true), 1.0, &json!({"kind": "tap", "point": [10, 10]})),
+            Err(MarkError::SeparateScans)
+        ));
+        assert!(!separate_scans(b"not a jpeg"));
     }
 }

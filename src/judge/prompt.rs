@@ -125,22 +125,26 @@ pub fn estimate_tokens(text: &str) -> usize {
     text.chars().count().div_ceil(4)
 }
 
-/// Device facts as the judge reads them: each command, why it was read, and what it printed.
+/// Device facts as the judge reads them: each command, what it is (the clock, a change since
+/// setup and what was there before), and what it printed.
 pub fn facts_text(facts: &[crate::eval::facts::Fact]) -> String {
     if facts.is_empty() {
         return "(none were read)".into();
     }
-    facts
+    let mut text: String = facts
         .iter()
         .map(|f| {
             let why = match f.source.as_str() {
-                "goal" => "named by the goal".to_string(),
-                "clock" => "the phone's clock".to_string(),
-                check => format!("read by check {check}"),
+                "clock" => "the phone's clock",
+                other => other,
             };
             format!("$ {}   ({why})\n{}\n", f.command, f.output)
         })
-        .collect()
+        .collect();
+    if facts.iter().all(|f| f.source == "clock") {
+        text.push_str("(nothing changed on the phone since setup: no setting, app data or file)\n");
+    }
+    text
 }
 
 /// One step as the judge reads it.
@@ -205,25 +209,27 @@ pub fn trajectory_text(steps: &[StepEvidence], budget: usize) -> String {
     text
 }
 
-/// Evenly spaced screenshots, always including the last, at most `max`.
+/// Evenly spaced steps' screens before the step with its action drawn on them, always including
+/// the last step, at most `max`.
 pub fn keyframes(evidence: &Evidence, max: usize) -> Vec<(usize, Vec<u8>)> {
-    let shots: Vec<(usize, &Vec<u8>)> = evidence
+    let shots: Vec<&StepEvidence> = evidence
         .steps
         .iter()
-        .filter_map(|s| s.screenshot.as_ref().map(|png| (s.number, png)))
+        .filter(|s| s.before.is_some())
         .collect();
     if max == 0 || shots.is_empty() {
         return Vec::new();
     }
-    if shots.len() <= max {
-        return shots.into_iter().map(|(n, p)| (n, p.clone())).collect();
-    }
-    let last = shots.len() - 1;
-    let mut picked: Vec<usize> = (0..max).map(|i| i * last / (max - 1).max(1)).collect();
+    let mut picked: Vec<usize> = if shots.len() <= max {
+        (0..shots.len()).collect()
+    } else {
+        let last = shots.len() - 1;
+        (0..max).map(|i| i * last / (max - 1).max(1)).collect()
+    };
     picked.dedup();
     picked
         .into_iter()
-        .map(|i| (shots[i].0, shots[i].1.clone()))
+        .filter_map(|i| Some((shots[i].number, shots[i].before_marked()?)))
         .collect()
 }
 
@@ -270,7 +276,7 @@ mod tests {
             steps: (1..=10)
                 .map(|n| StepEvidence {
                     number: n,
-                    screenshot: Some(vec![n as u8]),
+                    before: Some(vec![n as u8]),
                     ..Default::default()
                 })
                 .collect(),

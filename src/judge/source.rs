@@ -8,7 +8,6 @@ use crate::hierarchy::{self, ElementList, Options};
 use crate::store::{FrameKind, FrameRow, Store, StoreError};
 
 use super::evidence::{Evidence, StepEvidence};
-use super::marks;
 
 /// Why evidence could not be assembled.
 #[derive(Debug, thiserror::Error)]
@@ -112,9 +111,7 @@ pub fn from_store(
                     .or(after.get(&s.index).copied())
                     .map_or(1.0, |f| f.scale),
                 before: before.map(|f| f.jpeg.clone()),
-                screenshot: after
-                    .get(&s.index)
-                    .map(|f| marks::mark_or_clean(&f.jpeg, f.scale, &action, f.step as usize)),
+                screenshot: after.get(&s.index).map(|f| f.jpeg.clone()),
                 action_json: action,
             }
         })

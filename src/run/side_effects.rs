@@ -4,77 +4,10 @@
 //! exposes as content providers (texts, call log, contacts, calendar), changed in an app the task does
 //! not use.
 
-use std::collections::BTreeMap;
-
-use crate::device::Shell;
-
-/// The namespaces `settings list` reads.
-const NAMESPACES: [&str; 3] = ["system", "secure", "global"];
-
-/// Every setting by `namespace/key`.
-pub type Settings = BTreeMap<String, String>;
-
-/// Reads every setting through `settings list`; a namespace the device cannot list is skipped (its
-/// changes then go unseen, which the report cannot tell from none).
-pub async fn read(shell: &dyn Shell) -> Settings {
-    let mut all = Settings::new();
-    for ns in NAMESPACES {
-        let Ok(out) = shell.exec(&format!("settings list {ns}")).await else {
-            continue;
-        };
-        if !out.success() {
-            continue;
-        }
-        for line in out.stdout_text().lines() {
-            if let Some((k, v)) = line.split_once('=') {
-                all.insert(format!("{ns}/{}", k.trim()), v.to_string());
-            }
-        }
-    }
-    all
-}
-
-/// The app databases read through `content query`, with the app each belongs to: a change there is
-/// a side effect unless the task uses that app.
-const PROVIDERS: [(&str, &str); 4] = [
-    ("content://sms", "com.google.android.apps.messaging"),
-    ("content://call_log/calls", "com.google.android.dialer"),
-    (
-        "content://com.android.contacts/data",
-        "com.google.android.contacts",
-    ),
-    (
-        "content://com.android.calendar/events",
-        "com.google.android.calendar",
-    ),
-];
-
-/// Each provider's rows as `content query` prints them (`Row: N col=value, ...` with the row
-/// number cut off, so a row that moved is not a change), by provider URI. A provider the device
-/// does not answer is left out, before and after alike.
-pub type Data = BTreeMap<&'static str, Vec<String>>;
-
-/// Reads the rows of every provider in [`PROVIDERS`].
-pub async fn read_data(shell: &dyn Shell) -> Data {
-    let mut all = Data::new();
-    for (uri, _) in PROVIDERS {
-        let Ok(out) = shell.exec(&format!("content query --uri {uri}")).await else {
-            continue;
-        };
-        if !out.success() {
-            continue;
-        }
-        let text = out.stdout_text();
-        let mut rows: Vec<String> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("Row: "))
-            .map(|l| l.split_once(' ').map_or("", |(_, cols)| cols).to_string())
-            .collect();
-        rows.sort();
-        all.insert(uri, rows);
-    }
-    all
-}
+use crate::eval::changes::{changed_settings, multiset_minus, PROVIDERS};
+pub use crate::eval::changes::{
+    read_providers as read_data, read_settings as read, Data, Settings,
+};
 
 /// Rows added to or removed from one app's provider.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,11 +28,11 @@ impl std::fmt::Display for DataChange {
             self.added.len(),
             self.removed.len()
         )?;
-        // The first row each way says what happened without flooding the report.
-        if let Some(a) = self.added.first() {
+        // Every row the counts count: a reader checks the count against the list.
+        for a in &self.added {
             write!(f, "; added {a}")?;
         }
-        if let Some(r) = self.removed.first() {
+        for r in &self.removed {
             write!(f, "; removed {r}")?;
         }
         Ok(())
@@ -123,23 +56,6 @@ pub fn diff_data(before: &Data, after: &Data, task_apps: &[String]) -> Vec<DataC
             })
         })
         .collect()
-}
-
-/// The rows of sorted `a` that sorted `b` lacks, counting duplicates.
-fn multiset_minus(a: &[String], b: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut j = 0;
-    for row in a {
-        while j < b.len() && b[j] < *row {
-            j += 1;
-        }
-        if j < b.len() && b[j] == *row {
-            j += 1;
-        } else {
-            out.push(row.clone());
-        }
-    }
-    out
 }
 
 /// One setting that changed.
@@ -166,17 +82,10 @@ impl std::fmt::Display for Change {
 /// The settings that differ between `before` and `after`, leaving out those `expected` says the task
 /// itself is about (a key the task's goal, setup or checks name).
 pub fn diff(before: &Settings, after: &Settings, expected: impl Fn(&str) -> bool) -> Vec<Change> {
-    let mut keys: Vec<&String> = before.keys().chain(after.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    keys.into_iter()
-        .filter(|k| before.get(*k) != after.get(*k))
-        .filter(|k| !expected(k.split_once('/').map_or(k.as_str(), |(_, key)| key)))
-        .map(|k| Change {
-            key: k.clone(),
-            before: before.get(k).cloned(),
-            after: after.get(k).cloned(),
-        })
+    changed_settings(before, after)
+        .into_iter()
+        .filter(|(k, _, _)| !expected(k.split_once('/').map_or(k.as_str(), |(_, key)| key)))
+        .map(|(key, before, after)| Change { key, before, after })
         .collect()
 }
 
@@ -222,9 +131,28 @@ mod tests {
         assert_eq!(all[0].removed, ["body=b"]);
         assert_eq!(
             all[0].to_string(),
-            "content://sms (com.google.android.apps.messaging): 1 row(s) added, 1 removed; added body=c; removed body=b"
+            "content://sms (messages): 1 row(s) added, 1 removed; added body=c; removed body=b"
         );
-        let messaging = ["com.google.android.apps.messaging".to_string()];
+        let messaging = ["messages".to_string()];
         assert!(diff_data(&before, &after, &messaging).is_empty());
+    }
+
+    #[test]
+    fn a_change_lists_every_row_it_counts() {
+        let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let mut before = Data::new();
+        before.insert("content://com.android.calendar/events", rows(&["title=a"]));
+        let mut after = Data::new();
+        after.insert(
+            "content://com.android.calendar/events",
+            rows(&["title=a", "title=b", "title=c"]),
+        );
+        let all = diff_data(&before, &after, &["clock".to_string()]);
+        assert_eq!(
+            all[0].to_string(),
+            "content://com.android.calendar/events (calendar): 2 row(s) added, 0 removed; added title=b; added title=c"
+        );
+        // The task's own app's changes are the task's, not side effects.
+        assert!(diff_data(&before, &after, &["calendar".to_string()]).is_empty());
     }
 }

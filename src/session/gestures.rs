@@ -47,7 +47,7 @@ impl Session {
             Some(target) => {
                 let aim = self.aim(state, slot, &screen, target, None, run).await?;
                 match (target, &aim.element) {
-                    (Target::Element(_), Some(e)) => e.bounds,
+                    (Target::Element(_) | Target::ElementAt { .. }, Some(e)) => e.bounds,
                     _ => screen
                         .main_scrollable()
                         .filter(|e| e.bounds.contains(aim.point))
@@ -333,6 +333,10 @@ fn locate(screen: &Screen, query: &Target) -> Option<Aim> {
     match query {
         Target::Text(text) => screen.find_text(text).map(element),
         Target::Element(id) => screen.element(*id).map(element),
+        Target::ElementAt { id, fx, fy } => screen.element(*id).map(|e| Aim {
+            point: super::targets::within(e.bounds, *fx, *fy),
+            element: Some(e),
+        }),
         Target::Selector(s) | Target::Within { selector: s, .. } => {
             let point = screen.node_bounds(s).ok()?.center();
             Some(Aim {
