@@ -1,7 +1,8 @@
 //! Every episode starts from a known phone: the boot snapshot is loaded before setup (through the
 //! emulator console the embedded phone answers), so what an earlier episode did never reaches a
 //! later one; a second episode on a phone aborts the first with a reason its agent reads; a phone
-//! keeping real time is back on real time when an episode that set its clock ends; a phone
+//! keeping real time is back on real time when an episode that set its clock ends, and every
+//! calendar task puts it on the calendar's month whatever the host's date; a phone
 //! without snapshots runs without a restore and the store says so.
 
 use std::collections::BTreeMap;

@@ -37,7 +37,10 @@ impl Leased {
             .shell(env)
             .await
             .map_err(|e| RunError::Device(format!("{}: {e}", held.name())))?;
-        let pool = Arc::new(DevicePool::new(Some(spec.clone()), None));
+        // Any other embedded phone the agent opens here keeps real time too, as its own does.
+        let pool = Arc::new(
+            DevicePool::new(Some(spec.clone()), None).with_sim_clock(crate::sim::ClockMode::Real),
+        );
         pool.insert(&spec, shell);
         // Until an episode is bound to the phone (`bind`), steps go to the registry.
         pool.set_step_sink(episodes.clone());
