@@ -27,9 +27,14 @@ fn reference(log: &Value, turns: &[Value], ending: &str) -> Option<String> {
     let agent = log["agent"].as_str().unwrap_or("reference");
     let text = |t: &Value, key: &str| t[key].as_str().unwrap_or("").to_string();
     let Some(first) = turns.first() else {
-        return Some(format!(
-            "the {agent} agent ended ({ending}) before the model's first reply"
-        ));
+        // The turns of an agent stopped at the time limit are not logged.
+        return Some(match ending {
+            "time limit" => format!(
+                "the episode's time limit (--episode-timeout) came before the {agent} agent took a \
+                 step: a slow model needs a longer one"
+            ),
+            _ => format!("the {agent} agent ended ({ending}) before its first turn"),
+        });
     };
     let invalid: Vec<&Value> = turns.iter().filter(|t| t["invalid"] == true).collect();
     if invalid.len() == turns.len() {
@@ -105,6 +110,16 @@ mod tests {
         let log = json!({"agent": "t3a", "turns": [{"invalid": true, "result": "x", "reply": "y"}]});
         assert_eq!(why_no_step(&row(3, "failure", log.clone())), None);
         assert_eq!(why_no_step(&row(0, "errored", log)), None);
+    }
+
+    /// The turns of an agent stopped at the time limit are lost with it: the reason names the
+    /// limit, not a model that never answered.
+    #[test]
+    fn an_agent_stopped_at_the_time_limit_is_told_apart() {
+        let mut r = row(0, "failure", json!({"agent": "t3a", "turns": []}));
+        r.ending = "time limit".into();
+        let why = why_no_step(&r).unwrap();
+        assert!(why.contains("--episode-timeout"), "{why}");
     }
 
     #[test]
