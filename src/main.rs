@@ -2,10 +2,8 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = droidmcp::cli::Cli::parse();
+    let cli = droidmcp::cli::Cli::parse_args();
     if !cli.command.serves() {
         // A listing piped into `head` ends quietly when the reader goes, as `ls | head` does
         // (Rust ignores SIGPIPE, and `println!` then panics on EPIPE). Servers keep ignoring it: a

@@ -38,7 +38,8 @@ fn text(out: &Output) -> String {
     )
 }
 
-/// Every task's golden, replayed into a store, scores TR = TCR = 1 in `droidmcp report`: the
+/// Every task's golden, replayed into a store, scores TR = TCR = 1 and matches its whole reference
+/// (`reference_matched`, the LCS's share, which success does not lift) in `droidmcp report`: the
 /// report finds the instance each episode played (derived parameters too) and reads a reference
 /// step that names a string resource in the episode's language.
 #[test]
@@ -77,11 +78,13 @@ fn golden_replays_report_a_task_reward_and_completion_of_one() {
     assert!(tasks >= 200, "{tasks} task rows:\n{}", text(&report));
     let imperfect: Vec<String> = rows
         .iter()
-        .filter(|r| r["task_reward"] != 1.0 || r["completion_ratio"] != 1.0)
+        .filter(|r| {
+            r["task_reward"] != 1.0 || r["completion_ratio"] != 1.0 || r["reference_matched"] != 1.0
+        })
         .map(|r| {
             format!(
-                "{} TR {} TCR {}",
-                r["task"], r["task_reward"], r["completion_ratio"]
+                "{} TR {} TCR {} matched {}",
+                r["task"], r["task_reward"], r["completion_ratio"], r["reference_matched"]
             )
         })
         .collect();
@@ -244,24 +247,89 @@ fn devices_without_an_adb_server_still_lists_the_embedded_phone() {
     );
 }
 
-/// Judges are found from any working directory, and a missing file is named once.
+/// Judges are found from any working directory, and a missing file is named once: outside a
+/// checkout they are the bundled ones unpacked into the cache, never the checkout the binary was
+/// built in (a wheel carries that path from the machine that built it).
 #[test]
 fn judges_are_found_outside_the_repository() {
     let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join("cache");
     let out = droidmcp(home.path(), &["judge", "ping", "no-such-judge"])
         .current_dir(home.path())
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    let bundled = cache.join(format!("droidmcp/data-{}/judges/", env!("CARGO_PKG_VERSION")));
+    assert!(
+        stderr.contains(&bundled.display().to_string()),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(env!("CARGO_MANIFEST_DIR")), "{stderr}");
+    assert_eq!(
+        stderr.matches("No such file").count(),
+        1,
+        "named once: {stderr}"
+    );
+}
+
+/// `--judges judges/local`, as the docs write it, names the bundled local panel from any
+/// directory: the panel loads (the command gets as far as the episode it was asked about).
+/// A panel that is nowhere says where it was looked for and what there is.
+#[test]
+fn a_bundled_panel_is_named_from_any_directory() {
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("episodes.db");
+    let store = store.to_str().unwrap();
+    for given in ["judges/local", "local"] {
+        let out = droidmcp(
+            home.path(),
+            &["judge", "ep-none", "--judges", given, "--store", store],
+        )
+        .current_dir(home.path())
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .output()
+        .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("unknown episode \"ep-none\""),
+            "{given}: {}",
+            text(&out)
+        );
+    }
+    let out = droidmcp(home.path(), &["judge", "ep-none", "--judges", "judges/cloud"])
+        .current_dir(home.path())
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        stderr.contains(&format!("{}/judges/", env!("CARGO_MANIFEST_DIR"))),
+        stderr.contains("no directory judges/cloud here") && stderr.contains("local"),
         "{stderr}"
     );
-    assert_eq!(
-        stderr.matches("No such file").count(),
-        1,
-        "named once: {stderr}"
+}
+
+/// Outside a checkout the task suite is the one the binary carries, unpacked into the cache,
+/// not the checkout it was built from.
+#[test]
+fn the_suite_outside_a_checkout_is_the_bundled_one() {
+    let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join("cache");
+    let out = droidmcp(home.path(), &["tasks", "list"])
+        .current_dir(home.path())
+        .env("XDG_CACHE_HOME", &cache)
+        .env_remove("DROIDMCP_TASKS")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("aw.settings.wifi_on"));
+    let unpacked = cache.join(format!("droidmcp/data-{}/tasks", env!("CARGO_PKG_VERSION")));
+    assert!(
+        std::fs::read_dir(&unpacked).is_ok_and(|mut d| d.next().is_some()),
+        "{} holds the suite",
+        unpacked.display()
     );
 }
 
@@ -313,4 +381,37 @@ fn a_device_the_adb_server_lacks_names_the_server() {
         text(&out)
     );
     assert!(stderr.contains("--adb-server"), "{}", text(&out));
+}
+
+/// `tasks replay` takes the globs `run --tasks` takes: `aw.clock.*` replays every Clock task of
+/// AndroidWorld, and a glob that picks nothing is refused by name.
+#[test]
+fn tasks_replay_takes_the_globs_run_takes() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(
+        home.path(),
+        &["tasks", "replay", "aw.clock.*", "--jobs", "2"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let clock = [
+        "aw.clock.stopwatch_running",
+        "aw.clock.timer_entry",
+        "aw.clock.alarm_days",
+    ];
+    for task in clock {
+        assert!(
+            stdout.contains(task),
+            "{task} not replayed:\n{}",
+            text(&out)
+        );
+    }
+    assert!(!stdout.contains("aw.settings."), "{}", text(&out));
+    let none = run(home.path(), &["tasks", "replay", "aw.nothing.*"]);
+    assert!(!none.status.success());
+    assert!(
+        String::from_utf8_lossy(&none.stderr).contains("no task matches \"aw.nothing.*\""),
+        "{}",
+        text(&none)
+    );
 }

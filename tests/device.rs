@@ -482,3 +482,85 @@ async fn string_resource_selectors_resolve_in_the_phones_language() {
         "{err}"
     );
 }
+
+/// The id of the first element of a compact element list whose strings start with `label`.
+fn id_of(elements: &str, label: &str) -> u32 {
+    elements
+        .lines()
+        .find(|l| l.contains(&format!(": {label}")))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("no {label:?} in\n{elements}"))
+}
+
+#[tokio::test]
+async fn an_id_seen_before_a_home_pressed_outside_the_session_is_refused_not_tapped_on_the_launcher(
+) {
+    let (s, shell) = session().await;
+    act(&s, Action::OpenApp { app: "Settings".into() })
+        .await
+        .unwrap();
+    let seen = s
+        .observe(&ObserveOptions::default(), &Control::default())
+        .await
+        .unwrap();
+    let row = id_of(seen.elements.as_deref().unwrap(), "Network & internet");
+    // HOME over adb: no session acted, so nothing told the session its screen went stale.
+    shell.exec("input keyevent KEYCODE_HOME").await.unwrap();
+    let err = act(&s, Action::Tap(Target::Element(row)))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, SessionError::ElementGone { .. }), "{err}");
+    assert!(err.to_string().contains("Network & internet"), "{err}");
+    let fg = String::from_utf8(
+        shell
+            .exec("dumpsys activity activities | grep topResumedActivity")
+            .await
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(fg.contains("nexuslauncher"), "the tap went somewhere: {fg}");
+    assert!(s.steps().await.last().unwrap().refused);
+}
+
+#[tokio::test]
+async fn tapping_one_alarms_expand_arrow_twice_never_lands_on_the_next_alarms() {
+    let (s, shell) = session().await;
+    act(&s, Action::OpenApp { app: "Clock".into() })
+        .await
+        .unwrap();
+    let seen = s
+        .observe(&ObserveOptions::default(), &Control::default())
+        .await
+        .unwrap();
+    let list = seen.elements.clone().unwrap();
+    let first = id_of(&list, "Expand alarm");
+    let ctl = Control::default();
+    let out = s
+        .act_seen(Action::Tap(Target::Element(first)), Some(&seen.digest), None, &ctl)
+        .await
+        .unwrap();
+    let tapped = out.target.clone().unwrap();
+    // The arrow it tapped is now "Collapse alarm": nothing on the new screen is that arrow.
+    assert!(out.after.is_none(), "reported as {:?}", out.after);
+    // The same id again, read against the same observation: the 8:30 card's arrow is gone, and the
+    // 9:00 card's lookalike is not it.
+    let again = s
+        .act_seen(Action::Tap(Target::Element(first)), Some(&seen.digest), None, &ctl)
+        .await
+        .map(|o| o.target)
+        .unwrap_err();
+    assert!(
+        matches!(again.error, SessionError::ElementGone { .. }),
+        "{}",
+        again.error
+    );
+    let dump = String::from_utf8(shell.exec("uiautomator dump /dev/tty").await.unwrap().stdout)
+        .unwrap();
+    assert_eq!(
+        dump.matches("Collapse alarm").count(),
+        1,
+        "one card expanded ({tapped:?})"
+    );
+}

@@ -154,6 +154,36 @@ async fn a_phone_keeping_real_time_is_on_real_time_again_when_an_episode_ends() 
     );
 }
 
+#[tokio::test]
+async fn every_calendar_task_puts_the_phone_on_its_june_2024_calendar_whatever_the_host_date() {
+    // A phone keeping real time shows the host's date (2026 or later) after the boot snapshot
+    // loads: only the task's own `set_time` puts it in the month its events are in.
+    let phone = Phone::new(SimConfig {
+        clock: ClockMode::Real,
+        ..SimConfig::default()
+    })
+    .unwrap();
+    let eps = episodes(&phone, None);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
+    let (catalog, _) = Catalog::load_dir(&dir);
+    let calendar: Vec<String> = catalog
+        .iter()
+        .filter(|t| t.apps.iter().any(|a| a == "calendar"))
+        .map(|t| t.id.clone())
+        .collect();
+    assert!(calendar.len() >= 40, "{calendar:?}");
+    let mut wrong = Vec::new();
+    for id in &calendar {
+        let started = eps.start(id, Some(11), &BTreeMap::new(), None).await.unwrap();
+        let month = sh(&phone, "date +%Y-%m");
+        if month != "2024-06\n" {
+            wrong.push(format!("{id}: {}", month.trim()));
+        }
+        eps.end(&started.episode).await.unwrap();
+    }
+    assert!(wrong.is_empty(), "calendar tasks that leave the clock off June 2024: {wrong:?}");
+}
+
 /// A phone without an emulator console (a real phone): the embedded phone's shell and files,
 /// but `console` refuses as `AdbShell` does for a USB serial.
 struct NoConsole(Phone);

@@ -98,7 +98,7 @@ fn the_phones_sqlite3_refuses_to_move_its_files_to_the_host() {
 }
 
 #[tokio::test]
-async fn a_served_pool_caps_its_embedded_phones_and_closes_one_nobody_holds() {
+async fn a_served_pool_caps_its_embedded_phones_and_closes_the_least_recently_used_one_nobody_holds() {
     use droidmcp::session::MAX_SERVED_PHONES;
     let pool = DevicePool::new(None, None).serving_clients();
     let mut held = Vec::new();
@@ -120,6 +120,17 @@ async fn a_served_pool_caps_its_embedded_phones_and_closes_one_nobody_holds() {
         "{open:?}"
     );
     assert!(open.contains(&"sim:99".to_string()));
+    // Two more go unused, sim:3 first: the least recently used makes room, not the first by name
+    // ("sim:12" sorts before "sim:3").
+    let sim3 = held.remove(2);
+    drop(sim3);
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let sim12 = held.remove(10);
+    drop(sim12);
+    let _another = pool.lease(Some("sim:100")).await.unwrap();
+    let open: Vec<String> = pool.list().into_iter().map(|d| d.spec).collect();
+    assert!(!open.contains(&"sim:3".to_string()), "{open:?}");
+    assert!(open.contains(&"sim:12".to_string()), "{open:?}");
 }
 
 #[test]

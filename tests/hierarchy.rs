@@ -159,8 +159,9 @@ fn folds_row_text_into_the_tappable_row() {
              <node class="android.widget.TextView" text="MyHomeNet" bounds="[40,380][600,440]" />
              <node class="android.widget.Switch" checkable="true" checked="true" clickable="true" bounds="[900,330][1040,420]" />
            </node>"#,
+        // The switch shows no string: it is named by its row's title, as accessibility names it.
         r#"1 btn @540,375: Wi-Fi | MyHomeNet
-           2 switch @970,375 checked"#,
+           2 switch @970,375 checked: Wi-Fi"#,
     );
 }
 
@@ -648,6 +649,92 @@ fn marks_are_numbered_like_the_elements_and_legible_when_scaled() {
             "{outside} of {} labels outside",
             layout.len()
         );
+    }
+}
+
+/// The screens with the most elements: the corpus's busiest dumps and the embedded phone's app
+/// drawer and Settings homepage, as a model sees them (a 1024 px long edge).
+fn busiest_screens() -> Vec<(String, ElementList)> {
+    let mut screens: Vec<(String, ElementList)> = corpus("uiautomator")
+        .into_iter()
+        .filter_map(|(name, bytes)| {
+            let h = hierarchy::parse(&bytes).ok()?;
+            Some((name, ElementList::from_hierarchy(&h, &Options::default())))
+        })
+        .collect();
+    screens.sort_by_key(|(_, l)| std::cmp::Reverse(l.len()));
+    screens.truncate(12);
+    let phone = crate::util::boot(0);
+    let mut dump = |name: &str, commands: &[&str]| {
+        for c in commands {
+            crate::util::sh(&phone, c);
+        }
+        let xml = crate::util::sh(&phone, "uiautomator dump /dev/tty");
+        let h = hierarchy::parse(xml.as_bytes()).unwrap();
+        screens.push((
+            name.to_string(),
+            ElementList::from_hierarchy(&h, &Options::default()),
+        ));
+    };
+    dump(
+        "sim app drawer",
+        &["input keyevent HOME", "input swipe 540 2000 540 600 300"],
+    );
+    dump(
+        "sim settings",
+        &["am start -n com.android.settings/.Settings"],
+    );
+    screens
+}
+
+#[test]
+fn labels_never_overlap_each_other_or_sit_on_another_elements_box_on_the_busiest_screens() {
+    let holds = |outer: &Bounds, inner: &Bounds| {
+        outer.left <= inner.left
+            && outer.top <= inner.top
+            && outer.right >= inner.right
+            && outer.bottom >= inner.bottom
+    };
+    for (name, list) in busiest_screens() {
+        assert!(list.len() >= 20, "{name}: {} elements", list.len());
+        let (w, h) = (list.screen.width(), list.screen.height());
+        let scale = 1024.0 / w.max(h) as f32;
+        let (iw, ih) = (
+            (w as f32 * scale).round() as u32,
+            (h as f32 * scale).round() as u32,
+        );
+        let layout = marks::layout(&list.elements, scale, iw, ih);
+        for (i, m) in layout.iter().enumerate() {
+            assert!(
+                m.label.left >= 0 && m.label.top >= 0,
+                "{name}: #{} off the image",
+                m.id
+            );
+            assert!(m.label.right <= iw as i32 && m.label.bottom <= ih as i32);
+            for other in &layout[i + 1..] {
+                assert!(
+                    m.label.intersect(&other.label).is_empty(),
+                    "{name}: the labels of #{} and #{} overlap: {:?} {:?}",
+                    m.id,
+                    other.id,
+                    m.label,
+                    other.label
+                );
+            }
+            // Over its own containers it must be; over anything else it would read as theirs.
+            for other in layout.iter().filter(|o| o.id != m.id) {
+                if !holds(&other.frame, &m.frame) {
+                    assert!(
+                        other.frame.intersect(&m.label).is_empty(),
+                        "{name}: the label of #{} {:?} sits on the box of #{} {:?}",
+                        m.id,
+                        m.label,
+                        other.id,
+                        other.frame
+                    );
+                }
+            }
+        }
     }
 }
 

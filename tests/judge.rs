@@ -512,6 +512,37 @@ async fn trajectory_mode_shows_steps_and_keyframes() {
     assert_eq!(image_urls(req).len(), 3, "two keyframes and the end state");
 }
 
+/// Steps are numbered from 1, and a judge cites only steps it was shown: an episode in which the
+/// agent took no step offers none to cite, in the schema a constrained decoder follows and in the
+/// validation, so a "step 0" gets a repair request and never reaches the record.
+#[tokio::test]
+async fn a_judge_shown_no_step_cites_none() {
+    let s = Scripted::start().await;
+    s.script(
+        "a",
+        vec![
+            says("{\"verdict\": \"failure\", \"confidence\": 0.6, \"reason\": \"nothing\", \"steps\": [0]}"),
+            verdict("failure"),
+        ],
+    );
+    let no_steps = Evidence {
+        steps: vec![],
+        ..evidence()
+    };
+    let o = s
+        .judge("a", "gpt", "response_format = \"json_schema\"\n")
+        .judge(&no_steps, Mode::Trajectory)
+        .await;
+    assert_eq!(o.verdict.kind, VerdictKind::Failure, "{:?}", o.error);
+    assert!(o.verdict.cited_steps.is_empty());
+    let requests = s.requests("a");
+    assert_eq!(requests.len(), 2, "one repair request");
+    let schema = &requests[0]["response_format"]["json_schema"]["schema"];
+    assert_eq!(schema["properties"]["steps"]["maxItems"], 0, "{schema}");
+    let repair = user_text(&requests[1]);
+    assert!(repair.contains("cited step 0"), "{repair}");
+}
+
 #[tokio::test]
 async fn essential_states_are_listed_then_checked_in_order() {
     let s = Scripted::start().await;

@@ -734,3 +734,42 @@ async fn page_sizes_out_of_range_are_refused_with_the_range() {
     let ok = c.call("history", json!({"limit": 100})).await;
     assert_ne!(ok["isError"], true, "{ok}");
 }
+
+/// The tools README names (its "Tools:" sentence, through the task tools) and docs/mcp.md's table
+/// of phone tools are the tools the server serves.
+#[tokio::test]
+async fn the_documented_tools_are_the_served_tools() {
+    let mut c = Client::start(None).await;
+    let list = c.request("tools/list", json!({})).await;
+    let served: std::collections::BTreeSet<String> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let sentence = readme
+        .split("Tools: ")
+        .nth(1)
+        .and_then(|rest| rest.split(" (the goal").next())
+        .expect("README names the tools after \"Tools: \"");
+    let named = regex::Regex::new(r"`([a-z_]+)`").unwrap();
+    let in_readme: std::collections::BTreeSet<String> = named
+        .captures_iter(sentence)
+        .map(|c| c[1].to_string())
+        .collect();
+    assert_eq!(in_readme, served, "README's tool list");
+    let mcp_md = std::fs::read_to_string(root.join("docs/mcp.md")).unwrap();
+    let row = regex::Regex::new(r"(?m)^\| `([a-z_]+)` \|").unwrap();
+    let in_table: std::collections::BTreeSet<String> = row
+        .captures_iter(&mcp_md)
+        .map(|c| c[1].to_string())
+        .collect();
+    let phone_tools: std::collections::BTreeSet<String> = served
+        .iter()
+        .filter(|t| !t.starts_with("task_"))
+        .cloned()
+        .collect();
+    assert_eq!(in_table, phone_tools, "docs/mcp.md's table of tools");
+}

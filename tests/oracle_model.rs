@@ -1,12 +1,18 @@
 //! A scripted OpenAI-compatible chat model for the runner's tests and benchmark (the only stand-in:
 //! a paid API). The oracle policy answers each turn with the task's golden move, read from the goal
 //! and the number of turns in the agent's history.
+//!
+//! It refuses what OpenAI's API refuses, with OpenAI's 400 and error body: for its reasoning models
+//! (o-series, gpt-5) `max_tokens` and a `temperature` other than 1, and for every model a
+//! `response_format` of `json_object` when no message holds the word "json". It keeps every request
+//! and every refusal for the tests to read.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::routing::post;
 use axum::Router;
 use droidmcp::agent::{ReferenceAgent, Style};
@@ -21,14 +27,69 @@ pub type Policy = Arc<dyn Fn(&str) -> String + Send + Sync>;
 pub struct Model {
     pub base: String,
     pub calls: Arc<Mutex<u32>>,
+    /// Every request body, in arrival order.
+    pub requests: Arc<Mutex<Vec<Value>>>,
+    /// The error message of every request refused as OpenAI would.
+    pub refused: Arc<Mutex<Vec<String>>>,
 }
 
-async fn complete(
-    State((policy, calls, delay)): State<(Policy, Arc<Mutex<u32>>, Duration)>,
-    body: String,
-) -> String {
-    *calls.lock().unwrap() += 1;
+#[derive(Clone)]
+struct Served {
+    policy: Policy,
+    calls: Arc<Mutex<u32>>,
+    requests: Arc<Mutex<Vec<Value>>>,
+    refused: Arc<Mutex<Vec<String>>>,
+    delay: Duration,
+}
+
+/// Whether OpenAI serves `model` as a reasoning model (o1, o3-mini, o4-mini, gpt-5, gpt-5-mini…).
+fn openai_reasoning(model: &str) -> bool {
+    regex::Regex::new(r"^(?:[\w.-]+/)?(?:o\d+(?:-[\w.-]*)?|gpt-5[\w.-]*)$")
+        .unwrap()
+        .is_match(&model.to_ascii_lowercase())
+}
+
+/// OpenAI's refusal of `request`, as (param, message), if it refuses it.
+fn openai_refusal(request: &Value) -> Option<(&'static str, String)> {
+    let model = request["model"].as_str().unwrap_or_default();
+    if openai_reasoning(model) {
+        if request.get("max_tokens").is_some() {
+            return Some(("max_tokens", "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.".into()));
+        }
+        if let Some(t) = request
+            .get("temperature")
+            .filter(|t| t.as_f64() != Some(1.0))
+        {
+            return Some(("temperature", format!("Unsupported value: 'temperature' does not support {t} with this model. Only the default (1) value is supported.")));
+        }
+        if let Some(e) = request.get("reasoning_effort") {
+            if !["minimal", "low", "medium", "high"].contains(&e.as_str().unwrap_or_default()) {
+                return Some(("reasoning_effort", format!("Unsupported value: 'reasoning_effort' does not support {e} with this model.")));
+            }
+        }
+    }
+    let json_mode = request["response_format"]["type"] == "json_object";
+    let says_json = request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|m| message_text(m).to_ascii_lowercase().contains("json"));
+    if json_mode && !says_json {
+        return Some(("messages", "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.".into()));
+    }
+    None
+}
+
+async fn complete(State(served): State<Served>, body: String) -> (StatusCode, String) {
+    *served.calls.lock().unwrap() += 1;
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    served.requests.lock().unwrap().push(request.clone());
+    if let Some((param, message)) = openai_refusal(&request) {
+        served.refused.lock().unwrap().push(message.clone());
+        let error = json!({"error": {"message": message, "type": "invalid_request_error",
+            "param": param, "code": "unsupported_parameter"}});
+        return (StatusCode::BAD_REQUEST, error.to_string());
+    }
     let prompt: String = request["messages"]
         .as_array()
         .into_iter()
@@ -37,12 +98,12 @@ async fn complete(
         .map(message_text)
         .collect::<Vec<_>>()
         .join("\n");
-    tokio::time::sleep(delay).await;
-    let content = policy(&prompt);
-    json!({"id": "x", "object": "chat.completion",
+    tokio::time::sleep(served.delay).await;
+    let content = (served.policy)(&prompt);
+    let reply = json!({"id": "x", "object": "chat.completion",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
-    .to_string()
+        "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}});
+    (StatusCode::OK, reply.to_string())
 }
 
 /// A chat message's text parts, joined.
@@ -60,18 +121,35 @@ pub fn message_text(message: &Value) -> String {
 
 impl Model {
     pub async fn start(policy: Policy, delay: Duration) -> Model {
-        let calls = Arc::new(Mutex::new(0));
+        let served = Served {
+            policy,
+            calls: Arc::new(Mutex::new(0)),
+            requests: Arc::default(),
+            refused: Arc::default(),
+            delay,
+        };
+        let model = |base| Model {
+            base,
+            calls: served.calls.clone(),
+            requests: served.requests.clone(),
+            refused: served.refused.clone(),
+        };
         let app = Router::new()
             .route("/v1/chat/completions", post(complete))
-            .with_state((policy, calls.clone(), delay));
+            .with_state(served.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}/v1", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        Model { base, calls }
+        model(base)
     }
 
     pub fn agent(&self, style: Style) -> Arc<ReferenceAgent> {
-        let endpoint = Endpoint::new("agent test", &self.base, "scripted");
+        self.agent_of(style, "scripted")
+    }
+
+    /// A reference agent of `style` asking this endpoint for `model`.
+    pub fn agent_of(&self, style: Style, model: &str) -> Arc<ReferenceAgent> {
+        let endpoint = Endpoint::new("agent test", &self.base, model);
         let client = ChatClient::new(
             endpoint,
             &EndpointLimits::default(),

@@ -148,7 +148,7 @@ async fn an_oracle_agent_scores_every_instance_on_four_phones() {
     assert!(report
         .rows
         .iter()
-        .all(|r| r.finished && r.steps > 0 && r.tokens > 0));
+        .all(|r| r.finished && r.steps > 0 && r.tokens.is_some_and(|t| t > 0)));
     let md = report.markdown();
     assert!(
         md.contains("| success (errored left out) | 100.0% [91.2, 100.0] (40/40) |"),
@@ -298,25 +298,34 @@ async fn a_crashing_agent_process_is_errored_and_retried_not_failed() {
     );
 }
 
+/// A shell agent speaking MCP's stateless JSON over HTTP with curl: it opens a session, then runs
+/// `lines` ([`curl_call`]s and any shell).
+fn curl_agent(lines: &[String]) -> String {
+    let init = [
+        "set -e".to_string(),
+        "SID=$(curl -sf -D - -o /dev/null -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}' | tr -d '\\r' | sed -n 's/^mcp-session-id: //Ip')".to_string(),
+        "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}' >/dev/null".to_string(),
+    ];
+    init.iter().chain(lines).cloned().collect::<Vec<_>>().join("\n")
+}
+
+/// One tool call whose reply the agent prints.
+fn curl_call(id: u32, name: &str, args: &str) -> String {
+    format!(
+        "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"{name}\",\"arguments\":{args}}}}}'; echo"
+    )
+}
+
 #[tokio::test]
 async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
     let catalog = catalog();
     let store = Store::in_memory().unwrap();
     // A shell agent speaking MCP's stateless JSON over HTTP with curl: open Settings, then finish.
-    let call = |id: u32, name: &str, args: &str| {
-        format!(
-            "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"{name}\",\"arguments\":{args}}}}}' >/dev/null"
-        )
-    };
-    let script = [
-        "set -e".to_string(),
-        "SID=$(curl -sf -D - -o /dev/null -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}' | tr -d '\\r' | sed -n 's/^mcp-session-id: //Ip')".to_string(),
-        "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}' >/dev/null".to_string(),
-        call(1, "open_app", "{\"app\":\"Settings\"}"),
-        call(2, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
+    let script = curl_agent(&[
+        curl_call(1, "open_app", "{\"app\":\"Settings\"}"),
+        curl_call(2, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
         "echo \"done with $DROIDMCP_MAX_STEPS steps for: $DROIDMCP_GOAL\"".to_string(),
-    ]
-    .join("\n");
+    ]);
     let spec = spec(
         "cmd",
         vec!["aw.settings.wifi_on".into()],
@@ -332,7 +341,7 @@ async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
     // It acted (one step) and said it was done, but Wi-Fi is still off: the agent's failure.
     assert_eq!(
         (r.outcome.as_str(), r.finished, r.steps, r.ending.as_str()),
-        ("failure", true, 1, "exited 0"),
+        ("failure", true, 1, "done; exited 0"),
         "{r:?}"
     );
     let log: Value = serde_json::from_str(&r.agent_log).unwrap();
@@ -343,6 +352,42 @@ async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
             .contains("done with 10 steps for: Turn wifi on."),
         "{log}"
     );
+}
+
+#[tokio::test]
+async fn a_runs_phone_keeps_real_time_as_a_served_phone_does() {
+    let catalog = catalog();
+    let store = Store::in_memory().unwrap();
+    // The agent reads the phone's clock, waits two real seconds, reads it again, and finishes.
+    let script = curl_agent(&[
+        curl_call(1, "device_status", "{}"),
+        "sleep 2".into(),
+        curl_call(2, "device_status", "{}"),
+        curl_call(3, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
+    ]);
+    let spec = spec(
+        "clock",
+        vec!["aw.settings.wifi_on".into()],
+        AgentSpec::Command(script),
+        1,
+    );
+    droidmcp::run::execute(spec, catalog.clone(), store.clone(), None, None, |_| {})
+        .await
+        .unwrap();
+    let rows = store.run_results("clock").unwrap();
+    let log: Value = serde_json::from_str(&rows[0].agent_log).unwrap();
+    let stdout = log["stdout"].as_str().unwrap();
+    let times: Vec<chrono::NaiveDateTime> = regex::Regex::new(r#""time":"([0-9-]+ [0-9:]+) \+0000""#)
+        .unwrap()
+        .captures_iter(stdout)
+        .map(|c| chrono::NaiveDateTime::parse_from_str(&c[1], "%Y-%m-%d %H:%M:%S").unwrap())
+        .collect();
+    assert_eq!(times.len(), 2, "{stdout}");
+    let moved = (times[1] - times[0]).num_seconds();
+    assert!((1..=10).contains(&moved), "the phone's clock moved {moved} s in 2 s: {times:?}");
+    // The task sets no time: the phone shows the host's, as an emulator does.
+    let off = (times[0] - chrono::Utc::now().naive_utc()).num_seconds().abs();
+    assert!(off < 120, "the phone's clock is {off} s off the host's: {times:?}");
 }
 
 #[test]
@@ -917,4 +962,42 @@ fn two_shards_in_two_processes_make_one_report() {
     assert_eq!(v["instances"], 6, "{v}");
     assert_eq!(v["success"]["k"], 6, "{v}");
     assert_eq!(v["devices"].as_array().map(Vec::len), Some(1), "{v}");
+}
+
+/// A model that answers in a format the agent does not read (here the MCP tool choice the example
+/// agents' scripted model gives) plays episodes of 0 steps: the run's summary and its report say
+/// so, with the parse error and the start of the model's reply, instead of a bare "0 steps".
+#[test]
+fn a_run_whose_model_gives_nothing_usable_says_why_no_step_was_taken() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(Model::start(
+        Arc::new(|_: &str| r#"{"tool": "open_app", "arguments": {"app": "Settings"}}"#.to_string()),
+        Duration::ZERO,
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["run", "mute", "--tasks", "aw.settings.wifi_on", "--max-steps", "1"])
+        .args(["--agent", "t3a", "--model", "m", "--base-url", &model.base, "--store"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("took no step: none of the model's 6 replies was an action the t3a agent reads")
+            && stdout.contains("action_type")
+            && stdout.contains(r#"{\"tool\": \"open_app\""#),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+        .args(["report", "--run", "mute", "--store"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        text.contains("## Took no step") && text.contains("none of the model's 6 replies"),
+        "{text}"
+    );
 }

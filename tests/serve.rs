@@ -312,3 +312,72 @@ async fn abandoned_sessions_do_not_lock_a_new_client_out_and_their_episode_is_ke
         .await;
     assert_eq!(status, 200, "{report}");
 }
+
+/// What costs a step is what the tool list says changes the phone: read-only tools cost none and
+/// `wait`, a step as AndroidWorld counts it, is not read-only; a call refused with the phone left
+/// as it was (an app that is not installed) costs none; `history` marks each episode's stretch and
+/// numbers its steps from 1 as the episode's counter does.
+#[tokio::test]
+async fn read_only_tools_and_refusals_cost_no_step_and_history_numbers_steps_by_episode() {
+    let served = Served::start(None).await;
+    let url = served.mcp();
+    let sid = open_session(&url).await;
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}});
+    let (_, _, list) = mcp(&url, Some(&sid), list).await;
+    let tools = list["result"]["tools"].as_array().unwrap().clone();
+    let read_only: Vec<String> = tools
+        .iter()
+        .filter(|t| t["annotations"]["readOnlyHint"] == true)
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(read_only.contains(&"history".to_string()), "{read_only:?}");
+    assert!(!read_only.contains(&"wait".to_string()), "{read_only:?}");
+    // One step before any episode.
+    tool(&url, &sid, "press_key", json!({"key": "home"})).await;
+    let started = tool(
+        &url,
+        &sid,
+        "task_start",
+        json!({"task": "aw.settings.wifi_on", "seed": 1}),
+    )
+    .await;
+    let episode = started["structuredContent"]["episode"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{started}"))
+        .to_string();
+    let max = started["structuredContent"]["max_steps"].as_u64().unwrap();
+    for name in &read_only {
+        tool(&url, &sid, name, json!({})).await;
+    }
+    let left = |r: &Value| r["structuredContent"]["episode"]["steps_left"].as_u64();
+    let waited = tool(&url, &sid, "wait", json!({"ms": 10})).await;
+    assert_eq!(left(&waited), Some(max - 1), "{waited}");
+    let spotify = tool(&url, &sid, "open_app", json!({"app": "Spotify"})).await;
+    assert_eq!(spotify["isError"], true, "{spotify}");
+    assert_eq!(left(&spotify), Some(max - 1), "{spotify}");
+    assert_eq!(
+        spotify["structuredContent"]["episode"]["refused"], true,
+        "{spotify}"
+    );
+    let opened = tool(&url, &sid, "open_app", json!({"app": "Settings"})).await;
+    assert_eq!(left(&opened), Some(max - 2), "{opened}");
+    let history = tool(&url, &sid, "history", json!({})).await;
+    let text = history["content"][0]["text"].as_str().unwrap();
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(lines[0], "— outside any task episode —", "{text}");
+    assert!(lines[1].starts_with("1. press_key"), "{text}");
+    assert_eq!(lines[2], format!("— episode {episode} —"), "{text}");
+    let numbered: Vec<String> = lines[3..]
+        .iter()
+        .map(|l| l.split(" (").next().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        numbered,
+        [
+            "1. wait 10ms",
+            "- open_app \"Spotify\"",
+            "2. open_app \"Settings\""
+        ],
+        "{text}"
+    );
+}

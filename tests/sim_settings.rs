@@ -320,3 +320,36 @@ fn settings_actions_open_their_pages_directly() {
     assert_eq!(page_title(&phone), "");
     assert!(focus(&phone).contains("com.android.settings.Settings}"));
 }
+
+/// A switch preference's switch is listed by its row's title (Android's accessibility announces
+/// it so), not as a nameless `switch #switch_widget` a model must pair with the row by position.
+#[test]
+fn settings_switches_are_named_by_their_rows_title_in_the_element_list() {
+    use droidmcp::hierarchy::{ElementList, Options, Role};
+    let phone = boot(0);
+    for (action, title) in [
+        ("WIRELESS_SETTINGS", "Airplane mode"),
+        ("WIFI_SETTINGS", "Wi-Fi"),
+        ("BLUETOOTH_SETTINGS", "Use Bluetooth"),
+    ] {
+        sh(&phone, &format!("am start -a android.settings.{action}"));
+        let list = ElementList::from_hierarchy(&dump(&phone), &Options::default());
+        let switches: Vec<_> = list
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Switch)
+            .collect();
+        assert!(!switches.is_empty(), "{action}: no switch");
+        for e in &switches {
+            assert!(!e.label().is_empty(), "{action}: nameless switch {e:?}");
+        }
+        let named: Vec<String> = switches
+            .iter()
+            .map(|e| droidmcp::hierarchy::format::compact_line(e, false))
+            .collect();
+        assert!(
+            named.iter().any(|l| l.ends_with(&format!(": {title}"))),
+            "{action}: {named:?}"
+        );
+    }
+}

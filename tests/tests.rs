@@ -48,6 +48,10 @@ mod judge_frames;
 mod oracle_model;
 mod run;
 
+// Reference agents against a stand-in refusing what OpenAI refuses: reasoning models at default
+// flags, M3A's two screenshots and summaries, sliders set by value.
+mod agents;
+
 // The MCP server in-process: tools, errors, fuzz-style calls.
 mod mcp;
 
@@ -103,6 +107,9 @@ mod sim_telephony;
 // An incoming call as Android 14 shows it: InCallUI's heads-up, its full-screen intent, the shade.
 mod sim_call_notification;
 
+// MediaStore over `content`: collections in step with shared storage, deletes that remove files.
+mod sim_media;
+
 // Settings as an agent meets it: the Android 14 homepage, About phone, search, Display.
 mod sim_settings;
 
@@ -127,3 +134,6 @@ mod serve;
 // Faults a served phone survives: no adb server started for a client, oversized arguments, the
 // phone's sqlite3 kept in its folder.
 mod faults;
+
+// Every cargo-fuzz target's body over its seed corpus and fixed mutants, on stable.
+mod fuzz_replay;

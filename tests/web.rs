@@ -333,6 +333,50 @@ async fn the_openapi_document_covers_the_routes_and_the_error_shape() {
     assert_eq!(served, doc);
 }
 
+/// Every REST route the server serves, with its methods, read from the routers' source (axum's
+/// `Router` cannot list its routes): `.route("PATH", get(…).post(…))` in `src/http` and `src/web`.
+fn served_routes() -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let method = regex::Regex::new(r"\b(get|post|put|delete|patch)\(").unwrap();
+    let mut routes = Vec::new();
+    for dir in ["http", "web"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(path).unwrap();
+            for call in text.split(".route(").skip(1) {
+                // The call's arguments: up to the end of the statement or of the function.
+                let call = call.split([';']).next().unwrap();
+                let call = call.split("\n}").next().unwrap();
+                let path = call.split('"').nth(1).unwrap();
+                for m in method.captures_iter(call) {
+                    routes.push((m[1].to_string(), path.to_string()));
+                }
+            }
+        }
+    }
+    routes.sort();
+    routes
+}
+
+#[test]
+fn every_rest_route_served_is_in_the_openapi_document() {
+    let doc = serde_json::to_value(droidmcp::http::openapi::document()).unwrap();
+    let routes = served_routes();
+    assert!(routes.len() >= 30, "{routes:?}");
+    // The page and its assets, and the document itself, are no REST API.
+    let page = |p: &str| p == "/" || p.starts_with("/web/") || p == "/openapi.json";
+    let missing: Vec<String> = routes
+        .iter()
+        .filter(|(_, path)| !page(path))
+        .filter(|(method, path)| !doc["paths"][path][method].is_object())
+        .map(|(method, path)| format!("{} {path}", method.to_uppercase()))
+        .collect();
+    assert!(missing.is_empty(), "served but not in /openapi.json: {missing:?}");
+}
+
 #[tokio::test]
 async fn the_guard_wraps_the_page_and_the_rest_routes() {
     let (state, eps) = state();

@@ -1,25 +1,9 @@
-//! Fuzz target: any bytes through the dump parser, and whatever parses through compression and
-//! both renderers. Nothing may panic, loop, or allocate beyond the parser's limits.
+//! cargo-fuzz entry for `parse`: the body (what is fuzzed and why) is `fuzz/bodies/parse.rs`,
+//! shared with the corpus replay that `cargo test` runs on stable (tests/fuzz_replay.rs).
 
 #![no_main]
 
-use droidmcp::hierarchy::{self, format, ElementList, Options, Selector};
-use libfuzzer_sys::fuzz_target;
+#[path = "../bodies/parse.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(h) = hierarchy::parse(data) {
-        let list = ElementList::from_hierarchy(&h, &Options::default());
-        let window = list.all();
-        let _ = format::compact(&list, &window, true);
-        let _ = format::json(&list, &window);
-        if let Some(first) = list.elements.first() {
-            let _ = list.selector_for(first.id).map(|s| s.find(&list).is_ok());
-        }
-    }
-    // The same bytes as a selector string.
-    if let Ok(text) = std::str::from_utf8(data) {
-        if text.len() < 256 {
-            let _ = Selector::parse(text);
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

@@ -1,28 +1,9 @@
-//! Fuzz target: REST request bodies as the routes read them — `POST /v1/actions` (then turned into a
-//! session action, whose size checks run before any device is touched) and a task start's
-//! parameters — and selector strings as clients write them. Errors are values; nothing may panic.
+//! cargo-fuzz entry for `rest_bodies`: the body (what is fuzzed and why) is `fuzz/bodies/rest_bodies.rs`,
+//! shared with the corpus replay that `cargo test` runs on stable (tests/fuzz_replay.rs).
 
 #![no_main]
 
-use droidmcp::hierarchy::Selector;
-use droidmcp::http::phone_wire::ActRequest;
-use droidmcp::http::wire::StartBody;
-use libfuzzer_sys::fuzz_target;
+#[path = "../bodies/rest_bodies.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(req) = serde_json::from_slice::<ActRequest>(data) {
-        if let Ok(action) = req.action.action() {
-            let _ = action.check_sizes();
-        }
-    }
-    if let Ok(body) = serde_json::from_slice::<StartBody>(data) {
-        for v in body.params.values() {
-            let _ = droidmcp::http::wire::param_text(v);
-        }
-    }
-    if let Ok(text) = std::str::from_utf8(data) {
-        if let Ok(selector) = Selector::parse(text) {
-            let _ = selector.to_string();
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

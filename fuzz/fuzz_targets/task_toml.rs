@@ -1,29 +1,9 @@
-//! Fuzz target: any text as a task file — TOML, validation (placeholders, typed `{x:sql}`/`{x:sh}`,
-//! checks, goldens, constraints, parameter generators) — and every task that loads, instantiated
-//! with a seed. Errors are values; nothing may panic.
+//! cargo-fuzz entry for `task_toml`: the body (what is fuzzed and why) is `fuzz/bodies/task_toml.rs`,
+//! shared with the corpus replay that `cargo test` runs on stable (tests/fuzz_replay.rs).
 
 #![no_main]
 
-use std::collections::BTreeMap;
-use std::path::Path;
+#[path = "../bodies/task_toml.rs"]
+mod body;
 
-use droidmcp::task::Catalog;
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let Ok(src) = std::str::from_utf8(data) else {
-        return;
-    };
-    let mut catalog = Catalog::default();
-    let mut errors = Vec::new();
-    catalog.add_source(Path::new("fuzz.toml"), src, &mut errors);
-    for task in catalog.iter() {
-        for seed in [0, 7] {
-            if let Ok(instance) = task.instantiate(seed, &BTreeMap::new()) {
-                for step in &instance.setup {
-                    let _ = step.ops();
-                }
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

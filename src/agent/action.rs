@@ -48,12 +48,14 @@ pub enum ActionError {
 
 /// The action types a reply may use, as listed in errors and prompts.
 pub const ACTION_TYPES: &str = "click, long_press, input_text, keyboard_enter, navigate_back, \
-navigate_home, scroll, swipe, open_app, wait, answer, status";
+navigate_home, scroll, swipe, drag, open_app, wait, answer, status";
 
 /// How long a `wait` action waits unless it says (`"seconds"`).
 const WAIT_MS: u64 = 1_000;
 /// A swipe's duration unless it says (`"duration_ms"`).
 const SWIPE_MS: u32 = 300;
+/// A drag's duration unless it says: slow enough that a slider follows the finger, not a fling.
+const DRAG_MS: u32 = 600;
 /// How far a `scroll` with `until` may go looking.
 const SCROLL_UNTIL_SWIPES: u32 = 10;
 
@@ -62,6 +64,24 @@ fn duration(v: &Value, default: u32) -> u32 {
     v.get("duration_ms")
         .and_then(Value::as_u64)
         .map_or(default, |ms| ms.min(u32::MAX as u64) as u32)
+}
+
+/// Parses AndroidWorld's reply form, `Reason: …` then `Action: {…}`: the reason (empty when the
+/// reply gives none) and the action (the JSON after the last `Action:`, else the first in the reply).
+pub fn parse_reasoned(reply: &str) -> Result<(String, AgentAction), ActionError> {
+    let lower = reply.to_ascii_lowercase();
+    let marker = lower.rfind("action:");
+    let action = match marker {
+        Some(at) => parse(&reply[at + "action:".len()..]).or_else(|_| parse(reply)),
+        None => parse(reply),
+    }?;
+    let upto = marker.unwrap_or(reply.len());
+    let reason = match lower[..upto].find("reason:") {
+        Some(at) => &reply[at + "reason:".len()..upto],
+        None if marker.is_some() => &reply[..upto],
+        None => "",
+    };
+    Ok((reason.trim().to_string(), action))
 }
 
 /// Parses one model reply into an action.
@@ -124,6 +144,7 @@ pub fn parse(reply: &str) -> Result<AgentAction, ActionError> {
             distance: None,
             duration_ms: duration(&v, SWIPE_MS),
         }),
+        "drag" => act(drag(&v)?),
         "open_app" | "open" => act(session::Action::OpenApp {
             app: string(&v, &["app_name", "app", "name"], "open_app")?,
         }),
@@ -163,6 +184,38 @@ pub fn parse(reply: &str) -> Result<AgentAction, ActionError> {
     }
 }
 
+/// A finger drawn along element `index` from `from_fx` (default its middle: a slider's thumb jumps
+/// to where it is touched) to `fx`, both fractions of its width (`fy` of its height, default the
+/// middle), so a slider ends where `fx` says.
+fn drag(v: &Value) -> Result<session::Action, ActionError> {
+    let bad = |problem: &str| ActionError::BadField {
+        action: "drag",
+        problem: problem.to_string(),
+    };
+    let id = match optional_target(v, "drag")? {
+        Some(Target::Element(id) | Target::ElementAt { id, .. }) => id,
+        _ => return Err(bad("needs the `index` of the element to drag along")),
+    };
+    let fraction = |k: &str| v.get(k).and_then(Value::as_f64);
+    let fx = fraction("fx").ok_or_else(|| bad("needs `fx`, where the drag ends (0.0 to 1.0)"))?;
+    let from_fx = fraction("from_fx").unwrap_or(0.5);
+    let fy = fraction("fy").unwrap_or(0.5);
+    if ![fx, from_fx, fy].iter().all(|f| (0.0..=1.0).contains(f)) {
+        return Err(bad(
+            "`fx`, `from_fx` and `fy` are fractions from 0.0 to 1.0",
+        ));
+    }
+    Ok(session::Action::Swipe {
+        from: Target::ElementAt {
+            id,
+            fx: from_fx,
+            fy,
+        },
+        to: Target::ElementAt { id, fx, fy },
+        duration_ms: duration(v, DRAG_MS),
+    })
+}
+
 fn key(name: &str) -> Result<AgentAction, ActionError> {
     Ok(AgentAction::Act(session::Action::PressKey {
         key: name.to_string(),
@@ -199,6 +252,28 @@ fn target(v: &Value, action: &'static str) -> Result<Target, ActionError> {
     })
 }
 
+/// `fx`/`fy`, fractions of a target's width and height (a missing one is the middle); `None`
+/// when neither is given.
+fn fractions(v: &Value) -> Result<Option<(f64, f64)>, ActionError> {
+    let get = |k: &'static str| -> Result<Option<f64>, ActionError> {
+        match v.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(x) => x
+                .as_f64()
+                .filter(|f| (0.0..=1.0).contains(f))
+                .map(Some)
+                .ok_or_else(|| ActionError::BadField {
+                    action: "target",
+                    problem: format!("`{k}` {x} is not a fraction from 0.0 to 1.0"),
+                }),
+        }
+    };
+    Ok(match (get("fx")?, get("fy")?) {
+        (None, None) => None,
+        (fx, fy) => Some((fx.unwrap_or(0.5), fy.unwrap_or(0.5))),
+    })
+}
+
 fn optional_target(v: &Value, action: &'static str) -> Result<Option<Target>, ActionError> {
     let bad = |problem: String| ActionError::BadField { action, problem };
     if let Some(index) = v.get("index").or_else(|| v.get("element")) {
@@ -213,19 +288,19 @@ fn optional_target(v: &Value, action: &'static str) -> Result<Option<Target>, Ac
                     .and_then(|s| s.trim().trim_start_matches('#').parse().ok())
             })
             .filter(|id| *id <= u32::MAX as u64)
-            .ok_or_else(|| bad(format!("index {index} is not an element id")))?;
-        return Ok(Some(Target::Element(id as u32)));
+            .ok_or_else(|| bad(format!("index {index} is not an element id")))?
+            as u32;
+        // A point along the element (a slider's value) when fractions are given.
+        return Ok(Some(match fractions(v)? {
+            Some((fx, fy)) => Target::ElementAt { id, fx, fy },
+            None => Target::Element(id),
+        }));
     }
     if let Some(sel) = v.get("selector").and_then(Value::as_str) {
         let selector = Selector::parse(sel).map_err(|e| bad(format!("selector {sel:?}: {e}")))?;
-        let fraction = |k: &str| v.get(k).and_then(Value::as_f64);
-        return Ok(Some(match (fraction("fx"), fraction("fy")) {
-            (Some(fx), fy) | (fy @ None, Some(fx)) if (0.0..=1.0).contains(&fx) => Target::Within {
-                selector,
-                fx,
-                fy: fy.unwrap_or(0.5).clamp(0.0, 1.0),
-            },
-            _ => Target::Selector(selector),
+        return Ok(Some(match fractions(v)? {
+            Some((fx, fy)) => Target::Within { selector, fx, fy },
+            None => Target::Selector(selector),
         }));
     }
     match (v.get("x"), v.get("y")) {

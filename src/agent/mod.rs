@@ -3,8 +3,10 @@
 //!
 //! Brief overview: a [`ReferenceAgent`] of a [`Style`] — [`Style::T3a`] (AndroidWorld's text-only
 //! T3A: the element list and a history of what it did), [`Style::M3a`] (AndroidWorld's multimodal
-//! M3A: a screenshot with numbered marks beside the element list, and after each action a summary
-//! the model writes from the before and after screenshots), [`Style::Bmoca`] (B-MoCA's text agents:
+//! M3A, see [`m3a`]: the screenshot and its marked copy beside the element list, `Reason: …
+//! Action: {…}` replies, and after each action a summary the model writes from the action, its
+//! reason and the screens and element lists before and after), [`Style::Bmoca`] (B-MoCA's text
+//! agents, replying in text, never in a JSON mode:
 //! the view hierarchy as `parse_obs` lists it, function-call actions, see [`bmoca`]) — runs one
 //! episode's turns on a
 //! [`Session`]: observe → ask the model → parse one [`action::AgentAction`] (one repair request when
@@ -17,6 +19,7 @@
 
 pub mod action;
 pub mod bmoca;
+pub mod m3a;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,7 +31,6 @@ use action::AgentAction;
 
 const SYSTEM: &str = include_str!("../../prompts/agent-system.md");
 const TURN: &str = include_str!("../../prompts/agent-turn.md");
-const SUMMARY: &str = include_str!("../../prompts/agent-summary.md");
 const BMOCA_SYSTEM: &str = include_str!("../../prompts/agent-bmoca-system.md");
 const BMOCA_TURN: &str = include_str!("../../prompts/agent-bmoca.md");
 /// How many past actions a B-MoCA prompt shows (its agents' "up to 4 past steps").
@@ -112,6 +114,10 @@ pub struct Turn {
     pub number: u32,
     /// The model's reply (the repaired one when a repair was asked for).
     pub reply: String,
+    /// M3A: the reason the reply gave for its action.
+    pub reason: Option<String>,
+    /// M3A: the model's summary of the step, the line the later turns' history shows for it.
+    pub summary: Option<String>,
     /// The action as the session describes it, when one was taken.
     pub action: Option<String>,
     /// What the phone reported, or why the reply or action was refused.
@@ -205,13 +211,16 @@ impl ReferenceAgent {
     }
 
     fn observe_options(&self) -> ObserveOptions {
-        ObserveOptions {
-            elements: self.style != Style::Bmoca,
-            screenshot: self.style == Style::M3a,
-            annotate: self.style == Style::M3a,
-            max_edge: 1024,
-            encoding: Encoding::Jpeg(80),
-            xml: self.style == Style::Bmoca,
+        match self.style {
+            Style::M3a => m3a::observe_options(),
+            Style::T3a | Style::Bmoca => ObserveOptions {
+                elements: self.style == Style::T3a,
+                screenshot: false,
+                annotate: false,
+                max_edge: 1024,
+                encoding: Encoding::Jpeg(80),
+                xml: self.style == Style::Bmoca,
+            },
         }
     }
 
@@ -247,17 +256,36 @@ impl ReferenceAgent {
                     .map(|h| bmoca::listing(&h))
                     .unwrap_or_default()
             });
-            let messages = match &listing {
-                Some(l) => bmoca_messages(goal, &history, l),
-                None => self.turn_messages(goal, steps_left, &history, &before),
+            let frames = match self.style {
+                Style::M3a => match m3a::Frames::of(&before) {
+                    Ok(f) => Some(f),
+                    Err(source) => return Err(AgentError::Device { source, turns }),
+                },
+                _ => None,
+            };
+            let messages = match (&listing, &frames) {
+                (Some(l), _) => bmoca_messages(goal, &history, l),
+                (None, Some(f)) => m3a::turn_messages(
+                    goal,
+                    steps_left,
+                    &history_text(&history),
+                    &foreground(&before),
+                    &before,
+                    f,
+                ),
+                (None, None) => self.turn_messages(goal, steps_left, &history, &before),
             };
             let size = before.size;
-            let parser = |reply: &str| match &listing {
-                Some(l) => bmoca::parse(reply, l, size)
-                    .map(|(call, a)| (AgentAction::Act(a), Some(call)))
+            // What the reply chose: the action, B-MoCA's call as written, M3A's reason.
+            let parser = |reply: &str| match (&listing, self.style) {
+                (Some(l), _) => bmoca::parse(reply, l, size)
+                    .map(|(call, a)| (AgentAction::Act(a), Some(call), None))
                     .map_err(|e| e.to_string()),
-                None => action::parse(reply)
-                    .map(|a| (a, None))
+                (None, Style::M3a) => action::parse_reasoned(reply)
+                    .map(|(reason, a)| (a, None, Some(reason)))
+                    .map_err(|e| e.to_string()),
+                (None, _) => action::parse(reply)
+                    .map(|a| (a, None, None))
                     .map_err(|e| e.to_string()),
             };
             let parsed = match self.ask(messages, &mut turn, parser).await {
@@ -267,7 +295,7 @@ impl ReferenceAgent {
                     return Err(AgentError::Model { source, turns });
                 }
             };
-            let (action, call) = match parsed {
+            let (action, call, reason) = match parsed {
                 Ok(a) => a,
                 Err(e) => {
                     turn.invalid = true;
@@ -280,6 +308,7 @@ impl ReferenceAgent {
                     continue;
                 }
             };
+            turn.reason = reason;
             let ending = match action {
                 AgentAction::Done => Some(Ending::Done),
                 AgentAction::Answer(text) => Some(Ending::Answered(text)),
@@ -308,12 +337,25 @@ impl ReferenceAgent {
                                     stop.map(|_| Ending::OutOfSteps)
                                 }
                             } else {
-                                let result = turn.result.clone();
-                                let line = self
-                                    .history_line(
-                                        goal, &described, &result, &before, &outcome, &mut turn,
-                                    )
-                                    .await;
+                                let line = match (&frames, &outcome.observation) {
+                                    (Some(f), Some(after)) => {
+                                        let asked = self.summarize(
+                                            goal, &described, &before, f, after, &mut turn,
+                                        );
+                                        match asked.await {
+                                            Ok(summary) => summary,
+                                            Err(source) => {
+                                                turns.push(turn);
+                                                return Err(AgentError::Model { source, turns });
+                                            }
+                                        }
+                                    }
+                                    _ => None,
+                                };
+                                let line = match line {
+                                    Some(summary) => format!("{described} → {summary}"),
+                                    None => format!("{described} → {}", turn.result),
+                                };
                                 history.push(format!("{number}. {line}"));
                                 stop.map(|_| Ending::OutOfSteps)
                             }
@@ -355,35 +397,34 @@ impl ReferenceAgent {
         history: &[String],
         obs: &Observation,
     ) -> Vec<Message> {
-        let history = if history.is_empty() {
-            "(nothing yet)".to_string()
-        } else {
-            history.join("\n")
-        };
-        let foreground = obs
-            .foreground
-            .as_ref()
-            .map(|f| f.package.clone())
-            .unwrap_or_else(|| "unknown".into());
         let text = crate::llm::fill(
             TURN,
             &[
                 ("goal", &goal.text),
                 ("steps_left", &steps_left.to_string()),
                 ("max_steps", &goal.max_steps.to_string()),
-                ("history", &history),
-                ("foreground", &foreground),
+                ("history", &history_text(history)),
+                ("foreground", &foreground(obs)),
                 (
                     "elements",
                     obs.elements.as_deref().unwrap_or("(no elements)"),
                 ),
             ],
         );
-        let mut parts = vec![Part::Text(text)];
-        if let Some(shot) = &obs.screenshot {
-            parts.push(image_part(shot));
+        vec![
+            Message::system(SYSTEM),
+            Message::user(vec![Part::Text(text)]),
+        ]
+    }
+
+    /// One request as this style asks: T3A's replies are one JSON object (the endpoint's JSON mode
+    /// holds small models to it); M3A's (`Reason: … Action: {…}`) and B-MoCA's
+    /// (`- Description / - Thought / - Action`) are text that a JSON mode would contradict.
+    async fn complete(&self, messages: &[Message]) -> Result<Completion, LlmError> {
+        match self.style {
+            Style::T3a => self.client.complete(messages, None).await,
+            Style::M3a | Style::Bmoca => self.client.complete_text(messages).await,
         }
-        vec![Message::system(SYSTEM), Message::user(parts)]
     }
 
     /// Asks for an action, read with `parse`; one repair request when the reply is unusable. `Err`
@@ -394,7 +435,7 @@ impl ReferenceAgent {
         turn: &mut Turn,
         parse: impl Fn(&str) -> Result<T, String>,
     ) -> Result<Result<T, String>, LlmError> {
-        let first = self.client.complete(&messages, None).await?;
+        let first = self.complete(&messages).await?;
         turn.add(&first);
         turn.reply = first.text.clone();
         let error = match parse(&first.text) {
@@ -410,61 +451,58 @@ impl ReferenceAgent {
         };
         messages.push(Message::assistant(first.text.clone()));
         messages.push(Message::user(vec![Part::Text(repair)]));
-        let second = self.client.complete(&messages, None).await?;
+        let second = self.complete(&messages).await?;
         turn.add(&second);
         turn.reply = second.text.clone();
         Ok(parse(&second.text))
     }
 
-    /// The line the history keeps for a step: the action and the phone's report (T3A), or the
-    /// model's own summary from the before and after screenshots (M3A; the report when the model
-    /// gives none).
-    async fn history_line(
+    /// M3A's summary of a step: asked with the action, its reason, the phone's report and the
+    /// screens and element lists before and after; kept in the turn. `None` when the model gave
+    /// none or the after screen could not be marked (the history then keeps the phone's own
+    /// report); `Err` when the endpoint failed, as for an action request.
+    async fn summarize(
         &self,
         goal: &Goal,
         action: &str,
-        result: &str,
         before: &Observation,
-        outcome: &ActOutcome,
+        before_frames: &m3a::Frames,
+        after: &Observation,
         turn: &mut Turn,
-    ) -> String {
-        let plain = format!("{action} → {result}");
-        let (Style::M3a, Some(b), Some(a)) = (
-            self.style,
-            before.screenshot.as_ref(),
-            outcome
-                .observation
-                .as_ref()
-                .and_then(|o| o.screenshot.as_ref()),
-        ) else {
-            return plain;
+    ) -> Result<Option<String>, LlmError> {
+        let Ok(after_frames) = m3a::Frames::of(after) else {
+            return Ok(None);
         };
-        let ask = crate::llm::fill(
-            SUMMARY,
-            &[("goal", &goal.text), ("action", action), ("result", result)],
-        );
-        let messages = [Message::user(vec![
-            Part::Text(ask),
-            image_part(b),
-            image_part(a),
-        ])];
-        match self.client.complete(&messages, None).await {
-            Ok(c) => {
-                turn.add(&c);
-                crate::llm::extract_json_object(&c.text)
-                    .and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok())
-                    .and_then(|v| {
-                        v.get("summary")
-                            .and_then(|s| s.as_str())
-                            .map(str::to_string)
-                    })
-                    .map(|s| format!("{action} → {s}"))
-                    .unwrap_or(plain)
-            }
-            // A summary is a nicety: without it the history keeps the phone's own report.
-            Err(_) => plain,
-        }
+        let step = m3a::Step {
+            action,
+            reason: turn.reason.as_deref().unwrap_or_default(),
+            result: &turn.result,
+            before,
+            after,
+        };
+        let messages = m3a::summary_messages(goal, &step, before_frames, &after_frames);
+        let c = self.client.complete_text(&messages).await?;
+        turn.add(&c);
+        turn.summary = m3a::summary_line(&c.text);
+        Ok(turn.summary.clone())
     }
+}
+
+/// The history as a prompt shows it.
+fn history_text(history: &[String]) -> String {
+    if history.is_empty() {
+        "(nothing yet)".to_string()
+    } else {
+        history.join("\n")
+    }
+}
+
+/// The package in front, as a prompt names it.
+fn foreground(obs: &Observation) -> String {
+    obs.foreground
+        .as_ref()
+        .map(|f| f.package.clone())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 /// One B-MoCA turn: its instruction, the goal, the last actions as a Python list and the listing.
@@ -487,13 +525,6 @@ fn bmoca_messages(goal: &Goal, history: &[String], listing: &bmoca::Listing) -> 
         Message::system(BMOCA_SYSTEM),
         Message::user(vec![Part::Text(text)]),
     ]
-}
-
-fn image_part(shot: &crate::device::image::Screenshot) -> Part {
-    match shot.encoding {
-        Encoding::Png => Part::Png(shot.bytes.clone()),
-        Encoding::Jpeg(_) => Part::Jpeg(shot.bytes.clone()),
-    }
 }
 
 /// What the phone reported for an action, in one line.

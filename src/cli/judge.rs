@@ -42,8 +42,9 @@ pub struct Args {
     /// Episode store (default: DROIDMCP_STORE or ~/.local/share/droidmcp/episodes.db).
     #[arg(long, global = true)]
     store: Option<PathBuf>,
-    /// Directory of judge configs and panel.toml (default: $DROIDMCP_JUDGES, else ./judges, else
-    /// the repository's judges/).
+    /// Directory of judge configs and panel.toml: a path here, else a bundled panel by name
+    /// (`judges/local` or `local`). Default: $DROIDMCP_JUDGES, else ./judges, else the bundled
+    /// judges/ (unpacked into ~/.cache/droidmcp/data-VERSION/).
     #[arg(long, global = true)]
     judges: Option<PathBuf>,
     /// Directory of prompt templates overriding the built-in ones.
@@ -140,10 +141,12 @@ fn open_store(path: Option<&std::path::Path>) -> anyhow::Result<Store> {
     Ok(store)
 }
 
-fn judges_dir(args: &Args) -> PathBuf {
-    args.judges
-        .clone()
-        .unwrap_or_else(|| crate::task::catalog::data_dir("judges", "DROIDMCP_JUDGES"))
+fn judges_dir(args: &Args) -> anyhow::Result<PathBuf> {
+    use crate::task::catalog::{data_dir, given_data_dir};
+    Ok(match &args.judges {
+        Some(given) => given_data_dir(given, "judges", "DROIDMCP_JUDGES")?,
+        None => data_dir("judges", "DROIDMCP_JUDGES"),
+    })
 }
 
 fn load_catalog() -> Catalog {
@@ -153,7 +156,7 @@ fn load_catalog() -> Catalog {
 
 pub async fn run(_global: &Global, args: Args) -> anyhow::Result<i32> {
     match &args.command {
-        Some(Command::Ping { name }) => ping(&judges_dir(&args), &args.prompts, name).await,
+        Some(Command::Ping { name }) => ping(&judges_dir(&args)?, &args.prompts, name).await,
         Some(Command::Calibrate {
             tasks,
             modes,
@@ -256,7 +259,7 @@ async fn judge_episodes(
     ids: &[String],
     kinds: Option<BTreeMap<String, String>>,
 ) -> anyhow::Result<i32> {
-    let (panel, config) = load_panel(&judges_dir(&args), &args.prompts)?;
+    let (panel, config) = load_panel(&judges_dir(args)?, &args.prompts)?;
     // A task file names tasks nobody has written a trusted rule for: judges decide unless told otherwise.
     let (policy, mode) =
         policy_and_mode(args, &config, kinds.as_ref().map(|_| Policy::JudgesOnly))?;
@@ -324,7 +327,7 @@ async fn calibrate(
     json: bool,
     reviewed_only: bool,
 ) -> anyhow::Result<i32> {
-    let (panel, config) = load_panel(&judges_dir(&args), &args.prompts)?;
+    let (panel, config) = load_panel(&judges_dir(args)?, &args.prompts)?;
     let (_, default_mode) = policy_and_mode(args, &config, None)?;
     let modes: Vec<Mode> = if modes.is_empty() {
         vec![default_mode]
@@ -489,7 +492,7 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
                 "judged": r.judged, "judge_success_rate": r.judge_success_rate,
                 "with_reference": r.with_reference, "task_reward": r.task_reward,
                 "completion_ratio": r.completion_ratio, "reversed_redundancy": r.reversed_redundancy,
-                "repeat_ratio": r.repeat_ratio,
+                "repeat_ratio": r.repeat_ratio, "reference_matched": r.reference_matched,
                 "constrained_episodes": r.constrained.episodes,
                 "constraint_violations": r.constrained.violated,
                 "violation_ratio": r.constrained.ratio(),

@@ -1,7 +1,7 @@
 //! The command line: one binary, `droidmcp`, with subcommands. Each subcommand lives in its own file
 //! and only parses arguments and calls the library; none holds logic of its own.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod detach;
 mod devices;
@@ -26,7 +26,8 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Options every subcommand understands.
+/// Options every subcommand accepts; each subcommand's help shows those it uses
+/// ([`GLOBALS_USED`]).
 #[derive(Debug, Clone, Args)]
 pub struct Global {
     /// Device to use: `sim` (the embedded phone, default), `sim:SEED`, or an adb serial.
@@ -47,6 +48,71 @@ pub struct Global {
     /// `screen`, …) act on; by default the one running on this machine, if any.
     #[arg(long, global = true, env = "DROIDMCP_SERVER", value_name = "URL")]
     pub server: Option<String>,
+}
+
+/// The global options each subcommand uses (by the subcommand's name; a nested one, `tasks
+/// replay`, by its own). The others are hidden from its help: still accepted (a script may set
+/// `DROIDMCP_DEVICE` for every command), but a reader of `judge --help` is not told of phones
+/// the judges never open. Subcommands not listed (the manual verbs) use all of them.
+const GLOBALS_USED: &[(&str, &[&str])] = &[
+    ("serve", &["device", "adb_servers", "env"]),
+    ("shell", &["device", "adb_servers", "env"]),
+    ("sim", &["adb_servers", "env"]),
+    ("hierarchy", &[]),
+    ("devices", &["adb_servers"]),
+    ("tasks", &[]),
+    ("replay", &["device", "adb_servers", "env"]),
+    ("episodes", &[]),
+    ("judge", &[]),
+    ("review", &[]),
+    ("run", &["adb_servers", "env"]),
+    ("report", &[]),
+];
+
+/// The global options (their ids) every subcommand accepts.
+const GLOBAL_IDS: [&str; 4] = ["device", "adb_servers", "env", "server"];
+
+impl Cli {
+    /// The command line's definition, with each subcommand's help narrowed to the global options
+    /// it uses (clap shows every global option under every subcommand).
+    pub fn definition() -> clap::Command {
+        fn narrow(cmd: clap::Command, used: Option<&[&str]>) -> clap::Command {
+            let names: Vec<String> = cmd
+                .get_subcommands()
+                .map(|s| s.get_name().to_string())
+                .collect();
+            let mut cmd = match used {
+                // Only those the command has (clap gives none to its generated `help`).
+                Some(used) => GLOBAL_IDS
+                    .into_iter()
+                    .filter(|id| !used.contains(id))
+                    .filter(|id| cmd.get_arguments().any(|a| a.get_id() == *id))
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .fold(cmd, |cmd, id| cmd.mut_arg(id, |a| a.hide(true))),
+                None => cmd,
+            };
+            for name in names {
+                let own = GLOBALS_USED
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, ids)| *ids);
+                cmd = cmd.mut_subcommand(&name, |sub| narrow(sub, own.or(used)));
+            }
+            cmd
+        }
+        let mut root = Cli::command();
+        // Building propagates the global options into every subcommand, where they can be hidden.
+        root.build();
+        narrow(root, None)
+    }
+
+    /// Parses the process's arguments against [`Cli::definition`] (exits with clap's message on
+    /// an error, or after printing help).
+    pub fn parse_args() -> Cli {
+        let matches = Cli::definition().get_matches();
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
 }
 
 /// Checks an `--env` value names environments (one or a sweep).
@@ -160,5 +226,61 @@ mod tests {
         let mut missing = Vec::new();
         walk(&super::Cli::command(), "droidmcp", &mut missing);
         assert!(missing.is_empty(), "no help text: {missing:#?}");
+    }
+
+    fn help(path: &[&str]) -> String {
+        let mut cmd = super::Cli::definition();
+        let mut sub = &mut cmd;
+        for name in path {
+            sub = sub.find_subcommand_mut(name).unwrap();
+        }
+        sub.render_long_help().to_string()
+    }
+
+    /// A subcommand's help lists its own options and the global ones it uses, not the others.
+    #[test]
+    fn subcommand_help_shows_only_the_global_options_it_uses() {
+        let judge = help(&["judge"]);
+        for absent in [
+            "--device",
+            "--server",
+            "--adb-server",
+            "--env",
+            "manual verbs",
+        ] {
+            assert!(
+                !judge.contains(absent),
+                "judge --help shows {absent}:\n{judge}"
+            );
+        }
+        assert!(judge.contains("--judges"), "{judge}");
+        let devices = help(&["devices"]);
+        assert!(
+            devices.contains("--adb-server") && !devices.contains("--server <URL>"),
+            "{devices}"
+        );
+        let replay = help(&["tasks", "replay"]);
+        assert!(
+            replay.contains("--device") && replay.contains("--env"),
+            "{replay}"
+        );
+        assert!(!replay.contains("--server"), "{replay}");
+        let tap = help(&["tap"]);
+        assert!(
+            tap.contains("--server") && tap.contains("--device"),
+            "{tap}"
+        );
+        let root = super::Cli::definition().render_long_help().to_string();
+        assert!(
+            root.contains("--server") && root.contains("--device"),
+            "{root}"
+        );
+        // Hidden, not gone: a global option set for every command is still accepted.
+        let parsed = super::Cli::definition()
+            .try_get_matches_from(["droidmcp", "judge", "--device", "sim", "--help"]);
+        assert_eq!(
+            parsed.unwrap_err().kind(),
+            clap::error::ErrorKind::DisplayHelp
+        );
     }
 }

@@ -10,7 +10,7 @@ use clap::Args as ClapArgs;
 use super::Global;
 use crate::agent::{ReferenceAgent, Style};
 use crate::fleet::provider::ProviderConfig;
-use crate::llm::{ChatClient, Endpoint, EndpointLimits, ResponseFormat, SpendCap};
+use crate::llm::{ChatClient, Effort, Endpoint, EndpointLimits, ResponseFormat, SpendCap};
 use crate::run::plan::{Selection, Source};
 use crate::run::{AgentSpec, FleetSpec, RunSpec, Shard};
 use crate::store::Store;
@@ -48,8 +48,9 @@ pub struct Args {
     /// A step limit for every task (default: each task's own, AndroidWorld's 10 × complexity).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=500))]
     pub max_steps: Option<u32>,
-    /// Reference agent: t3a (text) or m3a (screenshot with marks + elements).
-    #[arg(long, conflicts_with = "agent_cmd")]
+    /// Reference agent: t3a (AndroidWorld's text agent), m3a (AndroidWorld's multimodal agent: the
+    /// screenshot and its marked copy beside the elements) or bmoca (B-MoCA's text agent).
+    #[arg(long, conflicts_with = "agent_cmd", value_parser = ["t3a", "m3a", "bmoca"])]
     pub agent: Option<String>,
     /// Model name for the reference agent.
     #[arg(long, requires = "agent")]
@@ -60,9 +61,17 @@ pub struct Args {
     /// Environment variable holding the endpoint's API key.
     #[arg(long, requires = "agent")]
     pub api_key_env: Option<String>,
-    /// How the endpoint is asked for JSON: json_object (default), json_schema, json_object_schema, none.
+    /// How the endpoint is asked for T3A's JSON replies: json_object (default), json_schema,
+    /// json_object_schema, none. M3A's and B-MoCA's replies are text, asked for without one.
     #[arg(long, default_value = "json_object")]
     pub response_format: String,
+    /// Treat the model as a reasoning model (max_completion_tokens, no temperature) whatever its
+    /// name; OpenAI's o-series and gpt-5 models are recognised by name.
+    #[arg(long, requires = "agent")]
+    pub reasoning: bool,
+    /// A reasoning model's effort: none, minimal, low, medium, high, xhigh (implies --reasoning).
+    #[arg(long, requires = "agent")]
+    pub reasoning_effort: Option<String>,
     /// USD per million input and output tokens, for the cost figures.
     #[arg(long, num_args = 2, value_names = ["IN", "OUT"])]
     pub price: Option<Vec<f64>>,
@@ -233,6 +242,15 @@ fn reference_agent(args: &Args, spec: &RunSpec) -> anyhow::Result<Option<Arc<Ref
             ResponseFormat::NAMES
         )
     })?;
+    let effort = args
+        .reasoning_effort
+        .as_deref()
+        .map(|e| {
+            Effort::parse(e).with_context(|| {
+                format!("--reasoning-effort {e:?} is not one of {}", Effort::NAMES)
+            })
+        })
+        .transpose()?;
     if let Some(p) = &args.price {
         endpoint.usd_per_million_input = p[0];
         endpoint.usd_per_million_output = p[1];
@@ -250,11 +268,14 @@ fn reference_agent(args: &Args, spec: &RunSpec) -> anyhow::Result<Option<Arc<Ref
         + 16 * fleet.adb_servers.len())
     .max(1);
     endpoint.timeout = std::time::Duration::from_secs(args.request_timeout);
-    let client = ChatClient::new(
+    let mut client = ChatClient::new(
         endpoint,
         &EndpointLimits::default(),
         Arc::new(SpendCap::new(args.spend_cap)),
     )?;
+    if args.reasoning || effort.is_some() {
+        client = client.with_reasoning(effort);
+    }
     Ok(Some(Arc::new(ReferenceAgent::new(
         *style,
         Arc::new(client),
@@ -296,7 +317,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
     let summary = crate::run::execute(
         spec,
         Arc::new(catalog),
-        store,
+        store.clone(),
         global.adb_server().map(str::to_string),
         agent,
         move |p| {
@@ -321,6 +342,18 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         summary.progress.errored,
         args.name
     );
+    // "0 steps" alone does not say that the model answered nothing usable: say what it answered.
+    let finals = crate::run::report::finals(&store.run_results(&args.name)?);
+    let no_step: Vec<_> = finals
+        .iter()
+        .filter_map(|r| Some((r, crate::run::no_step::why_no_step(r)?)))
+        .collect();
+    for (row, why) in no_step.iter().take(10) {
+        println!("  {} took no step: {why}", row.instance);
+    }
+    if no_step.len() > 10 {
+        println!("  … and {} more (`droidmcp report --run {}`)", no_step.len() - 10, args.name);
+    }
     Ok(if summary.progress.done == summary.progress.total {
         0
     } else {

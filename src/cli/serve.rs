@@ -163,7 +163,11 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
                      token (--harness-token); never give it to an agent"
                 ),
             }
-            eprintln!("droidmcp: live page at http://{local}/#token=<harness token>");
+            let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+            eprintln!(
+                "droidmcp: live page at {}",
+                page_link(local, &harness_token, kept_in.as_deref(), terminal)
+            );
             // The manual verbs (`droidmcp tap`, `open`, …) act on this server's phone while it runs,
             // through the phone routes: the agent's door, with the agent's token.
             let _announced = super::remote::Announcement::write(local, token.as_deref());
@@ -214,4 +218,53 @@ pub fn enable_tasks(state: &Arc<ServerState>) -> Arc<crate::episode::Episodes> {
     // Every session's steps on a device with an open episode are that episode's steps.
     state.hub.pool().set_step_sink(episodes.clone());
     episodes
+}
+
+/// The live page's link as `serve` prints it, ready to open: with the harness token filled in for
+/// a person at a terminal; when stderr goes to a log (`--detach`, a supervisor), a shell word that
+/// reads the token from its file, so the token itself never lands in a log an agent might read.
+fn page_link(
+    local: SocketAddr,
+    token: &str,
+    kept_in: Option<&std::path::Path>,
+    terminal: bool,
+) -> String {
+    match (terminal, kept_in) {
+        (true, _) => format!("http://{local}/#token={token}"),
+        (false, Some(path)) => format!(
+            "\"http://{local}/#token=$(cat {})\"",
+            crate::device::command::sh_quote(&path.display().to_string())
+        ),
+        (false, None) => format!("http://{local}/#token=<your --harness-token>"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_link;
+
+    #[test]
+    fn the_page_link_carries_the_token_or_reads_it_from_its_file() {
+        let local = "127.0.0.1:8765".parse().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a b's").join("harness-token");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, "Tok3n").unwrap();
+        assert_eq!(
+            page_link(local, "Tok3n", Some(&file), true),
+            "http://127.0.0.1:8765/#token=Tok3n"
+        );
+        let logged = page_link(local, "Tok3n", Some(&file), false);
+        assert!(!logged.contains("Tok3n"), "{logged}");
+        // Pasted into a shell, it is the link with the token read from the file.
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf %s {logged}"))
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "http://127.0.0.1:8765/#token=Tok3n"
+        );
+    }
 }

@@ -36,7 +36,7 @@ pub enum Command {
     /// if any instance scores below 1.0 (or, with --wrong/--empty/--near-miss, if any succeeds).
     /// `--suite` runs golden, empty, wrong and every near miss of each instance (the whole sweep).
     Replay {
-        /// Task ids (default with --all: every task).
+        /// Task ids or globs (`aw.clock.*`, `*.wifi_*`), as `run --tasks` takes them.
         ids: Vec<String>,
         /// Every task of the directory (instead of naming ids).
         #[arg(long)]
@@ -146,9 +146,12 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
                 }
                 catalog.iter().cloned().collect()
             } else {
-                ids.iter()
-                    .map(|id| catalog.get(id))
-                    .collect::<Result<_, _>>()?
+                // Ids or globs, picked as `run --tasks` picks them.
+                crate::run::plan::Selection {
+                    patterns: ids.clone(),
+                    ..Default::default()
+                }
+                .pick(&catalog)?
             };
             let mut failures = 0;
             let started = std::time::Instant::now();

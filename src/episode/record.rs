@@ -133,6 +133,7 @@ fn recorded(
 ) -> Recorded {
     match outcome {
         Ok(o) => Recorded {
+            episode: Some(id.to_string()),
             episode_step: (!refused).then_some(o.index),
             steps_left: Some(o.steps_left),
             refused,
@@ -142,6 +143,7 @@ fn recorded(
         Err(e) => {
             tracing::warn!("episode step not recorded: {e}");
             Recorded {
+                episode: Some(id.to_string()),
                 episode_step: None,
                 steps_left: None,
                 refused,

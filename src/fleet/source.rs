@@ -35,6 +35,10 @@ impl Endpoint {
 
     /// Opens the device's shell; an embedded phone boots in `env` (a real device is in whatever
     /// environment it is, so naming one for it is refused, as `device::open` refuses it).
+    ///
+    /// An embedded phone keeps real time, as a served one does: an agent in a run waits in real
+    /// seconds, so a stopwatch, a timer or "in 5 minutes" must move with them, as on the emulator
+    /// the same run could lease. Tasks that need a date set it (`set_time`).
     pub async fn open(&self, env: Option<&str>) -> Result<Arc<dyn Shell>, DeviceError> {
         let spec = match env {
             Some(env) => crate::env::with_env(&self.spec(), env),
@@ -44,7 +48,7 @@ impl Endpoint {
             Endpoint::Embedded { .. } => None,
             Endpoint::Adb { server, .. } => Some(server.as_str()),
         };
-        crate::device::open(Some(&spec), server).await
+        crate::device::open_with_clock(Some(&spec), server, crate::sim::ClockMode::Real).await
     }
 }
 

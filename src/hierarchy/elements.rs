@@ -293,6 +293,11 @@ pub struct Element {
     /// Text and descriptions of non-actionable descendants folded into this element, document
     /// order, leaving out strings contained in one already shown.
     pub folded: Vec<String>,
+    /// What accessibility calls an element that shows no string of its own: a switch, checkbox or
+    /// radio button inside a tappable row takes the row's label, as Android announces a Settings
+    /// switch by its preference's title. Empty otherwise; selectors do not match it (the row shows
+    /// the text, and a tap on the row toggles the switch).
+    pub name: String,
     /// The full `resource-id` (`com.x:id/fab`), empty when the node has none.
     pub resource_id: String,
     pub state: State,
@@ -314,20 +319,23 @@ impl Element {
         super::node::resource_id_tail(&self.resource_id)
     }
 
-    /// All strings the element shows: its text, description, hint, then folded strings.
+    /// All strings the element shows: its text, description, hint, folded strings, then the name
+    /// accessibility gives it.
     pub fn strings(&self) -> impl Iterator<Item = &str> {
         [self.text.as_str(), self.desc.as_str(), self.hint.as_str()]
             .into_iter()
             .chain(self.folded.iter().map(String::as_str))
+            .chain([self.name.as_str()])
             .filter(|s| !s.is_empty())
     }
 
-    /// The first thing to call it by: text, else description, else folded text, else hint.
+    /// The first thing to call it by: text, else description, else folded text, else the name
+    /// accessibility gives it, else hint.
     pub fn label(&self) -> &str {
         [&self.text, &self.desc]
             .into_iter()
             .chain(self.folded.first())
-            .chain([&self.hint])
+            .chain([&self.name, &self.hint])
             .find(|s| !s.is_empty())
             .map(String::as_str)
             .unwrap_or("")
@@ -393,6 +401,7 @@ impl ElementList {
             options,
             screen,
             elements: Vec::new(),
+            hosts: Vec::new(),
         };
         // (node, host that absorbs its text, nearest element around it)
         let mut stack: Vec<(NodeId, Option<usize>, Option<usize>)> =
@@ -403,6 +412,7 @@ impl ElementList {
             stack.extend(node.children.iter().rev().map(|c| (*c, host, around)));
         }
         let mut elements = builder.elements;
+        name_toggles_by_their_rows(&mut elements, &builder.hosts);
         for e in &mut elements {
             let container = e
                 .nodes
@@ -443,6 +453,38 @@ struct Builder<'a> {
     options: &'a Options,
     screen: Bounds,
     elements: Vec<Element>,
+    /// For each element, the tappable element its text would have folded into (its row).
+    hosts: Vec<Option<usize>>,
+}
+
+/// Gives each nameless toggle (a switch, checkbox or radio button showing no string) the title of
+/// the row it sits in, as Android's accessibility does: a Settings switch is announced by its
+/// preference's title. Done after the walk, as a row's title may come after its switch.
+fn name_toggles_by_their_rows(elements: &mut [Element], hosts: &[Option<usize>]) {
+    for (i, host) in hosts.iter().enumerate() {
+        let Some(row) = host.filter(|&h| h != i) else {
+            continue;
+        };
+        let e = &elements[i];
+        let toggle = matches!(e.role, Role::Switch | Role::Checkbox | Role::Radio);
+        if toggle && e.strings().next().is_none() {
+            let name = row_title(&elements[row]).to_string();
+            elements[i].name = name;
+        }
+    }
+}
+
+/// A row's title: its own text, else the first text inside it (a preference's `title`), else its
+/// description up to the first comma (a composite description joins title, summary and state:
+/// "Bluetooth, On", "Shazam,48.97 MB, On, Switch"; the row's own line shows the rest).
+fn row_title(row: &Element) -> &str {
+    if !row.text.is_empty() {
+        return &row.text;
+    }
+    if let Some(first) = row.folded.first() {
+        return first;
+    }
+    row.desc.split(',').next().unwrap_or("").trim()
 }
 
 impl Builder<'_> {
@@ -471,6 +513,7 @@ impl Builder<'_> {
                 return (host, around);
             }
             let index = self.push(id, node, bounds);
+            self.hosts[index] = host;
             let actions = self.elements[index].actions;
             let area_ok = (bounds.area() as f64)
                 <= self.options.max_host_share as f64 * self.screen.area().max(1) as f64
@@ -534,6 +577,7 @@ impl Builder<'_> {
             hint: distinct(node.hint.trim()),
             text,
             folded: Vec::new(),
+            name: String::new(),
             resource_id: node.resource_id.trim().to_string(),
             state,
             actions: Actions::of(node),
@@ -543,6 +587,7 @@ impl Builder<'_> {
             nodes: vec![id],
         };
         self.elements.push(element);
+        self.hosts.push(None);
         self.elements.len() - 1
     }
 

@@ -40,7 +40,9 @@ use super::wire;
 ///   `hint: …`, never as its text), then for scrollable elements `more-up`, `more-down`,
 ///   `more-left`, `more-right` where an item is cut at that edge (see `hierarchy::scroll`).
 /// - `: strings`: everything the element shows or announces, joined by ` | `: its text, its
-///   content description, text folded in from non-actionable nodes inside it, and last its hint
+///   content description, text folded in from non-actionable nodes inside it, the name a toggle
+///   showing no string takes from its row (`8 switch @948,977 checked: Wi‑Fi`, as Android's
+///   accessibility announces a Settings switch by its preference's title), and last its hint
 ///   as `hint: …`. The strings run to the end of the line; newlines, tabs, `\` and `"` inside them
 ///   are escaped as in JSON (`\n`, `\t`, `\\`, `\"`), everything else, CJK and emoji included, is
 ///   verbatim.
@@ -60,8 +62,8 @@ use super::wire;
 /// ```
 ///
 /// `bounds` is `[left, top, right, bottom]` and `center` `[x, y]`, both device pixels and always
-/// present; `text`, `desc`, `hint`, `folded`, `resource_id`, `actions`, `state` appear when
-/// non-empty; `actions` lists every action (none implied).
+/// present; `text`, `desc`, `hint`, `folded`, `name` (a toggle's row label), `resource_id`,
+/// `actions`, `state` appear when non-empty; `actions` lists every action (none implied).
 ///
 /// # `Xml`
 ///
@@ -101,6 +103,7 @@ fn strings_part(e: &Element) -> String {
     let parts = [&e.text, &e.desc]
         .into_iter()
         .chain(&e.folded)
+        .chain([&e.name])
         .filter(|s| !s.is_empty());
     for (i, s) in parts.enumerate() {
         out.push_str(if i == 0 { ": " } else { " | " });

@@ -4,8 +4,9 @@
 //! Labels are sized for the picture the LLM actually sees (clients scale images to a 1024 px long
 //! edge or less), drawn with a built-in 3×5 bitmap font (no font file), and placed in a tab just
 //! outside the box's top-left corner, so they do not cover the element's own text; when that spot
-//! is off the image or taken by another label, the next free spot around the box (below it, left
-//! of it, its other corners, then a little further out).
+//! is off the image, taken by another label or over another element's box, the next free spot
+//! (inside the corner, below the box, its other corners, beside it, then a little further out).
+//! See [`layout`] for what "free" means.
 
 use image::{Rgba, RgbaImage};
 
@@ -75,6 +76,12 @@ pub fn sizes(width: u32, height: u32) -> (i32, i32) {
 
 /// Lays the marks out without drawing: `scale` maps device pixels to image pixels (0.5 when the
 /// screenshot was halved).
+///
+/// A label goes to the first free spot around or inside its box: free means inside the image,
+/// clear of every label placed before, and clear of every other element's box except the boxes
+/// that hold this one (a list around its rows: a label cannot avoid its own containers). A label
+/// over a neighbour's box reads as that neighbour's number, which is how a model taps the wrong
+/// row. Only when no spot is free does a label give up the boxes, then the labels.
 pub fn layout<'a>(
     elements: impl IntoIterator<Item = &'a Element>,
     scale: f32,
@@ -83,62 +90,79 @@ pub fn layout<'a>(
 ) -> Vec<Mark> {
     let (cell, stroke) = sizes(width, height);
     let image = Bounds::new(0, 0, width as i32, height as i32);
-    let mut placed: Vec<Mark> = Vec::new();
-    for e in elements {
-        let b = e.bounds;
-        let s = |v: i32| (v as f32 * scale).round() as i32;
-        let frame = Bounds::new(s(b.left), s(b.top), s(b.right), s(b.bottom)).intersect(&image);
-        if frame.is_empty() {
-            continue;
-        }
-        let digits = e.id.0.to_string().len() as i32;
+    let s = |v: i32| (v as f32 * scale).round() as i32;
+    let framed: Vec<(u32, Bounds)> = elements
+        .into_iter()
+        .map(|e| {
+            let b = e.bounds;
+            let frame = Bounds::new(s(b.left), s(b.top), s(b.right), s(b.bottom)).intersect(&image);
+            (e.id.0, frame)
+        })
+        .filter(|(_, f)| !f.is_empty())
+        .collect();
+    // Collision checks are quadratic; past a few hundred marks (no real screen has that many)
+    // labels just take their first spot.
+    let crowded = framed.len() > MAX_AVOIDED;
+    let mut placed: Vec<Mark> = Vec::with_capacity(framed.len());
+    for (i, &(id, frame)) in framed.iter().enumerate() {
+        let digits = id.to_string().len() as i32;
         let w = digits * 4 * cell + cell;
         let h = 7 * cell;
-        // Preferred spots first: outside the top-left corner, outside the bottom-left, left of
-        // the box, outside the top-right, then inside the corners; then the same spots nudged
-        // outwards step by step.
         let (fl, ft, fr, fb) = (frame.left, frame.top, frame.right, frame.bottom);
+        // Preferred spots first: outside the top-left corner (the element's own text stays
+        // uncovered), inside it (where AndroidWorld puts its labels), outside the bottom-left,
+        // the other inside corners, beside the box; then the outside spots nudged outwards.
         let spots = [
             (fl, ft - h),
+            (fl, ft),
             (fl, fb),
+            (fr - w, ft),
+            (fl, fb - h),
+            (fr - w, fb - h),
             (fl - w, ft),
+            (fr, ft),
             (fr - w, ft - h),
             (fr - w, fb),
-            (fr, ft),
-            (fl, ft),
-            (fr - w, fb - h),
         ];
         let rect = |(x, y): (i32, i32)| Bounds::new(x, y, x + w, y + h);
         let inside = |r: &Bounds| {
             r.left >= 0 && r.top >= 0 && r.right <= image.right && r.bottom <= image.bottom
         };
-        // Collision checks are quadratic; past a few hundred marks (no real screen has that many)
-        // labels just take their first spot.
-        let crowded = placed.len() > MAX_AVOIDED;
-        let free = |r: &Bounds| crowded || placed.iter().all(|m| m.label.intersect(r).is_empty());
+        let clear_of_labels =
+            |r: &Bounds| crowded || placed.iter().all(|m| m.label.intersect(r).is_empty());
+        let clear_of_boxes = |r: &Bounds| {
+            crowded
+                || framed.iter().enumerate().all(|(j, (_, other))| {
+                    j == i || holds(other, &frame) || other.intersect(r).is_empty()
+                })
+        };
         let nudged = (1..=4).flat_map(|k| {
             spots.iter().map(move |&(x, y)| {
                 let dx = if x < fl {
                     -k * w
-                } else if x >= fr - w {
+                } else if x >= fr {
                     k * w
                 } else {
                     0
                 };
-                let dy = if y < ft { -k * h } else { k * h };
+                let dy = if y < ft {
+                    -k * h
+                } else if y >= fb {
+                    k * h
+                } else {
+                    0
+                };
                 (x + dx, y + dy)
             })
         });
-        let label = spots
-            .iter()
-            .copied()
-            .chain(nudged)
-            .map(rect)
-            .find(|r| inside(r) && free(r))
+        let candidates = || spots.iter().copied().chain(nudged.clone()).map(rect);
+        let label = candidates()
+            .find(|r| inside(r) && clear_of_labels(r) && clear_of_boxes(r))
+            .or_else(|| candidates().find(|r| inside(r) && clear_of_labels(r)))
             .or_else(|| spots.iter().copied().map(rect).find(|r| inside(r)))
             .unwrap_or_else(|| clamp_into(rect((fl, ft)), image));
         placed.push(Mark {
-            id: e.id.0,
+            id,
             frame,
             label,
             cell,
@@ -146,6 +170,14 @@ pub fn layout<'a>(
         });
     }
     placed
+}
+
+/// Whether box `outer` holds box `inner` (equal boxes hold each other).
+fn holds(outer: &Bounds, inner: &Bounds) -> bool {
+    outer.left <= inner.left
+        && outer.top <= inner.top
+        && outer.right >= inner.right
+        && outer.bottom >= inner.bottom
 }
 
 fn clamp_into(r: Bounds, image: Bounds) -> Bounds {

@@ -16,6 +16,27 @@ const INK: u32 = 60;
 /// The thumb's position along the bar in `bounds` (screen pixels of `img`), 0.0 at the left end and
 /// 1.0 at the right; `None` when the bar shows no thumb taller than its track (nothing to read).
 pub fn thumb_fraction(img: &RgbaImage, bounds: Bounds) -> Option<f64> {
+    let bar = read(img, bounds)?;
+    Some(((bar.thumb - bar.start) / (bar.end - bar.start)).clamp(0.0, 1.0))
+}
+
+/// The x pixel `fraction` (0.0–1.0) of the way along the bar's track in `bounds`, on the scale
+/// [`thumb_fraction`] reads: a touch there sets the slider to what a later reading calls
+/// `fraction`. The track's ends are where Android reads a touch on a SeekBar (its padding), not the
+/// view's edges. `None` when the bar cannot be read.
+pub fn track_x(img: &RgbaImage, bounds: Bounds, fraction: f64) -> Option<i32> {
+    let bar = read(img, bounds)?;
+    Some((bar.start + (bar.end - bar.start) * fraction.clamp(0.0, 1.0)).round() as i32)
+}
+
+/// A bar as the frame shows it, in the image's x pixels: the track's ends and the thumb's centre.
+struct Bar {
+    start: f64,
+    end: f64,
+    thumb: f64,
+}
+
+fn read(img: &RgbaImage, bounds: Bounds) -> Option<Bar> {
     let b = bounds.intersect(&Bounds::new(0, 0, img.width() as i32, img.height() as i32));
     if b.width() < 8 || b.height() < 4 {
         return None;
@@ -64,7 +85,12 @@ pub fn thumb_fraction(img: &RgbaImage, bounds: Bounds) -> Option<f64> {
     if end <= start {
         return None;
     }
-    Some(((centre - start) / (end - start)).clamp(0.0, 1.0))
+    let left = b.left as f64;
+    Some(Bar {
+        start: left + start,
+        end: left + end,
+        thumb: left + centre,
+    })
 }
 
 #[cfg(test)]
@@ -99,6 +125,17 @@ mod tests {
             let got = thumb_fraction(&bar(frac), whole).unwrap();
             assert!((got - frac).abs() < 0.02, "{frac}: {got}");
         }
+    }
+
+    #[test]
+    fn a_point_along_the_track_is_on_the_reading_scale() {
+        let whole = Bounds::new(100, 0, 500, 40);
+        let mut img = RgbaImage::from_pixel(600, 40, Rgba([255, 255, 255, 255]));
+        image::imageops::overlay(&mut img, &bar(0.5), 100, 0);
+        // The track runs from x 30 to 370 of the bar, which sits 100 px into the image.
+        assert_eq!(track_x(&img, whole, 0.0), Some(130));
+        assert_eq!(track_x(&img, whole, 0.25), Some(215));
+        assert_eq!(track_x(&img, whole, 1.0), Some(470));
     }
 
     #[test]

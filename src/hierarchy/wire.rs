@@ -31,6 +31,8 @@ struct JsonElement<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     folded: &'a [String],
     #[serde(skip_serializing_if = "str::is_empty")]
+    name: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
     resource_id: &'a str,
     class: &'a str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -68,6 +70,7 @@ impl<'a> JsonElement<'a> {
             desc: &e.desc,
             hint: &e.hint,
             folded: &e.folded,
+            name: &e.name,
             resource_id: &e.resource_id,
             class: &e.class,
             actions: e.actions.words(),

@@ -112,6 +112,8 @@ impl From<EpisodeError> for ApiError {
     }
 }
 
+#[utoipa::path(get, path = "/v1/tasks", tag = "tasks",
+    responses((status = 200, description = "Every task of the catalog as the harness sees it", body = wire::TaskList)))]
 async fn list_tasks(State(eps): Shared) -> Json<wire::TaskList> {
     Json(wire::TaskList {
         tasks: eps
@@ -122,6 +124,9 @@ async fn list_tasks(State(eps): Shared) -> Json<wire::TaskList> {
     })
 }
 
+#[utoipa::path(get, path = "/v1/tasks/{id}", tag = "tasks",
+    params(("id" = String, Path, description = "Task id")),
+    responses((status = 200, body = wire::TaskInfo), (status = 404, body = ErrorBody)))]
 async fn show_task(
     State(eps): Shared,
     Path(id): Path<String>,
@@ -130,6 +135,10 @@ async fn show_task(
     Ok(Json(wire::TaskInfo::from_task(&task)))
 }
 
+#[utoipa::path(post, path = "/v1/tasks/{id}/start", tag = "tasks", request_body(content = StartBody, description = "Optional; without it the seed is drawn and the default device used"),
+    params(("id" = String, Path, description = "Task id")),
+    responses((status = 200, description = "The episode, after its setup ran", body = wire::Started),
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
 async fn start(
     State(eps): Shared,
     Path(id): Path<String>,
@@ -186,6 +195,10 @@ pub async fn finish(
     Ok(Json(wire::Summary::from(&eps.summary(&id).await?)))
 }
 
+#[utoipa::path(post, path = "/v1/episodes/{id}/check", tag = "episodes",
+    params(("id" = String, Path, description = "Episode id")),
+    responses((status = 200, description = "The checks run on the device now; `provisional` while the episode is running", body = wire::Report),
+        (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
 async fn check(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::Report>, ApiError> {
     Ok(Json(wire::Report::from(&eps.check(&id).await?)))
 }
@@ -200,11 +213,18 @@ pub async fn end(
     Ok(Json(wire::Summary::from(&eps.end(&id).await?)))
 }
 
+#[utoipa::path(get, path = "/v1/episodes/{id}/steps", tag = "episodes",
+    params(("id" = String, Path, description = "Episode id")),
+    responses((status = 200, body = wire::Steps), (status = 404, body = ErrorBody)))]
 async fn steps(State(eps): Shared, Path(id): Path<String>) -> Result<Json<wire::Steps>, ApiError> {
     let rows = eps.steps(&id).await?;
     Ok(Json(wire::Steps::new(&id, &rows)))
 }
 
+#[utoipa::path(get, path = "/v1/episodes/{id}/export", tag = "episodes",
+    params(("id" = String, Path, description = "Episode id")),
+    responses((status = 200, description = "The episode as `droidmcp episodes export` writes it", body = Object),
+        (status = 404, body = ErrorBody)))]
 async fn export(
     State(eps): Shared,
     Path(id): Path<String>,

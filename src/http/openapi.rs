@@ -12,7 +12,10 @@ use super::phone;
 use super::phone_wire::*;
 use super::review::{self, *};
 use super::runs::{self, AgentBody, RunBody, RunList, RunStatus};
-use super::wire::{AnswerBody, ErrorBody, Summary};
+use super::wire::{
+    AnswerBody, CheckOut, ErrorBody, Evidence, Metrics, Report, StartBody, Started, Steps, Summary,
+    TaskInfo, TaskList,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -24,7 +27,9 @@ use super::wire::{AnswerBody, ErrorBody, Summary};
         phone::devices, phone::screen, phone::act, phone::apps, phone::events,
         phone::demo_start, phone::demo_show, phone::demo_finish, phone::demo_file,
         phone::replay_start, review::watch, review::queue, review::verdict,
-        super::episode, super::answer, super::finish, super::end,
+        super::list_tasks, super::show_task, super::start,
+        super::episode, super::answer, super::finish, super::check, super::end, super::steps,
+        super::export,
         runs::start, runs::list, runs::show, runs::markdown, runs::svg
     ),
     components(schemas(
@@ -32,11 +37,13 @@ use super::wire::{AnswerBody, ErrorBody, Summary};
         ActRequest, ActionIn, TargetIn, ActResult, AppList, AppOut, ChangeEvent, DemoStart, DemoOut,
         ReplayStart, ReplayOut, TouchedOut, EpisodeWatch, WatchStep, JudgeOut, HumanOut,
         ReviewQueue, ReviewItemOut, HumanVerdictIn, HumanVerdictOut, RunBody, AgentBody, RunList,
-        RunStatus, Summary, AnswerBody
+        RunStatus, Summary, AnswerBody, StartBody, TaskList, TaskInfo, Started, Report, CheckOut,
+        Evidence, Metrics, Steps
     )),
     modifiers(&BearerAuth),
     tags(
         (name = "phone", description = "One device: screen, actions, apps, change feed"),
+        (name = "tasks", description = "The task catalog as the harness sees it, and starting an episode of a task"),
         (name = "demos", description = "Demonstrations recorded by hand, exported as imitation-learning datasets"),
         (name = "episodes", description = "Replays to watch, an episode's steps, checks and verdicts, and the review queue"),
         (name = "runs", description = "Agents played over a task selection, as `droidmcp run` does: live status and reports")

@@ -87,6 +87,8 @@ pub struct ElementOut {
     pub hint: String,
     /// Strings of non-actionable children folded into this element.
     pub folded: Vec<String>,
+    /// The name accessibility gives a toggle that shows no string: its row's label.
+    pub name: String,
     pub resource_id: String,
     pub class: String,
     pub actions: Vec<String>,
@@ -114,6 +116,7 @@ impl ElementOut {
             desc: e.desc.clone(),
             hint: e.hint.clone(),
             folded: e.folded.clone(),
+            name: e.name.clone(),
             resource_id: e.resource_id.clone(),
             class: e.class.clone(),
             actions: e.actions.words().into_iter().map(String::from).collect(),

@@ -78,8 +78,11 @@ pub struct RunStatus {
     pub done: usize,
     pub success: usize,
     pub errored: usize,
+    /// Tokens and cost of the attempts that reported them (a command agent reports none).
     pub tokens: u64,
     pub cost_usd: f64,
+    /// Attempts whose agent reported no tokens or cost.
+    pub usage_unknown: usize,
     pub line: String,
     /// The figures `report --run NAME --json` prints (only on `GET /v1/runs/{name}`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -139,15 +142,16 @@ impl Runs {
             Some(l) => (l.status, l.error, l.progress),
             None => {
                 let json = report.json();
-                let p = Progress {
+                let mut p = Progress {
                     total: report.rows.len(),
                     done: report.rows.len(),
                     success: json["success"]["k"].as_u64().unwrap_or(0) as usize,
                     errored: json["errored"].as_u64().unwrap_or(0) as usize,
-                    tokens: report.rows.iter().map(|r| r.tokens).sum(),
-                    cost_usd: report.rows.iter().map(|r| r.cost_usd).sum(),
                     ..Progress::default()
                 };
+                for r in &report.rows {
+                    p.add_usage(r);
+                }
                 ("stored", None, p)
             }
         };
@@ -161,6 +165,7 @@ impl Runs {
             errored: progress.errored,
             tokens: progress.tokens,
             cost_usd: progress.cost_usd,
+            usage_unknown: progress.usage_unknown,
             line: progress.line(),
             report: with_report.then(|| report.json()),
         })

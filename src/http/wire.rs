@@ -8,7 +8,7 @@
 //!  "score": 1.0, "subgoal_rate": null, "steps_used": 9, "max_steps": 14, "gate": null,
 //!  "checks": [{"id": "db", "passed": true, "value": "1 matching of 3 rows", "reason": null,
 //!              "evidence": [{"command": "pull /data/user_de/0/…/alarms.db (+ -wal, -shm)", "output": "ok"}]}],
-//!  "metrics": {"task_reward": 1.0, "completion_ratio": 1.0, "reversed_redundancy": 1.0, "repeat_ratio": 0.0}}
+//!  "metrics": {"task_reward": 1.0, "completion_ratio": 1.0, "reversed_redundancy": 1.0, "repeat_ratio": 0.0, "reference_matched": 1.0}}
 //! ```
 
 use std::collections::BTreeMap;
@@ -20,13 +20,14 @@ use crate::eval::{CheckResult, Verdict};
 use crate::store::StepRow;
 use crate::task::Task;
 
-#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StartBody {
     /// Seed for the task's parameters (same seed, same instance); random when omitted.
     pub seed: Option<u64>,
     /// Parameter overrides by name (strings or numbers).
     #[serde(default)]
+    #[schema(value_type = Object)]
     pub params: BTreeMap<String, serde_json::Value>,
     /// Device spec (`sim`, `sim:7`, an adb serial); the default device when omitted.
     pub device: Option<String>,
@@ -57,7 +58,7 @@ pub struct ErrorBody {
     pub kind: String,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TaskList {
     pub tasks: Vec<TaskInfo>,
 }
@@ -102,7 +103,7 @@ impl From<&CoreStarted> for AgentStarted {
 }
 
 /// A task as the harness sees it.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TaskInfo {
     pub id: String,
     pub goal: String,
@@ -135,7 +136,7 @@ impl TaskInfo {
     }
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Started {
     pub episode: String,
     pub task: String,
@@ -165,13 +166,13 @@ impl From<&CoreStarted> for Started {
     }
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Evidence {
     pub command: String,
     pub output: String,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CheckOut {
     pub id: String,
     pub passed: bool,
@@ -203,15 +204,17 @@ impl From<&CheckResult> for CheckOut {
     }
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Metrics {
     pub task_reward: f64,
     pub completion_ratio: f64,
     pub reversed_redundancy: f64,
     pub repeat_ratio: f64,
+    /// The share of the reference's actions the steps matched (|LCS| / L), outcome aside.
+    pub reference_matched: f64,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Report {
     pub episode: String,
     pub task: String,
@@ -255,6 +258,7 @@ impl From<&CoreReport> for Report {
                 completion_ratio: m.completion_ratio,
                 reversed_redundancy: m.reversed_redundancy,
                 repeat_ratio: m.repeat_ratio,
+                reference_matched: m.reference_matched,
             }),
         }
     }
@@ -310,9 +314,10 @@ impl From<&CoreSummary> for Summary {
 
 /// `GET /v1/episodes/{id}/steps`: the recorded steps (actions and recorded shell outputs; screens
 /// are left out).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Steps {
     pub episode: String,
+    #[schema(value_type = Vec<Object>)]
     pub steps: Vec<serde_json::Value>,
 }
 

@@ -36,8 +36,6 @@ pub struct Judge {
     config: JudgeConfig,
     client: ChatClient,
     prompts: Prompts,
-    /// The verdict's JSON schema, sent with every verdict request.
-    verdict_schema: serde_json::Value,
 }
 
 /// Accumulates usage over the calls of one judgement.
@@ -81,7 +79,6 @@ impl Judge {
             config,
             client,
             prompts,
-            verdict_schema: super::verdict::json_schema(),
         })
     }
 
@@ -95,25 +92,15 @@ impl Judge {
         &self.config
     }
 
-    fn verdict_schema(&self) -> Option<Schema<'_>> {
-        Some(Schema {
-            name: "verdict",
-            schema: &self.verdict_schema,
-        })
-    }
-
     /// Judges one episode in one mode. Never fails: problems become an `undecided` verdict with the error.
     pub async fn judge(&self, evidence: &Evidence, mode: Mode) -> JudgeOutcome {
         let mut tally = Tally::default();
         let result = match mode {
             _ if self.config.kind == JudgeKind::A3rm => self.a3rm(evidence, &mut tally).await,
+            // The final state shows no step, so the verdict cites none.
             Mode::FinalState => {
-                self.ask_verdict(
-                    self.final_state_messages(evidence),
-                    evidence.steps.len(),
-                    &mut tally,
-                )
-                .await
+                self.ask_verdict(self.final_state_messages(evidence), 0, &mut tally)
+                    .await
             }
             Mode::Trajectory => {
                 self.ask_verdict(
@@ -245,16 +232,24 @@ impl Judge {
         ]
     }
 
-    /// Asks, validates, and on an invalid reply asks once more with the reason.
+    /// Asks, validates, and on an invalid reply asks once more with the reason. `steps`: how many
+    /// steps the messages show (numbered from 1), the ones the verdict may cite.
     async fn ask_verdict(
         &self,
         mut messages: Vec<Message>,
         steps: usize,
         tally: &mut Tally,
     ) -> Result<Verdict, String> {
+        let verdict_schema = super::verdict::json_schema(steps);
+        let schema = || {
+            Some(Schema {
+                name: "verdict",
+                schema: &verdict_schema,
+            })
+        };
         let first = self
             .client
-            .complete(&messages, self.verdict_schema())
+            .complete(&messages, schema())
             .await
             .map_err(|e| e.to_string())?;
         tally.add(&first);
@@ -269,7 +264,7 @@ impl Judge {
         ))]));
         let second = self
             .client
-            .complete(&messages, self.verdict_schema())
+            .complete(&messages, schema())
             .await
             .map_err(|e| e.to_string())?;
         tally.add(&second);

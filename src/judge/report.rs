@@ -38,6 +38,8 @@ pub struct TaskFigures {
     pub completion_ratio: Option<f64>,
     pub reversed_redundancy: Option<f64>,
     pub repeat_ratio: Option<f64>,
+    /// The share of the reference's actions the steps matched (|LCS| / L), outcome aside.
+    pub reference_matched: Option<f64>,
     /// Checked episodes of tasks with constraints, and how many broke one.
     pub constrained: Violations,
     /// The same per AndroidArena level (only levels some task constrains).
@@ -141,6 +143,7 @@ struct Acc {
     tcr: Vec<f64>,
     rrr: Vec<f64>,
     repeat: Vec<f64>,
+    matched: Vec<f64>,
     constrained: Violations,
     by_level: BTreeMap<Level, Violations>,
     unrestored: Vec<String>,
@@ -162,6 +165,7 @@ impl Acc {
             completion_ratio: mean(&self.tcr),
             reversed_redundancy: mean(&self.rrr),
             repeat_ratio: mean(&self.repeat),
+            reference_matched: mean(&self.matched),
             constrained: self.constrained,
             by_level: self.by_level.iter().map(|(l, v)| (*l, *v)).collect(),
             unrestored: self.unrestored.clone(),
@@ -219,6 +223,7 @@ pub fn report(store: &Store, catalog: &Catalog) -> Result<Vec<TaskFigures>, Stor
                 a.tcr.push(m.completion_ratio);
                 a.rrr.push(m.reversed_redundancy);
                 a.repeat.push(m.repeat_ratio);
+                a.matched.push(m.reference_matched);
             });
         }
     }

@@ -67,7 +67,7 @@ pub enum ReplyError {
     BadVerdict(String),
     #[error("\"confidence\" must be a number in 0..=1, got {0}")]
     BadConfidence(String),
-    #[error("cited step {0} does not exist (the trajectory has {1} steps)")]
+    #[error("cited step {0} is not one of the steps shown ({shown})", shown = shown(*.1))]
     BadStep(usize, usize),
 }
 
@@ -82,23 +82,41 @@ struct RawVerdict {
     steps: Option<Vec<serde_json::Value>>,
 }
 
-/// The JSON Schema of a verdict, for endpoints that constrain decoding to a schema.
-pub fn json_schema() -> serde_json::Value {
+fn shown(steps: usize) -> String {
+    match steps {
+        0 => "none were shown".into(),
+        n => format!("1 to {n}"),
+    }
+}
+
+/// The JSON Schema of a verdict that cites only steps `1..=steps`, the ones the judge was shown
+/// (none when it was shown none), for endpoints that constrain decoding to a schema: a small
+/// model held to it cannot cite a step 0 or one past the end. The steps are an `enum`, not a
+/// `minimum`/`maximum`: llama.cpp's grammar ignores the bounds (Gemma 3 270M cited steps 2 to 14
+/// of 3 under them), and `maxItems` stops a model that counts on until its token limit.
+pub fn json_schema(steps: usize) -> serde_json::Value {
+    // An empty `enum` is a schema some servers refuse: with no step, `maxItems` 0 says it all.
+    let items = match steps {
+        0 => serde_json::json!({ "type": "integer" }),
+        n => serde_json::json!({ "type": "integer", "enum": (1..=n).collect::<Vec<_>>() }),
+    };
+    let cited = serde_json::json!({ "type": "array", "items": items, "maxItems": steps });
     serde_json::json!({
         "type": "object",
         "properties": {
             "verdict": { "type": "string", "enum": ["success", "failure"] },
             "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
             "reason": { "type": "string" },
-            "steps": { "type": "array", "items": { "type": "integer", "minimum": 1 } }
+            "steps": cited
         },
         "required": ["verdict", "confidence", "reason", "steps"],
         "additionalProperties": false
     })
 }
 
-/// Parses and validates a judge's reply; `steps_in_trajectory` bounds the cited steps (0 = unbounded).
-pub fn parse_reply(text: &str, steps_in_trajectory: usize) -> Result<Verdict, ReplyError> {
+/// Parses and validates a judge's reply: it may cite only the steps it was shown, numbered from 1
+/// (`1..=steps_shown`; none when `steps_shown` is 0).
+pub fn parse_reply(text: &str, steps_shown: usize) -> Result<Verdict, ReplyError> {
     if text.trim().is_empty() {
         return Err(ReplyError::Empty);
     }
@@ -123,8 +141,8 @@ pub fn parse_reply(text: &str, steps_in_trajectory: usize) -> Result<Verdict, Re
             .as_u64()
             .ok_or_else(|| ReplyError::BadJson(format!("step {step} is not a step number")))?
             as usize;
-        if steps_in_trajectory > 0 && (n == 0 || n > steps_in_trajectory) {
-            return Err(ReplyError::BadStep(n, steps_in_trajectory));
+        if n == 0 || n > steps_shown {
+            return Err(ReplyError::BadStep(n, steps_shown));
         }
         cited_steps.push(n);
     }
@@ -180,6 +198,30 @@ mod tests {
             parse_reply("{\"verdict\": \"failure\", \"steps\": [9]}", 4),
             Err(ReplyError::BadStep(9, 4))
         );
+    }
+
+    /// Steps are numbered from 1: a judge shown no steps (an episode where the agent took none, or
+    /// the final-state mode) cites none, and step 0 is never one.
+    #[test]
+    fn a_citation_names_a_step_the_judge_was_shown() {
+        let cites = |steps: &str, shown| {
+            parse_reply(
+                &format!("{{\"verdict\": \"failure\", \"steps\": {steps}}}"),
+                shown,
+            )
+        };
+        assert_eq!(cites("[0]", 0), Err(ReplyError::BadStep(0, 0)));
+        assert_eq!(cites("[0]", 4), Err(ReplyError::BadStep(0, 4)));
+        assert_eq!(cites("[1]", 0), Err(ReplyError::BadStep(1, 0)));
+        assert_eq!(cites("[1, 4]", 4).unwrap().cited_steps, vec![1, 4]);
+        assert_eq!(cites("[]", 0).unwrap().cited_steps, Vec::<usize>::new());
+        assert!(ReplyError::BadStep(0, 0).to_string().contains("none were shown"));
+        // The schema a constrained decoder follows allows the same and no more.
+        let none = json_schema(0);
+        assert_eq!(none["properties"]["steps"]["maxItems"], 0);
+        let four = &json_schema(4)["properties"]["steps"];
+        assert_eq!(four["items"]["enum"], serde_json::json!([1, 2, 3, 4]));
+        assert_eq!(four["maxItems"], 4);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use super::{Endpoint, LlmError, ResponseFormat};
+use super::{Dialect, Effort, Endpoint, LlmError, ResponseFormat};
 
 /// One part of a message.
 #[derive(Debug, Clone, PartialEq)]
@@ -167,6 +167,8 @@ pub struct ChatClient {
     spend: Arc<SpendCap>,
     /// First backoff delay; doubles per retry.
     backoff: Duration,
+    /// Which sampling parameters the model takes: from its name unless the caller says.
+    dialect: Dialect,
 }
 
 /// Longest we wait between retries, whatever `Retry-After` says.
@@ -187,7 +189,9 @@ impl ChatClient {
                 message: e.to_string(),
             })?;
         let permits = limits.for_endpoint(&config.base_url, config.max_concurrency);
+        let dialect = Dialect::of_model(&config.model);
         Ok(ChatClient {
+            dialect,
             config,
             http,
             api_key,
@@ -203,8 +207,19 @@ impl ChatClient {
         self
     }
 
+    /// Treats the model as a reasoning model whatever its name (a deployment or local model
+    /// whose name does not say), with `effort` as its `reasoning_effort` when given.
+    pub fn with_reasoning(mut self, effort: Option<Effort>) -> ChatClient {
+        self.dialect = Dialect::Reasoning { effort };
+        self
+    }
+
     pub fn endpoint(&self) -> &Endpoint {
         &self.config
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     fn error(&self, message: impl Into<String>) -> LlmError {
@@ -216,13 +231,17 @@ impl ChatClient {
 
     /// The request for `messages`; with `schema`, the reply is constrained to it as the endpoint's
     /// [`ResponseFormat`] spells that (a format without a schema slot only asks for a JSON object).
-    fn request_body(&self, messages: &[Message], schema: Option<Schema<'_>>) -> Value {
+    fn request_body(&self, messages: &[Message], reply: Reply<'_>) -> Value {
         let mut body = json!({
             "model": self.config.model,
             "messages": messages.iter().map(Message::to_json).collect::<Vec<_>>(),
-            "temperature": self.config.temperature,
-            "max_tokens": self.config.max_tokens,
         });
+        self.dialect
+            .apply(&mut body, self.config.max_tokens, self.config.temperature);
+        let schema = match reply {
+            Reply::Text => return body,
+            Reply::Json(schema) => schema,
+        };
         let format = match (self.config.response_format, schema) {
             (ResponseFormat::None, _) => None,
             (ResponseFormat::JsonSchema, Some(s)) => Some(json!({
@@ -240,13 +259,24 @@ impl ChatClient {
         body
     }
 
-    /// Sends one chat request, retrying transient failures; `schema` constrains the reply where the
-    /// endpoint can (see [`ResponseFormat`]).
+    /// Sends one chat request, retrying transient failures; the reply is asked for as JSON in the
+    /// endpoint's [`ResponseFormat`], constrained to `schema` where the endpoint can.
     pub async fn complete(
         &self,
         messages: &[Message],
         schema: Option<Schema<'_>>,
     ) -> Result<Completion, LlmError> {
+        self.send(messages, Reply::Json(schema)).await
+    }
+
+    /// Sends one chat request whose reply is free text (no `response_format`, whatever the
+    /// endpoint's): for prompts that ask for their own text format, which a JSON mode would
+    /// contradict.
+    pub async fn complete_text(&self, messages: &[Message]) -> Result<Completion, LlmError> {
+        self.send(messages, Reply::Text).await
+    }
+
+    async fn send(&self, messages: &[Message], reply: Reply<'_>) -> Result<Completion, LlmError> {
         self.spend.check(&self.config.name)?;
         let _permit = self
             .permits
@@ -254,7 +284,7 @@ impl ChatClient {
             .await
             .map_err(|_| self.error("endpoint limiter closed"))?;
         let url = format!("{}/chat/completions", self.config.base_url);
-        let body = self.request_body(messages, schema);
+        let body = self.request_body(messages, reply);
         let started = Instant::now();
         let mut attempt = 0u32;
         loop {
@@ -284,7 +314,15 @@ impl ChatClient {
                         self.spend.add(completion.cost_usd);
                         return Ok(completion);
                     }
-                    let retryable = status.as_u16() == 429 || status.is_server_error();
+                    let code = status.as_u16();
+                    if status.is_client_error() && code != 408 && code != 429 {
+                        return Err(LlmError::Refused {
+                            caller: self.config.name.clone(),
+                            status: code,
+                            message: error_message(&text),
+                        });
+                    }
+                    let retryable = code == 408 || code == 429 || status.is_server_error();
                     (
                         retryable,
                         retry_after,
@@ -347,6 +385,40 @@ impl ChatClient {
     }
 }
 
+/// How a request asks for its reply.
+#[derive(Debug, Clone, Copy)]
+enum Reply<'a> {
+    /// JSON in the endpoint's format, constrained to the schema where it can be.
+    Json(Option<Schema<'a>>),
+    /// Whatever the prompt asks for; no `response_format`.
+    Text,
+}
+
+/// The endpoint's own words from an error body: OpenAI's `{"error": {"message": …, "param": …}}`
+/// (also vLLM's, llama.cpp's and the gateways'), `{"error": "…"}` (Ollama), `{"message": …}`, else
+/// the body itself, cut short.
+fn error_message(body: &str) -> String {
+    let Ok(v) = serde_json::from_str::<Value>(body) else {
+        return truncate(body.trim(), 500);
+    };
+    let message = v
+        .pointer("/error/message")
+        .or_else(|| v.get("error").filter(|e| e.is_string()))
+        .or_else(|| v.get("message"))
+        .or_else(|| v.get("detail"))
+        .and_then(Value::as_str);
+    match message {
+        Some(m) => {
+            let param = v.pointer("/error/param").and_then(Value::as_str);
+            match param {
+                Some(p) if !m.contains(p) => format!("{} (param {p})", truncate(m, 500)),
+                _ => truncate(m, 500),
+            }
+        }
+        None => truncate(body.trim(), 500),
+    }
+}
+
 fn describe(e: &reqwest::Error) -> String {
     if e.is_timeout() {
         "timed out".into()
@@ -366,4 +438,62 @@ pub(crate) fn truncate(s: &str, max: usize) -> String {
         end -= 1;
     }
     format!("{}…", &s[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client(model: &str) -> ChatClient {
+        let endpoint = Endpoint::new("agent test", "http://127.0.0.1:9/v1", model);
+        ChatClient::new(
+            endpoint,
+            &EndpointLimits::default(),
+            Arc::new(SpendCap::new(None)),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_reasoning_model_gets_max_completion_tokens_and_no_temperature() {
+        let m = [Message::user(vec![Part::Text("Reply in JSON.".into())])];
+        let body = client("o4-mini").request_body(&m, Reply::Json(None));
+        assert!(body.get("max_tokens").is_none(), "{body}");
+        assert!(body.get("temperature").is_none(), "{body}");
+        assert!(body["max_completion_tokens"].as_u64().unwrap() > 512);
+        let body = client("my-deployment")
+            .with_reasoning(Some(Effort::High))
+            .request_body(&m, Reply::Json(None));
+        assert_eq!(body["reasoning_effort"], "high");
+        assert!(body.get("temperature").is_none(), "{body}");
+        // Every other model keeps the parameters llama.cpp, vLLM and Ollama read.
+        let body = client("qwen2.5-7b").request_body(&m, Reply::Json(None));
+        assert_eq!(
+            (&body["max_tokens"], &body["temperature"]),
+            (&json!(512), &json!(0.0))
+        );
+        assert_eq!(body["response_format"], json!({"type": "json_object"}));
+        // A free-text request carries no response format whatever the endpoint's.
+        let body = client("qwen2.5-7b").request_body(&m, Reply::Text);
+        assert!(body.get("response_format").is_none(), "{body}");
+    }
+
+    #[test]
+    fn an_error_body_gives_the_endpoints_own_message() {
+        let openai = r#"{"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", "type": "invalid_request_error", "param": "max_tokens", "code": "unsupported_parameter"}}"#;
+        assert_eq!(
+            error_message(openai),
+            "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."
+        );
+        let param = r#"{"error": {"message": "Only the default (1) value is supported.", "param": "temperature"}}"#;
+        assert_eq!(
+            error_message(param),
+            "Only the default (1) value is supported. (param temperature)"
+        );
+        assert_eq!(
+            error_message(r#"{"error": "model 'x' not found"}"#),
+            "model 'x' not found"
+        );
+        assert_eq!(error_message("  Bad Request\n"), "Bad Request");
+    }
 }

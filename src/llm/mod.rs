@@ -8,10 +8,12 @@
 //! [`client::Completion`] with usage and cost. Errors are [`LlmError`]s naming the caller.
 
 pub mod client;
+mod dialect;
 
 use std::time::Duration;
 
 pub use client::{ChatClient, Completion, EndpointLimits, Message, Part, Schema, SpendCap};
+pub use dialect::{Dialect, Effort};
 
 /// Why a call to a model failed.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +22,14 @@ pub enum LlmError {
     MissingKey { caller: String, var: String },
     #[error("{caller}: {message}")]
     Endpoint { caller: String, message: String },
+    /// The endpoint refused the request itself (a 4xx other than 408 and 429): the same request
+    /// would be refused again, so it is not retried. `message` is the endpoint's own words.
+    #[error("{caller}: the endpoint refused the request (HTTP {status}): {message}")]
+    Refused {
+        caller: String,
+        status: u16,
+        message: String,
+    },
     #[error("{caller}: spend cap of ${cap:.4} reached (spent ${spent:.4})")]
     SpendCap {
         caller: String,

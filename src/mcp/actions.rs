@@ -181,8 +181,10 @@ impl DroidMcp {
     }
 
     #[tool(
-        description = "Wait for `ms` milliseconds (e.g. for a download or animation), then let the UI settle. Reports progress each second; cancellable.",
-        annotations(read_only_hint = true, open_world_hint = false),
+        description = "Wait for `ms` milliseconds (e.g. for a download or animation), then let the UI settle. Reports progress each second; cancellable. In a task episode it counts as a step, as AndroidWorld's wait action does.",
+        // Not read-only: a tool is read-only exactly when it costs no step, and a wait is a move
+        // the agent makes (the phone runs on meanwhile) that the step limit must bound.
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false),
         output_schema = super::schema::action()
     )]
     async fn wait(

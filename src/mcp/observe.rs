@@ -197,7 +197,7 @@ impl DroidMcp {
         })
     }
 
-    #[tool(description = "The steps taken on this phone so far (action, time, outcome), oldest first, a page at a time. Refused attempts are listed, marked as not counted.",
+    #[tool(description = "The steps taken on this phone so far (action, time, outcome), oldest first, a page at a time, in stretches marked by task episode. In an episode a step has the number the step counter gave it (from 1); refused attempts, which cost no step, are listed with `-`.",
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = super::schema::history()
     )]

@@ -445,10 +445,17 @@ pub fn steps_json(steps: &[Step]) -> Value {
             .iter()
             .map(|s| {
                 let mut v = json!({
-                    "index": s.index, "action": clip(&s.action, MAX_ECHO_CHARS), "kind": s.kind,
+                    "index": s.index, "entry": s.index + 1,
+                    "action": clip(&s.action, MAX_ECHO_CHARS), "kind": s.kind,
                     "started_at": s.started_at.to_rfc3339(), "elapsed_ms": s.elapsed_ms,
                     "serial": s.serial, "refused": s.refused,
                 });
+                if let Some((episode, step)) = &s.episode {
+                    v["episode"] = json!(episode);
+                    if let Some(n) = step {
+                        v["episode_step"] = json!(n);
+                    }
+                }
                 for (key, value) in [
                     ("error", &s.error),
                     ("observation_digest", &s.observation_digest),
@@ -495,15 +502,31 @@ pub fn history(steps: &[Step], offset: usize, limit: usize) -> CallToolResult {
             total - refused
         )
     };
+    // A line starts with the number the agent's step counter gave it: in a task episode its
+    // step number (a refused attempt, no step, gets `-`), elsewhere its 1-based place in the
+    // phone's log. A marker line opens each stretch of one episode, or of none.
+    let mut stretch: Option<Option<&str>> = None;
     for s in page {
+        let episode = s.episode.as_ref().map(|(id, _)| id.as_str());
+        if stretch != Some(episode) {
+            text.push_str(&match episode {
+                Some(id) => format!("\n— episode {id} —"),
+                None => "\n— outside any task episode —".to_string(),
+            });
+            stretch = Some(episode);
+        }
+        let number = match &s.episode {
+            Some((_, Some(n))) => format!("{n}."),
+            Some((_, None)) => "-".to_string(),
+            None => format!("{}.", s.index + 1),
+        };
         let outcome = match (&s.error, s.refused) {
             (Some(e), true) => format!(" refused: {}", clip(e, MAX_ECHO_CHARS)),
             (Some(e), false) => format!(" error: {}", clip(e, MAX_ECHO_CHARS)),
             (None, _) => String::new(),
         };
         text.push_str(&format!(
-            "\n{}. {} ({} ms){outcome}",
-            s.index,
+            "\n{number} {} ({} ms){outcome}",
             clip(&s.action, MAX_ECHO_CHARS),
             s.elapsed_ms,
         ));

@@ -37,6 +37,8 @@ pub struct Launch<'a> {
 pub struct Exit {
     /// The exit code; `None` when it was killed (by us or a signal).
     pub code: Option<i32>,
+    /// The signal that ended it, when one did.
+    pub signal: Option<i32>,
     /// We killed it: the episode was over and it did not exit, or it ran past the time limit.
     pub killed: Option<&'static str>,
     pub stdout: String,
@@ -44,13 +46,38 @@ pub struct Exit {
 }
 
 impl Exit {
+    /// How the process ended: `exited N`, `killed by SIGTERM (signal 15)`, or `killed: WHY` when
+    /// we killed it.
     pub fn describe(&self) -> String {
-        match (self.killed, self.code) {
-            (Some(why), _) => format!("killed: {why}"),
-            (None, Some(code)) => format!("exited {code}"),
-            (None, None) => "killed by a signal".to_string(),
+        match (self.killed, self.code, self.signal) {
+            (Some(why), _, _) => format!("killed: {why}"),
+            (None, Some(code), _) => format!("exited {code}"),
+            (None, None, Some(signal)) => match signal_name(signal) {
+                Some(name) => format!("killed by {name} (signal {signal})"),
+                None => format!("killed by signal {signal}"),
+            },
+            (None, None, None) => "killed by a signal".to_string(),
         }
     }
+}
+
+/// The usual name of a signal an agent process may die of.
+fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        _ => return None,
+    })
 }
 
 /// The command line with `{url}`, `{goal}`, `{max_steps}`, `{episode}` filled in, shell-quoted.
@@ -116,6 +143,7 @@ pub async fn run(launch: &Launch<'_>, mut stop: StopSignal) -> std::io::Result<E
     let stderr = stderr.await.unwrap_or_default();
     Ok(Exit {
         code: status.code(),
+        signal: std::os::unix::process::ExitStatusExt::signal(&status),
         killed,
         stdout,
         stderr,
@@ -158,5 +186,36 @@ async fn read_capped(stream: Option<impl tokio::io::AsyncRead + Unpin>) -> Strin
         format!("[… earlier output dropped]\n{text}")
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn run_sh(command: &str) -> Exit {
+        let (_tx, rx) = tokio::sync::watch::channel(None);
+        let launch = Launch {
+            command,
+            url: "http://127.0.0.1:1/mcp",
+            goal: "g",
+            max_steps: 1,
+            episode: "e",
+        };
+        run(&launch, rx).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_exit_code_and_a_signal_are_told_apart() {
+        assert_eq!(run_sh("exit 3").await.describe(), "exited 3");
+        assert_eq!(run_sh("exit 0").await.describe(), "exited 0");
+        assert_eq!(
+            run_sh("kill -TERM $$").await.describe(),
+            "killed by SIGTERM (signal 15)"
+        );
+        assert_eq!(
+            run_sh("kill -SEGV $$").await.describe(),
+            "killed by SIGSEGV (signal 11)"
+        );
     }
 }

@@ -34,14 +34,21 @@ pub struct Progress {
     pub errored: usize,
     /// Attempts that errored and were queued again.
     pub retried: usize,
+    /// Tokens and cost of the attempts that reported them.
     pub tokens: u64,
     pub cost_usd: f64,
+    /// Attempts whose agent reported tokens and cost, and those whose agent reported none (a
+    /// command agent).
+    pub usage_known: usize,
+    pub usage_unknown: usize,
     /// Seconds per instance so far in this invocation, for the ETA.
     pub seconds_per_instance: Option<f64>,
 }
 
 impl Progress {
-    /// One line: `12/40 done · success 10 (83%) · errored 1 · ETA 1m20s · 12.3k tokens · $0.0400`.
+    /// One line: `12/40 done · success 10 (83%) · errored 1 · ETA 1m20s · 12.3k tokens · $0.0400`
+    /// (`tokens unknown · cost unknown` where no attempt reported them, and `+N unknown` beside
+    /// the sums where some did not).
     pub fn line(&self) -> String {
         let rate = if self.done > self.errored {
             format!(
@@ -58,16 +65,35 @@ impl Progress {
                 format!(" · ETA {}m{:02}s", secs / 60, secs % 60)
             })
             .unwrap_or_default();
+        let usage = match (self.usage_known, self.usage_unknown) {
+            (_, 0) => format!(
+                "{:.1}k tokens · ${:.4}",
+                self.tokens as f64 / 1000.0,
+                self.cost_usd
+            ),
+            (0, _) => "tokens unknown · cost unknown".to_string(),
+            (_, n) => format!(
+                "{:.1}k tokens · ${:.4} (+{n} attempts unknown)",
+                self.tokens as f64 / 1000.0,
+                self.cost_usd
+            ),
+        };
         format!(
-            "{}/{} done · success {}{rate} · errored {}{} · {:.1}k tokens · ${:.4}",
-            self.done,
-            self.total,
-            self.success,
-            self.errored,
-            eta,
-            self.tokens as f64 / 1000.0,
-            self.cost_usd
+            "{}/{} done · success {}{rate} · errored {}{} · {usage}",
+            self.done, self.total, self.success, self.errored, eta,
         )
+    }
+
+    /// Counts one attempt's tokens and cost, or that it reported none.
+    pub fn add_usage(&mut self, row: &RunResultRow) {
+        match (row.tokens, row.cost_usd) {
+            (Some(tokens), Some(cost)) => {
+                self.tokens += tokens;
+                self.cost_usd += cost;
+                self.usage_known += 1;
+            }
+            _ => self.usage_unknown += 1,
+        }
     }
 }
 
@@ -192,8 +218,7 @@ pub async fn execute(
                 progress.done += 1;
                 progress.success += row.success as usize;
                 progress.errored += (row.outcome == "errored") as usize;
-                progress.tokens += row.tokens;
-                progress.cost_usd += row.cost_usd;
+                progress.add_usage(row);
             }
             None => {
                 let attempt = attempts.get(&inst.key()).copied().unwrap_or(0) + 1;
@@ -387,8 +412,7 @@ async fn worker(shared: Arc<Shared>, mut held: Arc<Held>) -> Result<(), RunError
         *lock(&shared.played) += 1;
         let snapshot = {
             let mut p = lock(&shared.progress);
-            p.tokens += row.tokens;
-            p.cost_usd += row.cost_usd;
+            p.add_usage(&row);
             if retry {
                 p.retried += 1;
             } else {
@@ -518,8 +542,9 @@ async fn play(shared: &Shared, inst: &Instance, attempt: u32, held: &Held) -> (R
 /// How an agent's turn at an episode ended, for the row.
 struct Played {
     ending: String,
-    tokens: u64,
-    cost_usd: f64,
+    /// `None` where the agent reports none (a command agent).
+    tokens: Option<u64>,
+    cost_usd: Option<f64>,
     log: serde_json::Value,
     /// Infrastructure broke while the agent played (the attempt is `errored`).
     infra: Option<Errored>,
@@ -648,6 +673,7 @@ fn score(row: &mut RunResultRow, report: &Report) -> Result<(), String> {
         metrics["tr"] = json!(m.task_reward);
         metrics["tcr"] = json!(m.completion_ratio);
         metrics["rrr"] = json!(m.reversed_redundancy);
+        metrics["matched"] = json!(m.reference_matched);
     }
     row.metrics = metrics.to_string();
     Ok(())
@@ -726,12 +752,13 @@ async fn play_reference(
     let turns = log.as_ref().map(|l| l.turns.as_slice()).unwrap_or(&[]);
     Played {
         ending,
-        tokens: log.as_ref().map_or(0, AgentLog::tokens),
-        cost_usd: log.as_ref().map_or(0.0, AgentLog::cost_usd),
+        tokens: log.as_ref().map(AgentLog::tokens),
+        cost_usd: log.as_ref().map(AgentLog::cost_usd),
         log: json!({
             "agent": agent.style().name(),
             "turns": turns.iter().map(|t| json!({
-                "turn": t.number, "reply": t.reply, "action": t.action, "result": t.result,
+                "turn": t.number, "reply": t.reply, "reason": t.reason, "action": t.action,
+                "result": t.result, "summary": t.summary,
                 "invalid": t.invalid, "prompt_tokens": t.prompt_tokens,
                 "completion_tokens": t.completion_tokens, "cost_usd": t.cost_usd,
                 "calls": t.calls, "latency_ms": t.latency.as_millis() as u64,
@@ -744,10 +771,26 @@ async fn play_reference(
 fn infra_before_acting(why: Errored) -> Played {
     Played {
         ending: "errored".into(),
-        tokens: 0,
-        cost_usd: 0.0,
+        tokens: None,
+        cost_usd: None,
         log: json!({}),
         infra: Some(why),
+    }
+}
+
+/// How a command agent's episode ended, as the episode saw it (the process's own ending follows):
+/// `answered`, `done` (task_finish), `out_of_steps`, `aborted`, or `not finished` (the process
+/// ended, or was stopped, without saying).
+fn episode_ending(summary: Option<&crate::episode::Summary>) -> &'static str {
+    match summary {
+        None => "not finished",
+        Some(s) if s.answer.is_some() => "answered",
+        Some(s) if s.finished => "done",
+        Some(s) => match s.status {
+            Status::Failed => "out_of_steps",
+            Status::Aborted => "aborted",
+            _ => "not finished",
+        },
     }
 }
 
@@ -824,12 +867,57 @@ async fn play_command(
                 ))
             });
             Played {
-                ending: exit.describe(),
-                tokens: 0,
-                cost_usd: 0.0,
+                ending: format!("{}; {}", episode_ending(summary.as_ref()), exit.describe()),
+                // The process speaks to its model on its own: what it spent is not ours to know.
+                tokens: None,
+                cost_usd: None,
                 log,
                 infra,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attempt(tokens: Option<u64>, cost_usd: Option<f64>) -> RunResultRow {
+        RunResultRow {
+            tokens,
+            cost_usd,
+            ..RunResultRow::default()
+        }
+    }
+
+    /// A command agent's usage is unknown, not 0: the line says so, alone or beside known sums.
+    #[test]
+    fn the_progress_line_tells_unknown_usage_from_none() {
+        let mut p = Progress {
+            total: 2,
+            done: 1,
+            ..Progress::default()
+        };
+        p.add_usage(&attempt(None, None));
+        assert!(
+            p.line().ends_with("tokens unknown · cost unknown"),
+            "{}",
+            p.line()
+        );
+        p.done = 2;
+        p.add_usage(&attempt(Some(1500), Some(0.02)));
+        assert!(
+            p.line()
+                .ends_with("1.5k tokens · $0.0200 (+1 attempts unknown)"),
+            "{}",
+            p.line()
+        );
+        let mut known = Progress::default();
+        known.add_usage(&attempt(Some(0), Some(0.0)));
+        assert!(
+            known.line().ends_with("0.0k tokens · $0.0000"),
+            "{}",
+            known.line()
+        );
     }
 }

@@ -21,6 +21,7 @@
 pub mod command;
 pub mod devices;
 pub mod exec;
+pub mod no_step;
 pub mod phones;
 pub mod plan;
 pub mod report;

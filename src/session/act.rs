@@ -164,7 +164,7 @@ impl Session {
         ctl.check()?;
         match action {
             Action::Tap(target) | Action::DoubleTap(target) => {
-                let before = self.current_screen(state, slot, ctl).await?.clone();
+                let before = self.screen_now(state, slot, ctl).await?;
                 let aim = self.aim(state, slot, &before, target, seen, run).await?;
                 let gesture = if matches!(action, Action::Tap(_)) {
                     Gesture::Tap {
@@ -183,7 +183,7 @@ impl Session {
                 target,
                 duration_ms,
             } => {
-                let before = self.current_screen(state, slot, ctl).await?.clone();
+                let before = self.screen_now(state, slot, ctl).await?;
                 let aim = self.aim(state, slot, &before, target, seen, run).await?;
                 let duration_ms = run.clamp_ms(*duration_ms, LONG_PRESS_MS, MAX_GESTURE_MS);
                 let gesture = Gesture::LongPress {
@@ -198,7 +198,7 @@ impl Session {
                 to,
                 duration_ms,
             } => {
-                let before = self.current_screen(state, slot, ctl).await?.clone();
+                let before = self.screen_now(state, slot, ctl).await?;
                 let a = self.aim(state, slot, &before, from, seen, run).await?;
                 let target = run.target.take();
                 let b = self.aim(state, slot, &before, to, seen, run).await?;
@@ -220,7 +220,7 @@ impl Session {
                 distance,
                 duration_ms,
             } => {
-                let before = self.current_screen(state, slot, ctl).await?.clone();
+                let before = self.screen_now(state, slot, ctl).await?;
                 let size = slot
                     .device
                     .screen_size()
@@ -466,11 +466,17 @@ impl Session {
             device_key: slot.device.device_key(),
             activity: None,
             recorded: Vec::new(),
+            episode: None,
         };
         run.steps += 1;
         let step = slot.memory.push_step(step);
         if let Some(sink) = self.step_sink() {
-            run.episode = Some(sink.record(&self.id, &step).await);
+            let recorded = sink.record(&self.id, &step).await;
+            if let Some(id) = &recorded.episode {
+                slot.memory
+                    .mark_episode(step.index, id, recorded.episode_step);
+            }
+            run.episode = Some(recorded);
         }
     }
 }

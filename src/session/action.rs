@@ -13,6 +13,13 @@ pub enum Target {
     /// An element id from an observation: the session's last one, or the one whose digest the caller
     /// passes to [`super::Session::act_seen`].
     Element(u32),
+    /// A point inside element `id` (read as [`Target::Element`] is) at fractions of its width and
+    /// height: a place along a slider, where a model sets it by the `at~N%` it reads.
+    ElementAt {
+        id: u32,
+        fx: f64,
+        fy: f64,
+    },
     /// The element showing this text (or content description).
     Text(String),
     /// The first node a selector picks on the current screen (how golden solutions aim).
@@ -31,6 +38,7 @@ impl std::fmt::Display for Target {
         match self {
             Target::Point(p) => write!(f, "{p}"),
             Target::Element(id) => write!(f, "#{id}"),
+            Target::ElementAt { id, fx, fy } => write!(f, "#{id} at ({fx}, {fy})"),
             Target::Text(s) => write!(f, "{s:?}"),
             Target::Selector(s) => write!(f, "[{s}]"),
             Target::Within { selector, fx, fy } => write!(f, "[{selector}] at ({fx}, {fy})"),

@@ -42,12 +42,12 @@ impl Session {
             .await
             .map_err(|e| SessionError::from_device(slot.serial(), e))?;
         let full = Bounds::new(0, 0, size.width, size.height);
-        let mut screen = self.current_screen(state, slot, ctl).await?.clone();
+        let mut screen = self.screen_now(state, slot, ctl).await?;
         let area = match container {
             Some(target) => {
                 let aim = self.aim(state, slot, &screen, target, None, run).await?;
                 match (target, &aim.element) {
-                    (Target::Element(_), Some(e)) => e.bounds,
+                    (Target::Element(_) | Target::ElementAt { .. }, Some(e)) => e.bounds,
                     _ => screen
                         .main_scrollable()
                         .filter(|e| e.bounds.contains(aim.point))
@@ -142,8 +142,7 @@ impl Session {
         let at = (Instant::now(), Utc::now());
         // Focus is read from the phone, never from a remembered dump: the page, another client, a
         // task's setup or the app itself may have moved it since.
-        self.fresh_screen(state, slot, ctl).await?;
-        let mut before = self.current_screen(state, slot, ctl).await?.clone();
+        let mut before = self.screen_now(state, slot, ctl).await?;
         let aimed = before.clone();
         let mut tapped = None;
         if let Some(target) = into {
@@ -247,7 +246,7 @@ impl Session {
             return Err(SessionError::BadArgument("app must not be empty".into()));
         }
         run.may_continue()?;
-        let before = self.current_screen(state, slot, ctl).await?.clone();
+        let before = self.screen_now(state, slot, ctl).await?;
         let apps = device.apps().await.map_err(lost)?;
         let ranked = apps::rank(query, &apps);
         let at = (Instant::now(), Utc::now());
@@ -270,6 +269,7 @@ impl Session {
             return Ok(());
         }
         // The launcher shows labels in the phone's own language: look there before giving up.
+        let in_front = device.foreground().await.map_err(lost)?;
         run.touched = true;
         device.keys(&[KEY_HOME]).await.map_err(lost)?;
         slot.bump_generation();
@@ -302,6 +302,17 @@ impl Session {
             }
             sent?;
         }
+        // No such app: the app that was in front comes back, and when the phone shows what it
+        // showed before, the call was a refusal that cost no step (as any other unknown name).
+        if let Some(entry) = in_front.and_then(|f| apps.iter().find(|a| a.package == f.package)) {
+            device.launch(entry).await.map_err(lost)?;
+            slot.bump_generation();
+            self.settle_locked(state, device, ctl).await?;
+        }
+        let now = self.current_screen(state, slot, ctl).await?;
+        if now.same_as(&before) {
+            run.touched = false;
+        }
         Err(SessionError::UnknownApp {
             query: query.to_string(),
             suggestions: ranked
@@ -322,6 +333,10 @@ fn locate(screen: &Screen, query: &Target) -> Option<Aim> {
     match query {
         Target::Text(text) => screen.find_text(text).map(element),
         Target::Element(id) => screen.element(*id).map(element),
+        Target::ElementAt { id, fx, fy } => screen.element(*id).map(|e| Aim {
+            point: super::targets::within(e.bounds, *fx, *fy),
+            element: Some(e),
+        }),
         Target::Selector(s) | Target::Within { selector: s, .. } => {
             let point = screen.node_bounds(s).ok()?.center();
             Some(Aim {

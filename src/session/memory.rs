@@ -71,6 +71,17 @@ impl PhoneMemory {
         step
     }
 
+    /// Notes on log entry `index` the task episode that recorded it and its number there.
+    pub fn mark_episode(&self, index: usize, episode: &str, number: Option<u32>) {
+        let mut log = lock(&self.steps);
+        let Some(i) = index.checked_sub(log.dropped) else {
+            return;
+        };
+        if let Some(step) = log.entries.get_mut(i) {
+            step.episode = Some((episode.to_string(), number));
+        }
+    }
+
     /// The kept entries of the step log, oldest first, without their screens.
     pub fn steps(&self) -> Vec<Step> {
         lock(&self.steps).entries.iter().cloned().collect()

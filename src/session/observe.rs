@@ -166,6 +166,25 @@ impl Session {
             .0)
     }
 
+    /// The screen as the phone shows it now, dumped afresh: what an action aims at. The phone may
+    /// have changed with no session acting (a key pressed over adb, an app's own timer, a call
+    /// coming in), and the generation counter sees only sessions, so an element id, a text or a
+    /// point is never read on a remembered screen.
+    pub(super) async fn screen_now(
+        &self,
+        state: &mut State,
+        slot: &DeviceSlot,
+        ctl: &Control,
+    ) -> Result<Screen, SessionError> {
+        self.fresh_screen(state, slot, ctl).await?;
+        Ok(state
+            .screen
+            .as_ref()
+            .expect("fresh_screen stores a screen on success")
+            .0
+            .clone())
+    }
+
     pub(super) async fn fresh_screen(
         &self,
         state: &mut State,

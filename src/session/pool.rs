@@ -232,18 +232,20 @@ impl DevicePool {
         Ok(Lease { slot })
     }
 
-    /// Before a served pool boots another embedded phone: at the cap, closes one nobody holds (no
-    /// session, episode, replay or check: its folder goes with it), else refuses. The default device
-    /// is never closed.
+    /// Before a served pool boots another embedded phone: at the cap, closes the least recently
+    /// used of those nobody holds (no session, episode, replay or check: its folder goes with it),
+    /// else refuses. The default device is never closed.
     fn make_room_for_a_phone(&self, spec: &str) -> Result<(), DeviceError> {
         let mut slots = self.slots();
         let phones = slots.keys().filter(|k| k.starts_with("sim:")).count();
         if phones < MAX_SERVED_PHONES {
             return Ok(());
         }
+        // Unheld, so idle since its last lease ended (or since it opened).
         let unheld = slots
             .iter()
-            .find(|(k, slot)| self.unheld_phone(k, slot))
+            .filter(|(k, slot)| self.unheld_phone(k, slot))
+            .min_by_key(|(_, slot)| *slot.idle_since())
             .map(|(k, _)| k.clone());
         match unheld {
             Some(k) => {

@@ -106,7 +106,7 @@ impl Gesture {
 /// One attempted action as it happened.
 #[derive(Debug, Clone)]
 pub struct Step {
-    /// 0-based position in the phone's log (an episode renumbers its own steps).
+    /// 0-based position in the phone's log (an episode numbers its own steps from 1).
     pub index: usize,
     /// The action as the caller asked for it (`tap #12`, `scroll down until "Alarm"`).
     pub action: String,
@@ -143,11 +143,16 @@ pub struct Step {
     pub activity: Option<String>,
     /// Outputs of a task episode's `record.shell` commands after the step (filled by the episode).
     pub recorded: Vec<(String, String)>,
+    /// The task episode that recorded the step and its number there (`None` for a refused
+    /// attempt), so the phone's log says which episode each step belonged to.
+    pub episode: Option<(String, Option<u32>)>,
 }
 
 /// What a sink made of a step: the episode's count and whether the caller must stop acting.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Recorded {
+    /// The id of the episode that recorded it.
+    pub episode: Option<String>,
     /// 1-based number of the step in the episode, when one recorded it.
     pub episode_step: Option<u32>,
     pub steps_left: Option<u32>,

@@ -28,6 +28,9 @@ pub struct ElementRef {
     pub text: String,
     /// Whether touching it does something (clickable, checkable or editable).
     pub tappable: bool,
+    /// The label of the smallest tappable element around it (the card or row it is part of; empty
+    /// when there is none): two lookalikes (each alarm card's "Expand alarm") differ by it.
+    pub context: String,
 }
 
 impl ElementRef {
@@ -100,7 +103,19 @@ pub const MAX_DIFF_LINES: usize = 20;
 #[error("{0}")]
 pub struct ScreenError(pub String);
 
-fn to_ref(e: &Element, h: &Hierarchy) -> ElementRef {
+/// The label of the smallest tappable element whose bounds hold `e`'s and are larger.
+fn context_of(e: &Element, list: &ElementList) -> String {
+    let b = e.bounds;
+    list.elements
+        .iter()
+        .filter(|c| c.id != e.id && (c.actions.tap || c.actions.long_press) && c.bounds != b)
+        .filter(|c| c.bounds.intersect(&b) == b)
+        .min_by_key(|c| c.bounds.area())
+        .map(|c| c.label().to_string())
+        .unwrap_or_default()
+}
+
+fn to_ref(e: &Element, list: &ElementList, h: &Hierarchy) -> ElementRef {
     let node = e.nodes.first().and_then(|n| h.node(*n));
     let text = match node {
         Some(n) if e.actions.type_text => {
@@ -123,6 +138,7 @@ fn to_ref(e: &Element, h: &Hierarchy) -> ElementRef {
         checked: e.state.checked,
         text,
         tappable: e.actions.tap || e.actions.type_text || e.state.checked.is_some(),
+        context: context_of(e, list),
     }
 }
 
@@ -155,7 +171,7 @@ impl Screen {
         self.inner
             .list
             .get(ElementId(id))
-            .map(|e| to_ref(e, &self.inner.hierarchy))
+            .map(|e| to_ref(e, &self.inner.list, &self.inner.hierarchy))
     }
 
     pub fn element_count(&self) -> usize {
@@ -184,7 +200,7 @@ impl Screen {
                 best = Some((rank, e));
             }
         }
-        best.map(|(_, e)| to_ref(e, &self.inner.hierarchy))
+        best.map(|(_, e)| to_ref(e, &self.inner.list, &self.inner.hierarchy))
     }
 
     /// The biggest scrollable container, where a bare "scroll" acts.
@@ -195,7 +211,7 @@ impl Screen {
             .iter()
             .filter(|e| e.actions.scroll)
             .max_by_key(|e| e.bounds.area())
-            .map(|e| to_ref(e, &self.inner.hierarchy))
+            .map(|e| to_ref(e, &self.inner.list, &self.inner.hierarchy))
     }
 
     /// The focused editable field, with its current text (not its hint).
@@ -205,7 +221,7 @@ impl Screen {
             .elements
             .iter()
             .find(|e| e.state.focused && e.actions.type_text)
-            .map(|e| to_ref(e, &self.inner.hierarchy))
+            .map(|e| to_ref(e, &self.inner.list, &self.inner.hierarchy))
     }
 
     /// The element a touch at `p` lands on: the smallest one containing it.
@@ -216,18 +232,25 @@ impl Screen {
             .iter()
             .filter(|e| e.bounds.contains(p))
             .min_by_key(|e| e.bounds.area())
-            .map(|e| to_ref(e, &self.inner.hierarchy))
+            .map(|e| to_ref(e, &self.inner.list, &self.inner.hierarchy))
     }
 
     /// The element on this screen that is `e` from another screen: same role, resource id and
     /// label (a field may have changed its text, so it is matched by place instead), preferring the
-    /// same id, then the nearest.
+    /// same id, then the nearest. While the card or row `e` was part of is still here
+    /// ([`ElementRef::context`]), only an element inside it qualifies: the 8:30 alarm's "Expand
+    /// alarm" is never the 9:00 one's. A card whose label moved (a running timer's) holds nothing
+    /// back.
     pub fn same_element(&self, e: &ElementRef) -> Option<ElementRef> {
         let h = &self.inner.hierarchy;
-        let candidates = self.inner.list.elements.iter().filter(|c| {
+        let list = &self.inner.list;
+        let context_here =
+            !e.context.is_empty() && list.elements.iter().any(|c| c.label() == e.context);
+        let candidates = list.elements.iter().filter(|c| {
             c.role.as_str() == e.role
                 && c.resource_id == e.resource_id
                 && (c.label() == e.label || (c.actions.type_text && c.bounds == e.bounds))
+                && (!context_here || context_of(c, list) == e.context)
         });
         let dist = |c: &&Element| {
             let (dx, dy) = (
@@ -236,7 +259,7 @@ impl Screen {
             );
             (c.id.0 != e.id, dx * dx + dy * dy)
         };
-        candidates.min_by_key(dist).map(|c| to_ref(c, h))
+        candidates.min_by_key(dist).map(|c| to_ref(c, &self.inner.list, h))
     }
 
     /// The bounds of the first node (visible or not in the element list) `selector` picks that has

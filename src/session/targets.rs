@@ -10,6 +10,14 @@ use crate::geom::{Bounds, Point};
 use super::act::Attempt;
 use super::{DeviceSlot, Direction, ElementRef, Screen, Session, SessionError, State, Target};
 
+/// The point at fractions `fx`, `fy` (clamped to 0–1) of box `b`'s width and height.
+pub(super) fn within(b: Bounds, fx: f64, fy: f64) -> Point {
+    Point::new(
+        b.left + ((b.width() - 1) as f64 * fx.clamp(0.0, 1.0)).round() as i32,
+        b.top + ((b.height() - 1) as f64 * fy.clamp(0.0, 1.0)).round() as i32,
+    )
+}
+
 /// A resolved target: the point a touch lands on and the element there.
 pub(super) struct Aim {
     pub point: Point,
@@ -42,47 +50,63 @@ impl Session {
             }
             e => e,
         };
-        let aim = match target.as_ref() {
-            Target::Point(p) => Aim {
-                point: *p,
-                element: current.element_at(*p),
-            },
-            Target::Element(id) => {
-                let e = self.element_seen(state, slot, current, *id, seen, run)?;
-                Aim {
-                    point: e.center,
-                    element: Some(e),
+        let aim =
+            match target.as_ref() {
+                Target::Point(p) => Aim {
+                    point: *p,
+                    element: current.element_at(*p),
+                },
+                Target::Element(id) => {
+                    let e = self.element_seen(state, slot, current, *id, seen, run)?;
+                    Aim {
+                        point: e.center,
+                        element: Some(e),
+                    }
                 }
-            }
-            Target::Text(text) => {
-                let e = current
-                    .find_text(text)
-                    .ok_or_else(|| SessionError::TextNotFound(text.clone()))?;
-                Aim {
-                    point: e.center,
-                    element: Some(e),
+                Target::Text(text) => {
+                    let e = current
+                        .find_text(text)
+                        .ok_or_else(|| SessionError::TextNotFound(text.clone()))?;
+                    Aim {
+                        point: e.center,
+                        element: Some(e),
+                    }
                 }
-            }
-            Target::Selector(selector) => {
-                let b = current.node_bounds(selector).map_err(missed)?;
-                let point = b.center();
-                Aim {
-                    point,
-                    element: current.element_at(point),
+                Target::Selector(selector) => {
+                    let b = current.node_bounds(selector).map_err(missed)?;
+                    let point = b.center();
+                    Aim {
+                        point,
+                        element: current.element_at(point),
+                    }
                 }
-            }
-            Target::Within { selector, fx, fy } => {
-                let b = current.node_bounds(selector).map_err(missed)?;
-                let point = Point::new(
-                    b.left + ((b.width() - 1) as f64 * fx.clamp(0.0, 1.0)).round() as i32,
-                    b.top + ((b.height() - 1) as f64 * fy.clamp(0.0, 1.0)).round() as i32,
-                );
-                Aim {
-                    point,
-                    element: current.element_at(point),
+                Target::ElementAt { id, fx, fy } => {
+                    let e = self.element_seen(state, slot, current, *id, seen, run)?;
+                    let mut point = within(e.bounds, *fx, *fy);
+                    // On a slider, `fx` is on the scale its `at~N%` reading uses: along the track as
+                    // the frame shows it (inside the bar's padding), so asking for the value read
+                    // sets that value. The box's edges when the bar cannot be read.
+                    if e.role == "slider" {
+                        if let Some(x) = slot.device.screen_pixels().await.ok().and_then(|frame| {
+                            crate::hierarchy::slider::track_x(&frame, e.bounds, *fx)
+                        }) {
+                            point.x = x;
+                        }
+                    }
+                    Aim {
+                        point,
+                        element: Some(e),
+                    }
                 }
-            }
-        };
+                Target::Within { selector, fx, fy } => {
+                    let b = current.node_bounds(selector).map_err(missed)?;
+                    let point = within(b, *fx, *fy);
+                    Aim {
+                        point,
+                        element: current.element_at(point),
+                    }
+                }
+            };
         let p = aim.point;
         if p.x < 0 || p.y < 0 || p.x >= size.width || p.y >= size.height {
             return Err(SessionError::OutOfScreen {

@@ -4,7 +4,8 @@
 //! Brief overview: each submodule owns one Android provider's database the way the real provider
 //! does (schema, the views it queries, and the writes apps make through it): [`telephony`]
 //! (`mmssms.db`), [`contacts`] (`contacts2.db`), [`calllog`] (`calllog.db`) and [`calendar`] (the
-//! Calendar app's `calendar.db`, read only). [`query`] maps a URI to a table or view plus a fixed
+//! Calendar app's `calendar.db`, read only) and [`media`] (MediaStore's `external.db`, in step with
+//! shared storage). [`query`] maps a URI to a table or view plus a fixed
 //! filter, then lets SQLite evaluate the caller's projection, selection and sort order, exactly as
 //! Android's providers hand them to SQLite.
 
@@ -16,6 +17,7 @@ use super::system::System;
 pub mod calendar;
 pub mod calllog;
 pub mod contacts;
+pub mod media;
 pub mod phone_number;
 pub mod telephony;
 
@@ -55,6 +57,7 @@ pub(crate) enum Db {
     Contacts,
     CallLog,
     Calendar,
+    Media,
 }
 
 impl Db {
@@ -64,6 +67,7 @@ impl Db {
             Db::Contacts => contacts::open(sys),
             Db::CallLog => calllog::open(sys),
             Db::Calendar => calendar::open(sys),
+            Db::Media => media::open(sys),
         }
     }
 }
@@ -80,6 +84,7 @@ fn source_of(uri: &str) -> Result<Source, ProviderError> {
         "com.android.contacts" | "contacts" => contacts::source(authority, &segments),
         "call_log" => calllog::source(&segments),
         "com.android.calendar" => calendar::source(&segments),
+        "media" => media::source(&segments),
         _ => None,
     }
     .ok_or_else(unknown)
@@ -109,16 +114,16 @@ pub fn delete(sys: &System, uri: &str, selection: Option<&str>) -> Result<usize,
         .chain(selection.filter(|s| !s.trim().is_empty()))
         .map(|c| format!("({c})"))
         .collect();
-    let sql = if clauses.is_empty() {
-        format!("DELETE FROM {}", source.table)
+    let where_sql = if clauses.is_empty() {
+        String::new()
     } else {
-        format!(
-            "DELETE FROM {} WHERE {}",
-            source.table,
-            clauses.join(" AND ")
-        )
+        format!(" WHERE {}", clauses.join(" AND "))
     };
-    Ok(conn.execute(&sql, [])?)
+    if source.db == Db::Media {
+        // MediaStore's rows stand for files: the files go with them.
+        return media::delete(sys, &conn, &where_sql);
+    }
+    Ok(conn.execute(&format!("DELETE FROM {}{where_sql}", source.table), [])?)
 }
 
 /// Runs a query against the provider that owns `uri`.

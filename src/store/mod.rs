@@ -166,7 +166,7 @@ CREATE INDEX IF NOT EXISTS check_results_episode ON check_results(episode_id, ru
 ";
 
 /// Columns added after the first release, added to older stores on open.
-const ADDED_COLUMNS: [(&str, &str, &str); 9] = [
+const ADDED_COLUMNS: [(&str, &str, &str); 10] = [
     ("episodes", "owner", "TEXT"),
     ("episodes", "verdict", "TEXT"),
     ("episodes", "provisional", "INTEGER NOT NULL DEFAULT 0"),
@@ -176,6 +176,8 @@ const ADDED_COLUMNS: [(&str, &str, &str); 9] = [
     ("steps", "screen_before", "TEXT"),
     ("episodes", "restored", "INTEGER NOT NULL DEFAULT 0"),
     ("run_results", "device", "TEXT"),
+    // Whether `tokens` and `cost_usd` were reported (a command agent reports neither).
+    ("run_results", "usage_known", "INTEGER NOT NULL DEFAULT 1"),
 ];
 
 /// Statuses of episodes some process may still act on (see `episode::Status::is_open`).

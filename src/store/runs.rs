@@ -33,8 +33,9 @@ pub struct RunResultRow {
     pub progress: Option<f64>,
     pub steps: u32,
     pub max_steps: u32,
-    pub tokens: u64,
-    pub cost_usd: f64,
+    /// Tokens and cost, `None` where the agent reports none (a command agent).
+    pub tokens: Option<u64>,
+    pub cost_usd: Option<f64>,
     pub wall_ms: u64,
     /// How the agent ended (`done`, `answered`, `out_of_steps`, `exited 1`…).
     pub ending: String,
@@ -79,7 +80,7 @@ pub struct RunDeviceRow {
     pub set_aside: Option<String>,
 }
 
-const RESULT_COLUMNS: &str = "run, instance, task_id, seed, env, attempt, outcome, is_final, episode_id, finished, success, progress, steps, max_steps, tokens, cost_usd, wall_ms, ending, error, side_effects, agent_log, metrics, at, device";
+const RESULT_COLUMNS: &str = "run, instance, task_id, seed, env, attempt, outcome, is_final, episode_id, finished, success, progress, steps, max_steps, tokens, cost_usd, wall_ms, ending, error, side_effects, agent_log, metrics, at, device, usage_known";
 
 impl Store {
     /// The specification a run was created with, if the run exists.
@@ -115,7 +116,7 @@ impl Store {
     pub fn insert_run_result(&self, r: &RunResultRow) -> Result<(), StoreError> {
         self.with(|c| {
             c.execute(
-                &format!("INSERT INTO run_results({RESULT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"),
+                &format!("INSERT INTO run_results({RESULT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"),
                 params![
                     r.run,
                     r.instance,
@@ -131,8 +132,9 @@ impl Store {
                     r.progress,
                     r.steps,
                     r.max_steps,
-                    r.tokens as i64,
-                    r.cost_usd,
+                    // Unknown usage is stored as 0 with `usage_known` false (the columns predate it).
+                    r.tokens.unwrap_or(0) as i64,
+                    r.cost_usd.unwrap_or(0.0),
                     r.wall_ms as i64,
                     r.ending,
                     r.error,
@@ -141,6 +143,7 @@ impl Store {
                     r.metrics,
                     r.at,
                     r.device,
+                    r.tokens.is_some() && r.cost_usd.is_some(),
                 ],
             )
             .map(|_| ())
@@ -175,8 +178,11 @@ impl Store {
                     progress: r.get(11)?,
                     steps: r.get(12)?,
                     max_steps: r.get(13)?,
-                    tokens: r.get::<_, i64>(14)? as u64,
-                    cost_usd: r.get(15)?,
+                    tokens: r
+                        .get::<_, bool>(24)?
+                        .then(|| r.get::<_, i64>(14).map(|t| t as u64))
+                        .transpose()?,
+                    cost_usd: r.get::<_, bool>(24)?.then(|| r.get(15)).transpose()?,
                     wall_ms: r.get::<_, i64>(16)? as u64,
                     ending: r.get(17)?,
                     error: r.get(18)?,
@@ -185,7 +191,7 @@ impl Store {
                     metrics: r.get(21)?,
                     at: r.get(22)?,
                     device: r.get(23)?,
-                    restored: r.get(24)?,
+                    restored: r.get(25)?,
                 })
             })?;
             rows.collect()

@@ -8,20 +8,22 @@ include!(concat!(env!("OUT_DIR"), "/data_files.rs"));
 
 /// The bundled `name` directory (`tasks`, `judges`) written under
 /// `$XDG_CACHE_HOME/droidmcp/data-VERSION/` (else `~/.cache/…`, else the temporary directory);
-/// files already there with the same text are left alone. `None` when it cannot be written.
-pub fn unpacked(name: &str) -> Option<PathBuf> {
-    unpack_into(
-        &cache_base().join(format!("data-{}", env!("CARGO_PKG_VERSION"))),
-        name,
-    )
+/// files already there with the same text are left alone. When it cannot be written the path is
+/// returned all the same (a warning says why), and reading it then names it.
+pub fn unpacked(name: &str) -> PathBuf {
+    let base = cache_base().join(format!("data-{}", env!("CARGO_PKG_VERSION")));
+    unpack_into(&base, name).unwrap_or_else(|e| {
+        tracing::warn!("cannot unpack the bundled {name} into {}: {e}", base.display());
+        base.join(name)
+    })
 }
 
-fn unpack_into(base: &Path, name: &str) -> Option<PathBuf> {
+fn unpack_into(base: &Path, name: &str) -> std::io::Result<PathBuf> {
     let prefix = format!("{name}/");
     for (rel, text) in FILES.iter().filter(|(rel, _)| rel.starts_with(&prefix)) {
-        write_if_changed(&base.join(rel), text).ok()?;
+        write_if_changed(&base.join(rel), text)?;
     }
-    Some(base.join(name))
+    Ok(base.join(name))
 }
 
 fn cache_base() -> PathBuf {

@@ -1,8 +1,11 @@
-//! The papers' tables over a run's final rows: AndroidWorld's success by tag × difficulty (errored
-//! instances apart, as its `num_fail_trials`), B-MoCA's success by environment and by factor,
+//! The papers' tables over a run's final rows: AndroidWorld's success by tag × difficulty over the
+//! tasks that are not B-MoCA's (errored instances apart, as its `num_fail_trials`; tasks without a
+//! difficulty in a column of their own), B-MoCA's success by environment, by factor, by app
+//! category and by task over its tasks (and the environments of any task played in one),
 //! AndroidArena's trajectory metrics and constraint violations, and progress, false completes and
-//! side effects — each rate with its 95% Wilson interval — as Markdown, CSV, JSON and an SVG plot;
-//! and the comparison of two runs (per-instance flips, the difference with Newcombe's interval).
+//! side effects — each rate with its 95% Wilson interval — as Markdown, CSV, JSON (with every
+//! episode's figures) and an SVG plot; and the comparison of two runs (per-instance flips, the
+//! difference with Newcombe's interval).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -10,11 +13,31 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::stats::{difference, Rate};
+
+mod plot;
 use crate::store::{RunDeviceRow, RunResultRow, Store, StoreError};
 use crate::task::Catalog;
 
 /// The tags AndroidWorld's table uses as columns.
 const DIFFICULTIES: [&str; 3] = ["easy", "medium", "hard"];
+/// The column of tasks tagged with none of [`DIFFICULTIES`], so the columns add up to `all`.
+const NO_DIFFICULTY: &str = "none";
+/// The tag of B-MoCA's tasks, whose run gets B-MoCA's tables instead of AndroidWorld's.
+const BMOCA_TAG: &str = "b-moca";
+/// The environment column of instances played on the phone as it is (no `--envs`).
+const DEFAULT_ENV: &str = "default";
+
+/// B-MoCA's app category (its paper's five groups, appendix B.1) of a task's first app.
+fn bmoca_category(app: &str) -> &'static str {
+    match app {
+        "calculator" | "camera" | "maps" | "photos" | "snapseed" => "Utility",
+        "clock" | "calendar" => "Event",
+        "contacts" | "messages" | "phone" | "gmail" | "instagram" | "youtube" => "Communication",
+        "settings" | "files" => "System",
+        "chrome" | "walmart" | "wikipedia" => "Web/Shopping",
+        _ => "other",
+    }
+}
 
 /// The final row of each instance of a run (the last attempt when no row is final: a run cut short).
 pub fn finals(rows: &[RunResultRow]) -> Vec<RunResultRow> {
@@ -59,6 +82,22 @@ fn violations(row: &RunResultRow) -> Vec<Value> {
         .unwrap_or_default()
 }
 
+/// The trajectory figures a row keeps (`tr`, `tcr`, `rrr`, `matched`), by the report's names.
+fn trajectory_json(row: &RunResultRow) -> Value {
+    let mut out = serde_json::Map::new();
+    for (key, name) in [
+        ("tr", "task_reward"),
+        ("tcr", "completion_ratio"),
+        ("rrr", "reversed_redundancy"),
+        ("matched", "reference_matched"),
+    ] {
+        if let Some(v) = metric(row, key) {
+            out.insert(name.to_string(), json!(v));
+        }
+    }
+    Value::Object(out)
+}
+
 fn side_effects(row: &RunResultRow) -> Vec<String> {
     serde_json::from_str::<Vec<String>>(&row.side_effects).unwrap_or_default()
 }
@@ -71,13 +110,28 @@ fn show(v: Option<f64>, digits: usize) -> String {
 pub struct RunReport {
     pub name: String,
     pub rows: Vec<RunResultRow>,
-    /// Each task's tags, from the catalog (a task no longer in it has none).
-    tags: BTreeMap<String, Vec<String>>,
+    /// Each task's tags and apps, from the catalog (a task no longer in it has none).
+    tasks: BTreeMap<String, TaskFacts>,
     /// The judge panel's outcome of each episode one judged (`droidmcp judge --run NAME`), by
     /// episode id.
     panel: BTreeMap<String, String>,
     /// The devices that played (or could not), with their attempts.
     pub devices: Vec<DeviceLine>,
+}
+
+/// What the tables read of a task.
+#[derive(Debug, Clone, Default)]
+struct TaskFacts {
+    tags: Vec<String>,
+    apps: Vec<String>,
+}
+
+/// Tokens or cost summed over rows, `None` when a row's agent reported none.
+fn usage_sum<T: std::iter::Sum<T>>(
+    rows: &[&RunResultRow],
+    get: fn(&RunResultRow) -> Option<T>,
+) -> Option<T> {
+    rows.iter().map(|r| get(r)).sum()
 }
 
 /// One device of a run: where it came from, what it played, and why it was set aside if it was.
@@ -144,20 +198,23 @@ impl RunReport {
     pub fn new(name: &str, rows: &[RunResultRow], catalog: &Catalog) -> RunReport {
         let devices = device_lines(rows, &[]);
         let rows = finals(rows);
-        let tags = rows
+        let tasks = rows
             .iter()
             .map(|r| {
-                let tags = catalog
+                let facts = catalog
                     .get(&r.task_id)
-                    .map(|t| t.tags.clone())
+                    .map(|t| TaskFacts {
+                        tags: t.tags.clone(),
+                        apps: t.apps.clone(),
+                    })
                     .unwrap_or_default();
-                (r.task_id.clone(), tags)
+                (r.task_id.clone(), facts)
             })
             .collect();
         RunReport {
             name: name.to_string(),
             rows,
-            tags,
+            tasks,
             panel: BTreeMap::new(),
             devices,
         }
@@ -258,20 +315,31 @@ impl RunReport {
         )
     }
 
+    fn tags(&self, r: &RunResultRow) -> &[String] {
+        self.tasks
+            .get(&r.task_id)
+            .map_or(&[], |t| t.tags.as_slice())
+    }
+
     fn difficulty(&self, r: &RunResultRow) -> Option<&'static str> {
-        let tags = self.tags.get(&r.task_id)?;
+        let tags = self.tags(r);
         DIFFICULTIES
             .into_iter()
             .find(|d| tags.iter().any(|t| t == d))
     }
 
-    /// Success by tag (rows) × difficulty (columns), AndroidWorld's table.
+    fn is_bmoca(&self, r: &RunResultRow) -> bool {
+        self.tags(r).iter().any(|t| t == BMOCA_TAG)
+    }
+
+    /// Success by tag (rows) × difficulty (columns), AndroidWorld's table, over the tasks that are
+    /// not B-MoCA's (B-MoCA's tables take those).
     fn by_tag(&self) -> BTreeMap<String, BTreeMap<&'static str, Rate>> {
         let mut groups: BTreeMap<String, BTreeMap<&'static str, Vec<&RunResultRow>>> =
             BTreeMap::new();
-        for r in &self.rows {
-            let level = self.difficulty(r).unwrap_or("-");
-            for tag in self.tags.get(&r.task_id).into_iter().flatten() {
+        for r in self.rows.iter().filter(|r| !self.is_bmoca(r)) {
+            let level = self.difficulty(r).unwrap_or(NO_DIFFICULTY);
+            for tag in self.tags(r) {
                 if DIFFICULTIES.contains(&tag.as_str()) {
                     continue;
                 }
@@ -291,14 +359,25 @@ impl RunReport {
             .collect()
     }
 
-    /// Success by environment, and by each of B-MoCA's factors.
+    /// Whether the run gets B-MoCA's tables: it played a B-MoCA task or in an environment.
+    fn has_bmoca(&self) -> bool {
+        self.rows
+            .iter()
+            .any(|r| self.is_bmoca(r) || r.env.is_some())
+    }
+
+    /// Success by environment (instances on the phone as it is under [`DEFAULT_ENV`]), and by
+    /// each of B-MoCA's factors.
     fn by_env(&self) -> (BTreeMap<String, Rate>, BTreeMap<(String, String), Rate>) {
         let mut envs: BTreeMap<String, Vec<&RunResultRow>> = BTreeMap::new();
         let mut factors: BTreeMap<(String, String), Vec<&RunResultRow>> = BTreeMap::new();
         for r in &self.rows {
-            let Some(env) = &r.env else { continue };
+            let env = r.env.clone().unwrap_or_else(|| DEFAULT_ENV.to_string());
             envs.entry(env.clone()).or_default().push(r);
-            if let Ok(e) = crate::env::Environment::resolve(env) {
+            if r.env.is_none() {
+                continue;
+            }
+            if let Ok(e) = crate::env::Environment::resolve(&env) {
                 for (factor, value) in e.factors() {
                     factors
                         .entry((factor.to_string(), value))
@@ -310,6 +389,28 @@ impl RunReport {
         (
             envs.into_iter().map(|(k, v)| (k, success(&v))).collect(),
             factors.into_iter().map(|(k, v)| (k, success(&v))).collect(),
+        )
+    }
+
+    /// B-MoCA's success by app category and by task, over its tasks.
+    fn by_category_and_task(&self) -> (BTreeMap<&'static str, Rate>, BTreeMap<String, Rate>) {
+        let mut categories: BTreeMap<&'static str, Vec<&RunResultRow>> = BTreeMap::new();
+        let mut tasks: BTreeMap<String, Vec<&RunResultRow>> = BTreeMap::new();
+        for r in self.rows.iter().filter(|r| self.is_bmoca(r)) {
+            let app = self
+                .tasks
+                .get(&r.task_id)
+                .and_then(|t| t.apps.first())
+                .map_or("", String::as_str);
+            categories.entry(bmoca_category(app)).or_default().push(r);
+            tasks.entry(r.task_id.clone()).or_default().push(r);
+        }
+        (
+            categories
+                .into_iter()
+                .map(|(k, v)| (k, success(&v)))
+                .collect(),
+            tasks.into_iter().map(|(k, v)| (k, success(&v))).collect(),
         )
     }
 
@@ -356,15 +457,16 @@ impl RunReport {
             "| mean runtime per episode (s) | {} |",
             show(mean(all.iter().map(|r| r.wall_ms as f64 / 1000.0)), 2)
         );
+        let unknown = "unknown (an agent command reports none)";
         let _ = writeln!(
             out,
             "| tokens | {} |",
-            all.iter().map(|r| r.tokens).sum::<u64>()
+            usage_sum(&all, |r| r.tokens).map_or(unknown.to_string(), |t| t.to_string())
         );
         let _ = writeln!(
             out,
-            "| cost (USD) | {:.4} |",
-            all.iter().map(|r| r.cost_usd).sum::<f64>()
+            "| cost (USD) | {} |",
+            usage_sum(&all, |r| r.cost_usd).map_or(unknown.to_string(), |c| format!("{c:.4}"))
         );
         let with_side = scored
             .iter()
@@ -376,33 +478,63 @@ impl RunReport {
             Rate::new(with_side as u32, scored.len() as u32).show()
         );
 
-        let _ = writeln!(out, "\n## Success by tag and difficulty (AndroidWorld)\n");
-        let _ = writeln!(
-            out,
-            "| tag | easy | medium | hard | all |\n|---|---|---|---|---|"
-        );
-        for (tag, cols) in self.by_tag() {
-            let cell = |k: &str| cols.get(k).map_or("-".to_string(), Rate::show);
+        let by_tag = self.by_tag();
+        if !by_tag.is_empty() {
+            // A task without a difficulty tag gets a column of its own, so the columns add up.
+            let mut columns: Vec<&str> = DIFFICULTIES.to_vec();
+            if by_tag.values().any(|cols| cols.contains_key(NO_DIFFICULTY)) {
+                columns.push(NO_DIFFICULTY);
+            }
+            columns.push("all");
+            let _ = writeln!(out, "\n## Success by tag and difficulty (AndroidWorld)\n");
             let _ = writeln!(
                 out,
-                "| {tag} | {} | {} | {} | {} |",
-                cell("easy"),
-                cell("medium"),
-                cell("hard"),
-                cell("all")
+                "| tag | {} |\n|---|{}",
+                columns
+                    .iter()
+                    .map(|c| if *c == NO_DIFFICULTY {
+                        "no difficulty"
+                    } else {
+                        *c
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                "---|".repeat(columns.len())
             );
+            for (tag, cols) in &by_tag {
+                let cells: Vec<String> = columns
+                    .iter()
+                    .map(|k| cols.get(k).map_or("-".to_string(), Rate::show))
+                    .collect();
+                let _ = writeln!(out, "| {tag} | {} |", cells.join(" | "));
+            }
         }
 
-        let (envs, factors) = self.by_env();
-        if !envs.is_empty() {
+        if self.has_bmoca() {
+            let (envs, factors) = self.by_env();
+            let (categories, tasks) = self.by_category_and_task();
             let _ = writeln!(out, "\n## Success by environment (B-MoCA)\n");
             let _ = writeln!(out, "| environment | success |\n|---|---|");
             for (env, rate) in &envs {
                 let _ = writeln!(out, "| {env} | {} |", rate.show());
             }
-            let _ = writeln!(out, "\n| factor | value | success |\n|---|---|---|");
-            for ((factor, value), rate) in &factors {
-                let _ = writeln!(out, "| {factor} | {value} | {} |", rate.show());
+            if !factors.is_empty() {
+                let _ = writeln!(out, "\n| factor | value | success |\n|---|---|---|");
+                for ((factor, value), rate) in &factors {
+                    let _ = writeln!(out, "| {factor} | {value} | {} |", rate.show());
+                }
+            }
+            if !tasks.is_empty() {
+                let _ = writeln!(out, "\n## Success by app category (B-MoCA)\n");
+                let _ = writeln!(out, "| category | success |\n|---|---|");
+                for (category, rate) in &categories {
+                    let _ = writeln!(out, "| {category} | {} |", rate.show());
+                }
+                let _ = writeln!(out, "\n## Success by task (B-MoCA)\n");
+                let _ = writeln!(out, "| task | success |\n|---|---|");
+                for (task, rate) in &tasks {
+                    let _ = writeln!(out, "| {task} | {} |", rate.show());
+                }
             }
         }
 
@@ -412,6 +544,10 @@ impl RunReport {
             ("tr", "TR (task reward)"),
             ("tcr", "TCR (completion ratio)"),
             ("rrr", "RRR (reversed redundancy)"),
+            (
+                "matched",
+                "share of the reference matched (LCS, outcome aside)",
+            ),
         ] {
             let _ = writeln!(
                 out,
@@ -468,6 +604,17 @@ impl RunReport {
                 );
             }
         }
+        let no_step: Vec<(&RunResultRow, String)> = self
+            .rows
+            .iter()
+            .filter_map(|r| Some((r, super::no_step::why_no_step(r)?)))
+            .collect();
+        if !no_step.is_empty() {
+            let _ = writeln!(out, "\n## Took no step\n");
+            for (r, why) in no_step {
+                let _ = writeln!(out, "- {}: {why}", r.instance);
+            }
+        }
         if !self.devices.is_empty() {
             let _ = writeln!(
                 out,
@@ -515,12 +662,13 @@ impl RunReport {
 
     /// One line per instance.
     pub fn csv(&self) -> String {
-        let mut out = String::from("instance,task,seed,env,attempt,outcome,finished,success,progress,steps,max_steps,tokens,cost_usd,wall_ms,ending,side_effects,error,panel\n");
+        let mut out = String::from("instance,task,seed,env,attempt,outcome,finished,success,progress,steps,max_steps,tokens,cost_usd,wall_ms,ending,side_effects,error,panel,tr,tcr,rrr\n");
+        let figure = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.3}"));
         let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
         for r in &self.rows {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 quote(&r.instance),
                 quote(&r.task_id),
                 r.seed,
@@ -532,16 +680,34 @@ impl RunReport {
                 r.progress.map_or(String::new(), |p| format!("{p:.3}")),
                 r.steps,
                 r.max_steps,
-                r.tokens,
-                r.cost_usd,
+                // Empty where the agent reported none.
+                r.tokens.map_or(String::new(), |t| t.to_string()),
+                r.cost_usd.map_or(String::new(), |c| format!("{c:.6}")),
                 r.wall_ms,
                 quote(&r.ending),
                 side_effects(r).len(),
                 quote(r.error.as_deref().unwrap_or("")),
                 self.panel_of(r).unwrap_or(""),
+                figure(metric(r, "tr")),
+                figure(metric(r, "tcr")),
+                figure(metric(r, "rrr")),
             );
         }
         out
+    }
+
+    /// One final attempt's figures, for `report --json`.
+    fn episode_json(&self, r: &RunResultRow) -> Value {
+        json!({
+        "instance": r.instance, "task": r.task_id, "seed": r.seed, "env": r.env,
+        "attempt": r.attempt, "episode": r.episode_id, "device": r.device,
+        "outcome": r.outcome, "finished": r.finished, "success": r.success,
+        "progress": r.progress, "steps": r.steps, "max_steps": r.max_steps,
+        "runtime_ms": r.wall_ms, "tokens": r.tokens, "cost_usd": r.cost_usd,
+        "ending": r.ending, "error": r.error, "side_effects": side_effects(r),
+        "trajectory": trajectory_json(r), "violations": violations(r),
+        "panel": self.panel_of(r),
+        })
     }
 
     /// The figures as JSON.
@@ -551,8 +717,23 @@ impl RunReport {
             json!({"k": r.k, "n": r.n, "rate": r.value(), "ci95": [lo, hi]})
         };
         let all = self.all();
-        let (envs, factors) = self.by_env();
+        let scored: Vec<_> = all
+            .iter()
+            .copied()
+            .filter(|r| r.outcome != "errored")
+            .collect();
+        let (envs, factors) = if self.has_bmoca() {
+            self.by_env()
+        } else {
+            Default::default()
+        };
+        let (categories, tasks) = self.by_category_and_task();
         let judged = self.judged();
+        let with_side = scored
+            .iter()
+            .filter(|r| !side_effects(r).is_empty())
+            .count();
+        let trajectory_mean = |key: &str| mean(scored.iter().filter_map(|r| metric(r, key)));
         json!({
             "run": self.name,
             "instances": all.len(),
@@ -560,6 +741,18 @@ impl RunReport {
             "errored": self.errored().len(),
             "unrestored": self.unrestored().iter().map(|r| r.instance.as_str()).collect::<Vec<_>>(),
             "false_complete": rate(self.false_complete()),
+            "mean_progress": mean(scored.iter().filter_map(|r| r.progress)),
+            "mean_steps": mean(scored.iter().map(|r| r.steps as f64)),
+            "mean_runtime_s": mean(all.iter().map(|r| r.wall_ms as f64 / 1000.0)),
+            // null where an agent reported none (a command agent)
+            "tokens": usage_sum(&all, |r| r.tokens),
+            "cost_usd": usage_sum(&all, |r| r.cost_usd),
+            "side_effects": rate(Rate::new(with_side as u32, scored.len() as u32)),
+            "trajectory": {
+                "task_reward": trajectory_mean("tr"),
+                "completion_ratio": trajectory_mean("tcr"),
+                "reversed_redundancy": trajectory_mean("rrr"),
+            },
             "devices": self.devices.iter().map(|d| json!({"device": d.device, "source": d.source,
                 "attempts": d.attempts, "errored": d.errored, "set_aside": d.set_aside}))
                 .collect::<Vec<_>>(),
@@ -568,6 +761,8 @@ impl RunReport {
                 .collect::<serde_json::Map<_, _>>(),
             "by_env": envs.into_iter().map(|(k, v)| (k, rate(v))).collect::<serde_json::Map<_, _>>(),
             "by_factor": factors.into_iter().map(|((f, v), r)| json!({"factor": f, "value": v, "success": rate(r)})).collect::<Vec<_>>(),
+            "by_category": categories.into_iter().map(|(k, v)| (k.to_string(), rate(v))).collect::<serde_json::Map<_, _>>(),
+            "by_task": tasks.into_iter().map(|(k, v)| (k, rate(v))).collect::<serde_json::Map<_, _>>(),
             "judges": {
                 "judged": judged.judged,
                 "agreement": rate(judged.agreement),
@@ -576,52 +771,8 @@ impl RunReport {
                     .map(|(r, panel)| json!({"instance": r.instance, "outcome": r.outcome, "panel": panel}))
                     .collect::<Vec<_>>(),
             },
+            "episodes": self.rows.iter().map(|r| self.episode_json(r)).collect::<Vec<_>>(),
         })
-    }
-
-    /// Success by tag (and by environment, when the run has several) as horizontal bars with their
-    /// Wilson intervals.
-    pub fn svg(&self) -> String {
-        let mut bars: Vec<(String, Rate)> = self
-            .by_tag()
-            .into_iter()
-            .filter_map(|(tag, cols)| cols.get("all").map(|r| (format!("tag {tag}"), *r)))
-            .collect();
-        let (envs, _) = self.by_env();
-        if envs.len() > 1 {
-            bars.extend(envs.into_iter().map(|(e, r)| (format!("env {e}"), r)));
-        }
-        let (label_w, bar_w, row_h) = (180.0, 420.0, 22.0);
-        let height = 40.0 + row_h * bars.len() as f64;
-        let mut out = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n<text x=\"8\" y=\"20\" font-weight=\"bold\">Run {} — success (95% Wilson interval)</text>\n",
-            label_w + bar_w + 90.0,
-            xml_escape(&self.name)
-        );
-        for (i, (label, rate)) in bars.iter().enumerate() {
-            let y = 32.0 + row_h * i as f64;
-            let p = rate.value().unwrap_or(0.0);
-            let (lo, hi) = rate.wilson();
-            let _ = writeln!(
-                out,
-                "<text x=\"8\" y=\"{:.1}\">{}</text><rect x=\"{label_w}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#4a7bd0\"/><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"#222\"/><text x=\"{:.1}\" y=\"{:.1}\">{:.0}% ({}/{})</text>",
-                y + 14.0,
-                xml_escape(label),
-                bar_w * p,
-                row_h - 6.0,
-                label_w + bar_w * lo,
-                label_w + bar_w * hi,
-                y + (row_h - 6.0) / 2.0,
-                y + (row_h - 6.0) / 2.0,
-                label_w + bar_w + 8.0,
-                y + 14.0,
-                p * 100.0,
-                rate.k,
-                rate.n
-            );
-        }
-        out.push_str("</svg>\n");
-        out
     }
 
     /// This run against `other`: the success difference (`other − self`) with its interval, and the
@@ -677,54 +828,5 @@ impl RunReport {
     }
 }
 
-fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row(instance: &str, attempt: u32, outcome: &str, is_final: bool) -> RunResultRow {
-        RunResultRow {
-            instance: instance.into(),
-            task_id: instance.split('#').next().unwrap().into(),
-            attempt,
-            outcome: outcome.into(),
-            is_final,
-            success: outcome == "success",
-            side_effects: "[]".into(),
-            metrics: "{}".into(),
-            ..RunResultRow::default()
-        }
-    }
-
-    #[test]
-    fn the_final_attempt_of_each_instance_counts() {
-        let rows = [
-            row("a#1", 1, "errored", false),
-            row("a#1", 2, "success", true),
-            row("b#1", 1, "errored", false),
-            row("c#1", 1, "failure", true),
-        ];
-        let f = finals(&rows);
-        let got: Vec<_> = f
-            .iter()
-            .map(|r| (r.instance.as_str(), r.attempt, r.outcome.as_str()))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("a#1", 2, "success"),
-                ("b#1", 1, "errored"),
-                ("c#1", 1, "failure")
-            ]
-        );
-        let refs: Vec<&RunResultRow> = f.iter().collect();
-        // Errored instances are out of the rate: 1 of 2 scored.
-        assert_eq!(success(&refs), Rate::new(1, 2));
-    }
-}
+mod tests;

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""AndroidWorld's own task code, unmodified, class by class against a phone: for each task class of
+its registry and each seed, the parameters it draws, `initialize_task`, `is_successful` on the
+untouched phone (it must be 0), and `tear_down`; one TSV line per (class, seed) with where it stopped
+and the error's first line. This is how much of AndroidWorld runs on the embedded phone (issues 35
+and 36 measure progress with it).
+
+AndroidWorld is not on a package registry, so this needs a checkout of google-research/android_world
+(ANDROID_WORLD=path) and a Python with its requirements.txt; scripts/android-world starts the phone
+(`droidmcp sim --emulator`) and runs this with the right ports. Not part of the test command: CI
+reaches only the package registries.
+
+Usage: android-world-classes.py CONSOLE_PORT GRPC_PORT ADB_PATH [--seeds 0,1] [--only REGEX]
+"""
+
+import argparse
+import os
+import random
+import re
+import sys
+import time
+import traceback
+
+
+def first_line(e: BaseException) -> str:
+    text = f"{type(e).__name__}: {e}".strip().replace("\t", " ")
+    return text.splitlines()[0][:300] if text else type(e).__name__
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("console", type=int)
+    ap.add_argument("grpc", type=int)
+    ap.add_argument("adb")
+    ap.add_argument("--seeds", default="0,1")
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    sys.path.insert(0, os.environ["ANDROID_WORLD"])
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+    # pylint: disable=import-outside-toplevel
+    from absl import logging as absl_logging
+    from android_env import loader
+    from android_env.components import config_classes
+    from android_world import registry
+    from android_world.env import android_world_controller, env_launcher, interface
+
+    absl_logging.set_verbosity(absl_logging.ERROR)
+    # android_world_controller.get_controller with one change of argument: the phone has the
+    # accessibility forwarder installed (as AndroidWorld's AVD does), so the wrapper does not
+    # download its APK (get_controller always installs it, and CI's machines reach no bucket).
+    config = config_classes.AndroidEnvConfig(
+        task=config_classes.FilesystemTaskConfig(
+            path=android_world_controller._write_default_task_proto()  # pylint: disable=protected-access
+        ),
+        simulator=config_classes.EmulatorConfig(
+            emulator_launcher=config_classes.EmulatorLauncherConfig(
+                emulator_console_port=args.console,
+                adb_port=args.console + 1,
+                grpc_port=args.grpc,
+            ),
+            adb_controller=config_classes.AdbControllerConfig(adb_path=args.adb),
+        ),
+    )
+    controller = android_world_controller.AndroidWorldController(
+        loader.load(config), install_a11y_forwarding_app=False
+    )
+    env = interface.AsyncAndroidEnv(controller)
+    env_launcher.setup_env(env, emulator_setup=False, freeze_datetime=True)
+    tasks = registry.TaskRegistry().get_registry(registry.TaskRegistry.ANDROID_WORLD_FAMILY)
+    only = re.compile(args.only) if args.only else None
+    seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    print("class\tseed\tstage\tuntouched\tseconds\terror", flush=True)
+    for name in sorted(tasks):
+        if only and not only.search(name):
+            continue
+        cls = tasks[name]
+        for seed in seeds:
+            start = time.time()
+            stage, score, error = "params", "", ""
+            task = None
+            try:
+                random.seed(seed)
+                params = cls.generate_random_params()
+                params["seed"] = seed
+                task = cls(params)
+                stage = "initialize_task"
+                env.reset(go_home=True)
+                task.initialize_task(env)
+                stage = "is_successful"
+                score = str(task.is_successful(env))
+                stage = "tear_down"
+                task.tear_down(env)
+                stage = "ok"
+            except Exception as e:  # pylint: disable=broad-except
+                error = first_line(e)
+                if os.environ.get("AW_TRACE"):
+                    traceback.print_exc()
+                if task is not None and stage not in ("params", "tear_down"):
+                    try:
+                        task.tear_down(env)
+                    except Exception:  # pylint: disable=broad-except
+                        pass
+            print(
+                f"{name}\t{seed}\t{stage}\t{score}\t{time.time() - start:.1f}\t{error}",
+                flush=True,
+            )
+    env.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+//! AndroidWorld's M3A: each turn shows the screen twice, as it is and with set-of-marks labels whose
+//! numbers are the element list's indexes, and asks for `Reason: … Action: {…}`; after each action a
+//! second request, with its own system message, summarises the step from the action, its reason,
+//! and the screens and element lists before and after; the summaries are the history the next
+//! turns read.
+
+use crate::device::image::{self, Encoding, Screenshot};
+use crate::llm::{Message, Part};
+use crate::session::{Observation, Screen, SessionError};
+
+use super::Goal;
+
+const SYSTEM: &str = include_str!("../../prompts/agent-m3a-system.md");
+const TURN: &str = include_str!("../../prompts/agent-m3a-turn.md");
+const SUMMARY_SYSTEM: &str = include_str!("../../prompts/agent-m3a-summary-system.md");
+const SUMMARY: &str = include_str!("../../prompts/agent-m3a-summary.md");
+
+/// The images M3A is shown, JPEG quality as the other agents' screenshots.
+const QUALITY: u8 = 80;
+
+/// One screen as M3A sees it: the screenshot as it is and the same with marks.
+#[derive(Debug, Clone)]
+pub struct Frames {
+    pub raw: Vec<u8>,
+    pub marked: Vec<u8>,
+}
+
+impl Frames {
+    /// Both images of `obs`, which was observed as [`observe_options`] asks: a lossless screenshot
+    /// (marks drawn on a JPEG would sit on its artefacts) and the dump its element list came from,
+    /// so the marks carry the list's numbers.
+    pub fn of(obs: &Observation) -> Result<Frames, SessionError> {
+        let (Some(shot), Some(xml)) = (&obs.screenshot, &obs.xml) else {
+            return Err(SessionError::Hierarchy(
+                "the observation has no screenshot or no dump to mark".into(),
+            ));
+        };
+        let img = decode(shot)?;
+        let screen =
+            Screen::parse(xml.clone()).map_err(|e| SessionError::Hierarchy(e.to_string()))?;
+        let marked = screen.annotate(&img, shot.scale);
+        Ok(Frames {
+            raw: image::encode(&img, Encoding::Jpeg(QUALITY))?,
+            marked: image::encode(&marked, Encoding::Jpeg(QUALITY))?,
+        })
+    }
+}
+
+fn decode(shot: &Screenshot) -> Result<::image::RgbaImage, image::ImageError> {
+    match shot.encoding {
+        Encoding::Png => image::decode_png(&shot.bytes),
+        Encoding::Jpeg(_) => ::image::load_from_memory(&shot.bytes)
+            .map(|i| i.to_rgba8())
+            .map_err(|e| image::ImageError::Decode(e.to_string())),
+    }
+}
+
+/// What M3A observes: the element list, a lossless screenshot and the dump (for the marks).
+pub fn observe_options() -> crate::session::ObserveOptions {
+    crate::session::ObserveOptions {
+        elements: true,
+        screenshot: true,
+        annotate: false,
+        max_edge: 1024,
+        encoding: Encoding::Png,
+        xml: true,
+    }
+}
+
+/// One action request: the system message, then the goal, history and elements with the two images.
+pub fn turn_messages(
+    goal: &Goal,
+    steps_left: u32,
+    history: &str,
+    foreground: &str,
+    obs: &Observation,
+    frames: &Frames,
+) -> Vec<Message> {
+    let text = crate::llm::fill(
+        TURN,
+        &[
+            ("goal", &goal.text),
+            ("steps_left", &steps_left.to_string()),
+            ("max_steps", &goal.max_steps.to_string()),
+            ("history", history),
+            ("foreground", foreground),
+            (
+                "elements",
+                obs.elements.as_deref().unwrap_or("(no elements)"),
+            ),
+        ],
+    );
+    vec![
+        Message::system(SYSTEM),
+        Message::user(vec![
+            Part::Text(text),
+            Part::Jpeg(frames.raw.clone()),
+            Part::Jpeg(frames.marked.clone()),
+        ]),
+    ]
+}
+
+/// What a summary request is about.
+pub struct Step<'a> {
+    pub action: &'a str,
+    pub reason: &'a str,
+    pub result: &'a str,
+    pub before: &'a Observation,
+    pub after: &'a Observation,
+}
+
+/// The summary request: its own system message, the action with its reason and the phone's
+/// report, both element lists, then the marked screens before and after.
+pub fn summary_messages(
+    goal: &Goal,
+    step: &Step<'_>,
+    before: &Frames,
+    after: &Frames,
+) -> Vec<Message> {
+    let elements = |o: &Observation| o.elements.clone().unwrap_or_else(|| "(no elements)".into());
+    let reason = if step.reason.is_empty() {
+        "(none given)"
+    } else {
+        step.reason
+    };
+    let text = crate::llm::fill(
+        SUMMARY,
+        &[
+            ("goal", &goal.text),
+            ("action", step.action),
+            ("reason", reason),
+            ("result", step.result),
+            ("before", &elements(step.before)),
+            ("after", &elements(step.after)),
+        ],
+    );
+    vec![
+        Message::system(SUMMARY_SYSTEM),
+        Message::user(vec![
+            Part::Text(text),
+            Part::Jpeg(before.marked.clone()),
+            Part::Jpeg(after.marked.clone()),
+        ]),
+    ]
+}
+
+/// A summary as one history line: the model's first non-empty line, its lead-in dropped.
+pub fn summary_line(reply: &str) -> Option<String> {
+    let line = reply.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let line = ["Summary of this step:", "Summary:"]
+        .iter()
+        .find_map(|p| line.strip_prefix(p))
+        .unwrap_or(line)
+        .trim();
+    (!line.is_empty()).then(|| line.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_is_one_line_without_its_lead_in() {
+        assert_eq!(
+            summary_line("\n Summary of this step: opened Clock; next tap Alarm.\nmore"),
+            Some("opened Clock; next tap Alarm.".into())
+        );
+        assert_eq!(summary_line("  \n"), None);
+    }
+}
