@@ -261,11 +261,11 @@ fn judges_are_found_outside_the_repository() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    let bundled = cache.join(format!("droidmcp/data-{}/judges/", env!("CARGO_PKG_VERSION")));
-    assert!(
-        stderr.contains(&bundled.display().to_string()),
-        "{stderr}"
-    );
+    let bundled = cache.join(format!(
+        "droidmcp/data-{}/judges/",
+        env!("CARGO_PKG_VERSION")
+    ));
+    assert!(stderr.contains(&bundled.display().to_string()), "{stderr}");
     assert!(!stderr.contains(env!("CARGO_MANIFEST_DIR")), "{stderr}");
     assert_eq!(
         stderr.matches("No such file").count(),
@@ -298,11 +298,14 @@ fn a_bundled_panel_is_named_from_any_directory() {
             text(&out)
         );
     }
-    let out = droidmcp(home.path(), &["judge", "ep-none", "--judges", "judges/cloud"])
-        .current_dir(home.path())
-        .env("XDG_CACHE_HOME", home.path().join("cache"))
-        .output()
-        .unwrap();
+    let out = droidmcp(
+        home.path(),
+        &["judge", "ep-none", "--judges", "judges/cloud"],
+    )
+    .current_dir(home.path())
+    .env("XDG_CACHE_HOME", home.path().join("cache"))
+    .output()
+    .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(

@@ -497,9 +497,14 @@ fn id_of(elements: &str, label: &str) -> u32 {
 async fn an_id_seen_before_a_home_pressed_outside_the_session_is_refused_not_tapped_on_the_launcher(
 ) {
     let (s, shell) = session().await;
-    act(&s, Action::OpenApp { app: "Settings".into() })
-        .await
-        .unwrap();
+    act(
+        &s,
+        Action::OpenApp {
+            app: "Settings".into(),
+        },
+    )
+    .await
+    .unwrap();
     let seen = s
         .observe(&ObserveOptions::default(), &Control::default())
         .await
@@ -527,9 +532,14 @@ async fn an_id_seen_before_a_home_pressed_outside_the_session_is_refused_not_tap
 #[tokio::test]
 async fn tapping_one_alarms_expand_arrow_twice_never_lands_on_the_next_alarms() {
     let (s, shell) = session().await;
-    act(&s, Action::OpenApp { app: "Clock".into() })
-        .await
-        .unwrap();
+    act(
+        &s,
+        Action::OpenApp {
+            app: "Clock".into(),
+        },
+    )
+    .await
+    .unwrap();
     let seen = s
         .observe(&ObserveOptions::default(), &Control::default())
         .await
@@ -538,7 +548,12 @@ async fn tapping_one_alarms_expand_arrow_twice_never_lands_on_the_next_alarms() 
     let first = id_of(&list, "Expand alarm");
     let ctl = Control::default();
     let out = s
-        .act_seen(Action::Tap(Target::Element(first)), Some(&seen.digest), None, &ctl)
+        .act_seen(
+            Action::Tap(Target::Element(first)),
+            Some(&seen.digest),
+            None,
+            &ctl,
+        )
         .await
         .unwrap();
     let tapped = out.target.clone().unwrap();
@@ -547,7 +562,12 @@ async fn tapping_one_alarms_expand_arrow_twice_never_lands_on_the_next_alarms() 
     // The same id again, read against the same observation: the 8:30 card's arrow is gone, and the
     // 9:00 card's lookalike is not it.
     let again = s
-        .act_seen(Action::Tap(Target::Element(first)), Some(&seen.digest), None, &ctl)
+        .act_seen(
+            Action::Tap(Target::Element(first)),
+            Some(&seen.digest),
+            None,
+            &ctl,
+        )
         .await
         .map(|o| o.target)
         .unwrap_err();
@@ -556,8 +576,14 @@ async fn tapping_one_alarms_expand_arrow_twice_never_lands_on_the_next_alarms() 
         "{}",
         again.error
     );
-    let dump = String::from_utf8(shell.exec("uiautomator dump /dev/tty").await.unwrap().stdout)
-        .unwrap();
+    let dump = String::from_utf8(
+        shell
+            .exec("uiautomator dump /dev/tty")
+            .await
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
     assert_eq!(
         dump.matches("Collapse alarm").count(),
         1,

@@ -175,14 +175,20 @@ async fn every_calendar_task_puts_the_phone_on_its_june_2024_calendar_whatever_t
     assert!(calendar.len() >= 40, "{calendar:?}");
     let mut wrong = Vec::new();
     for id in &calendar {
-        let started = eps.start(id, Some(11), &BTreeMap::new(), None).await.unwrap();
+        let started = eps
+            .start(id, Some(11), &BTreeMap::new(), None)
+            .await
+            .unwrap();
         let month = sh(&phone, "date +%Y-%m");
         if month != "2024-06\n" {
             wrong.push(format!("{id}: {}", month.trim()));
         }
         eps.end(&started.episode).await.unwrap();
     }
-    assert!(wrong.is_empty(), "calendar tasks that leave the clock off June 2024: {wrong:?}");
+    assert!(
+        wrong.is_empty(),
+        "calendar tasks that leave the clock off June 2024: {wrong:?}"
+    );
 }
 
 /// A phone without an emulator console (a real phone): the embedded phone's shell and files,

@@ -98,7 +98,8 @@ fn the_phones_sqlite3_refuses_to_move_its_files_to_the_host() {
 }
 
 #[tokio::test]
-async fn a_served_pool_caps_its_embedded_phones_and_closes_the_least_recently_used_one_nobody_holds() {
+async fn a_served_pool_caps_its_embedded_phones_and_closes_the_least_recently_used_one_nobody_holds(
+) {
     use droidmcp::session::MAX_SERVED_PHONES;
     let pool = DevicePool::new(None, None).serving_clients();
     let mut held = Vec::new();

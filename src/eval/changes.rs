@@ -332,9 +332,10 @@ pub fn facts(before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
             out.push(Fact {
                 source: "changed since setup".into(),
                 command: facts::changed_at_setup_command(db, table),
-                output: facts::rows_lines(&setup_rows, MAX_ROWS)
-                    .trim_end()
-                    .to_string(),
+                output: match facts::rows_lines(&setup_rows, MAX_ROWS).trim_end() {
+                    "" => "(none)".to_string(),
+                    rows => rows.to_string(),
+                },
             });
         }
     }

@@ -215,7 +215,9 @@ mod tests {
         assert_eq!(cites("[1]", 0), Err(ReplyError::BadStep(1, 0)));
         assert_eq!(cites("[1, 4]", 4).unwrap().cited_steps, vec![1, 4]);
         assert_eq!(cites("[]", 0).unwrap().cited_steps, Vec::<usize>::new());
-        assert!(ReplyError::BadStep(0, 0).to_string().contains("none were shown"));
+        assert!(ReplyError::BadStep(0, 0)
+            .to_string()
+            .contains("none were shown"));
         // The schema a constrained decoder follows allows the same and no more.
         let none = json_schema(0);
         assert_eq!(none["properties"]["steps"]["maxItems"], 0);

@@ -79,7 +79,9 @@ fn command(log: &Value, ending: &str) -> Option<String> {
         (None, Some(o)) => format!("; its stdout ends {o:?}"),
         (None, None) => "; it printed nothing".into(),
     };
-    Some(format!("the agent command {cmd:?} took no step ({ending}){said}"))
+    Some(format!(
+        "the agent command {cmd:?} took no step ({ending}){said}"
+    ))
 }
 
 fn quote(s: &str) -> String {
@@ -107,7 +109,8 @@ mod tests {
 
     #[test]
     fn an_episode_with_steps_or_an_error_needs_no_reason() {
-        let log = json!({"agent": "t3a", "turns": [{"invalid": true, "result": "x", "reply": "y"}]});
+        let log =
+            json!({"agent": "t3a", "turns": [{"invalid": true, "result": "x", "reply": "y"}]});
         assert_eq!(why_no_step(&row(3, "failure", log.clone())), None);
         assert_eq!(why_no_step(&row(0, "errored", log)), None);
     }
@@ -126,6 +129,9 @@ mod tests {
     fn a_command_that_took_no_step_quotes_its_last_words() {
         let log = json!({"command": "python3 agent.py", "exit": 0, "stdout": "", "stderr": "ok\nno key set\n\n"});
         let why = why_no_step(&row(0, "failure", log)).unwrap();
-        assert!(why.contains("python3 agent.py") && why.contains("no key set"), "{why}");
+        assert!(
+            why.contains("python3 agent.py") && why.contains("no key set"),
+            "{why}"
+        );
     }
 }

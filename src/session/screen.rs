@@ -259,7 +259,9 @@ impl Screen {
             );
             (c.id.0 != e.id, dx * dx + dy * dy)
         };
-        candidates.min_by_key(dist).map(|c| to_ref(c, &self.inner.list, h))
+        candidates
+            .min_by_key(dist)
+            .map(|c| to_ref(c, &self.inner.list, h))
     }
 
     /// The bounds of the first node (visible or not in the element list) `selector` picks that has

@@ -13,7 +13,10 @@ include!(concat!(env!("OUT_DIR"), "/data_files.rs"));
 pub fn unpacked(name: &str) -> PathBuf {
     let base = cache_base().join(format!("data-{}", env!("CARGO_PKG_VERSION")));
     unpack_into(&base, name).unwrap_or_else(|e| {
-        tracing::warn!("cannot unpack the bundled {name} into {}: {e}", base.display());
+        tracing::warn!(
+            "cannot unpack the bundled {name} into {}: {e}",
+            base.display()
+        );
         base.join(name)
     })
 }

@@ -220,7 +220,10 @@ mod tests {
         );
         let e = inside_data_dir(Path::new("panels/cloud"), "panels", data.path()).unwrap_err();
         let text = e.to_string();
-        assert!(text.contains("panels/cloud") && text.contains("local"), "{text}");
+        assert!(
+            text.contains("panels/cloud") && text.contains("local"),
+            "{text}"
+        );
         assert!(inside_data_dir(Path::new("/nowhere/local"), "panels", data.path()).is_err());
     }
 }

@@ -17,8 +17,7 @@ use rusqlite::{params, Connection};
 use super::{row_id, Db, ProviderError, Source};
 use crate::sim::system::System;
 
-pub const DB_PATH: &str =
-    "/data/data/com.android.providers.media.module/databases/external.db";
+pub const DB_PATH: &str = "/data/data/com.android.providers.media.module/databases/external.db";
 
 /// Shared storage as the phone's folder holds it, and as MediaStore names it in `_data`.
 const STORAGE: &str = "/sdcard";
@@ -59,9 +58,11 @@ pub(crate) fn source(segments: &[&str]) -> Option<Source> {
         return None;
     }
     let (collection, id) = match rest {
-        ["file"] | ["images", "media"] | ["audio", "media"] | ["video", "media"] | ["downloads"] => {
-            (rest, None)
-        }
+        ["file"]
+        | ["images", "media"]
+        | ["audio", "media"]
+        | ["video", "media"]
+        | ["downloads"] => (rest, None),
         [head @ .., id] => (head, Some(row_id(id)?)),
         [] => return None,
     };
@@ -144,7 +145,12 @@ fn sync(sys: &System, conn: &Connection) -> rusqlite::Result<()> {
     walk(&root, STORAGE_NAME, &mut found);
     let known: HashMap<String, (i64, i64)> = {
         let mut stmt = conn.prepare("SELECT _data, _id, _size FROM files")?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get::<_, Option<i64>>(2)?.unwrap_or(0)))))?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                (r.get(1)?, r.get::<_, Option<i64>>(2)?.unwrap_or(0)),
+            ))
+        })?;
         rows.collect::<rusqlite::Result<_>>()?
     };
     let now = sys.clock.now().and_utc().timestamp();
@@ -174,13 +180,23 @@ fn sync(sys: &System, conn: &Connection) -> rusqlite::Result<()> {
 fn insert(conn: &Connection, f: &Found, now: i64) -> rusqlite::Result<()> {
     let (parent_path, name) = f.data.rsplit_once('/').unwrap_or(("", &f.data));
     let parent: i64 = conn
-        .query_row("SELECT _id FROM files WHERE _data = ?1", [parent_path], |r| r.get(0))
+        .query_row(
+            "SELECT _id FROM files WHERE _data = ?1",
+            [parent_path],
+            |r| r.get(0),
+        )
         .unwrap_or(-1);
     // Relative to the volume's root, with a trailing slash: "Download/", "DCIM/Camera/".
     let relative = parent_path
         .strip_prefix(STORAGE_NAME)
         .map(|p| p.trim_start_matches('/'))
-        .map(|p| if p.is_empty() { "/".to_string() } else { format!("{p}/") })
+        .map(|p| {
+            if p.is_empty() {
+                "/".to_string()
+            } else {
+                format!("{p}/")
+            }
+        })
         .unwrap_or_default();
     let (mime, media_type) = if f.is_dir {
         (None, MEDIA_TYPE_NONE)
@@ -191,7 +207,9 @@ fn insert(conn: &Connection, f: &Found, now: i64) -> rusqlite::Result<()> {
     let title = if f.is_dir {
         name.to_string()
     } else {
-        name.rsplit_once('.').map_or(name, |(stem, _)| stem).to_string()
+        name.rsplit_once('.')
+            .map_or(name, |(stem, _)| stem)
+            .to_string()
     };
     let bucket = parent_path.rsplit('/').next().unwrap_or("");
     conn.execute(
@@ -236,11 +254,19 @@ fn walk(dir: &Path, name: &str, out: &mut Vec<Found>) {
         };
         let data = format!("{name}/{file_name}");
         if kind.is_dir() {
-            out.push(Found { data: data.clone(), size: 4096, is_dir: true });
+            out.push(Found {
+                data: data.clone(),
+                size: 4096,
+                is_dir: true,
+            });
             walk(&entry.path(), &data, out);
         } else if kind.is_file() {
             let size = entry.metadata().map_or(0, |m| m.len() as i64);
-            out.push(Found { data, size, is_dir: false });
+            out.push(Found {
+                data,
+                size,
+                is_dir: false,
+            });
         }
     }
 }
