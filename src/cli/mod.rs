@@ -107,11 +107,57 @@ impl Cli {
         narrow(root, None)
     }
 
-    /// Parses the process's arguments against [`Cli::definition`] (exits with clap's message on
-    /// an error, or after printing help).
+    /// Parses the process's arguments (exits with clap's message on an error, or after printing
+    /// help). Parsing is clap's own over [`Cli::command`]; only help is rendered from
+    /// [`Cli::definition`]: options hidden after clap's build propagated them stopped parsing
+    /// right (`devices --adb-server A` printed help, `run --help` asked for `--server`'s value).
     pub fn parse_args() -> Cli {
-        let matches = Cli::definition().get_matches();
-        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        match Cli::command().try_get_matches_from(&args) {
+            Ok(matches) => Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit()),
+            Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => {
+                let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+                let long = words.contains(&"--help");
+                print!("{}", Cli::help_for(&words, long));
+                std::process::exit(0)
+            }
+            Err(e) => e.exit(),
+        }
+    }
+
+    /// The help of the (sub)command the words name, narrowed as [`Cli::definition`] narrows it.
+    fn help_for(words: &[&str], long: bool) -> String {
+        // The words that name subcommands: not options, not the value of a global option that
+        // takes one (`--device sim` names no `sim` subcommand), and not `help` itself.
+        let mut path = Vec::new();
+        let mut skip_value = false;
+        for w in words {
+            if skip_value {
+                skip_value = false;
+                continue;
+            }
+            if matches!(*w, "--device" | "--adb-server" | "--env" | "--server") {
+                skip_value = true;
+                continue;
+            }
+            if w.starts_with('-') || (path.is_empty() && *w == "help") {
+                continue;
+            }
+            path.push(*w);
+        }
+        let mut cmd = Cli::definition();
+        let mut sub = &mut cmd;
+        for name in path {
+            if sub.find_subcommand(name).is_none() {
+                break;
+            }
+            sub = sub.find_subcommand_mut(name).expect("found above");
+        }
+        if long {
+            sub.render_long_help().to_string()
+        } else {
+            sub.render_help().to_string()
+        }
     }
 }
 
