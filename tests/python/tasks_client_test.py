@@ -193,7 +193,10 @@ async def sealed_answer_key(server):
         record = server.ok("GET", f"/v1/episodes/{ep}/export")
         expected = record["params"]["desc"]
         goal = started["goal"]
-        secrets = [expected] + [v for v in record["params"].values() if len(v) >= 5 and v not in goal]
+        # The key is the description asked for, the other descriptions and the setup's SQL. The
+        # events' titles are not: the task puts the phone on its June 2024 calendar, whose month
+        # view shows them to anyone who opens Calendar; descriptions show only in an opened event.
+        secrets = [expected] + [v for k, v in record["params"].items() if k.endswith("desc") and v not in goal]
         secrets += [line for line in record["setup"] if "INSERT" in line or "DELETE" in line]
         assert expected and expected not in goal, (expected, goal)
 

@@ -286,6 +286,11 @@ impl RunReport {
         self.rows.iter().collect()
     }
 
+    /// The instances that were scored: errored ones are left out of every rate and mean.
+    fn scored(&self) -> Vec<&RunResultRow> {
+        self.rows.iter().filter(|r| r.outcome != "errored").collect()
+    }
+
     /// Instances whose episode began without a restore of the phone's baseline snapshot (a real
     /// device): only the task's setup reset what it reads.
     fn unrestored(&self) -> Vec<&RunResultRow> {
@@ -418,11 +423,7 @@ impl RunReport {
     pub fn markdown(&self) -> String {
         let mut out = String::new();
         let all = self.all();
-        let scored: Vec<_> = all
-            .iter()
-            .copied()
-            .filter(|r| r.outcome != "errored")
-            .collect();
+        let scored = self.scored();
         let _ = writeln!(out, "# Run {}\n", self.name);
         let _ = writeln!(out, "| metric | value |\n|---|---|");
         let _ = writeln!(out, "| instances | {} |", all.len());
@@ -717,11 +718,7 @@ impl RunReport {
             json!({"k": r.k, "n": r.n, "rate": r.value(), "ci95": [lo, hi]})
         };
         let all = self.all();
-        let scored: Vec<_> = all
-            .iter()
-            .copied()
-            .filter(|r| r.outcome != "errored")
-            .collect();
+        let scored = self.scored();
         let (envs, factors) = if self.has_bmoca() {
             self.by_env()
         } else {
