@@ -23,6 +23,12 @@ use crate::run::{catalog, instances_of, sample, spec};
 /// B-MoCA's way to open Calculator: tap its numeric tag, or open the app list first.
 fn bmoca_policy(prompt: &str) -> Option<String> {
     let observation = prompt.split("Current observation: ").nth(1)?;
+    Some(bmoca_find_calculator(observation))
+}
+
+/// A B-MoCA reply that taps Calculator's numeric tag in the parse_obs listing, or opens the app
+/// list when the screen does not show it. Never says it is done.
+pub fn bmoca_find_calculator(observation: &str) -> String {
     let calculator = regex::Regex::new(
         r"\{'numeric_tag': (\d+), [^}]*'(?:content_description|text)': 'Calculator'",
     )
@@ -31,9 +37,7 @@ fn bmoca_policy(prompt: &str) -> Option<String> {
         Some(c) => format!("tap({})", &c[1]),
         None => "swipe(\"up\")".to_string(),
     };
-    Some(format!(
-        "- Description: a screen.\n- Thought: find Calculator.\n- Action: {action}"
-    ))
+    format!("- Description: a screen.\n- Thought: find Calculator.\n- Action: {action}")
 }
 
 /// The oracle in the form each agent asks for: M3A's `Reason: … Action: {…}` and one-line

@@ -875,15 +875,7 @@ async fn a_bmoca_agent_taps_by_numeric_tag_and_the_success_detector_ends_its_epi
             .split("Current observation: ")
             .nth(1)
             .unwrap_or_default();
-        let calculator = regex::Regex::new(
-            r"\{'numeric_tag': (\d+), [^}]*'(?:content_description|text)': 'Calculator'",
-        )
-        .unwrap();
-        let action = match calculator.captures(observation) {
-            Some(c) => format!("tap({})", &c[1]),
-            None => "swipe(\"up\")".to_string(),
-        };
-        format!("- Description: a screen.\n- Thought: find Calculator.\n- Action: {action}")
+        crate::agents::bmoca_find_calculator(observation)
     };
     let model = Model::start(Arc::new(policy), Duration::ZERO).await;
     let store = Store::in_memory().unwrap();

@@ -76,20 +76,7 @@ pub fn turn_messages(
     obs: &Observation,
     frames: &Frames,
 ) -> Vec<Message> {
-    let text = crate::llm::fill(
-        TURN,
-        &[
-            ("goal", &goal.text),
-            ("steps_left", &steps_left.to_string()),
-            ("max_steps", &goal.max_steps.to_string()),
-            ("history", history),
-            ("foreground", foreground),
-            (
-                "elements",
-                obs.elements.as_deref().unwrap_or("(no elements)"),
-            ),
-        ],
-    );
+    let text = super::turn_text(TURN, goal, steps_left, history, foreground, obs);
     vec![
         Message::system(SYSTEM),
         Message::user(vec![

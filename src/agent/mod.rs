@@ -397,19 +397,13 @@ impl ReferenceAgent {
         history: &[String],
         obs: &Observation,
     ) -> Vec<Message> {
-        let text = crate::llm::fill(
+        let text = turn_text(
             TURN,
-            &[
-                ("goal", &goal.text),
-                ("steps_left", &steps_left.to_string()),
-                ("max_steps", &goal.max_steps.to_string()),
-                ("history", &history_text(history)),
-                ("foreground", &foreground(obs)),
-                (
-                    "elements",
-                    obs.elements.as_deref().unwrap_or("(no elements)"),
-                ),
-            ],
+            goal,
+            steps_left,
+            &history_text(history),
+            &foreground(obs),
+            obs,
         );
         vec![
             Message::system(SYSTEM),
@@ -489,6 +483,32 @@ impl ReferenceAgent {
 }
 
 /// The history as a prompt shows it.
+/// A turn's text: every style's turn template names the goal, the steps left of the limit, the
+/// history, the app in front and the element list.
+fn turn_text(
+    template: &str,
+    goal: &Goal,
+    steps_left: u32,
+    history: &str,
+    foreground: &str,
+    obs: &Observation,
+) -> String {
+    crate::llm::fill(
+        template,
+        &[
+            ("goal", &goal.text),
+            ("steps_left", &steps_left.to_string()),
+            ("max_steps", &goal.max_steps.to_string()),
+            ("history", history),
+            ("foreground", foreground),
+            (
+                "elements",
+                obs.elements.as_deref().unwrap_or("(no elements)"),
+            ),
+        ],
+    )
+}
+
 fn history_text(history: &[String]) -> String {
     if history.is_empty() {
         "(nothing yet)".to_string()

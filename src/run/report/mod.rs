@@ -288,7 +288,10 @@ impl RunReport {
 
     /// The instances that were scored: errored ones are left out of every rate and mean.
     fn scored(&self) -> Vec<&RunResultRow> {
-        self.rows.iter().filter(|r| r.outcome != "errored").collect()
+        self.rows
+            .iter()
+            .filter(|r| r.outcome != "errored")
+            .collect()
     }
 
     /// Instances whose episode began without a restore of the phone's baseline snapshot (a real
