@@ -110,6 +110,14 @@ def main() -> int:
     )
     env = interface.AsyncAndroidEnv(controller)
     env_launcher.setup_env(env, emulator_setup=False, freeze_datetime=True)
+    # What AndroidWorld's one-time app setup (emulator_setup=True, which installs APKs from its
+    # bucket) leaves on the phone besides the apps, done here without it: Simple SMS Messenger is
+    # the default SMS app (SimpleSMSMessengerApp.setup taps through its role dialog).
+    subprocess.run(
+        [args.adb, "-s", serial, "shell", "cmd", "role", "add-role-holder",
+         "android.app.role.SMS", "com.simplemobiletools.smsmessenger"],
+        check=True, capture_output=True, timeout=60,
+    )
     tasks = registry.TaskRegistry().get_registry(registry.TaskRegistry.ANDROID_WORLD_FAMILY)
     only = re.compile(args.only) if args.only else None
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
