@@ -128,10 +128,18 @@ fn open(phone: &Phone) {
     assert!(out.contains("Status: ok"), "{out}");
 }
 
+/// Taps the clock face's number (a TextView; the header's CompoundButton has the same desc).
+fn tap_face(phone: &Phone, desc: &str) {
+    let h = screen(phone);
+    let n = find(&h, &|n| n.content_desc == desc && n.class == "android.widget.TextView")
+        .unwrap_or_else(|| panic!("no {desc:?} on the clock face in {}", h.xml));
+    tap(phone, n.bounds);
+}
+
 /// Picks `hour12` o'clock, `minute` and the half of the day on the open time picker, then OK.
 fn pick_time(phone: &Phone, hour12: u32, minute: u32, pm: bool) {
-    tap_desc(phone, &format!("{hour12} o'clock"));
-    tap_desc(phone, &format!("{minute} minutes"));
+    tap_face(phone, &format!("{hour12} o'clock"));
+    tap_face(phone, &format!("{minute} minutes"));
     let period = if pm { "pm" } else { "am" };
     let h = screen(phone);
     tap(
