@@ -131,8 +131,10 @@ fn open(phone: &Phone) {
 /// Taps the clock face's number (a TextView; the header's CompoundButton has the same desc).
 fn tap_face(phone: &Phone, desc: &str) {
     let h = screen(phone);
-    let n = find(&h, &|n| n.content_desc == desc && n.class == "android.widget.TextView")
-        .unwrap_or_else(|| panic!("no {desc:?} on the clock face in {}", h.xml));
+    let n = find(&h, &|n| {
+        n.content_desc == desc && n.class == "android.widget.TextView"
+    })
+    .unwrap_or_else(|| panic!("no {desc:?} on the clock face in {}", h.xml));
     tap(phone, n.bounds);
 }
 
