@@ -41,8 +41,17 @@ def _iso(date: str) -> str:
     return datetime.datetime.strptime(date.strip(), "%B %d %Y").strftime("%Y-%m-%d")
 
 
-def _title_on_day(key):
-    return lambda task: {"d": _iso(_events(task)[0].start_date), key: _events(task)[0].title}
+def _title_on_day(key, time_key=None):
+    """The day and title of the task's event, and its start time when the question names it."""
+
+    def params(task):
+        e = _events(task)[0]
+        out = {"d": _iso(e.start_date), key: e.title}
+        if time_key:
+            out[time_key] = e.start_time
+        return out
+
+    return params
 
 
 def _ir(template, params):
@@ -69,13 +78,13 @@ DRIVES = {
     ),
     "SimpleCalendarEventsOnDate": _ir("aw.simple_calendar.ir_events_on_date", _title_on_day("a")),
     "SimpleCalendarEventOnDateAtTime": _ir(
-        "aw.simple_calendar.ir_event_on_date_at_time", _title_on_day("x")
+        "aw.simple_calendar.ir_event_on_date_at_time", _title_on_day("x", "st")
     ),
     "SimpleCalendarFirstEventAfterStartTime": _ir(
-        "aw.simple_calendar.ir_first_event_after_start_time", _title_on_day("x")
+        "aw.simple_calendar.ir_first_event_after_start_time", _title_on_day("x", "st")
     ),
     "SimpleCalendarEventsInTimeRange": _ir(
-        "aw.simple_calendar.ir_events_in_time_range", _title_on_day("x")
+        "aw.simple_calendar.ir_events_in_time_range", _title_on_day("x", "st")
     ),
     "SimpleCalendarAnyEventsOnDate": _ir(
         "aw.simple_calendar.ir_any_events_on_date",
