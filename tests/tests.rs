@@ -86,6 +86,9 @@ mod sim_system_ui;
 // AndroidWorld's sideloaded apps: Simple SMS Messenger and Clipper.
 mod sim_sideloaded_apps;
 
+// Simple Calendar Pro: events.db as AndroidWorld reads it, month/day/list views, editor, delete, search.
+mod sim_simple_calendar;
+
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;
 

@@ -26,6 +26,7 @@ async fn sim(seed: u64) -> Arc<dyn Shell> {
 const SMS: &str = "/data/data/com.android.providers.telephony/databases/mmssms.db";
 const CALLS: &str = "/data/data/com.android.providers.contacts/databases/calllog.db";
 const EVENTS: &str = "/data/data/com.android.providers.calendar/databases/calendar.db";
+const SIMPLE_EVENTS: &str = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db";
 
 /// What the phone must say after a time-relative task's setup, whatever the seed.
 enum Want {
@@ -62,6 +63,10 @@ const TIME_RELATIVE: &[(&str, &str, &str, Want)] = &[
     // Next week starts on the Monday after today by the phone's clock.
     ("aw.calendar.ir_events_in_next_week", EVENTS, "SELECT date($(date +%s), 'unixepoch', '+1 day', 'weekday 1')", Want::Text("{m}")),
     ("calendar.ir_count_next_week", EVENTS, "SELECT date($(date +%s), 'unixepoch', '+1 day', 'weekday 1')", Want::Text("{m}")),
+    // Simple Calendar Pro keeps seconds.
+    ("aw.simple_calendar.ir_next_event", SIMPLE_EVENTS, "SELECT title FROM events WHERE start_ts > $(date +%s) ORDER BY start_ts LIMIT 1", Want::Text("{x}")),
+    ("aw.simple_calendar.ir_next_meeting_with_person", SIMPLE_EVENTS, "SELECT date(start_ts, 'unixepoch') FROM events WHERE title = 'Drinks with {person}' AND start_ts > $(date +%s) ORDER BY start_ts LIMIT 1", Want::Text("{d}")),
+    ("aw.simple_calendar.ir_events_in_next_week", SIMPLE_EVENTS, "SELECT date($(date +%s), 'unixepoch', '+1 day', 'weekday 1')", Want::Text("{m}")),
     // The day named is never today, where the same title sits as noise.
     ("aw.calendar.delete_one_event_relative", EVENTS, "SELECT date($(date +%s), 'unixepoch')", Want::Not("{d}")),
     ("aw.calendar.ir_location_relative", EVENTS, "SELECT date($(date +%s), 'unixepoch')", Want::Not("{d}")),

@@ -133,6 +133,12 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
         &["smsmessenger"],
         &["SMS Messenger", "Simple SMS Messenger"],
     ),
+    // Simple Calendar Pro, AndroidWorld's calendar: its launcher label is "Calendar" too, so
+    // what a goal calls it is what tells it from Google Calendar.
+    (
+        &["simplemobiletools.calendar"],
+        &["Simple Calendar Pro", "Simple Calendar"],
+    ),
     (
         &["calendar"],
         &[
@@ -249,6 +255,9 @@ pub fn names_for(package: &str, learned: &BTreeMap<String, String>) -> Vec<Strin
         let hit = fragments.iter().any(|f| {
             if let Some(seg) = f.strip_prefix('.') {
                 lower.split('.').any(|s| s == seg)
+            } else if f.contains('.') {
+                // A run of segments: this vendor's app of that name.
+                lower.contains(f)
             } else {
                 lower.split('.').any(|s| s == *f)
             }
@@ -352,6 +361,7 @@ mod tests {
             app("com.google.android.contacts"),
             app("com.google.android.apps.messaging"),
             app("com.google.android.calendar"),
+            app("com.simplemobiletools.calendar.pro"),
         ];
         let m = rank(query, &apps).into_iter().next().unwrap();
         (m.entry.package, m.score)
@@ -369,6 +379,9 @@ mod tests {
             ("com.android.settings", "com.android.settings"),
             ("deskclock", "com.google.android.deskclock"),
             ("Calender", "com.google.android.calendar"),
+            ("Calendar", "com.google.android.calendar"),
+            ("Simple Calendar Pro", "com.simplemobiletools.calendar.pro"),
+            ("simple calendar", "com.simplemobiletools.calendar.pro"),
         ] {
             let (got, score) = best(q);
             assert_eq!(got, pkg, "query {q}");

@@ -10,6 +10,7 @@
 //! ([`action::Action`]).
 
 pub mod action;
+pub mod aw_events;
 pub mod bundled;
 pub mod catalog;
 pub mod constraints;

@@ -264,6 +264,9 @@ pub enum Generator {
     },
     Sentence,
     EventTitle,
+    /// AndroidWorld's calendar event title and description ([`super::aw_events`]).
+    AwEventTitle,
+    AwEventDescription,
     Word,
     Address,
     Digits {
@@ -282,6 +285,8 @@ impl Generator {
         "datetime",
         "sentence",
         "event_title",
+        "aw_event_title",
+        "aw_event_description",
         "word",
         "address",
         "digits",
@@ -505,6 +510,8 @@ impl Generator {
                 let (p, s) = (pick(rng, EVENT_PREFIX), pick(rng, EVENT_SUBJECT));
                 Value::plain(format!("{p} {s}"))
             }
+            Generator::AwEventTitle => Value::plain(super::aw_events::title(rng)),
+            Generator::AwEventDescription => Value::plain(super::aw_events::description(rng)),
             Generator::Word => Value::plain(pick(rng, WORDS)),
             Generator::Address => Value::plain(pick(rng, ADDRESSES)),
             Generator::Digits { len } => {
@@ -717,6 +724,13 @@ impl Generator {
                     ))
                 }
             }
+            Generator::AwEventTitle if super::aw_events::is_title(text) => Ok(Value::plain(text)),
+            Generator::AwEventDescription if super::aw_events::is_description(text) => {
+                Ok(Value::plain(text))
+            }
+            Generator::AwEventTitle | Generator::AwEventDescription => Err(format!(
+                "{text:?} is not what AndroidWorld's events_generator writes"
+            )),
             Generator::Date { from, to } => {
                 let d = NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
                     .map_err(|_| format!("{text:?} is not a date YYYY-MM-DD"))?;
@@ -811,12 +825,15 @@ fn plus_minutes(name: &str, base: &Value, n: i64) -> Result<Value, String> {
     }
 }
 
-/// A date and a time of day as one moment: the text is epoch milliseconds (UTC), the fields are the
-/// date's (prefixed `date_`) and the time's.
+/// A date and a time of day as one moment: the text is epoch milliseconds (UTC), the fields are
+/// `epoch_s` (the moment in seconds), the date's (prefixed `date_`) and the time's.
 fn datetime_value(d: Value, t: Value) -> Value {
     let day_ms: i64 = d.fields["epoch_ms"].parse().unwrap_or_default();
     let tod_ms: i64 = t.fields["ms_of_day"].parse().unwrap_or_default();
     let mut v = Value::plain((day_ms + tod_ms).to_string());
+    // Seconds for the apps that store them (Simple Calendar Pro's `start_ts`).
+    v.fields
+        .insert("epoch_s".into(), ((day_ms + tod_ms) / 1000).to_string());
     v.fields
         .extend(d.fields.into_iter().map(|(k, x)| (format!("date_{k}"), x)));
     v.fields.extend(t.fields);
@@ -986,6 +1003,8 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
         "last_name" => Generator::LastName,
         "sentence" | "message" => Generator::Sentence,
         "event_title" => Generator::EventTitle,
+        "aw_event_title" => Generator::AwEventTitle,
+        "aw_event_description" => Generator::AwEventDescription,
         "word" => Generator::Word,
         "address" => Generator::Address,
         "date" => {

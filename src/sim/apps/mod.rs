@@ -16,6 +16,7 @@ pub mod launcher;
 pub mod messages;
 pub mod role_request;
 pub mod settings;
+pub mod simple_calendar;
 pub mod simple_sms;
 pub mod texting;
 pub mod widgets;
@@ -39,16 +40,20 @@ pub fn alias_target(package: &str, activity: &str) -> Option<&'static str> {
     match (package, activity) {
         (camera::PACKAGE, camera::LAUNCH_ACTIVITY) => Some(camera::ACTIVITY),
         (simple_sms::PACKAGE, simple_sms::LAUNCH_ACTIVITY) => Some(simple_sms::SPLASH_ACTIVITY),
+        (simple_calendar::PACKAGE, simple_calendar::LAUNCH_ACTIVITY) => {
+            Some(simple_calendar::SPLASH_ACTIVITY)
+        }
         _ => None,
     }
 }
 
 /// Whether `am start -n` may name `class` of the app: its launcher entry, or another exported
-/// activity that shows the same first screen (Simple SMS Messenger's MainActivity, which
-/// AndroidWorld starts by name while the launcher entry is an alias of its SplashActivity).
+/// activity that shows the same first screen (the Simple Mobile Tools apps' MainActivity, which
+/// AndroidWorld starts by name while the launcher entry is an alias of their SplashActivity).
 pub fn starts_by_name(info: &AppInfo, class: &str) -> bool {
     info.launch_activity == class
         || (info.package == simple_sms::PACKAGE && class == simple_sms::MAIN_ACTIVITY)
+        || (info.package == simple_calendar::PACKAGE && class == simple_calendar::MAIN_ACTIVITY)
 }
 
 /// Every installed app, in the order the package manager lists them.
@@ -66,6 +71,7 @@ pub fn catalog() -> Vec<AppInfo> {
         camera::info(),
         // Sideloaded (AndroidWorld's apps): in the app drawer only, as on its AVD.
         simple_sms::info(),
+        simple_calendar::info(),
         clipper::info(),
     ]
 }
