@@ -86,6 +86,9 @@ mod sim_system_ui;
 // AndroidWorld's sideloaded apps: Simple SMS Messenger and Clipper.
 mod sim_sideloaded_apps;
 
+// Pro Expense: set-up pages, pm clear, the entry form, detail and multi-select delete over accounting.db.
+mod sim_expense;
+
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;
 

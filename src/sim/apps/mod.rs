@@ -3,6 +3,7 @@
 
 use super::app::AppInfo;
 
+pub mod broccoli;
 pub mod browser;
 pub mod calculator;
 pub mod calendar;
@@ -12,8 +13,10 @@ pub mod clock;
 pub mod communication;
 pub mod contacts;
 pub mod dialer;
+pub mod expense;
 pub mod launcher;
 pub mod messages;
+pub mod records;
 pub mod role_request;
 pub mod settings;
 pub mod simple_sms;
@@ -67,5 +70,7 @@ pub fn catalog() -> Vec<AppInfo> {
         // Sideloaded (AndroidWorld's apps): in the app drawer only, as on its AVD.
         simple_sms::info(),
         clipper::info(),
+        expense::info(),
+        broccoli::info(),
     ]
 }
