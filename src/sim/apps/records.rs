@@ -315,6 +315,10 @@ impl RecordsApp {
             values,
             missing: None,
         }));
+        // A new form opens at its top, whatever the last one was scrolled to.
+        sys.request(Request::ResetScroll {
+            tag: "form".to_string(),
+        });
         sys.request(Request::Focus {
             tag: "f:0".to_string(),
         });
@@ -521,7 +525,12 @@ impl RecordsApp {
                             self.selection = None;
                         }
                     }
-                    None => self.stack.push(Page::Detail(id)),
+                    None => {
+                        self.stack.push(Page::Detail(id));
+                        sys.request(Request::ResetScroll {
+                            tag: "detail".to_string(),
+                        });
+                    }
                 }
             }
             UiEvent::Back if self.selection.is_some() => self.selection = None,
