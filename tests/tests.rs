@@ -89,6 +89,9 @@ mod sim_sideloaded_apps;
 // Pro Expense: set-up pages, pm clear, the entry form, detail and multi-select delete over accounting.db.
 mod sim_expense;
 
+// Broccoli: the same records machinery over its recipes table.
+mod sim_broccoli;
+
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;
 
