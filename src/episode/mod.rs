@@ -27,7 +27,7 @@ mod record;
 mod registry;
 pub mod replay;
 
-pub use episode::Episode;
+pub use episode::{Baseline, Episode};
 pub use error::EpisodeError;
 pub use record::action_record;
 pub use registry::{DeviceSource, Episodes, PoolDevices, Started, Summary};
