@@ -92,6 +92,9 @@ mod sim_expense;
 // Broccoli: the same records machinery over its recipes table.
 mod sim_broccoli;
 
+// AndroidWorld's information-retrieval apps (Tasks): its rows on screen, scrolling, pm clear.
+mod sim_ir_apps;
+
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;
 

@@ -20,6 +20,7 @@ pub mod records;
 pub mod role_request;
 pub mod settings;
 pub mod simple_sms;
+pub mod tasks;
 pub mod texting;
 pub mod widgets;
 
@@ -72,5 +73,6 @@ pub fn catalog() -> Vec<AppInfo> {
         clipper::info(),
         expense::info(),
         broccoli::info(),
+        tasks::info(),
     ]
 }

@@ -47,13 +47,16 @@ pub struct Field {
     pub required: bool,
 }
 
-/// A column the app stamps with the clock's epoch milliseconds.
+/// An epoch-milliseconds column the app reads for its rows (a record's `stamps`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stamp {
-    /// Set when the row is made.
+    /// Set to the clock when the row is made.
     Created,
-    /// Set when the row is made and on every save.
+    /// Set to the clock when the row is made and on every save.
     Modified,
+    /// Shown but never written by the form (a task's due or completion time, set by whoever
+    /// wrote the row): a new row leaves it to the column's default.
+    Kept,
 }
 
 /// A page shown on first launch until its last button is pressed.

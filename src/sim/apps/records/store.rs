@@ -82,9 +82,11 @@ pub fn insert(db: &Connection, spec: &Spec, values: &[String], now: i64) -> rusq
         .zip(values)
         .map(|(f, v)| as_value(f.kind, v))
         .collect();
-    for (column, _) in spec.stamps {
-        columns.push(column);
-        bound.push(Value::Integer(now));
+    for (column, stamp) in spec.stamps {
+        if *stamp != Stamp::Kept {
+            columns.push(column);
+            bound.push(Value::Integer(now));
+        }
     }
     let marks = vec!["?"; columns.len()].join(", ");
     db.execute(
