@@ -80,9 +80,10 @@ def main() -> int:
     ap.add_argument("--only", default="")
     ap.add_argument("--drive", default="", metavar="DROIDMCP")
     args = ap.parse_args()
+    # Drive entries may import AndroidWorld's modules (its pools), so its path comes first.
+    sys.path.insert(0, os.environ["ANDROID_WORLD"])
     entries = drives() if args.drive else {}
     serial = f"emulator-{args.console}"
-    sys.path.insert(0, os.environ["ANDROID_WORLD"])
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
     # pylint: disable=import-outside-toplevel

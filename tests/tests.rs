@@ -89,6 +89,15 @@ mod sim_sideloaded_apps;
 // Simple Calendar Pro: events.db as AndroidWorld reads it, month/day/list views, editor, delete, search.
 mod sim_simple_calendar;
 
+// Pro Expense: set-up pages, pm clear, the entry form, detail and multi-select delete over accounting.db.
+mod sim_expense;
+
+// Broccoli: the same records machinery over its recipes table.
+mod sim_broccoli;
+
+// AndroidWorld's information-retrieval apps (Tasks): its rows on screen, scrolling, pm clear.
+mod sim_ir_apps;
+
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;
 

@@ -215,6 +215,9 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
         ],
     ),
     (&["vending"], &["Play Store", "Google Play", "Play Market"]),
+    // AndroidWorld's sideloaded record apps, whose labels share no word with their packages'.
+    (&["arduia"], &["Pro Expense"]),
+    (&["flauschcode"], &["Broccoli"]),
     (
         &["gm", "email"],
         &[

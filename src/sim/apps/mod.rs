@@ -3,6 +3,7 @@
 
 use super::app::AppInfo;
 
+pub mod broccoli;
 pub mod browser;
 pub mod calculator;
 pub mod calendar;
@@ -12,12 +13,15 @@ pub mod clock;
 pub mod communication;
 pub mod contacts;
 pub mod dialer;
+pub mod expense;
 pub mod launcher;
 pub mod messages;
+pub mod records;
 pub mod role_request;
 pub mod settings;
 pub mod simple_calendar;
 pub mod simple_sms;
+pub mod tasks;
 pub mod texting;
 pub mod widgets;
 
@@ -73,5 +77,8 @@ pub fn catalog() -> Vec<AppInfo> {
         simple_sms::info(),
         simple_calendar::info(),
         clipper::info(),
+        expense::info(),
+        broccoli::info(),
+        tasks::info(),
     ]
 }
