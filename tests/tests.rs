@@ -86,6 +86,9 @@ mod sim_system_ui;
 // AndroidWorld's sideloaded apps: Simple SMS Messenger and Clipper.
 mod sim_sideloaded_apps;
 
+// Markor: notes as files under Documents/Markor, seen and changed over adb as in the app.
+mod sim_markor;
+
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;
 

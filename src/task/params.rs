@@ -269,6 +269,17 @@ pub enum Generator {
     Digits {
         len: usize,
     },
+    /// A file name as AndroidWorld draws one (`note_params`), ending in one of `extensions`
+    /// (none when empty); fields `stem`, `ext`.
+    FileName {
+        extensions: Vec<String>,
+    },
+    /// `len` letters and digits (AndroidWorld's `generate_random_string`).
+    RandomString {
+        len: usize,
+    },
+    /// A note's text: a sentence when drawn, any printable text as an override.
+    Text,
 }
 
 impl Generator {
@@ -285,6 +296,9 @@ impl Generator {
         "word",
         "address",
         "digits",
+        "file_name",
+        "random_string",
+        "text",
     ];
 }
 
@@ -507,6 +521,13 @@ impl Generator {
             }
             Generator::Word => Value::plain(pick(rng, WORDS)),
             Generator::Address => Value::plain(pick(rng, ADDRESSES)),
+            Generator::FileName { extensions } => {
+                super::note_params::draw_file_name(rng, extensions)
+            }
+            Generator::RandomString { len } => {
+                Value::plain(super::note_params::random_string(rng, *len))
+            }
+            Generator::Text => Value::plain(pick(rng, SENTENCES)),
             Generator::Digits { len } => {
                 let mut s = String::new();
                 s.push(char::from(b'1' + rng.gen_range(0..9u8)));
@@ -713,6 +734,11 @@ impl Generator {
                 let t = parse_time(t, *hours, minutes)?;
                 Ok(datetime_value(d, t))
             }
+            Generator::FileName { extensions } => {
+                super::note_params::parse_file_name(text, extensions)
+            }
+            Generator::RandomString { len } => super::note_params::parse_random_string(text, *len),
+            Generator::Text => super::note_params::parse_text(text),
             Generator::Digits { len } => {
                 let ok = text.len() == *len
                     && text.bytes().all(|b| b.is_ascii_digit())
@@ -1022,6 +1048,34 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
                 .ok_or("digits needs len in 1..=15")?;
             Generator::Digits { len: len as usize }
         }
+        "file_name" => {
+            allowed(&["gen", "ext"])?;
+            let extensions = match t.get("ext") {
+                None => Vec::new(),
+                Some(v) => v
+                    .as_array()
+                    .ok_or("ext must be a list of extensions like \".md\"")?
+                    .iter()
+                    .map(|e| {
+                        e.as_str()
+                            .filter(|e| e.len() > 1 && e.starts_with('.'))
+                            .map(str::to_string)
+                            .ok_or("ext must be a list of extensions like \".md\"")
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            };
+            Generator::FileName { extensions }
+        }
+        "random_string" => {
+            allowed(&["gen", "len"])?;
+            let len = t
+                .get("len")
+                .and_then(T::as_integer)
+                .filter(|l| (1..=64).contains(l))
+                .ok_or("random_string needs len in 1..=64")?;
+            Generator::RandomString { len: len as usize }
+        }
+        "text" => Generator::Text,
         other => {
             return Err(format!(
                 "unknown generator {other:?} (known: {})",
@@ -1035,6 +1089,8 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
             | Generator::Time { .. }
             | Generator::DateTime { .. }
             | Generator::Digits { .. }
+            | Generator::FileName { .. }
+            | Generator::RandomString { .. }
     ) {
         allowed(&["gen"])?;
     }

@@ -12,11 +12,14 @@ pub mod clock;
 pub mod communication;
 pub mod contacts;
 pub mod dialer;
+pub mod files;
 pub mod launcher;
+pub mod markor;
 pub mod messages;
 pub mod role_request;
 pub mod settings;
 pub mod simple_sms;
+pub mod storage;
 pub mod texting;
 pub mod widgets;
 
@@ -64,8 +67,11 @@ pub fn catalog() -> Vec<AppInfo> {
         calendar::info(),
         browser::info(),
         camera::info(),
+        // Preinstalled in the drawer: DocumentsUI's Files.
+        files::info(),
         // Sideloaded (AndroidWorld's apps): in the app drawer only, as on its AVD.
         simple_sms::info(),
         clipper::info(),
+        markor::info(),
     ]
 }
