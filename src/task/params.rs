@@ -274,6 +274,11 @@ pub enum Generator {
     FileName {
         extensions: Vec<String>,
     },
+    /// A folder's name drawn from `from`; an override may name any folder (a file name without
+    /// extension), so a harness can hand over the folder AndroidWorld drew.
+    FolderName {
+        from: Vec<String>,
+    },
     /// `len` letters and digits (AndroidWorld's `generate_random_string`).
     RandomString {
         len: usize,
@@ -297,6 +302,7 @@ impl Generator {
         "address",
         "digits",
         "file_name",
+        "folder_name",
         "random_string",
         "text",
     ];
@@ -524,6 +530,9 @@ impl Generator {
             Generator::FileName { extensions } => {
                 super::note_params::draw_file_name(rng, extensions)
             }
+            Generator::FolderName { from } => {
+                Value::plain(from[rng.gen_range(0..from.len())].clone())
+            }
             Generator::RandomString { len } => {
                 Value::plain(super::note_params::random_string(rng, *len))
             }
@@ -737,6 +746,8 @@ impl Generator {
             Generator::FileName { extensions } => {
                 super::note_params::parse_file_name(text, extensions)
             }
+            Generator::FolderName { .. } => super::note_params::parse_file_name(text, &[])
+                .map(|v| Value::plain(v.text)),
             Generator::RandomString { len } => super::note_params::parse_random_string(text, *len),
             Generator::Text => super::note_params::parse_text(text),
             Generator::Digits { len } => {
@@ -1066,6 +1077,23 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
             };
             Generator::FileName { extensions }
         }
+        "folder_name" => {
+            allowed(&["gen", "from"])?;
+            let from = t
+                .get("from")
+                .and_then(T::as_array)
+                .filter(|a| !a.is_empty())
+                .ok_or("folder_name needs from = [names]")?
+                .iter()
+                .map(|n| {
+                    n.as_str()
+                        .filter(|n| super::note_params::parse_file_name(n, &[]).is_ok())
+                        .map(str::to_string)
+                        .ok_or("from must list folder names")
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Generator::FolderName { from }
+        }
         "random_string" => {
             allowed(&["gen", "len"])?;
             let len = t
@@ -1090,6 +1118,7 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
             | Generator::DateTime { .. }
             | Generator::Digits { .. }
             | Generator::FileName { .. }
+            | Generator::FolderName { .. }
             | Generator::RandomString { .. }
     ) {
         allowed(&["gen"])?;
