@@ -75,8 +75,8 @@ fn file_times(phone: &Phone, dir: &str) -> Vec<(String, String)> {
         .lines()
         .filter(|l| l.starts_with('-'))
         .map(|l| {
-            let parts: Vec<&str> = l.splitn(9, char::is_whitespace).collect();
-            (parts[8].to_string(), format!("{} {}", parts[5], parts[6]))
+            let parts: Vec<&str> = l.split_whitespace().collect();
+            (parts[8..].join(" "), format!("{} {}", parts[5], parts[6]))
         })
         .collect()
 }
@@ -145,12 +145,12 @@ fn notes_pushed_over_adb_move_rename_and_delete_in_the_app() {
     // Move plot.md to DailyNotes.
     long_press_row(&phone, "plot.md");
     tap_id(&phone, &id("action_move_selected_items"));
-    tap_row(&phone, "..");
+    // "Select folder" starts at the notebook.
     tap_row(&phone, "DailyNotes");
     tap_id(&phone, "android:id/button1");
     assert_eq!(
         sh(&phone, &format!("find {NOTEBOOK} -type f")),
-        format!("{daily}/plot.md\n{books}/quotes.md\n")
+        format!("{books}/quotes.md\n{daily}/plot.md\n")
     );
     assert_eq!(sh(&phone, &format!("cat {daily}/plot.md")), "chapter one\n");
     // Rename quotes.md.
