@@ -210,15 +210,23 @@ pub fn mkdir(fw: &mut Framework, args: &[String]) -> ShellOutput {
             out.exit_code = 1;
             continue;
         };
-        let existed = host.is_dir();
+        // The folders this makes (with `-p`, every missing one up to the operand) get its time.
+        let norm = normalize(p);
+        let made: Vec<String> = std::iter::successors(Some(norm.as_str()), |d| {
+            d.rsplit_once('/')
+                .map(|(parent, _)| parent)
+                .filter(|d| !d.is_empty())
+        })
+        .take_while(|d| resolve(fw, d).is_some_and(|h| !h.exists()))
+        .map(str::to_string)
+        .collect();
         let result = if parents {
             std::fs::create_dir_all(&host)
         } else {
             std::fs::create_dir(&host)
         };
         match result {
-            Ok(()) if !existed => stamp(fw, p),
-            Ok(()) => {}
+            Ok(()) => made.iter().for_each(|d| stamp(fw, d)),
             Err(e) => {
                 out.stderr
                     .extend_from_slice(format!("mkdir: '{p}': {}\n", reason(&e)).as_bytes());
