@@ -10,16 +10,60 @@ AndroidWorld is not on a package registry, so this needs a checkout of google-re
 (`droidmcp sim --emulator`) and runs this with the right ports. Not part of the test command: CI
 reaches only the package registries.
 
+With `--drive DROIDMCP`, a class that has a drive entry (scripts/android-world-drive/<app>.py: `DRIVES`
+maps a class name to a function of the task giving a droidmcp task id and its parameters) is also done
+through the phone's UI after the untouched check: `DROIDMCP tasks replay ID --device emulator-PORT
+--no-setup --param k=v ...` plays droidmcp's golden over AndroidWorld's own setup, then AndroidWorld's
+`is_successful` runs again (column `driven`, which must be 1) beside droidmcp's own verdict on the
+same phone (column `droidmcp`).
+
 Usage: android-world-classes.py CONSOLE_PORT GRPC_PORT ADB_PATH [--seeds 0,1] [--only REGEX]
+       [--drive DROIDMCP]
 """
 
 import argparse
+import importlib.util
+import json
 import os
+import pathlib
 import random
 import re
+import subprocess
 import sys
 import time
 import traceback
+
+DRIVE_DIR = pathlib.Path(__file__).resolve().parent / "android-world-drive"
+
+
+def drives() -> dict:
+    """Every app's drive entries, by AndroidWorld class name."""
+    found = {}
+    for path in sorted(DRIVE_DIR.glob("*.py")):
+        spec = importlib.util.spec_from_file_location(f"aw_drive_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for name, drive in module.DRIVES.items():
+            if name in found:
+                raise SystemExit(f"android-world: {name} has drive entries in two files")
+            found[name] = drive
+    return found
+
+
+ANSWER = re.compile(r' answer ("(?:[^"\\]|\\.)*")')
+
+
+def drive(droidmcp: str, serial: str, task_id: str, params: dict) -> str:
+    """Plays droidmcp's golden of `task_id` with `params` on the phone as AndroidWorld set it up;
+    returns droidmcp's own result line (PASS/FAIL, score, failed checks, the answer it gave)."""
+    cmd = [droidmcp, "--device", serial, "tasks", "replay", task_id, "--no-setup"]
+    for k, v in params.items():
+        cmd += ["--param", f"{k}={v}"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
+    lines = [l for l in out.stdout.splitlines() if l.startswith(("PASS", "FAIL"))]
+    if not lines:
+        raise RuntimeError(f"droidmcp replay: {(out.stderr or out.stdout).strip()[:300]}")
+    return lines[0].replace("\t", " ")
 
 
 def first_line(e: BaseException) -> str:
@@ -34,7 +78,10 @@ def main() -> int:
     ap.add_argument("adb")
     ap.add_argument("--seeds", default="0,1")
     ap.add_argument("--only", default="")
+    ap.add_argument("--drive", default="", metavar="DROIDMCP")
     args = ap.parse_args()
+    entries = drives() if args.drive else {}
+    serial = f"emulator-{args.console}"
     sys.path.insert(0, os.environ["ANDROID_WORLD"])
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
@@ -43,7 +90,7 @@ def main() -> int:
     from android_env import loader
     from android_env.components import config_classes
     from android_world import registry
-    from android_world.env import android_world_controller, env_launcher, interface
+    from android_world.env import android_world_controller, env_launcher, interface, json_action
 
     absl_logging.set_verbosity(absl_logging.ERROR)
     # android_world_controller.get_controller with one change of argument: the phone has the
@@ -67,17 +114,25 @@ def main() -> int:
     )
     env = interface.AsyncAndroidEnv(controller)
     env_launcher.setup_env(env, emulator_setup=False, freeze_datetime=True)
+    # What AndroidWorld's one-time app setup (emulator_setup=True, which installs APKs from its
+    # bucket) leaves on the phone besides the apps, done here without it: Simple SMS Messenger is
+    # the default SMS app (SimpleSMSMessengerApp.setup taps through its role dialog).
+    subprocess.run(
+        [args.adb, "-s", serial, "shell", "cmd", "role", "add-role-holder",
+         "android.app.role.SMS", "com.simplemobiletools.smsmessenger"],
+        check=True, capture_output=True, timeout=60,
+    )
     tasks = registry.TaskRegistry().get_registry(registry.TaskRegistry.ANDROID_WORLD_FAMILY)
     only = re.compile(args.only) if args.only else None
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-    print("class\tseed\tstage\tuntouched\tseconds\terror", flush=True)
+    print("class\tseed\tstage\tuntouched\tdriven\tdroidmcp\tseconds\terror", flush=True)
     for name in sorted(tasks):
         if only and not only.search(name):
             continue
         cls = tasks[name]
         for seed in seeds:
             start = time.time()
-            stage, score, error = "params", "", ""
+            stage, score, driven, theirs, error = "params", "", "", "", ""
             task = None
             try:
                 random.seed(seed)
@@ -89,6 +144,19 @@ def main() -> int:
                 task.initialize_task(env)
                 stage = "is_successful"
                 score = str(task.is_successful(env))
+                if name in entries:
+                    stage = "drive"
+                    task_id, values = entries[name](task)
+                    theirs = drive(args.drive, serial, task_id, values)
+                    # An information-retrieval golden ends with an answer: AndroidWorld's agents
+                    # give theirs to its env as an `answer` action, which is what it scores.
+                    given = ANSWER.search(theirs)
+                    if given:
+                        env.execute_action(
+                            json_action.JSONAction(action_type="answer", text=json.loads(given[1]))
+                        )
+                    stage = "is_successful after drive"
+                    driven = str(task.is_successful(env))
                 stage = "tear_down"
                 task.tear_down(env)
                 stage = "ok"
@@ -102,7 +170,8 @@ def main() -> int:
                     except Exception:  # pylint: disable=broad-except
                         pass
             print(
-                f"{name}\t{seed}\t{stage}\t{score}\t{time.time() - start:.1f}\t{error}",
+                f"{name}\t{seed}\t{stage}\t{score}\t{driven}\t{theirs}\t"
+                f"{time.time() - start:.1f}\t{error}",
                 flush=True,
             )
     env.close()

@@ -88,13 +88,20 @@ fn reasoning_models_play_t3a_m3a_and_bmoca_at_default_flags_without_a_refused_re
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("runs.db");
     let plays = [
-        ("t3a", tasks.join(","), "o4-mini"),
-        ("m3a", tasks.join(","), "gpt-5-mini"),
-        ("bmoca", "bmoca.calculator.open".to_string(), "o4-mini"),
+        ("t3a", "t3a", tasks.join(","), "o4-mini"),
+        ("m3a", "m3a", tasks.join(","), "gpt-5-mini"),
+        (
+            "bmoca",
+            "bmoca",
+            "bmoca.calculator.open".to_string(),
+            "o4-mini",
+        ),
+        // The first o1 models refuse system messages and reply formats: T3A reads text only.
+        ("t3a-o1-mini", "t3a", tasks.join(","), "o1-mini"),
     ];
-    for (agent, tasks, name) in &plays {
+    for (run, agent, tasks, name) in &plays {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
-            .args(["run", agent, "--tasks", tasks, "--agent", agent])
+            .args(["run", run, "--tasks", tasks, "--agent", agent])
             .args(["--model", name, "--base-url", &model.base, "--phones", "1"])
             .arg("--store")
             .arg(&db)
@@ -107,7 +114,7 @@ fn reasoning_models_play_t3a_m3a_and_bmoca_at_default_flags_without_a_refused_re
             "{agent}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let rows = Store::open(&db).unwrap().run_results(agent).unwrap();
+        let rows = Store::open(&db).unwrap().run_results(run).unwrap();
         assert!(!rows.is_empty());
         for r in &rows {
             assert_eq!(
@@ -389,30 +396,49 @@ async fn a_judge_on_a_reasoning_model_is_asked_as_openai_accepts() {
         r#"{"verdict": "success", "confidence": 0.9, "reason": "Airplane mode is checked."}"#;
     let model = Model::start(Arc::new(move |_: &str| verdict.to_string()), Duration::ZERO).await;
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("reasoner.toml"),
-        format!(
-            "family = \"gpt\"\nbase_url = \"{}\"\nmodel = \"o3-mini\"\n",
-            model.base
+    // By name; o1-mini, which takes no system message nor reply format; and a deployment whose
+    // name says nothing, marked in its judge file.
+    let judges = [
+        ("reasoner", "model = \"o3-mini\"\n"),
+        ("first-o1", "model = \"o1-mini\"\n"),
+        (
+            "deployment",
+            "model = \"house-model\"\nreasoning_effort = \"low\"\ntemperature = 0.2\n",
         ),
-    )
-    .unwrap();
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["judge", "ping", "reasoner", "--judges"])
-        .arg(dir.path())
-        .output()
-        .await
+    ];
+    for (name, lines) in judges {
+        std::fs::write(
+            dir.path().join(format!("{name}.toml")),
+            format!("family = \"gpt\"\nbase_url = \"{}\"\n{lines}", model.base),
+        )
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.contains("verdict: success"),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(model.refused.lock().unwrap().is_empty());
+        let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["judge", "ping", name, "--judges"])
+            .arg(dir.path())
+            .output()
+            .await
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("verdict: success"),
+            "{name}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(model.refused.lock().unwrap().is_empty(), "{name}");
+    }
     let requests = model.requests.lock().unwrap();
+    assert_eq!(requests.len(), 3);
     assert!(requests
         .iter()
         .all(|r| r.get("temperature").is_none() && r.get("max_completion_tokens").is_some()));
+    let by_model = |m: &str| requests.iter().find(|r| r["model"] == m).unwrap();
+    assert_eq!(by_model("house-model")["reasoning_effort"], "low");
+    let first_o1 = by_model("o1-mini");
+    assert!(first_o1.get("response_format").is_none(), "{first_o1}");
+    assert!(first_o1["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["role"] != "system"));
 }

@@ -52,6 +52,30 @@ fn openai_reasoning(model: &str) -> bool {
 /// OpenAI's refusal of `request`, as (param, message), if it refuses it.
 fn openai_refusal(request: &Value) -> Option<(&'static str, String)> {
     let model = request["model"].as_str().unwrap_or_default();
+    // o1-mini and o1-preview take less than every later model.
+    if regex::Regex::new(r"^(?:[\w.-]+/)?o1-(?:mini|preview)(?:-[\w.-]*)?$")
+        .unwrap()
+        .is_match(&model.to_ascii_lowercase())
+    {
+        let messages = request["messages"].as_array().cloned().unwrap_or_default();
+        if let Some(i) = messages
+            .iter()
+            .position(|m| m["role"] == "system" || m["role"] == "developer")
+        {
+            let role = messages[i]["role"].as_str().unwrap_or_default().to_string();
+            return Some(("messages", format!("Unsupported value: 'messages[{i}].role' does not support '{role}' with this model.")));
+        }
+        if let Some(kind) = request["response_format"]["type"].as_str() {
+            return Some(("response_format", format!("Invalid parameter: 'response_format' of type '{kind}' is not supported with this model.")));
+        }
+        if request.get("reasoning_effort").is_some() {
+            return Some((
+                "reasoning_effort",
+                "Unsupported parameter: 'reasoning_effort' is not supported with this model."
+                    .into(),
+            ));
+        }
+    }
     if openai_reasoning(model) {
         if request.get("max_tokens").is_some() {
             return Some(("max_tokens", "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.".into()));

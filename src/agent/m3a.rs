@@ -1,8 +1,6 @@
 //! AndroidWorld's M3A: each turn shows the screen twice, as it is and with set-of-marks labels whose
-//! numbers are the element list's indexes, and asks for `Reason: … Action: {…}`; after each action a
-//! second request, with its own system message, summarises the step from the action, its reason,
-//! and the screens and element lists before and after; the summaries are the history the next
-//! turns read.
+//! numbers are the element list's indexes, and asks for `Reason: … Action: {…}`; after each action
+//! the step is summarised ([`super::summary`]) with the marked screens before and after.
 
 use crate::device::image::{self, Encoding, Screenshot};
 use crate::llm::{Message, Part};
@@ -12,8 +10,6 @@ use super::Goal;
 
 const SYSTEM: &str = include_str!("../../prompts/agent-m3a-system.md");
 const TURN: &str = include_str!("../../prompts/agent-m3a-turn.md");
-const SUMMARY_SYSTEM: &str = include_str!("../../prompts/agent-m3a-summary-system.md");
-const SUMMARY: &str = include_str!("../../prompts/agent-m3a-summary.md");
 
 /// The images M3A is shown, JPEG quality as the other agents' screenshots.
 const QUALITY: u8 = 80;
@@ -85,73 +81,4 @@ pub fn turn_messages(
             Part::Jpeg(frames.marked.clone()),
         ]),
     ]
-}
-
-/// What a summary request is about.
-pub struct Step<'a> {
-    pub action: &'a str,
-    pub reason: &'a str,
-    pub result: &'a str,
-    pub before: &'a Observation,
-    pub after: &'a Observation,
-}
-
-/// The summary request: its own system message, the action with its reason and the phone's
-/// report, both element lists, then the marked screens before and after.
-pub fn summary_messages(
-    goal: &Goal,
-    step: &Step<'_>,
-    before: &Frames,
-    after: &Frames,
-) -> Vec<Message> {
-    let elements = |o: &Observation| o.elements.clone().unwrap_or_else(|| "(no elements)".into());
-    let reason = if step.reason.is_empty() {
-        "(none given)"
-    } else {
-        step.reason
-    };
-    let text = crate::llm::fill(
-        SUMMARY,
-        &[
-            ("goal", &goal.text),
-            ("action", step.action),
-            ("reason", reason),
-            ("result", step.result),
-            ("before", &elements(step.before)),
-            ("after", &elements(step.after)),
-        ],
-    );
-    vec![
-        Message::system(SUMMARY_SYSTEM),
-        Message::user(vec![
-            Part::Text(text),
-            Part::Jpeg(before.marked.clone()),
-            Part::Jpeg(after.marked.clone()),
-        ]),
-    ]
-}
-
-/// A summary as one history line: the model's first non-empty line, its lead-in dropped.
-pub fn summary_line(reply: &str) -> Option<String> {
-    let line = reply.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let line = ["Summary of this step:", "Summary:"]
-        .iter()
-        .find_map(|p| line.strip_prefix(p))
-        .unwrap_or(line)
-        .trim();
-    (!line.is_empty()).then(|| line.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_summary_is_one_line_without_its_lead_in() {
-        assert_eq!(
-            summary_line("\n Summary of this step: opened Clock; next tap Alarm.\nmore"),
-            Some("opened Clock; next tap Alarm.".into())
-        );
-        assert_eq!(summary_line("  \n"), None);
-    }
 }

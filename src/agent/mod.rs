@@ -2,10 +2,11 @@
 //! model, as the papers' runners ship them.
 //!
 //! Brief overview: a [`ReferenceAgent`] of a [`Style`] — [`Style::T3a`] (AndroidWorld's text-only
-//! T3A: the element list and a history of what it did), [`Style::M3a`] (AndroidWorld's multimodal
-//! M3A, see [`m3a`]: the screenshot and its marked copy beside the element list, `Reason: …
-//! Action: {…}` replies, and after each action a summary the model writes from the action, its
-//! reason and the screens and element lists before and after), [`Style::Bmoca`] (B-MoCA's text
+//! T3A: the element list, and after each action a summary the model writes from the action, its
+//! reason and the element lists before and after, see [`summary`]; the summaries are its
+//! history), [`Style::M3a`] (AndroidWorld's multimodal M3A, see [`m3a`]: the screenshot and its
+//! marked copy beside the element list, its summaries also shown both marked screens), both reading
+//! `Reason: … Action: {…}` replies or the bare JSON, [`Style::Bmoca`] (B-MoCA's text
 //! agents, replying in text, never in a JSON mode:
 //! the view hierarchy as `parse_obs` lists it, function-call actions, see [`bmoca`]) — runs one
 //! episode's turns on a
@@ -20,6 +21,7 @@
 pub mod action;
 pub mod bmoca;
 pub mod m3a;
+pub mod summary;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -45,7 +47,7 @@ const BMOCA_REPAIR: &str = "Your reply could not be used: {{error}}. Answer agai
 /// Which baseline the agent imitates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
-    /// Text only: the element list and the history of actions with their results.
+    /// Text only: the element list and the history of its own step summaries.
     T3a,
     /// A marked screenshot beside the element list; a summary of each step from before/after images.
     M3a,
@@ -114,9 +116,9 @@ pub struct Turn {
     pub number: u32,
     /// The model's reply (the repaired one when a repair was asked for).
     pub reply: String,
-    /// M3A: the reason the reply gave for its action.
+    /// T3A and M3A: the reason the reply gave for its action.
     pub reason: Option<String>,
-    /// M3A: the model's summary of the step, the line the later turns' history shows for it.
+    /// T3A and M3A: the model's summary of the step, the line the later turns' history shows for it.
     pub summary: Option<String>,
     /// The action as the session describes it, when one was taken.
     pub action: Option<String>,
@@ -281,11 +283,9 @@ impl ReferenceAgent {
                 (Some(l), _) => bmoca::parse(reply, l, size)
                     .map(|(call, a)| (AgentAction::Act(a), Some(call), None))
                     .map_err(|e| e.to_string()),
-                (None, Style::M3a) => action::parse_reasoned(reply)
+                // T3A and M3A both read AndroidWorld's `Reason: … Action: {…}` (or the bare JSON).
+                (None, _) => action::parse_reasoned(reply)
                     .map(|(reason, a)| (a, None, Some(reason)))
-                    .map_err(|e| e.to_string()),
-                (None, _) => action::parse(reply)
-                    .map(|a| (a, None, None))
                     .map_err(|e| e.to_string()),
             };
             let parsed = match self.ask(messages, &mut turn, parser).await {
@@ -337,10 +337,15 @@ impl ReferenceAgent {
                                     stop.map(|_| Ending::OutOfSteps)
                                 }
                             } else {
-                                let line = match (&frames, &outcome.observation) {
-                                    (Some(f), Some(after)) => {
+                                let line = match &outcome.observation {
+                                    Some(after) => {
                                         let asked = self.summarize(
-                                            goal, &described, &before, f, after, &mut turn,
+                                            goal,
+                                            &described,
+                                            &before,
+                                            frames.as_ref(),
+                                            after,
+                                            &mut turn,
                                         );
                                         match asked.await {
                                             Ok(summary) => summary,
@@ -350,7 +355,7 @@ impl ReferenceAgent {
                                             }
                                         }
                                     }
-                                    _ => None,
+                                    None => None,
                                 };
                                 let line = match line {
                                     Some(summary) => format!("{described} → {summary}"),
@@ -451,33 +456,39 @@ impl ReferenceAgent {
         Ok(parse(&second.text))
     }
 
-    /// M3A's summary of a step: asked with the action, its reason, the phone's report and the
-    /// screens and element lists before and after; kept in the turn. `None` when the model gave
-    /// none or the after screen could not be marked (the history then keeps the phone's own
-    /// report); `Err` when the endpoint failed, as for an action request.
+    /// T3A's and M3A's summary of a step: asked with the action, its reason, the phone's report
+    /// and the element lists before and after (M3A, with `before_frames`, also the marked screens
+    /// before and after); kept in the turn. `None` when the model gave none or M3A's after screen
+    /// could not be marked (the history then keeps the phone's own report); `Err` when the
+    /// endpoint failed, as for an action request.
     async fn summarize(
         &self,
         goal: &Goal,
         action: &str,
         before: &Observation,
-        before_frames: &m3a::Frames,
+        before_frames: Option<&m3a::Frames>,
         after: &Observation,
         turn: &mut Turn,
     ) -> Result<Option<String>, LlmError> {
-        let Ok(after_frames) = m3a::Frames::of(after) else {
-            return Ok(None);
+        let after_frames = match before_frames {
+            Some(_) => match m3a::Frames::of(after) {
+                Ok(f) => Some(f),
+                Err(_) => return Ok(None),
+            },
+            None => None,
         };
-        let step = m3a::Step {
+        let step = summary::Step {
             action,
             reason: turn.reason.as_deref().unwrap_or_default(),
             result: &turn.result,
             before,
             after,
         };
-        let messages = m3a::summary_messages(goal, &step, before_frames, &after_frames);
+        let screens = before_frames.zip(after_frames.as_ref());
+        let messages = summary::messages(goal, &step, screens);
         let c = self.client.complete_text(&messages).await?;
         turn.add(&c);
-        turn.summary = m3a::summary_line(&c.text);
+        turn.summary = summary::line(&c.text);
         Ok(turn.summary.clone())
     }
 }

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use anyhow::Context;
 
 use super::Global;
-use crate::episode::replay::{run_instance, Solution};
+use crate::episode::replay::{run_instance_from, Solution, Start};
+use crate::episode::Baseline;
 use crate::task::{Catalog, Task};
 
 #[derive(Debug, clap::Subcommand)]
@@ -66,10 +67,25 @@ pub enum Command {
         /// environment and by factor after an `--env` sweep).
         #[arg(long)]
         store: Option<PathBuf>,
+        /// Set a parameter instead of drawing it (`--param name=value`, repeatable; checked
+        /// against the parameter's spec).
+        #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+        params: Vec<(String, String)>,
+        /// Play on the phone as it is (with --device): no boot-snapshot restore and no setup, for
+        /// data another harness set up (scripts/android-world --drive, over AndroidWorld's setup).
+        #[arg(long)]
+        no_setup: bool,
         /// Task directory (default: $DROIDMCP_TASKS, ./tasks, or the crate's tasks/).
         #[arg(long)]
         dir: Option<PathBuf>,
     },
+}
+
+fn parse_param(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+        _ => Err(format!("{text:?} is not NAME=VALUE")),
+    }
 }
 
 fn load(dir: Option<PathBuf>) -> (Catalog, usize) {
@@ -122,8 +138,29 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             suite,
             jobs,
             store,
+            params,
+            no_setup,
             dir,
         } => {
+            if no_setup
+                && global
+                    .device
+                    .as_deref()
+                    .is_none_or(|d| d.starts_with("sim"))
+            {
+                anyhow::bail!(
+                    "--no-setup plays on a phone someone else set up: name it with --device \
+                     (a new embedded phone has nothing set up)"
+                );
+            }
+            let start = Arc::new(Start {
+                params: params.into_iter().collect(),
+                baseline: if no_setup {
+                    Baseline::AsFound
+                } else {
+                    Baseline::Setup
+                },
+            });
             let (catalog, load_errors) = load(dir);
             // `--env` on a replay sweeps: every instance runs once per environment named.
             let envs: Vec<Option<String>> = match &global.env {
@@ -163,7 +200,7 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
             let mut running = tokio::task::JoinSet::new();
             for task in &tasks {
                 for seed in 0..seeds {
-                    let instance = task.instantiate(seed, &Default::default())?;
+                    let instance = task.instantiate(seed, &start.params)?;
                     let near = match instance.near_misses() {
                         Ok(n) => Arc::new(n),
                         Err(e) => {
@@ -189,13 +226,14 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
                     };
                     for solution in solutions {
                         for env in &envs {
-                            let (global, task, near, limit, env, store) = (
+                            let (global, task, near, limit, env, store, start) = (
                                 global.clone(),
                                 task.clone(),
                                 near.clone(),
                                 limit.clone(),
                                 env.clone(),
                                 store.clone(),
+                                start.clone(),
                             );
                             running.spawn(async move {
                                 let _permit = limit.acquire_owned().await;
@@ -207,6 +245,7 @@ pub async fn run(global: &Global, cmd: Command) -> anyhow::Result<i32> {
                                     store,
                                     solution,
                                     &near,
+                                    &start,
                                 )
                                 .await;
                                 (task.id.clone(), seed, env, outcome)
@@ -262,6 +301,7 @@ async fn replay_one(
     store: Option<crate::store::Store>,
     solution: Solution,
     near: &[crate::task::NearMiss],
+    start: &Start,
 ) -> anyhow::Result<(bool, String)> {
     let device = global
         .device
@@ -286,7 +326,7 @@ async fn replay_one(
         shell = Arc::new(crate::env::apply::InEnvironment::new(raw.clone(), &done));
         applied = Some((raw, done));
     }
-    let outcome = replay_scored(task, seed, shell, store, solution, near).await;
+    let outcome = replay_scored(task, seed, start, shell, store, solution, near).await;
     let Some((raw, done)) = applied else {
         return outcome;
     };
@@ -314,6 +354,7 @@ async fn replay_one(
 async fn replay_scored(
     task: &Arc<Task>,
     seed: u64,
+    start: &Start,
     shell: Arc<dyn crate::device::Shell>,
     store: Option<crate::store::Store>,
     solution: Solution,
@@ -329,7 +370,7 @@ async fn replay_scored(
         Solution::Wrong => ("wrong".to_string(), 0),
     };
     Ok(
-        match run_instance(task, seed, shell, store, solution).await {
+        match run_instance_from(task, seed, start, shell, store, solution).await {
             Ok(r) => {
                 let ok = match solution {
                     Solution::Golden => r.verdict.success && r.verdict.score >= 1.0,
@@ -356,10 +397,16 @@ async fn replay_scored(
                 } else {
                     String::new()
                 };
+                // The answer as JSON text, for a harness that hands it on (scripts/android-world).
+                let answer = r
+                    .answer
+                    .as_ref()
+                    .map(|a| format!(" answer {}", serde_json::Value::from(a.as_str())))
+                    .unwrap_or_default();
                 (
                     ok,
                     format!(
-                        "{what} score {:.2} steps {}/{}{detail}",
+                        "{what} score {:.2} steps {}/{}{answer}{detail}",
                         r.verdict.score, r.steps_used, r.max_steps
                     ),
                 )

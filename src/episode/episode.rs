@@ -48,6 +48,18 @@ pub struct Episode {
     pub(super) restored: bool,
     /// The phone's boot id after setup ([`boot`]); `None` when it has none to read.
     pub(super) boot_id: Option<String>,
+    /// Who set the phone up: on a phone taken as found, its setter also tears down.
+    pub(super) baseline: Baseline,
+}
+
+/// What an episode's phone starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Baseline {
+    /// The boot snapshot, then the task's setup: every episode starts from a known phone.
+    Setup,
+    /// The phone exactly as it is, set up by someone else (AndroidWorld's own `initialize_task`,
+    /// when `scripts/android-world --drive` plays droidmcp's golden over AndroidWorld's data).
+    AsFound,
 }
 
 /// The snapshot every episode starts from: the one the emulator (and the embedded phone) saves
@@ -72,6 +84,17 @@ impl Episode {
         shell: Arc<dyn Shell>,
         store: Option<Store>,
     ) -> Result<Episode, EpisodeError> {
+        Episode::start_from(instance, shell, store, Baseline::Setup).await
+    }
+
+    /// Starts an episode from `baseline`: the task's own setup, or the phone as another harness
+    /// left it ([`Baseline::AsFound`]); the before-snapshots are taken either way.
+    pub async fn start_from(
+        instance: TaskInstance,
+        shell: Arc<dyn Shell>,
+        store: Option<Store>,
+        baseline: Baseline,
+    ) -> Result<Episode, EpisodeError> {
         let id = new_id();
         let mut ep = Episode {
             id,
@@ -95,10 +118,18 @@ impl Episode {
             provisional: false,
             restored: false,
             boot_id: None,
+            baseline,
         };
-        ep.restored = ep.restore_baseline().await?;
-        let setup = ep.instance.setup.clone();
-        ep.run_steps(&setup, true).await?;
+        match baseline {
+            Baseline::Setup => {
+                ep.restored = ep.restore_baseline().await?;
+                let setup = ep.instance.setup.clone();
+                ep.run_steps(&setup, true).await?;
+            }
+            Baseline::AsFound => ep
+                .setup_log
+                .push("no restore, no setup: the phone as found".into()),
+        }
         ep.snapshot().await?;
         ep.boot_id = ep.boot_id_now().await?;
         if let Some(store) = &ep.store {
@@ -657,15 +688,19 @@ impl Episode {
             steps_used: self.steps.len() as u32,
             max_steps: task.max_steps,
             metrics,
+            answer: self.answer.clone(),
         })
     }
 
     /// Runs teardown (failures are logged, not fatal) and closes the episode.
     pub async fn end(&mut self) -> Result<(), EpisodeError> {
         self.open("ending")?;
+        let ours = self.baseline == Baseline::Setup;
         let teardown = self.instance.teardown.clone();
-        self.run_steps(&teardown, false).await?;
-        if self.set_the_clock() {
+        if ours {
+            self.run_steps(&teardown, false).await?;
+        }
+        if ours && self.set_the_clock() {
             // Network time back on: a phone keeping real time takes the real time again instead
             // of staying on the task's date (a virtual clock has no network and stays).
             let back = [crate::task::SetupStep::SettingsPut {

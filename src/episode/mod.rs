@@ -27,7 +27,7 @@ mod record;
 mod registry;
 pub mod replay;
 
-pub use episode::Episode;
+pub use episode::{Baseline, Episode};
 pub use error::EpisodeError;
 pub use record::action_record;
 pub use registry::{DeviceSource, Episodes, PoolDevices, Started, Summary};
@@ -100,4 +100,6 @@ pub struct Report {
     pub steps_used: u32,
     pub max_steps: u32,
     pub metrics: Option<TrajectoryMetrics>,
+    /// The answer the agent gave (`task_answer`), if it gave one.
+    pub answer: Option<String>,
 }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Episode, EpisodeError, Report, Status};
+use super::{Baseline, Episode, EpisodeError, Report, Status};
 use crate::device::Shell;
 use crate::session::{self, Control, DevicePool, Session, SessionError, Target};
 
@@ -272,9 +272,39 @@ pub async fn run_instance(
     store: Option<crate::store::Store>,
     solution: Solution,
 ) -> Result<Report, ReplayError> {
+    let start = Start::default();
+    run_instance_from(task, seed, &start, shell, store, solution).await
+}
+
+/// How a replayed instance meets its phone: parameters set instead of drawn, and the baseline.
+#[derive(Debug, Clone)]
+pub struct Start {
+    /// Parameter values that replace the seed's draws (checked against each parameter's spec).
+    pub params: std::collections::BTreeMap<String, String>,
+    pub baseline: Baseline,
+}
+
+impl Default for Start {
+    fn default() -> Start {
+        Start {
+            params: Default::default(),
+            baseline: Baseline::Setup,
+        }
+    }
+}
+
+/// [`run_instance`] with parameters given and the phone met as `start` says.
+pub async fn run_instance_from(
+    task: &Arc<crate::task::Task>,
+    seed: u64,
+    start: &Start,
+    shell: Arc<dyn Shell>,
+    store: Option<crate::store::Store>,
+    solution: Solution,
+) -> Result<Report, ReplayError> {
     let first_day = device_first_day(shell.as_ref()).await;
     let instance = task
-        .instantiate(seed, &Default::default())
+        .instantiate(seed, &start.params)
         .and_then(|i| i.for_week_start(first_day))
         .map_err(EpisodeError::from)?;
     let actions = solution_actions(&instance, solution).ok_or_else(|| {
@@ -283,14 +313,8 @@ pub async fn run_instance(
             task.id
         ))
     })?;
-    run_actions(
-        instance,
-        &actions,
-        shell,
-        store,
-        solution != Solution::Golden,
-    )
-    .await
+    let episode = Episode::start_from(instance, shell.clone(), store, start.baseline).await?;
+    play(episode, &actions, shell, solution != Solution::Golden).await
 }
 
 /// The first day of the calendar week on the device, from its system locale
@@ -317,9 +341,18 @@ pub async fn run_actions(
     store: Option<crate::store::Store>,
     tolerant: bool,
 ) -> Result<Report, ReplayError> {
-    let episode: SharedEpisode = Arc::new(tokio::sync::Mutex::new(
-        Episode::start(instance, shell.clone(), store).await?,
-    ));
+    let episode = Episode::start(instance, shell.clone(), store).await?;
+    play(episode, actions, shell, tolerant).await
+}
+
+/// Replays `actions` in a started episode, checks, and ends it.
+async fn play(
+    episode: Episode,
+    actions: &[Action],
+    shell: Arc<dyn Shell>,
+    tolerant: bool,
+) -> Result<Report, ReplayError> {
+    let episode: SharedEpisode = Arc::new(tokio::sync::Mutex::new(episode));
     let session = attach(shell, &episode).await?;
     let replayed = replay(&session, &episode, actions).await;
     let mut ep = episode.lock().await;

@@ -62,6 +62,13 @@ struct JudgeFile {
     /// `chat` (default) or `a3rm`.
     #[serde(default)]
     kind: Option<String>,
+    /// Ask as a reasoning model (`max_completion_tokens`, no `temperature`) whatever the model's
+    /// name says: a deployment or local model whose name does not tell.
+    #[serde(default)]
+    reasoning: bool,
+    /// `reasoning_effort` for a reasoning model (none, minimal, low, medium, high, xhigh); implies
+    /// `reasoning`.
+    reasoning_effort: Option<String>,
 }
 
 fn default_timeout() -> f64 {
@@ -112,6 +119,9 @@ pub struct JudgeConfig {
     pub token_budget: usize,
     pub max_keyframes: usize,
     pub kind: JudgeKind,
+    /// Asked as a reasoning model whatever its name (`reasoning = true` or a `reasoning_effort`),
+    /// with this effort when one is set; `None` leaves it to the model's name.
+    pub reasoning: Option<Option<crate::llm::Effort>>,
 }
 
 impl JudgeConfig {
@@ -171,6 +181,16 @@ impl JudgeConfig {
                 "an a3rm judge reads screenshots: set images = true".into()
             ));
         }
+        let effort = match file.reasoning_effort.as_deref() {
+            None => None,
+            Some(e) => Some(crate::llm::Effort::parse(e).ok_or_else(|| {
+                bad(format!(
+                    "reasoning_effort {e:?} is not one of {}",
+                    crate::llm::Effort::NAMES
+                ))
+            })?),
+        };
+        let reasoning = (file.reasoning || effort.is_some()).then_some(effort);
         // A3RM answers in prose ending in an <answer> tag: no JSON constraint.
         let response_format = match kind {
             JudgeKind::A3rm => ResponseFormat::None,
@@ -197,6 +217,7 @@ impl JudgeConfig {
             token_budget: file.token_budget.max(500),
             max_keyframes: file.max_keyframes,
             kind,
+            reasoning,
         })
     }
 

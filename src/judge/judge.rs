@@ -74,7 +74,10 @@ impl Judge {
         spend: std::sync::Arc<SpendCap>,
         prompts: Prompts,
     ) -> Result<Judge, super::JudgeError> {
-        let client = ChatClient::new(config.endpoint.clone(), limits, spend)?;
+        let mut client = ChatClient::new(config.endpoint.clone(), limits, spend)?;
+        if let Some(effort) = config.reasoning {
+            client = client.with_reasoning(effort);
+        }
         Ok(Judge {
             config,
             client,

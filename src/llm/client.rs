@@ -232,15 +232,28 @@ impl ChatClient {
     /// The request for `messages`; with `schema`, the reply is constrained to it as the endpoint's
     /// [`ResponseFormat`] spells that (a format without a schema slot only asks for a JSON object).
     fn request_body(&self, messages: &[Message], reply: Reply<'_>) -> Value {
-        let mut body = json!({
-            "model": self.config.model,
-            "messages": messages.iter().map(Message::to_json).collect::<Vec<_>>(),
-        });
-        self.dialect
-            .apply(&mut body, self.config.max_tokens, self.config.temperature);
+        // o1-mini and o1-preview refuse system messages, a reply format and an effort: they read
+        // the instructions as the user's words, and the prompts' own "reply in JSON" asks for it.
+        let first_o1 = Dialect::is_first_o1(&self.config.model);
+        let messages: Vec<Value> = messages
+            .iter()
+            .map(|m| {
+                let mut json = m.to_json();
+                if m.role == "system" && first_o1 {
+                    json["role"] = json!("user");
+                }
+                json
+            })
+            .collect();
+        let mut body = json!({ "model": self.config.model, "messages": messages });
+        let dialect = match self.dialect {
+            Dialect::Reasoning { .. } if first_o1 => Dialect::Reasoning { effort: None },
+            d => d,
+        };
+        dialect.apply(&mut body, self.config.max_tokens, self.config.temperature);
         let schema = match reply {
-            Reply::Text => return body,
-            Reply::Json(schema) => schema,
+            Reply::Json(schema) if !first_o1 => schema,
+            _ => return body,
         };
         let format = match (self.config.response_format, schema) {
             (ResponseFormat::None, _) => None,

@@ -77,6 +77,19 @@ impl Dialect {
         }
     }
 
+    /// Whether `model` is one of OpenAI's first reasoning models, o1-mini and o1-preview (and
+    /// their dated snapshots), which take less than every later model: they answer 400 to a
+    /// `system` (or `developer`) message ("'messages[0].role' does not support 'system' with this
+    /// model"), to any `response_format` and to `reasoning_effort`.
+    pub fn is_first_o1(model: &str) -> bool {
+        let name = model.rsplit('/').next().unwrap_or(model).trim();
+        let name = name.to_ascii_lowercase();
+        ["o1-mini", "o1-preview"].iter().any(|p| {
+            name.strip_prefix(p)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+        })
+    }
+
     /// Puts this dialect's parameters into a request `body`.
     pub fn apply(self, body: &mut Value, max_tokens: u32, temperature: f32) {
         match self {
@@ -98,6 +111,29 @@ impl Dialect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_o1_mini_and_o1_preview_are_the_first_o1_models() {
+        for m in [
+            "o1-mini",
+            "o1-mini-2024-09-12",
+            "openai/o1-preview",
+            "O1-Preview-2024-09-12",
+        ] {
+            assert!(Dialect::is_first_o1(m), "{m}");
+        }
+        for m in [
+            "o1",
+            "o1-2024-12-17",
+            "o3-mini",
+            "o4-mini",
+            "gpt-5-mini",
+            "gpt-4o",
+            "o1-minimal",
+        ] {
+            assert!(!Dialect::is_first_o1(m), "{m}");
+        }
+    }
 
     #[test]
     fn reasoning_models_are_told_apart_by_name() {

@@ -657,6 +657,17 @@ impl ParamSpec {
     }
 }
 
+/// The longest sentence an override may give (longer than any a task types).
+const MAX_SENTENCE: usize = 300;
+
+/// A first or last name: letters, with the hyphens and apostrophes names carry (Jean-Luc, O'Neil).
+fn is_name(text: &str) -> bool {
+    text.chars().next().is_some_and(char::is_alphabetic)
+        && text
+            .chars()
+            .all(|c| c.is_alphabetic() || c == '-' || c == '\'')
+}
+
 impl Generator {
     /// A value given as text, checked against what this generator can draw (see
     /// [`ParamSpec::parse_override`]).
@@ -674,31 +685,51 @@ impl Generator {
         };
         match self {
             Generator::PhoneNumber => {
+                // Any ten digits, as AndroidWorld draws them (`generate_random_number`); a seed
+                // draws only valid area codes.
                 let national = text.strip_prefix("+1").unwrap_or("");
-                let ok = national.len() == 10
-                    && national.bytes().all(|b| b.is_ascii_digit())
-                    && national.as_bytes()[0] >= b'2';
+                let ok = national.len() == 10 && national.bytes().all(|b| b.is_ascii_digit());
                 if !ok {
                     return Err(format!(
-                        "{text:?} is not a phone number of the form +1NXXXXXXXXX (N in 2-9)"
+                        "{text:?} is not a phone number of the form +1 and ten digits"
                     ));
                 }
                 Ok(phone_value(national))
             }
+            // Names, words and sentences are what an agent reads and types, so any well-formed
+            // one will do (another benchmark's draws, `scripts/android-world --drive`); the pools
+            // only decide what a seed draws.
             Generator::Person => match text.split_once(' ') {
-                Some((f, l)) if FIRST.contains(&f) && LAST.contains(&l) => Ok(Value::plain(text)
-                    .with("first", f)
-                    .with("last", l)),
+                Some((f, l)) if is_name(f) && is_name(l) => {
+                    Ok(Value::plain(text).with("first", f).with("last", l))
+                }
                 _ => Err(format!(
-                    "{text:?} is not \"First Last\" with names this task knows (first: {}; last: {})",
-                    FIRST.join(", "),
-                    LAST.join(", ")
+                    "{text:?} is not \"First Last\": two names of letters (such as {} {})",
+                    FIRST[0], LAST[0]
                 )),
             },
-            Generator::FirstName => words_from(FIRST, "first name"),
-            Generator::LastName => words_from(LAST, "last name"),
-            Generator::Sentence => words_from(SENTENCES, "sentence"),
-            Generator::Word => words_from(WORDS, "word"),
+            Generator::FirstName | Generator::LastName if is_name(text) => Ok(Value::plain(text)),
+            Generator::FirstName | Generator::LastName => Err(format!(
+                "{text:?} is not a name of letters (such as {})",
+                FIRST[0]
+            )),
+            Generator::Word if !text.is_empty() && text.chars().all(char::is_alphabetic) => {
+                Ok(Value::plain(text))
+            }
+            Generator::Word => Err(format!(
+                "{text:?} is not a word of letters (such as {})",
+                WORDS[0]
+            )),
+            Generator::Sentence => {
+                let t = text.trim();
+                if t.is_empty() || t.len() > MAX_SENTENCE || t.chars().any(char::is_control) {
+                    Err(format!(
+                        "{text:?} is not a sentence: one line of 1 to {MAX_SENTENCE} bytes"
+                    ))
+                } else {
+                    Ok(Value::plain(t))
+                }
+            }
             Generator::Address => words_from(ADDRESSES, "address"),
             Generator::EventTitle => {
                 let ok = EVENT_PREFIX.iter().any(|p| {
@@ -1267,19 +1298,36 @@ mod tests {
                 "2024-07-01",
                 "outside",
             ),
-            ("{ gen = \"phone_number\" }", "555-0100", "+1NXXXXXXXXX"),
+            (
+                "{ gen = \"phone_number\" }",
+                "555-0100",
+                "+1 and ten digits",
+            ),
             ("{ gen = \"digits\", len = 4 }", "12345", "4 digits"),
             (
                 "{ gen = \"person\" }",
                 "Robert'); DROP TABLE x;--",
                 "First Last",
             ),
-            ("{ gen = \"word\" }", "zebra", "word this task knows"),
+            ("{ gen = \"word\" }", "two words", "word of letters"),
+            ("{ gen = \"sentence\" }", "line\nbreak", "one line"),
             ("\"fixed\"", "other", "fixed to"),
         ] {
             let e = ok(src, text).unwrap_err();
             assert!(e.contains(needle), "{src} with {text:?}: {e}");
         }
+        // Another benchmark's draws: any well-formed name or sentence.
+        let p = ok("{ gen = \"person\" }", "Louis Lopez").unwrap();
+        assert_eq!(
+            (p.fields["first"].as_str(), p.fields["last"].as_str()),
+            ("Louis", "Lopez")
+        );
+        let m = ok(
+            "{ gen = \"sentence\" }",
+            "Pick up groceries: Milk and Bread.",
+        )
+        .unwrap();
+        assert_eq!(m.text, "Pick up groceries: Milk and Bread.");
         let n = ok("{ gen = \"phone_number\" }", "+12025550143").unwrap();
         assert_eq!(n.fields["dashed"], "202-555-0143");
         let d = ok(
