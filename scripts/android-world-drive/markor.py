@@ -19,15 +19,20 @@ def _edit_note(task):
                 {"file_name": name, "header": p["header"],
                  "original": _unescaped(task.original_content)})
     if kind == "footer":
-        return ("aw.markor.edit_note_footer", {"file_name": name, "footer": p["footer"]})
+        return ("aw.markor.edit_note_footer",
+                {"file_name": name, "footer": p["footer"],
+                 "original": _unescaped(task.original_content)})
     first, second, third = p["replace_text"].split("\n")
     return ("aw.markor.edit_note_replace",
             {"file_name": name, "first": first, "second": second, "third": third})
 
 
 def _newest(task):
+    """The newest note, and the next newest and the oldest as the notes that must stay (the
+    same one when AndroidWorld made two)."""
+    names = [f.file_name for f in task.initial_file_list_sorted]
     return ("aw.markor.delete_newest_note",
-            {"newest": task.initial_file_list_sorted[-1].file_name})
+            {"newest": names[-1], "older": names[-2], "oldest": names[0]})
 
 
 DRIVES = {
@@ -46,7 +51,8 @@ DRIVES = {
         {"file_name": task.params["file_name"], "source": task.params["source_folder"],
          "destination": task.params["destination_folder"]}),
     "MarkorCreateNoteFromClipboard": lambda task: (
-        "aw.markor.create_note_from_clipboard", {"file_name": task.params["file_name"]}),
+        "aw.markor.create_note_from_clipboard",
+        {"file_name": task.params["file_name"], "file_content": task.params["file_content"]}),
     "MarkorMergeNotes": lambda task: (
         "aw.markor.merge_notes",
         {"new_file": task.params["new_file_name"],
