@@ -238,3 +238,79 @@ fn markor_is_a_sideloaded_package_that_snapshots_carry() {
     let h = screen(&phone);
     assert_eq!(by_id(&h, &id("empty_hint")).text, "Empty directory");
 }
+
+/// DocumentsUI's list under the breadcrumb: the names shown.
+fn documents(phone: &Phone) -> Vec<String> {
+    screen(phone)
+        .nodes
+        .iter()
+        .filter(|n| n.resource_id == "android:id/title")
+        .map(|n| n.text.clone())
+        .collect()
+}
+
+fn tap_document(phone: &Phone, name: &str) {
+    let h = screen(phone);
+    let n = find(&h, &|n| n.resource_id == "android:id/title" && n.text == name)
+        .unwrap_or_else(|| panic!("no {name:?} in {}", h.xml));
+    tap(phone, n.bounds);
+}
+
+fn long_press_document(phone: &Phone, name: &str) {
+    let h = screen(phone);
+    let n = find(&h, &|n| n.resource_id == "android:id/title" && n.text == name)
+        .unwrap_or_else(|| panic!("no {name:?} in {}", h.xml));
+    let c = n.bounds.center();
+    sh(
+        phone,
+        &format!("input swipe {} {} {} {} 800", c.x, c.y, c.x, c.y),
+    );
+}
+
+#[test]
+fn files_moves_renames_and_deletes_what_media_store_then_lists() {
+    const DOCS: &str = "com.google.android.documentsui";
+    let phone = boot(7);
+    sh(&phone, "find /sdcard -mindepth 1 -type f -delete");
+    sh(&phone, "mkdir -p /sdcard/Download /sdcard/Music /sdcard/Movies");
+    sh(&phone, "echo a > /sdcard/Download/song.mp3");
+    sh(&phone, "echo b > /sdcard/Download/trailer.mp4");
+    let out = sh(
+        &phone,
+        &format!("am start -W -n {DOCS}/com.android.documentsui.files.FilesActivity"),
+    );
+    assert!(out.contains("Status: ok"), "{out}");
+    // The root is titled by the device name and lists folders first.
+    let h = screen(&phone);
+    let crumb = by_id(&h, &format!("{DOCS}:id/breadcrumb_text"));
+    assert_eq!(crumb.text, sh(&phone, "settings get global device_name").trim());
+    tap_document(&phone, "Download");
+    assert_eq!(documents(&phone), vec!["song.mp3", "trailer.mp4"]);
+    // Move song.mp3 to Music through "Move to…".
+    long_press_document(&phone, "song.mp3");
+    tap_id(&phone, &format!("{DOCS}:id/action_menu_move_to"));
+    tap_document(&phone, "Music");
+    tap_id(&phone, "android:id/button1");
+    assert_eq!(documents(&phone), vec!["trailer.mp4"]);
+    assert_eq!(sh(&phone, "cat /sdcard/Music/song.mp3"), "a\n");
+    // Rename the trailer, then delete it.
+    long_press_document(&phone, "trailer.mp4");
+    tap_id(&phone, &format!("{DOCS}:id/action_menu_rename"));
+    for _ in 0.."trailer.mp4".len() {
+        sh(&phone, "input keyevent KEYCODE_DEL");
+    }
+    sh(&phone, "input text teaser.mp4");
+    tap_id(&phone, "android:id/button1");
+    assert_eq!(sh(&phone, "ls /sdcard/Download"), "teaser.mp4\n");
+    long_press_document(&phone, "teaser.mp4");
+    tap_id(&phone, &format!("{DOCS}:id/action_menu_delete"));
+    tap_id(&phone, "android:id/button1");
+    assert_eq!(sh(&phone, "ls /sdcard/Download"), "");
+    // MediaStore follows: the Download collection is empty, the song is in Music.
+    let rows = sh(
+        &phone,
+        "content query --uri content://media/external/file --projection _data",
+    );
+    assert!(rows.contains("_data=/storage/emulated/0/Music/song.mp3"), "{rows}");
+    assert!(!rows.contains("/Download/"), "{rows}");
+}
