@@ -113,18 +113,22 @@ fn find_errors_are_toyboxs() {
 #[test]
 fn ls_takes_options_after_operands_and_long_full_time() {
     let phone = boot(0);
-    tree(&phone);
     // AndroidWorld sets the clock with `date MMDDhhmmYY.ss`.
     sh(&phone, "date 101512002023.30");
+    tree(&phone);
+    // A day later the files keep the time they were written at; /sdcard, which nothing on the
+    // phone wrote, shows the clock's.
+    sh(&phone, "date 101612002023.30");
     let stamp = "2023-10-15 12:00";
     // AndroidWorld's get_file_list_with_metadata.
     let full = "2023-10-15 12:00:30.000000000 +0000";
+    let now = "2023-10-16 12:00:30.000000000 +0000";
     assert_eq!(
         sh(&phone, "ls /sdcard/t -ll -au"),
         format!(
             "total 20\n\
              drwxrwx--x 2 root sdcard_rw 4096 {full} .\n\
-             drwxrwx--x 2 root sdcard_rw 4096 {full} ..\n\
+             drwxrwx--x 2 root sdcard_rw 4096 {now} ..\n\
              drwxrwx--x 2 root sdcard_rw 4096 {full} a\n\
              -rw-rw---- 1 root sdcard_rw    5 {full} c.log\n\
              drwxrwx--x 2 root sdcard_rw 4096 {full} e\n"

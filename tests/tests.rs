@@ -98,6 +98,9 @@ mod sim_broccoli;
 // AndroidWorld's information-retrieval apps (Tasks): its rows on screen, scrolling, pm clear.
 mod sim_ir_apps;
 
+// Markor: notes as files under Documents/Markor, seen and changed over adb as in the app.
+mod sim_markor;
+
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;
 

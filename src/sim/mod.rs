@@ -16,6 +16,7 @@ pub mod console;
 pub mod datadir;
 pub mod defaults;
 pub mod dump;
+pub mod file_times;
 pub mod framework;
 pub mod keyboard;
 pub mod locale;

@@ -314,14 +314,18 @@ impl Phone {
 
     /// Writes a file by Android path, creating parent directories.
     pub fn write_file(&self, path: &str, data: &[u8], _mode: u32) -> std::io::Result<()> {
-        let state = self.lock();
+        let mut state = self.lock();
         let host = shell::resolve_path(&state.framework, path).ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::PermissionDenied, path.to_string())
         })?;
         if let Some(dir) = host.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        std::fs::write(host, data)
+        std::fs::write(host, data)?;
+        let sys = &mut state.framework.sys;
+        let now = sys.clock.now();
+        sys.file_times.stamp(path, now);
+        Ok(())
     }
 
     /// The boot configuration.

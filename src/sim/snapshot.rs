@@ -96,6 +96,7 @@ struct State {
     properties: BTreeMap<String, String>,
     telephony: super::telephony::Telephony,
     roles: super::roles::Roles,
+    file_times: super::file_times::FileTimes,
     stack: Vec<Task>,
     focus: Option<(String, String)>,
     selection: Option<super::selection::Selection>,
@@ -195,6 +196,7 @@ impl Framework {
             properties: sys.properties.clone(),
             telephony: sys.telephony.clone(),
             roles: sys.roles.clone(),
+            file_times: sys.file_times.clone(),
             stack: self.stack.clone(),
             focus: self.focus.clone(),
             selection: self.selection.clone(),
@@ -225,6 +227,7 @@ impl Framework {
         sys.properties = state.properties;
         sys.telephony = state.telephony;
         sys.roles = state.roles;
+        sys.file_times = state.file_times;
         sys.requests.clear();
         self.stack = state.stack;
         self.focus = state.focus;

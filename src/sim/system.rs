@@ -328,6 +328,8 @@ pub struct System {
     pub telephony: super::telephony::Telephony,
     /// RoleManager's role holders (the default SMS app among them).
     pub roles: super::roles::Roles,
+    /// When each file last changed on the phone's clock (`ls -l`, the file apps).
+    pub file_times: super::file_times::FileTimes,
 }
 
 impl System {
@@ -349,6 +351,7 @@ impl System {
             properties: BTreeMap::new(),
             telephony: Default::default(),
             roles: Default::default(),
+            file_times: Default::default(),
         }
     }
 }

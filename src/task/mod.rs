@@ -17,6 +17,7 @@ pub mod constraints;
 pub mod contact_seed;
 pub mod error;
 pub mod near_miss;
+pub mod note_params;
 pub mod params;
 pub mod raw;
 pub mod setup;

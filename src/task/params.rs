@@ -272,6 +272,22 @@ pub enum Generator {
     Digits {
         len: usize,
     },
+    /// A file name as AndroidWorld draws one (`note_params`), ending in one of `extensions`
+    /// (none when empty); fields `stem`, `ext`.
+    FileName {
+        extensions: Vec<String>,
+    },
+    /// A folder's name drawn from `from`; an override may name any folder (a file name without
+    /// extension), so a harness can hand over the folder AndroidWorld drew.
+    FolderName {
+        from: Vec<String>,
+    },
+    /// `len` letters and digits (AndroidWorld's `generate_random_string`).
+    RandomString {
+        len: usize,
+    },
+    /// A note's text: a sentence when drawn, any printable text as an override.
+    Text,
 }
 
 impl Generator {
@@ -290,6 +306,10 @@ impl Generator {
         "word",
         "address",
         "digits",
+        "file_name",
+        "folder_name",
+        "random_string",
+        "text",
     ];
 }
 
@@ -514,6 +534,16 @@ impl Generator {
             Generator::AwEventDescription => Value::plain(super::aw_events::description(rng)),
             Generator::Word => Value::plain(pick(rng, WORDS)),
             Generator::Address => Value::plain(pick(rng, ADDRESSES)),
+            Generator::FileName { extensions } => {
+                super::note_params::draw_file_name(rng, extensions)
+            }
+            Generator::FolderName { from } => {
+                Value::plain(from[rng.gen_range(0..from.len())].clone())
+            }
+            Generator::RandomString { len } => {
+                Value::plain(super::note_params::random_string(rng, *len))
+            }
+            Generator::Text => Value::plain(pick(rng, SENTENCES)),
             Generator::Digits { len } => {
                 let mut s = String::new();
                 s.push(char::from(b'1' + rng.gen_range(0..9u8)));
@@ -758,6 +788,13 @@ impl Generator {
                 let t = parse_time(t, *hours, minutes)?;
                 Ok(datetime_value(d, t))
             }
+            Generator::FileName { extensions } => {
+                super::note_params::parse_file_name(text, extensions)
+            }
+            Generator::FolderName { .. } => super::note_params::parse_file_name(text, &[])
+                .map(|v| Value::plain(v.text)),
+            Generator::RandomString { len } => super::note_params::parse_random_string(text, *len),
+            Generator::Text => super::note_params::parse_text(text),
             Generator::Digits { len } => {
                 let ok = text.len() == *len
                     && text.bytes().all(|b| b.is_ascii_digit())
@@ -1072,6 +1109,51 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
                 .ok_or("digits needs len in 1..=15")?;
             Generator::Digits { len: len as usize }
         }
+        "file_name" => {
+            allowed(&["gen", "ext"])?;
+            let extensions = match t.get("ext") {
+                None => Vec::new(),
+                Some(v) => v
+                    .as_array()
+                    .ok_or("ext must be a list of extensions like \".md\"")?
+                    .iter()
+                    .map(|e| {
+                        e.as_str()
+                            .filter(|e| e.len() > 1 && e.starts_with('.'))
+                            .map(str::to_string)
+                            .ok_or("ext must be a list of extensions like \".md\"")
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            };
+            Generator::FileName { extensions }
+        }
+        "folder_name" => {
+            allowed(&["gen", "from"])?;
+            let from = t
+                .get("from")
+                .and_then(T::as_array)
+                .filter(|a| !a.is_empty())
+                .ok_or("folder_name needs from = [names]")?
+                .iter()
+                .map(|n| {
+                    n.as_str()
+                        .filter(|n| super::note_params::parse_file_name(n, &[]).is_ok())
+                        .map(str::to_string)
+                        .ok_or("from must list folder names")
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Generator::FolderName { from }
+        }
+        "random_string" => {
+            allowed(&["gen", "len"])?;
+            let len = t
+                .get("len")
+                .and_then(T::as_integer)
+                .filter(|l| (1..=64).contains(l))
+                .ok_or("random_string needs len in 1..=64")?;
+            Generator::RandomString { len: len as usize }
+        }
+        "text" => Generator::Text,
         other => {
             return Err(format!(
                 "unknown generator {other:?} (known: {})",
@@ -1085,6 +1167,9 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
             | Generator::Time { .. }
             | Generator::DateTime { .. }
             | Generator::Digits { .. }
+            | Generator::FileName { .. }
+            | Generator::FolderName { .. }
+            | Generator::RandomString { .. }
     ) {
         allowed(&["gen"])?;
     }

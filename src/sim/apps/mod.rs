@@ -14,13 +14,16 @@ pub mod communication;
 pub mod contacts;
 pub mod dialer;
 pub mod expense;
+pub mod files;
 pub mod launcher;
+pub mod markor;
 pub mod messages;
 pub mod records;
 pub mod role_request;
 pub mod settings;
 pub mod simple_calendar;
 pub mod simple_sms;
+pub mod storage;
 pub mod tasks;
 pub mod texting;
 pub mod widgets;
@@ -73,6 +76,8 @@ pub fn catalog() -> Vec<AppInfo> {
         calendar::info(),
         browser::info(),
         camera::info(),
+        // Preinstalled in the drawer: DocumentsUI's Files.
+        files::info(),
         // Sideloaded (AndroidWorld's apps): in the app drawer only, as on its AVD.
         simple_sms::info(),
         simple_calendar::info(),
@@ -80,5 +85,6 @@ pub fn catalog() -> Vec<AppInfo> {
         expense::info(),
         broccoli::info(),
         tasks::info(),
+        markor::info(),
     ]
 }

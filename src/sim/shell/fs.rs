@@ -65,8 +65,19 @@ pub fn read(fw: &Framework, path: &str) -> std::io::Result<Vec<u8>> {
     std::fs::read(host)
 }
 
+/// The file at `path` changed now (its time for `ls -l`, [`crate::sim::file_times`]).
+fn stamp(fw: &mut Framework, path: &str) {
+    let now = fw.sys.clock.now();
+    fw.sys.file_times.stamp(path, now);
+}
+
 /// Writes (or appends) a file; `/dev/null` swallows. The parent directory must exist, as for `sh`.
-pub fn write(fw: &Framework, path: &str, data: &[u8], append: bool) -> Result<(), &'static str> {
+pub fn write(
+    fw: &mut Framework,
+    path: &str,
+    data: &[u8],
+    append: bool,
+) -> Result<(), &'static str> {
     let norm = normalize(path);
     if norm == "/dev/null" {
         return Ok(());
@@ -85,7 +96,9 @@ pub fn write(fw: &Framework, path: &str, data: &[u8], append: bool) -> Result<()
     } else {
         std::fs::write(&host, data)
     };
-    result.map_err(|e| reason(&e))
+    result.map_err(|e| reason(&e))?;
+    stamp(fw, &norm);
+    Ok(())
 }
 
 pub fn cat(fw: &mut Framework, args: &[String], stdin: &[u8]) -> ShellOutput {
@@ -171,10 +184,13 @@ pub fn rm(fw: &mut Framework, args: &[String]) -> ShellOutput {
             }
             Ok(_) => std::fs::remove_file(&host).map_err(|e| reason(&e)),
         };
-        if let Err(e) = result {
-            out.stderr
-                .extend_from_slice(format!("rm: {p}: {e}\n").as_bytes());
-            out.exit_code = 1;
+        match result {
+            Ok(()) => fw.sys.file_times.forget(&norm),
+            Err(e) => {
+                out.stderr
+                    .extend_from_slice(format!("rm: {p}: {e}\n").as_bytes());
+                out.exit_code = 1;
+            }
         }
     }
     out
@@ -194,15 +210,28 @@ pub fn mkdir(fw: &mut Framework, args: &[String]) -> ShellOutput {
             out.exit_code = 1;
             continue;
         };
+        // The folders this makes (with `-p`, every missing one up to the operand) get its time.
+        let norm = normalize(p);
+        let made: Vec<String> = std::iter::successors(Some(norm.as_str()), |d| {
+            d.rsplit_once('/')
+                .map(|(parent, _)| parent)
+                .filter(|d| !d.is_empty())
+        })
+        .take_while(|d| resolve(fw, d).is_some_and(|h| !h.exists()))
+        .map(str::to_string)
+        .collect();
         let result = if parents {
             std::fs::create_dir_all(&host)
         } else {
             std::fs::create_dir(&host)
         };
-        if let Err(e) = result {
-            out.stderr
-                .extend_from_slice(format!("mkdir: '{p}': {}\n", reason(&e)).as_bytes());
-            out.exit_code = 1;
+        match result {
+            Ok(()) => made.iter().for_each(|d| stamp(fw, d)),
+            Err(e) => {
+                out.stderr
+                    .extend_from_slice(format!("mkdir: '{p}': {}\n", reason(&e)).as_bytes());
+                out.exit_code = 1;
+            }
         }
     }
     out
@@ -352,8 +381,12 @@ fn copy_or_move(fw: &mut Framework, args: &[String], tool: &str) -> ShellOutput 
         } else {
             copy_tree(&from, &to)
         };
-        if let Err(e) = result {
-            fail(&mut out, format!("bad '{src}': {}", reason(&e)));
+        match (result, android_path(fw, &to)) {
+            (Err(e), _) => fail(&mut out, format!("bad '{src}': {}", reason(&e))),
+            // A move keeps the file's time; a copy is a new file.
+            (Ok(()), Some(to)) if tool == "mv" => fw.sys.file_times.moved(&normalize(src), &to),
+            (Ok(()), Some(to)) => stamp(fw, &to),
+            (Ok(()), None) => {}
         }
     }
     out

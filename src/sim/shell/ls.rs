@@ -2,10 +2,12 @@
 //! anywhere on the line (`ls DIR -ll -au`), `-a` listing `.` and `..`, and the long format with
 //! toybox's column widths (each column as wide as its widest entry), `total` in KiB blocks and
 //! `-ll` (`--full-time`) timestamps with nanoseconds and zone. Times are the phone's clock, never
-//! host file times (see the architecture's invariant on observing); `-u`/`-c` therefore show the
-//! same times as the default. `-R` lists each subdirectory after its parent under a `DIR:` heading.
+//! host file times (see the architecture's invariant on observing): each file's last change as
+//! [`crate::sim::file_times`] keeps it; `-u`/`-c` show the same times as the default. `-R` lists each subdirectory after its parent under a `DIR:` heading.
 
 use std::path::Path;
+
+use chrono::NaiveDateTime;
 
 use crate::device::ShellOutput;
 use crate::sim::framework::Framework;
@@ -25,6 +27,8 @@ pub struct Entry {
     pub name: String,
     pub is_dir: bool,
     pub size: u64,
+    /// The last change, on the phone's clock.
+    pub time: NaiveDateTime,
 }
 
 impl Entry {
@@ -74,11 +78,6 @@ pub fn ls(fw: &mut Framework, argv: &[String]) -> ShellOutput {
     if paths.is_empty() {
         paths.push(".".into());
     }
-    let stamp = if full_time {
-        full_time_stamp(fw)
-    } else {
-        fw.sys.clock.now().format("%Y-%m-%d %H:%M").to_string()
-    };
     let mut out = ShellOutput::default();
     let mut files = Vec::new();
     let mut dirs = Vec::new();
@@ -99,13 +98,14 @@ pub fn ls(fw: &mut Framework, argv: &[String]) -> ShellOutput {
                 name: p.clone(),
                 is_dir: meta.is_dir(),
                 size: meta.len(),
+                time: modified(fw, p),
             }),
             Ok(_) => dirs.push((p.clone(), host)),
         }
     }
     let listing = Listing {
         long,
-        stamp,
+        full_time,
         hidden,
         dots,
         recursive,
@@ -123,7 +123,14 @@ pub fn ls(fw: &mut Framework, argv: &[String]) -> ShellOutput {
             Some(trimmed) if !trimmed.is_empty() => trimmed,
             _ => p.as_str(),
         };
-        listing.directory(label, host, headings, &mut blank_before, &mut out.stdout);
+        listing.directory(
+            fw,
+            label,
+            host,
+            headings,
+            &mut blank_before,
+            &mut out.stdout,
+        );
     }
     out
 }
@@ -131,7 +138,7 @@ pub fn ls(fw: &mut Framework, argv: &[String]) -> ShellOutput {
 /// How entries are shown, shared by every directory of one `ls` run.
 struct Listing {
     long: bool,
-    stamp: String,
+    full_time: bool,
     hidden: bool,
     dots: bool,
     recursive: bool,
@@ -140,7 +147,7 @@ struct Listing {
 impl Listing {
     fn rows(&self, entries: &[Entry]) -> String {
         if self.long {
-            long_rows(entries, &self.stamp)
+            long_rows(entries, self.full_time)
         } else {
             entries.iter().map(|e| format!("{}\n", e.name)).collect()
         }
@@ -150,6 +157,7 @@ impl Listing {
     /// directory is shown, as toybox's `listfiles` recurses only after printing.
     fn directory(
         &self,
+        fw: &Framework,
         label: &str,
         host: &Path,
         heading: bool,
@@ -161,8 +169,10 @@ impl Listing {
                 rd.flatten()
                     .filter_map(|e| {
                         let meta = e.metadata().ok()?;
+                        let name = e.file_name().to_string_lossy().into_owned();
                         Some(Entry {
-                            name: e.file_name().to_string_lossy().into_owned(),
+                            time: modified(fw, &format!("{label}/{name}")),
+                            name,
                             is_dir: meta.is_dir(),
                             size: meta.len(),
                         })
@@ -174,6 +184,7 @@ impl Listing {
         if self.dots {
             for name in [".", ".."] {
                 entries.push(Entry {
+                    time: modified(fw, &format!("{label}/{name}")),
                     name: name.into(),
                     is_dir: true,
                     size: 4096,
@@ -205,18 +216,21 @@ impl Listing {
             } else {
                 format!("{label}/{}", e.name)
             };
-            self.directory(&child, &host.join(&e.name), true, blank_before, stdout);
+            self.directory(fw, &child, &host.join(&e.name), true, blank_before, stdout);
         }
     }
 }
 
-/// Every file's time (the phone's clock, see the module comment) in toybox's `format_iso_time`
-/// form, which `ls --full-time` and `stat`'s `%x`/`%y`/`%z` share.
-pub fn full_time_stamp(fw: &Framework) -> String {
-    fw.sys
-        .clock
-        .now()
-        .and_utc()
+/// When the file at an Android path (relative ones from `/`, the adb shell's directory) last
+/// changed, on the phone's clock; now for a file nothing stamped.
+pub fn modified(fw: &Framework, path: &str) -> NaiveDateTime {
+    fw.sys.file_times.modified(path, fw.sys.clock.now())
+}
+
+/// A file's time in toybox's `format_iso_time` form, which `ls --full-time` and `stat`'s
+/// `%x`/`%y`/`%z` share.
+pub fn full_time_stamp(time: NaiveDateTime) -> String {
+    time.and_utc()
         .format("%Y-%m-%d %H:%M:%S%.9f %z")
         .to_string()
 }
@@ -224,7 +238,7 @@ pub fn full_time_stamp(fw: &Framework) -> String {
 /// The long format: `MODE LINKS OWNER GROUP SIZE DATE TIME NAME`, links and size right-aligned and
 /// owner and group left-aligned to the widest in the listing (toybox pads each column by its
 /// widest entry, one space between columns).
-fn long_rows(entries: &[Entry], stamp: &str) -> String {
+fn long_rows(entries: &[Entry], full_time: bool) -> String {
     let (_, owner) = OWNER;
     let (_, group) = GROUP;
     let links = entries
@@ -240,6 +254,11 @@ fn long_rows(entries: &[Entry], stamp: &str) -> String {
     entries
         .iter()
         .map(|e| {
+            let stamp = if full_time {
+                full_time_stamp(e.time)
+            } else {
+                e.time.format("%Y-%m-%d %H:%M").to_string()
+            };
             format!(
                 "{} {:>links$} {owner} {group} {:>size$} {stamp} {}\n",
                 e.mode(),

@@ -40,6 +40,7 @@ use crate::device::ShellOutput;
 use super::framework::Framework;
 use parse::{Command, Compound, Join, List, Part, Pipeline, Redirect, Word};
 
+pub use fs::normalize as normalize_path;
 pub use fs::resolve as resolve_path;
 
 /// A shell variable: its value and whether it is exported to commands.

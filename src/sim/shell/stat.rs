@@ -10,7 +10,7 @@ use crate::device::ShellOutput;
 use crate::sim::framework::Framework;
 
 use super::fs::{normalize, reason, resolve};
-use super::ls::{full_time_stamp, Entry, GROUP, OWNER};
+use super::ls::{full_time_stamp, modified, Entry, GROUP, OWNER};
 
 /// toybox's default file report (`%N` is the name as given, `%B` the 512-byte unit).
 const DEFAULT_FORMAT: &str = "  File: %N\n  Size: %s\t Blocks: %b\t IO Blocks: %B\t %F\n\
@@ -228,8 +228,6 @@ pub fn stat(fw: &mut Framework, args: &[String]) -> ShellOutput {
         Ok(o) => o,
         Err(e) => return ShellOutput::fail(format!("stat: {e}\n"), 1),
     };
-    let stamp = full_time_stamp(fw);
-    let seconds = fw.sys.clock.now().and_utc().timestamp();
     let mut out = ShellOutput::default();
     for name in &opts.files {
         let meta = resolve(fw, name)
@@ -244,16 +242,18 @@ pub fn stat(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 continue;
             }
         };
+        let time = modified(fw, name);
         let subject = Subject {
             name,
             entry: Entry {
                 name: name.clone(),
                 is_dir: meta.is_dir(),
                 size: meta.len(),
+                time,
             },
             inode: inode(&normalize(name)),
-            stamp: stamp.clone(),
-            seconds,
+            stamp: full_time_stamp(time),
+            seconds: time.and_utc().timestamp(),
         };
         match subject.render(&opts.format) {
             Ok(text) => {
