@@ -251,15 +251,19 @@ fn documents(phone: &Phone) -> Vec<String> {
 
 fn tap_document(phone: &Phone, name: &str) {
     let h = screen(phone);
-    let n = find(&h, &|n| n.resource_id == "android:id/title" && n.text == name)
-        .unwrap_or_else(|| panic!("no {name:?} in {}", h.xml));
+    let n = find(&h, &|n| {
+        n.resource_id == "android:id/title" && n.text == name
+    })
+    .unwrap_or_else(|| panic!("no {name:?} in {}", h.xml));
     tap(phone, n.bounds);
 }
 
 fn long_press_document(phone: &Phone, name: &str) {
     let h = screen(phone);
-    let n = find(&h, &|n| n.resource_id == "android:id/title" && n.text == name)
-        .unwrap_or_else(|| panic!("no {name:?} in {}", h.xml));
+    let n = find(&h, &|n| {
+        n.resource_id == "android:id/title" && n.text == name
+    })
+    .unwrap_or_else(|| panic!("no {name:?} in {}", h.xml));
     let c = n.bounds.center();
     sh(
         phone,
@@ -272,7 +276,10 @@ fn files_moves_renames_and_deletes_what_media_store_then_lists() {
     const DOCS: &str = "com.google.android.documentsui";
     let phone = boot(7);
     sh(&phone, "find /sdcard -mindepth 1 -type f -delete");
-    sh(&phone, "mkdir -p /sdcard/Download /sdcard/Music /sdcard/Movies");
+    sh(
+        &phone,
+        "mkdir -p /sdcard/Download /sdcard/Music /sdcard/Movies",
+    );
     sh(&phone, "echo a > /sdcard/Download/song.mp3");
     sh(&phone, "echo b > /sdcard/Download/trailer.mp4");
     let out = sh(
@@ -283,7 +290,10 @@ fn files_moves_renames_and_deletes_what_media_store_then_lists() {
     // The root is titled by the device name and lists folders first.
     let h = screen(&phone);
     let crumb = by_id(&h, &format!("{DOCS}:id/breadcrumb_text"));
-    assert_eq!(crumb.text, sh(&phone, "settings get global device_name").trim());
+    assert_eq!(
+        crumb.text,
+        sh(&phone, "settings get global device_name").trim()
+    );
     tap_document(&phone, "Download");
     assert_eq!(documents(&phone), vec!["song.mp3", "trailer.mp4"]);
     // Move song.mp3 to Music through "Move to…".
@@ -311,6 +321,9 @@ fn files_moves_renames_and_deletes_what_media_store_then_lists() {
         &phone,
         "content query --uri content://media/external/file --projection _data",
     );
-    assert!(rows.contains("_data=/storage/emulated/0/Music/song.mp3"), "{rows}");
+    assert!(
+        rows.contains("_data=/storage/emulated/0/Music/song.mp3"),
+        "{rows}"
+    );
     assert!(!rows.contains("/Download/"), "{rows}");
 }

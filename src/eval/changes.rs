@@ -60,6 +60,25 @@ pub struct PhoneState {
     prefs: BTreeMap<String, BTreeMap<String, String>>,
     /// File path → its `ls -l` line (size and time).
     files: BTreeMap<String, String>,
+    /// File path → its text, for the small text files a person writes and reads (notes, lists).
+    texts: BTreeMap<String, String>,
+}
+
+/// The text files whose words are shown, not only their sizes: a note's content is what a task
+/// about it asks for.
+const TEXT_EXTENSIONS: [&str; 5] = ["txt", "md", "csv", "json", "html"];
+/// The largest text file whose words are shown.
+const MAX_TEXT: usize = 4096;
+
+/// Whether `path` with the `ls -l` line `line` (`SIZE DATE TIME`) is a small text file.
+fn is_small_text(path: &str, line: &str) -> bool {
+    let size = line
+        .split_whitespace()
+        .next()
+        .and_then(|s| s.parse::<usize>().ok());
+    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    size.is_some_and(|n| n <= MAX_TEXT)
+        && ext.is_some_and(|e| TEXT_EXTENSIONS.contains(&e.as_str()))
 }
 
 /// Reads every setting through `settings list`; a namespace the device cannot list is skipped (its
@@ -202,6 +221,20 @@ pub async fn read(shell: &dyn Shell) -> Result<PhoneState, ShellError> {
         }
     }
     state.files = read_files(shell).await?;
+    for (path, line) in &state.files {
+        if !is_small_text(path, line) {
+            continue;
+        }
+        match shell.pull(path).await {
+            Ok(data) => {
+                if let Ok(text) = String::from_utf8(data) {
+                    state.texts.insert(path.clone(), text);
+                }
+            }
+            Err(e) if e.is_device_lost() => return Err(e),
+            Err(_) => {}
+        }
+    }
     Ok(state)
 }
 
@@ -378,7 +411,8 @@ pub fn facts(before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
     let paths: BTreeSet<&String> = before.files.keys().chain(after.files.keys()).collect();
     for path in paths {
         let (b, a) = (before.files.get(path), after.files.get(path));
-        if b == a {
+        let (bt, at) = (before.texts.get(path), after.texts.get(path));
+        if b == a && bt == at {
             continue;
         }
         out.push(Fact {
@@ -386,6 +420,17 @@ pub fn facts(before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
             command: format!("ls -l {}", crate::device::command::sh_quote(path)),
             output: a.cloned().unwrap_or_else(|| "(removed)".into()),
         });
+        // A text file's words now, when they changed.
+        if let Some(text) = at.filter(|t| Some(*t) != bt) {
+            out.push(Fact {
+                source: match bt {
+                    Some(_) => "changed since setup".into(),
+                    None => "added since setup".into(),
+                },
+                command: facts::cat_command(path),
+                output: text.clone(),
+            });
+        }
     }
     out
 }
@@ -430,12 +475,13 @@ mod tests {
         after
             .files
             .insert("/sdcard/b.txt".into(), "5 2024-06-05 08:01".into());
+        after.texts.insert("/sdcard/b.txt".into(), "hello".into());
         let facts = facts(&before, &after);
         let text: Vec<String> = facts
             .iter()
             .map(|f| format!("{} | {} | {}", f.command, f.source, f.output))
             .collect();
-        assert_eq!(text.len(), 4, "{text:#?}");
+        assert_eq!(text.len(), 5, "{text:#?}");
         assert_eq!(
             text[0],
             "settings get system screen_off_timeout | changed since setup, was 30000 | 600000"
@@ -448,6 +494,14 @@ mod tests {
             text[3],
             "ls -l /sdcard/b.txt | added since setup | 5 2024-06-05 08:01"
         );
+        // A small text file's words are shown with it.
+        assert_eq!(text[4], "cat /sdcard/b.txt | added since setup | hello");
+        assert!(is_small_text(
+            "/sdcard/Documents/Markor/n.md",
+            "120 2024-06-05 08:01"
+        ));
+        assert!(!is_small_text("/sdcard/DCIM/a.jpg", "120 2024-06-05 08:01"));
+        assert!(!is_small_text("/sdcard/big.txt", "99999 2024-06-05 08:01"));
         assert!(super::facts(&before, &before).is_empty());
     }
 }

@@ -85,6 +85,11 @@ pub fn prefs_command(path: &str, key: &str) -> String {
     format!("shared_prefs {path}: {key}")
 }
 
+/// How a text file's words are named among the facts.
+pub fn cat_command(path: &str) -> String {
+    format!("cat {}", crate::device::command::sh_quote(path))
+}
+
 /// The command whose fact carries the phone's clock.
 pub const CLOCK: &str = "date +%s";
 

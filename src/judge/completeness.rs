@@ -432,6 +432,24 @@ impl Shell for EvidenceShell {
     }
 
     async fn exec(&self, command_line: &str) -> Result<ShellOutput, ShellError> {
+        // A file check's `ls PATH`, answered by the file's `ls -l PATH` fact (added, changed or
+        // removed since setup); a file the facts do not name stays unknown.
+        if let Some(path) = command_line
+            .strip_prefix("ls ")
+            .filter(|p| !p.starts_with('-'))
+        {
+            if let Some(line) = self.outputs.get(&format!("ls -l {path}")) {
+                return Ok(if line == "(removed)" {
+                    ShellOutput {
+                        stdout: Vec::new(),
+                        stderr: format!("ls: {path}: No such file or directory\n").into_bytes(),
+                        exit_code: 1,
+                    }
+                } else {
+                    ShellOutput::ok(format!("{path}\n"))
+                });
+            }
+        }
         let output = self
             .outputs
             .get(command_line)
@@ -456,6 +474,20 @@ impl Shell for EvidenceShell {
     }
 
     async fn pull(&self, path: &str) -> Result<Vec<u8>, ShellError> {
+        // A text file whose words the facts show.
+        if let Some(text) = self.outputs.get(&facts::cat_command(path)) {
+            return Ok(text.clone().into_bytes());
+        }
+        // Any other file of shared storage: gone if the facts say so, else not shown.
+        if path.starts_with("/sdcard/") || path.starts_with("/storage/") {
+            let quoted = crate::device::command::sh_quote(path);
+            return match self.outputs.get(&format!("ls -l {quoted}")) {
+                Some(line) if line == "(removed)" => Err(ShellError::NoSuchFile {
+                    path: path.to_string(),
+                }),
+                _ => Err(unknown(&format!("the text of {path}"))),
+            };
+        }
         let tables = self.now.get(path).ok_or_else(|| ShellError::NoSuchFile {
             path: path.to_string(),
         })?;

@@ -791,8 +791,9 @@ impl Generator {
             Generator::FileName { extensions } => {
                 super::note_params::parse_file_name(text, extensions)
             }
-            Generator::FolderName { .. } => super::note_params::parse_file_name(text, &[])
-                .map(|v| Value::plain(v.text)),
+            Generator::FolderName { .. } => {
+                super::note_params::parse_file_name(text, &[]).map(|v| Value::plain(v.text))
+            }
             Generator::RandomString { len } => super::note_params::parse_random_string(text, *len),
             Generator::Text => super::note_params::parse_text(text),
             Generator::Digits { len } => {
