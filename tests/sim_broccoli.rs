@@ -82,13 +82,22 @@ fn recipes_list_by_title_and_multi_select_deletes_the_picked_ones() {
         ["avocado Toast", "Miso Soup", "Quick Fried Rice"]
     );
     let h = screen(&phone);
-    let rice = find(&h, &|n| n.text == "Quick Fried Rice").expect("rice").bounds.center();
+    let rice = find(&h, &|n| n.text == "Quick Fried Rice")
+        .expect("rice")
+        .bounds
+        .center();
     sh(
         &phone,
-        &format!("input swipe {} {} {} {} 800", rice.x, rice.y, rice.x, rice.y),
+        &format!(
+            "input swipe {} {} {} {} 800",
+            rice.x, rice.y, rice.x, rice.y
+        ),
     );
     let h = screen(&phone);
-    tap(&phone, find(&h, &|n| n.text == "Miso Soup").expect("soup").bounds);
+    tap(
+        &phone,
+        find(&h, &|n| n.text == "Miso Soup").expect("soup").bounds,
+    );
     tap_id(&phone, "btn_delete");
     let h = screen(&phone);
     tap(&phone, by_id(&h, "android:id/button1").bounds);
