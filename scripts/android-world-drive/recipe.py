@@ -4,11 +4,12 @@ parameters: title `rK`, description `sK`, servings `vK`, preparation time `pK`, 
 and `aK`, the sentence AndroidWorld added to the pool recipe's directions (the template's `rK.dir`).
 """
 
-from android_world.task_evals.single import recipe as _recipe
-
 
 def _row(k, row):
-    base = next(r.directions for r in _recipe._RECIPES if r.title == row.title)  # pylint: disable=protected-access
+    # Imported here: the drive modules load before AndroidWorld's checkout is on the path.
+    from android_world.task_evals.single import recipe  # pylint: disable=import-outside-toplevel
+
+    base = next(r.directions for r in recipe._RECIPES if r.title == row.title)  # pylint: disable=protected-access
     return {
         f"r{k}": row.title,
         f"s{k}": row.description,
