@@ -1,6 +1,5 @@
 //! Placeholder strings: `{name}`, `{name.field}`, `{name:02}` (zero-padded number), `{name:sql}`
-//! (SQL literal), `{name:sh}` (one shell word), `{name:re}` (regex-escaped), `{name:json}` (the
-//! inside of a JSON string, for a selector's quoted value), `{name:upper}`,
+//! (SQL literal), `{name:sh}` (one shell word), `{name:re}` (regex-escaped), `{name:upper}`,
 //! `{name:lower}`; `{{`/`}}` are literal braces. A `{` not followed by a letter or `_` is literal
 //! too, so regex quantifiers such as `\d{3}` need no escaping.
 //!
@@ -69,13 +68,13 @@ fn pieces(s: &str) -> Result<Vec<Piece<'_>>, String> {
                     continue;
                 }
                 if let Some(f) = &format {
-                    let ok = matches!(f.as_str(), "sql" | "sh" | "re" | "json" | "upper" | "lower")
+                    let ok = matches!(f.as_str(), "sql" | "sh" | "re" | "upper" | "lower")
                         || (f.len() >= 2
                             && f.starts_with('0')
                             && f[1..].chars().all(|c| c.is_ascii_digit()));
                     if !ok {
                         return Err(format!(
-                            "{{{inner}}}: unknown format {f:?} (use 02, sql, sh, re, json, upper, lower)"
+                            "{{{inner}}}: unknown format {f:?} (use 02, sql, sh, re, upper, lower)"
                         ));
                     }
                 }
@@ -193,11 +192,6 @@ fn apply_format(text: &str, format: Option<&str>) -> String {
         Some("sql") => sql_quote(text),
         Some("sh") => sh_quote(text),
         Some("re") => regex::escape(text),
-        // The inside of a JSON string: a selector's quoted value holding quotes or backslashes.
-        Some("json") => {
-            let quoted = serde_json::Value::String(text.to_string()).to_string();
-            quoted[1..quoted.len() - 1].to_string()
-        }
         Some("upper") => text.to_uppercase(),
         Some("lower") => text.to_lowercase(),
         Some(width) => {
@@ -239,12 +233,6 @@ mod tests {
         assert_eq!(render("^\\d{3}-{h}{{x}}", &v).unwrap(), "^\\d{3}-7{x}");
         assert_eq!(render("a.b{name:re}", &v).unwrap(), "a.bAnn O'Neil");
         assert_eq!(render("{\"id\": 1}", &v).unwrap(), "{\"id\": 1}");
-        let mut q = vals();
-        q.insert("t".into(), Value::plain("Fried \"Rice\" \\ 2"));
-        assert_eq!(
-            render("text:\"{t:json}\"", &q).unwrap(),
-            "text:\"Fried \\\"Rice\\\" \\\\ 2\""
-        );
     }
 
     #[test]
