@@ -23,6 +23,7 @@ Usage: android-world-classes.py CONSOLE_PORT GRPC_PORT ADB_PATH [--seeds 0,1] [-
 
 import argparse
 import importlib.util
+import json
 import os
 import pathlib
 import random
@@ -49,9 +50,12 @@ def drives() -> dict:
     return found
 
 
+ANSWER = re.compile(r' answer ("(?:[^"\\]|\\.)*")')
+
+
 def drive(droidmcp: str, serial: str, task_id: str, params: dict) -> str:
     """Plays droidmcp's golden of `task_id` with `params` on the phone as AndroidWorld set it up;
-    returns droidmcp's own result line (PASS/FAIL, score, failed checks)."""
+    returns droidmcp's own result line (PASS/FAIL, score, failed checks, the answer it gave)."""
     cmd = [droidmcp, "--device", serial, "tasks", "replay", task_id, "--no-setup"]
     for k, v in params.items():
         cmd += ["--param", f"{k}={v}"]
@@ -86,7 +90,7 @@ def main() -> int:
     from android_env import loader
     from android_env.components import config_classes
     from android_world import registry
-    from android_world.env import android_world_controller, env_launcher, interface
+    from android_world.env import android_world_controller, env_launcher, interface, json_action
 
     absl_logging.set_verbosity(absl_logging.ERROR)
     # android_world_controller.get_controller with one change of argument: the phone has the
@@ -149,6 +153,13 @@ def main() -> int:
                     stage = "drive"
                     task_id, values = entries[name](task)
                     theirs = drive(args.drive, serial, task_id, values)
+                    # An information-retrieval golden ends with an answer: AndroidWorld's agents
+                    # give theirs to its env as an `answer` action, which is what it scores.
+                    given = ANSWER.search(theirs)
+                    if given:
+                        env.execute_action(
+                            json_action.JSONAction(action_type="answer", text=json.loads(given[1]))
+                        )
                     stage = "is_successful after drive"
                     driven = str(task.is_successful(env))
                 stage = "tear_down"

@@ -145,10 +145,18 @@ async fn an_oracle_agent_scores_every_instance_on_four_phones() {
         (40, 40, 0)
     );
     // Every episode was checked on its own phone, four at a time, and stored with its steps.
-    assert!(report
+    let unplayed: Vec<String> = report
         .rows
         .iter()
-        .all(|r| r.finished && r.steps > 0 && r.tokens.is_some_and(|t| t > 0)));
+        .filter(|r| !(r.finished && r.steps > 0 && r.tokens.is_some_and(|t| t > 0)))
+        .map(|r| {
+            format!(
+                "{} finished {} steps {} tokens {:?}",
+                r.instance, r.finished, r.steps, r.tokens
+            )
+        })
+        .collect();
+    assert!(unplayed.is_empty(), "{unplayed:#?}");
     let md = report.markdown();
     assert!(
         md.contains("| success (errored left out) | 100.0% [91.2, 100.0] (40/40) |"),

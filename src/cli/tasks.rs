@@ -397,10 +397,16 @@ async fn replay_scored(
                 } else {
                     String::new()
                 };
+                // The answer as JSON text, for a harness that hands it on (scripts/android-world).
+                let answer = r
+                    .answer
+                    .as_ref()
+                    .map(|a| format!(" answer {}", serde_json::Value::from(a.as_str())))
+                    .unwrap_or_default();
                 (
                     ok,
                     format!(
-                        "{what} score {:.2} steps {}/{}{detail}",
+                        "{what} score {:.2} steps {}/{}{answer}{detail}",
                         r.verdict.score, r.steps_used, r.max_steps
                     ),
                 )

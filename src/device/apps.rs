@@ -128,6 +128,11 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
             "SMS",
         ],
     ),
+    // Simple SMS Messenger, AndroidWorld's texting app (labelled "SMS Messenger").
+    (
+        &["smsmessenger"],
+        &["SMS Messenger", "Simple SMS Messenger"],
+    ),
     (
         &["calendar"],
         &[

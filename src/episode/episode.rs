@@ -688,6 +688,7 @@ impl Episode {
             steps_used: self.steps.len() as u32,
             max_steps: task.max_steps,
             metrics,
+            answer: self.answer.clone(),
         })
     }
 

@@ -100,4 +100,6 @@ pub struct Report {
     pub steps_used: u32,
     pub max_steps: u32,
     pub metrics: Option<TrajectoryMetrics>,
+    /// The answer the agent gave (`task_answer`), if it gave one.
+    pub answer: Option<String>,
 }
