@@ -35,10 +35,18 @@ def _deleted(task):
     return _rows(task.rows_to_delete)
 
 
+def _one_time(task):
+    # One preparation time for all three (`pt`), asked in the goal.
+    params = {k: v for k, v in _added(task).items() if not k.startswith("p")}
+    params["pt"] = task.params["prep_time"]
+    return params
+
+
 DRIVES = {
     "RecipeAddSingleRecipe": lambda task: ("aw.recipe.add_single", _added(task)),
     "RecipeAddMultipleRecipes": lambda task: ("aw.recipe.add_multiple", _added(task)),
     "RecipeAddMultipleRecipesFromMarkor": lambda task: ("aw.recipe.add_multiple_from_markor", _added(task)),
+    "RecipeAddMultipleRecipesFromMarkor2": lambda task: ("aw.recipe.add_multiple_from_markor_2", _one_time(task)),
     "RecipeDeleteSingleRecipe": lambda task: ("aw.recipe.delete_single", _deleted(task)),
     "RecipeDeleteSingleWithRecipeWithNoise": lambda task: ("aw.recipe.delete_single_with_noise", _deleted(task)),
     "RecipeDeleteMultipleRecipes": lambda task: ("aw.recipe.delete_multiple", _deleted(task)),
