@@ -123,6 +123,11 @@ def main() -> int:
          "android.app.role.SMS", "com.simplemobiletools.smsmessenger"],
         check=True, capture_output=True, timeout=60,
     )
+    # Pro Expense's set-up pages are done there too: its own ExpenseApp.setup (pm clear, launch,
+    # tap NEXT and CONTINUE) runs here unchanged.
+    from android_world.env.setup_device import apps  # pylint: disable=import-outside-toplevel
+
+    apps.ExpenseApp.setup(env)
     tasks = registry.TaskRegistry().get_registry(registry.TaskRegistry.ANDROID_WORLD_FAMILY)
     only = re.compile(args.only) if args.only else None
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]

@@ -4,11 +4,12 @@ parameters: title `rK`, description `sK`, servings `vK`, preparation time `pK`, 
 and `aK`, the sentence AndroidWorld added to the pool recipe's directions (the template's `rK.dir`).
 """
 
-from android_world.task_evals.single import recipe as _recipe
-
 
 def _row(k, row):
-    base = next(r.directions for r in _recipe._RECIPES if r.title == row.title)  # pylint: disable=protected-access
+    # Imported here: the drive modules load before AndroidWorld's checkout is on the path.
+    from android_world.task_evals.single import recipe  # pylint: disable=import-outside-toplevel
+
+    base = next(r.directions for r in recipe._RECIPES if r.title == row.title)  # pylint: disable=protected-access
     return {
         f"r{k}": row.title,
         f"s{k}": row.description,
@@ -34,10 +35,18 @@ def _deleted(task):
     return _rows(task.rows_to_delete)
 
 
+def _one_time(task):
+    # One preparation time for all three (`pt`), asked in the goal.
+    params = {k: v for k, v in _added(task).items() if not k.startswith("p")}
+    params["pt"] = task.params["prep_time"]
+    return params
+
+
 DRIVES = {
     "RecipeAddSingleRecipe": lambda task: ("aw.recipe.add_single", _added(task)),
     "RecipeAddMultipleRecipes": lambda task: ("aw.recipe.add_multiple", _added(task)),
     "RecipeAddMultipleRecipesFromMarkor": lambda task: ("aw.recipe.add_multiple_from_markor", _added(task)),
+    "RecipeAddMultipleRecipesFromMarkor2": lambda task: ("aw.recipe.add_multiple_from_markor_2", _one_time(task)),
     "RecipeDeleteSingleRecipe": lambda task: ("aw.recipe.delete_single", _deleted(task)),
     "RecipeDeleteSingleWithRecipeWithNoise": lambda task: ("aw.recipe.delete_single_with_noise", _deleted(task)),
     "RecipeDeleteMultipleRecipes": lambda task: ("aw.recipe.delete_multiple", _deleted(task)),
