@@ -242,8 +242,10 @@ pub fn oracle(instances: &[plan::Instance]) -> Policy {
     let mut moves: HashMap<String, Vec<Value>> = HashMap::new();
     for i in instances {
         let inst = i.task.instantiate(i.seed, &Default::default()).unwrap();
+        // A prompt's `Goal:` line is read up to its end: a goal of several lines (a note's new
+        // text) is known by its first.
         moves.insert(
-            inst.goal.clone(),
+            inst.goal.lines().next().unwrap_or_default().to_string(),
             inst.golden.iter().map(agent_json).collect(),
         );
     }

@@ -168,8 +168,19 @@ fn the_setting_alone_moves_nothing_and_texts_go_to_the_holder() {
         .next()
         .unwrap_or_default()
         .to_string();
+    // The app's uid, as the package manager gave it at install.
+    let uid = sh(
+        &phone,
+        "pm list packages -U com.simplemobiletools.smsmessenger",
+    );
+    let uid = uid
+        .trim()
+        .rsplit("uid:")
+        .next()
+        .unwrap_or_default()
+        .to_string();
     let record = format!(
-        " pkg=com.simplemobiletools.smsmessenger user=UserHandle{{0}} id={thread} tag=null importance=3 key=0|com.simplemobiletools.smsmessenger|{thread}|null|10130: Notification(channel=simple_sms_messenger shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x10 color=0x00000000 vis=PRIVATE))\n      uid=10130 userId=0\n      extras={{\n        android.title=String (6505550143)\n        android.text=String (Second)\n      }}\n"
+        " pkg=com.simplemobiletools.smsmessenger user=UserHandle{{0}} id={thread} tag=null importance=3 key=0|com.simplemobiletools.smsmessenger|{thread}|null|{uid}: Notification(channel=simple_sms_messenger shortcut=null contentView=null vibrate=null sound=null defaults=0x0 flags=0x10 color=0x00000000 vis=PRIVATE))\n      uid={uid} userId=0\n      extras={{\n        android.title=String (6505550143)\n        android.text=String (Second)\n      }}\n"
     );
     assert!(n.contains(&record), "{n}");
     assert!(!n.contains("pkg=com.google.android.apps.messaging "), "{n}");

@@ -123,7 +123,9 @@ pub fn parse(reply: &str) -> Result<AgentAction, ActionError> {
             let until = match v.get("until").and_then(Value::as_str) {
                 None => None,
                 Some(text) => Some(match Selector::parse(text) {
-                    Ok(sel) if text.contains(':') => Target::Selector(sel),
+                    // A selector names its criteria (`text:`, `id:`, `desc~=`); anything else is
+                    // the text to look for.
+                    Ok(sel) if text.contains(':') || text.contains("~=") => Target::Selector(sel),
                     _ => Target::Text(text.to_string()),
                 }),
             };

@@ -218,6 +218,8 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
     // AndroidWorld's sideloaded record apps, whose labels share no word with their packages'.
     (&["arduia"], &["Pro Expense"]),
     (&["flauschcode"], &["Broccoli"]),
+    (&["gsantner"], &["Markor"]),
+    (&["org.tasks"], &["Tasks"]),
     (
         &["gm", "email"],
         &[

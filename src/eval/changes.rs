@@ -202,7 +202,14 @@ pub async fn read(shell: &dyn Shell) -> Result<PhoneState, ShellError> {
         settings: read_settings(shell).await,
         ..PhoneState::default()
     };
-    for path in find(shell, &APP_DIRS, "*/databases/*.db").await? {
+    // Every database file, named `*.db` or not (Broccoli's `broccoli`, Tasks' `database`); a
+    // journal beside one is no database of its own.
+    let databases = find(shell, &APP_DIRS, "*/databases/*").await?;
+    let journals = ["-wal", "-shm", "-journal"];
+    for path in databases
+        .into_iter()
+        .filter(|p| !journals.iter().any(|j| p.ends_with(j)))
+    {
         if let Some(tables) = read_database(shell, &path).await? {
             state.databases.insert(path, tables);
         }

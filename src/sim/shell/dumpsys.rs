@@ -207,12 +207,8 @@ fn notification_records(fw: &Framework) -> String {
     let seed = fw.config.seed;
     let mut s = String::from("Current Notification Manager state:\n  Notification List:\n");
     for (i, n) in fw.sys.notifications.iter().enumerate() {
-        let uid = 10000
-            + fw.catalog
-                .iter()
-                .position(|a| a.package == n.package)
-                .unwrap_or(0)
-            + 120;
+        // The app's uid as the package manager gave it (`pm list packages -U`).
+        let uid = super::package::uid_of(fw, &n.package).unwrap_or(10100);
         // IMPORTANCE_HIGH for what may interrupt (a heads-up; a full-screen intent, which the
         // Dialer posts only on its high-importance incoming-call channel), else DEFAULT.
         let importance = if n.heads_up || n.full_screen.is_some() {
