@@ -233,23 +233,7 @@ async fn goldens_survive_environments_and_empty_replays_fail() {
     assert!(train.iter().all(|e| e.split == Some(Split::Train)));
     let limit = Arc::new(tokio::sync::Semaphore::new(2));
     let mut runs = tokio::task::JoinSet::new();
-    // AndroidWorld's apps have not joined B-MoCA's environments yet (their goldens type into
-    // fields and tap dialog buttons that a 550 dpi Pixel 3 or a 700 dpi Pixel 6 lays out below the
-    // fold; issue 35): every other task's golden must survive them.
-    let joined = |t: &Arc<Task>| {
-        !t.apps.iter().any(|a| {
-            [
-                "markor",
-                "files",
-                "pro expense",
-                "broccoli",
-                "simple calendar pro",
-                "tasks",
-            ]
-            .contains(&a.as_str())
-        })
-    };
-    for (i, task) in tasks().into_iter().filter(joined).enumerate() {
+    for (i, task) in tasks().into_iter().enumerate() {
         let picks = [
             (test[i % test.len()].name.clone(), Solution::Golden),
             (train[i % train.len()].name.clone(), Solution::Golden),

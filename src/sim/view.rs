@@ -184,7 +184,7 @@ impl View {
             b.bottom,
         );
         if self.layout_ltr || self.class == class::HORIZONTAL_SCROLL_VIEW {
-            self.shift_x(mirrored.left - b.left);
+            self.shift(mirrored.left - b.left, 0);
             return;
         }
         self.bounds = mirrored;
@@ -194,10 +194,11 @@ impl View {
         }
     }
 
-    fn shift_x(&mut self, dx: i32) {
-        self.bounds = self.bounds.offset(dx, 0);
+    /// Moves this view and its subtree by (`dx`, `dy`) px.
+    pub fn shift(&mut self, dx: i32, dy: i32) {
+        self.bounds = self.bounds.offset(dx, dy);
         for c in &mut self.children {
-            c.shift_x(dx);
+            c.shift(dx, dy);
         }
     }
 

@@ -156,11 +156,57 @@ pub fn dialog_frame(m: &Metrics, card: Bounds) -> View {
         }))
 }
 
-/// Adds children to the card (the first child) of a [`dialog_frame`].
+/// The framework ids of an AlertDialog's button bar (positive, negative, neutral).
+const DIALOG_BUTTONS: [&str; 3] = [
+    "android:id/button1",
+    "android:id/button2",
+    "android:id/button3",
+];
+
+/// Adds children to the card (the first child) of a [`dialog_frame`]. Where they run past the
+/// card (a 550 dpi phone, a large font), the card does what AlertDialog does: its button bar stays
+/// on screen at the card's bottom and the rest scrolls in the space above it, so every button
+/// can be tapped and every field reached on any screen.
 pub fn with_card_children(mut frame: View, children: Vec<View>) -> View {
-    if let Some(card) = frame.children.first_mut() {
+    let Some(card) = frame.children.first_mut() else {
+        return frame;
+    };
+    let b = card.bounds;
+    let bottom = children.iter().map(|c| c.bounds.bottom).max();
+    if bottom.is_none_or(|bottom| bottom <= b.bottom) {
         card.children.extend(children);
+        return frame;
     }
+    // The content's own inset from the card's top is kept below the button bar too.
+    let pad = children
+        .iter()
+        .map(|c| c.bounds.top - b.top)
+        .min()
+        .unwrap_or(0)
+        .clamp(0, b.height() / 8);
+    let (mut bar, content): (Vec<View>, Vec<View>) = children
+        .into_iter()
+        .partition(|c| DIALOG_BUTTONS.contains(&c.resource_id.as_str()));
+    let mut scroll_bottom = b.bottom - pad;
+    if let (Some(top), Some(low)) = (
+        bar.iter().map(|c| c.bounds.top).min(),
+        bar.iter().map(|c| c.bounds.bottom).max(),
+    ) {
+        let dy = b.bottom - pad - low;
+        for button in &mut bar {
+            button.shift(0, dy);
+        }
+        scroll_bottom = top + dy;
+    }
+    // Tagged by the dialog's title, so one dialog's scroll position is not another's.
+    let title = content.first().map_or("", |c| c.text.as_str());
+    let tag = format!("dialog_content:{title}");
+    card.children.push(
+        View::new(class::SCROLL_VIEW, Bounds::new(b.left, b.top, b.right, scroll_bottom))
+            .scrollable(tag)
+            .children(content),
+    );
+    card.children.extend(bar);
     frame
 }
 
