@@ -133,6 +133,7 @@ pub static SPEC: Spec = Spec {
     title_field: 0,
     subtitle: when,
     trailing: priority,
+    facts: None,
     titles: Titles {
         list: "my_tasks",
         new: "new_task",
