@@ -363,7 +363,14 @@ mod opentracks {
     fn androidworlds_tracks_list_newest_first_with_type_distance_time_and_day() {
         let phone = boot(41);
         insert(&phone, "Morning Run", "running", OCT12_8AM, 60, 4506.0);
-        insert(&phone, "Laps around the lake", "swimming", OCT12_8AM + 86_400_000, 45, 998.0);
+        insert(
+            &phone,
+            "Laps around the lake",
+            "swimming",
+            OCT12_8AM + 86_400_000,
+            45,
+            998.0,
+        );
         let out = sh(&phone, &format!("am start -W -n {MAIN}"));
         assert!(out.contains("Status: ok"), "{out}");
         assert_eq!(
@@ -402,7 +409,10 @@ mod opentracks {
         insert(&phone, "Slow day", "hiking", OCT12_8AM, 90, 3000.0);
         sh(&phone, &format!("am start -W -n {MAIN}"));
         let h = screen(&phone);
-        tap(&phone, find(&h, &|n| n.text == "Slow day").expect("row").bounds);
+        tap(
+            &phone,
+            find(&h, &|n| n.text == "Slow day").expect("row").bounds,
+        );
         let h = screen(&phone);
         tap(&phone, by_id(&h, &id("btn_edit")).bounds);
         let h = screen(&phone);

@@ -176,7 +176,12 @@ impl App for Joplin {
             let folder = self.folders.iter().find(|f| f.id == note.parent_id);
             return screens::note(sys, note, folder.map(|f| f.title.as_str()));
         }
-        let list = screens::notes(sys, &self.title(sys), &self.listed(), self.folders.is_empty());
+        let list = screens::notes(
+            sys,
+            &self.title(sys),
+            &self.listed(),
+            self.folders.is_empty(),
+        );
         if self.sidebar {
             let current = match &self.shown {
                 Shown::All => None,

@@ -60,7 +60,13 @@ pub(super) fn notes(sys: &System, title: &str, notes: &[&Note], no_folders: bool
             .text(title)
             .style(text_style(20.0, p.on_surface)),
         )
-        .child(communication::toolbar_action(sys, top, 0, tr(sys, "search"), "search"));
+        .child(communication::toolbar_action(
+            sys,
+            top,
+            0,
+            tr(sys, "search"),
+            "search",
+        ));
     let body = Bounds::new(c.left, top.bottom, c.right, c.bottom);
     let root = communication::root(sys).child(toolbar);
     if notes.is_empty() {
@@ -104,7 +110,13 @@ fn note_row(sys: &System, n: &Note, b: Bounds) -> View {
         row = row.child(
             View::new(
                 class::CHECK_BOX,
-                at(b, m.dp(12.0), (b.height() - m.dp(32.0)) / 2, m.dp(32.0), m.dp(32.0)),
+                at(
+                    b,
+                    m.dp(12.0),
+                    (b.height() - m.dp(32.0)) / 2,
+                    m.dp(32.0),
+                    m.dp(32.0),
+                ),
             )
             .id(rid("todo_checkbox"))
             .desc(n.title.clone())
@@ -116,7 +128,11 @@ fn note_row(sys: &System, n: &Note, b: Bounds) -> View {
             }),
         );
     }
-    let color = if n.done() { p.secondary_text } else { p.on_surface };
+    let color = if n.done() {
+        p.secondary_text
+    } else {
+        p.on_surface
+    };
     row.child(
         View::new(
             class::TEXT_VIEW,
@@ -165,12 +181,14 @@ pub(super) fn with_sidebar(
             ..Style::default()
         });
     let mut rows = Rows::new(panel);
-    let mut children = vec![View::new(class::TEXT_VIEW, inset_row(sys, rows.take(m.dp(64.0))))
-        .text(tr(sys, "app_label"))
-        .style(Style {
-            bold: true,
-            ..text_style(20.0, SIDEBAR_TEXT)
-        })];
+    let mut children = vec![
+        View::new(class::TEXT_VIEW, inset_row(sys, rows.take(m.dp(64.0))))
+            .text(tr(sys, "app_label"))
+            .style(Style {
+                bold: true,
+                ..text_style(20.0, SIDEBAR_TEXT)
+            }),
+    ];
     let item = |b: Bounds, text: &str, tag: String, picked: bool, icon: &'static str| {
         View::new(class::VIEW_GROUP, b)
             .id(rid("sidebar_item"))
@@ -183,7 +201,13 @@ pub(super) fn with_sidebar(
             .child(
                 View::new(
                     class::IMAGE_VIEW,
-                    at(b, m.dp(16.0), (b.height() - m.dp(24.0)) / 2, m.dp(24.0), m.dp(24.0)),
+                    at(
+                        b,
+                        m.dp(16.0),
+                        (b.height() - m.dp(24.0)) / 2,
+                        m.dp(24.0),
+                        m.dp(24.0),
+                    ),
                 )
                 .style(Style {
                     icon: Some(icon),
@@ -249,7 +273,12 @@ pub(super) fn with_sidebar(
 
 fn inset_row(sys: &System, b: Bounds) -> Bounds {
     let m = sys.metrics;
-    Bounds::new(b.left + m.dp(16.0), b.top + m.dp(12.0), b.right - m.dp(16.0), b.bottom)
+    Bounds::new(
+        b.left + m.dp(16.0),
+        b.top + m.dp(12.0),
+        b.right - m.dp(16.0),
+        b.bottom,
+    )
 }
 
 /// A note's screen: its notebook in the toolbar, the title (after a to-do's checkbox) and the
@@ -295,7 +324,13 @@ pub(super) fn note(sys: &System, n: &Note, folder: Option<&str>) -> View {
     children.push(
         View::new(
             class::TEXT_VIEW,
-            at(head, title_left, m.dp(8.0), head.width() - title_left, m.sp(32.0)),
+            at(
+                head,
+                title_left,
+                m.dp(8.0),
+                head.width() - title_left,
+                m.sp(32.0),
+            ),
         )
         .id(rid("note_title_view"))
         .text(n.title.clone())
