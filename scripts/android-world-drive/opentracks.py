@@ -30,9 +30,15 @@ def _first(task, **params):
     return {"n1": _asked(task)[0].name, **params}
 
 
+# The order of the class's category list, in which the template names a pair of types.
+CATEGORIES = ["running", "cycling", "swimming", "hiking", "mountain biking", "kayaking", "skiing",
+              "snow boarding", "skate boarding", "climbing", "inline skating", "sailing"]
+
+
 def _on_date(task):
     a, b = _asked(task)[:2]
-    return _first(task, d=_day(a.start_date), cats=f"{a.category},{b.category}")
+    pair = sorted([a.category, b.category], key=CATEGORIES.index)
+    return _first(task, d=_day(a.start_date), cats=",".join(pair))
 
 
 def _duration(task):
