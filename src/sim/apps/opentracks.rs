@@ -16,7 +16,7 @@ use chrono::{DateTime, Timelike};
 
 use super::records::{self, Field, Ids, Kind, Record, Spec, Stamp, Titles};
 use crate::sim::app::AppInfo;
-use crate::sim::locale::{self, DateStyle};
+use crate::sim::locale;
 use crate::sim::system::System;
 
 pub const PACKAGE: &str = "de.dennisguse.opentracks";
@@ -88,12 +88,6 @@ pub fn elapsed(ms: i64) -> String {
     }
 }
 
-fn day(sys: &System, ms: i64) -> String {
-    DateTime::from_timestamp_millis(ms)
-        .map(|t| locale::format_date(t.date_naive(), &sys.locale, DateStyle::Medium))
-        .unwrap_or_default()
-}
-
 /// "Oct 12, 2023, 8:00 AM": when a track started (the phone's zone is UTC).
 fn started(sys: &System, ms: i64) -> String {
     let Some(t) = DateTime::from_timestamp_millis(ms) else {
@@ -102,7 +96,7 @@ fn started(sys: &System, ms: i64) -> String {
     let h24 = locale::default_24h(&sys.locale);
     format!(
         "{}, {}",
-        day(sys, ms),
+        records::day(sys, ms),
         locale::format_time(t.hour(), t.minute(), &sys.locale, h24)
     )
 }
@@ -124,7 +118,7 @@ fn summary(sys: &System, r: &Record) -> String {
 
 /// The day the track started, at the row's end.
 fn start_day(sys: &System, r: &Record) -> String {
-    day(sys, stamp(r, START))
+    records::day(sys, stamp(r, START))
 }
 
 /// The track page's statistics.

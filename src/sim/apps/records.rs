@@ -166,6 +166,14 @@ impl Spec {
     }
 }
 
+/// An epoch-ms time's day in the locale's medium form ("Oct 16, 2023"; the phone's zone is UTC),
+/// as records apps show due days and start days.
+pub fn day(sys: &System, ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| locale::format_date(t.date_naive(), &sys.locale, locale::DateStyle::Medium))
+        .unwrap_or_default()
+}
+
 /// `12345` cents as `123.45`.
 pub fn cents_text(cents: i64) -> String {
     let sign = if cents < 0 { "-" } else { "" };
