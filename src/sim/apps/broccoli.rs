@@ -91,6 +91,7 @@ pub static SPEC: Spec = Spec {
     title_field: 0,
     subtitle: description,
     trailing: nothing,
+    facts: None,
     titles: Titles {
         list: "recipes",
         new: "new_recipe",

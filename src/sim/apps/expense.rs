@@ -120,6 +120,7 @@ pub static SPEC: Spec = Spec {
     title_field: 0,
     subtitle,
     trailing: amount,
+    facts: None,
     titles: Titles {
         list: "expense_logs",
         new: "expense_entry",

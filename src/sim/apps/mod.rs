@@ -15,9 +15,11 @@ pub mod contacts;
 pub mod dialer;
 pub mod expense;
 pub mod files;
+pub mod joplin;
 pub mod launcher;
 pub mod markor;
 pub mod messages;
+pub mod opentracks;
 pub mod records;
 pub mod role_request;
 pub mod settings;
@@ -86,5 +88,7 @@ pub fn catalog() -> Vec<AppInfo> {
         broccoli::info(),
         tasks::info(),
         markor::info(),
+        joplin::info(),
+        opentracks::info(),
     ]
 }

@@ -47,15 +47,16 @@ pub struct Field {
     pub required: bool,
 }
 
-/// An epoch-milliseconds column the app reads for its rows (a record's `stamps`).
+/// A number column the app reads for its rows (a record's `stamps`): an epoch-milliseconds time,
+/// or another measure the app shows but the form never edits (a track's distance or duration).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stamp {
     /// Set to the clock when the row is made.
     Created,
     /// Set to the clock when the row is made and on every save.
     Modified,
-    /// Shown but never written by the form (a task's due or completion time, set by whoever
-    /// wrote the row): a new row leaves it to the column's default.
+    /// Shown but never written by the form (a task's due or completion time, a track's distance,
+    /// set by whoever wrote the row): a new row leaves it to the column's default.
     Kept,
 }
 
@@ -86,6 +87,8 @@ pub struct Ids {
     pub title: &'static str,
     pub subtitle: &'static str,
     pub trailing: &'static str,
+    /// The add button; empty for an app whose rows are made elsewhere (OpenTracks records a
+    /// track, it has no form for a new one).
     pub fab: &'static str,
     pub save: &'static str,
 }
@@ -122,6 +125,9 @@ pub struct Spec {
     /// A row's second line and its value at the end (amount, servings).
     pub subtitle: fn(&System, &Record) -> String,
     pub trailing: fn(&System, &Record) -> String,
+    /// Labelled values the detail page shows below the fields (string resource of the label, the
+    /// value): a track's statistics. `None`: the subtitle's one line instead.
+    pub facts: Option<fn(&System, &Record) -> Vec<(&'static str, String)>>,
     pub titles: Titles,
     pub ids: Ids,
     pub intro: Option<Intro>,
@@ -158,6 +164,14 @@ impl Spec {
             _ => value.to_string(),
         }
     }
+}
+
+/// An epoch-ms time's day in the locale's medium form ("Oct 16, 2023"; the phone's zone is UTC),
+/// as records apps show due days and start days.
+pub fn day(sys: &System, ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| locale::format_date(t.date_naive(), &sys.locale, locale::DateStyle::Medium))
+        .unwrap_or_default()
 }
 
 /// `12345` cents as `123.45`.
@@ -505,7 +519,9 @@ impl RecordsApp {
                 let Some(id) = row(tag) else { return false };
                 self.selection.get_or_insert_with(BTreeSet::new).insert(id);
             }
-            UiEvent::Click(tag) if tag == "fab" && self.selection.is_none() => {
+            UiEvent::Click(tag)
+                if tag == "fab" && self.selection.is_none() && !self.spec.ids.fab.is_empty() =>
+            {
                 self.open_form(sys, None)
             }
             UiEvent::Click(tag) if tag == "sel_close" => self.selection = None,

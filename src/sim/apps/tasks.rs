@@ -15,7 +15,7 @@ use chrono::{DateTime, Timelike};
 
 use super::records::{self, Field, Ids, Kind, Record, Spec, Stamp, Titles};
 use crate::sim::app::AppInfo;
-use crate::sim::locale::{self, DateStyle};
+use crate::sim::locale;
 use crate::sim::system::System;
 
 pub const PACKAGE: &str = "org.tasks";
@@ -69,19 +69,13 @@ const FIELDS: &[Field] = &[
 const DUE: usize = 2;
 const COMPLETED: usize = 3;
 
-fn day(sys: &System, ms: i64) -> String {
-    DateTime::from_timestamp_millis(ms)
-        .map(|t| locale::format_date(t.date_naive(), &sys.locale, DateStyle::Medium))
-        .unwrap_or_default()
-}
-
 /// "Due Oct 16, 2023 · Completed Oct 12, 2023": the due day (with its time when the task has one)
 /// and, for a done task, the day it was done.
 fn when(sys: &System, r: &Record) -> String {
     let tr = |name| SPEC.tr(sys, name);
     let due = r.stamps.get(DUE).copied().unwrap_or_default();
     let mut text = if due > 0 {
-        let mut due_text = format!("{} {}", tr("due"), day(sys, due));
+        let mut due_text = format!("{} {}", tr("due"), records::day(sys, due));
         // `Task.hasDueTime`: a due time is kept with a non-zero seconds field.
         if due % 60_000 > 0 {
             if let Some(t) = DateTime::from_timestamp_millis(due) {
@@ -98,7 +92,11 @@ fn when(sys: &System, r: &Record) -> String {
     };
     let completed = r.stamps.get(COMPLETED).copied().unwrap_or_default();
     if completed > 0 {
-        text.push_str(&format!(" · {} {}", tr("completed"), day(sys, completed)));
+        text.push_str(&format!(
+            " · {} {}",
+            tr("completed"),
+            records::day(sys, completed)
+        ));
     }
     text
 }
@@ -133,6 +131,7 @@ pub static SPEC: Spec = Spec {
     title_field: 0,
     subtitle: when,
     trailing: priority,
+    facts: None,
     titles: Titles {
         list: "my_tasks",
         new: "new_task",

@@ -119,7 +119,7 @@ pub(super) fn list(
                 )
                 .id(spec.rid("tv_no_item")),
             )
-            .child(fab(sys, spec));
+            .children(fab(sys, spec));
     }
     let height = m.dp(72.0);
     let rows = records.iter().enumerate().map(|(i, r)| {
@@ -134,15 +134,19 @@ pub(super) fn list(
             .children(rows),
     );
     if selection.is_none() {
-        root = root.child(fab(sys, spec));
+        root = root.children(fab(sys, spec));
     }
     root
 }
 
-fn fab(sys: &System, spec: &Spec) -> View {
-    communication::fab(sys, sys.metrics.content, "", spec.tr(sys, "add"), "add")
+fn fab(sys: &System, spec: &Spec) -> Option<View> {
+    if spec.ids.fab.is_empty() {
+        return None;
+    }
+    let fab = communication::fab(sys, sys.metrics.content, "", spec.tr(sys, "add"), "add")
         .id(spec.rid(spec.ids.fab))
-        .on_click("fab")
+        .on_click("fab");
+    Some(fab)
 }
 
 /// One row: a checkbox in selection mode (`picked`), else a round badge; the title and subtitle;
@@ -269,8 +273,24 @@ pub(super) fn detail(sys: &System, spec: &Spec, r: &Record) -> View {
         );
         rows.take(m.dp(12.0));
     }
+    if let Some(facts) = spec.facts {
+        for (label, value) in facts(sys, r) {
+            children.push(
+                View::new(class::TEXT_VIEW, rows.take(m.sp(20.0)))
+                    .text(spec.tr(sys, label))
+                    .style(text_style(12.0, p.secondary_text)),
+            );
+            children.push(
+                View::new(class::TEXT_VIEW, rows.take(m.sp(24.0)))
+                    .id(spec.rid(&format!("tv_{label}")))
+                    .text(value)
+                    .style(text_style(16.0, p.on_surface)),
+            );
+            rows.take(m.dp(12.0));
+        }
+    }
     let extra = (spec.subtitle)(sys, r);
-    if !extra.is_empty() {
+    if spec.facts.is_none() && !extra.is_empty() {
         children.push(
             View::new(class::TEXT_VIEW, rows.take(m.sp(24.0)))
                 .id(spec.rid("tv_info"))

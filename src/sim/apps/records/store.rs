@@ -29,6 +29,16 @@ fn as_text(kind: Kind, value: Value) -> String {
     }
 }
 
+/// A stamp's stored value as a whole number: an integer as is, a REAL (a distance another writer
+/// stored as a float) rounded, anything else 0.
+fn as_number(value: Value) -> i64 {
+    match value {
+        Value::Integer(i) => i,
+        Value::Real(f) => f.round() as i64,
+        _ => 0,
+    }
+}
+
 /// Every row, in the app's order.
 pub fn list(db: &Connection, spec: &Spec) -> rusqlite::Result<Vec<Record>> {
     let columns: Vec<&str> = std::iter::once(spec.key)
@@ -51,10 +61,7 @@ pub fn list(db: &Connection, spec: &Spec) -> rusqlite::Result<Vec<Record>> {
             .map(|(i, f)| r.get::<_, Value>(i + 1).map(|v| as_text(f.kind, v)))
             .collect::<rusqlite::Result<Vec<_>>>()?;
         let stamps = (0..spec.stamps.len())
-            .map(|i| {
-                r.get::<_, Option<i64>>(n + 1 + i)
-                    .map(Option::unwrap_or_default)
-            })
+            .map(|i| r.get::<_, Value>(n + 1 + i).map(as_number))
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(Record {
             id: r.get(0)?,
