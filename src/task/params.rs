@@ -288,6 +288,8 @@ pub enum Generator {
     },
     /// A note's text: a sentence when drawn, any printable text as an override.
     Text,
+    /// A receipt's transaction lines ([`super::receipt_params`]).
+    ReceiptRows,
 }
 
 impl Generator {
@@ -310,6 +312,7 @@ impl Generator {
         "folder_name",
         "random_string",
         "text",
+        "receipt_rows",
     ];
 }
 
@@ -544,6 +547,7 @@ impl Generator {
                 Value::plain(super::note_params::random_string(rng, *len))
             }
             Generator::Text => Value::plain(pick(rng, SENTENCES)),
+            Generator::ReceiptRows => super::receipt_params::draw(rng),
             Generator::Digits { len } => {
                 let mut s = String::new();
                 s.push(char::from(b'1' + rng.gen_range(0..9u8)));
@@ -796,6 +800,7 @@ impl Generator {
             }
             Generator::RandomString { len } => super::note_params::parse_random_string(text, *len),
             Generator::Text => super::note_params::parse_text(text),
+            Generator::ReceiptRows => super::receipt_params::parse(text),
             Generator::Digits { len } => {
                 let ok = text.len() == *len
                     && text.bytes().all(|b| b.is_ascii_digit())
@@ -1155,6 +1160,7 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
             Generator::RandomString { len: len as usize }
         }
         "text" => Generator::Text,
+        "receipt_rows" => Generator::ReceiptRows,
         other => {
             return Err(format!(
                 "unknown generator {other:?} (known: {})",

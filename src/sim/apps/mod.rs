@@ -13,11 +13,15 @@ pub mod clock;
 pub mod communication;
 pub mod contacts;
 pub mod dialer;
+pub mod draw;
 pub mod expense;
 pub mod files;
+pub mod folder_picker;
+pub mod gallery;
 pub mod launcher;
 pub mod markor;
 pub mod messages;
+pub mod pictures;
 pub mod records;
 pub mod role_request;
 pub mod settings;
@@ -86,5 +90,7 @@ pub fn catalog() -> Vec<AppInfo> {
         broccoli::info(),
         tasks::info(),
         markor::info(),
+        gallery::info(),
+        draw::info(),
     ]
 }
