@@ -245,6 +245,8 @@ async fn goldens_survive_environments_and_empty_replays_fail() {
                 "broccoli",
                 "simple calendar pro",
                 "tasks",
+                "simple gallery pro",
+                "simple draw pro",
             ]
             .contains(&a.as_str())
         })

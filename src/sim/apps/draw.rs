@@ -253,7 +253,11 @@ impl Draw {
             UiEvent::TextChanged { tag, text } if tag == "save_name" => dialog.name = text.clone(),
             UiEvent::Click(tag) => match tag.as_str() {
                 "save_name" => {}
-                "save_path" => dialog.picker = Some(FolderPicker::new(sys, &dialog.folder)),
+                "save_path" => {
+                    // The picker takes focus from the name field, so the keyboard goes down.
+                    dialog.picker = Some(FolderPicker::new(sys, &dialog.folder));
+                    sys.request(Request::ClearFocus);
+                }
                 "save_cancel" => {
                     self.save = None;
                     sys.request(Request::ClearFocus);
@@ -438,13 +442,13 @@ impl App for Draw {
         let main = self.render_main(sys);
         match &self.save {
             None => main,
-            Some(dialog) => {
-                let main = main.child(self.render_save(sys, dialog));
-                match &dialog.picker {
-                    Some(picker) => main.child(picker.render(sys, PACKAGE)),
-                    None => main,
-                }
-            }
+            // The picker is a dialog window of its own over the save dialog's: only the top one
+            // is on screen for the dump, as uiautomator dumps the focused window.
+            Some(SaveDialog {
+                picker: Some(picker),
+                ..
+            }) => main.child(picker.render(sys, PACKAGE)),
+            Some(dialog) => main.child(self.render_save(sys, dialog)),
         }
     }
 

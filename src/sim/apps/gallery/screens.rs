@@ -15,8 +15,6 @@ use crate::sim::locale;
 use crate::sim::system::System;
 use crate::sim::view::{class, Style, View};
 
-/// Simple Mobile Tools' default primary colour (orange).
-const PRIMARY: [u8; 4] = [245, 124, 0, 255];
 /// The folder grid's and the media grid's columns (`dir_column_cnt`, `media_column_cnt`).
 const FOLDER_COLUMNS: i32 = 2;
 const MEDIA_COLUMNS: i32 = 3;
