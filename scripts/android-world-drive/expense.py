@@ -29,6 +29,7 @@ DRIVES = {
     "ExpenseAddSingle": lambda task: ("aw.expense.add_single", _added(task)),
     "ExpenseAddMultiple": lambda task: ("aw.expense.add_multiple", _added(task)),
     "ExpenseAddMultipleFromMarkor": lambda task: ("aw.expense.add_multiple_from_markor", _added(task)),
+    "ExpenseAddMultipleFromGallery": lambda task: ("aw.expense.add_multiple_from_gallery", _added(task)),
     "ExpenseDeleteSingle": lambda task: ("aw.expense.delete_single", _rows(_listed(task.rows_to_delete))),
     "ExpenseDeleteMultiple": lambda task: ("aw.expense.delete_multiple", _rows(_listed(task.rows_to_delete))),
     "ExpenseDeleteMultiple2": lambda task: ("aw.expense.delete_multiple_2", _rows(_listed(task.rows_to_delete))),

@@ -1,8 +1,8 @@
 """Drive entries for AndroidWorld's Markor and Files classes: each maps a task AndroidWorld drew
 (its `params`, and what `initialize_task` wrote) to the droidmcp template whose golden does that
 goal, with the template parameters that make it (tasks/aw_markor.toml, tasks/aw_files.toml).
-MarkorTranscribeReceipt and MarkorTranscribeVideo have none: their viewer apps (Simple Gallery,
-VLC) are not on the phone."""
+MarkorTranscribeReceipt's receipt is read in Simple Gallery Pro; MarkorTranscribeVideo has none:
+its viewer app (VLC) is not on the phone."""
 
 
 def _unescaped(text):
@@ -71,6 +71,9 @@ DRIVES = {
         "aw.markor.create_note_and_sms",
         {"file_name": task.params["file_name"], "text": task.params["text"],
          "number": task.params["number"]}),
+    # AndroidWorld's text is the CSV header, then the receipt's transaction lines.
+    "MarkorTranscribeReceipt": lambda task: (
+        "aw.markor.transcribe_receipt", {"rows": task.params["text"].split("\n", 1)[1]}),
     "FilesMoveFile": lambda task: (
         "aw.files.move_file",
         {"file_name": task.params["file_name"], "source": task.params["source_folder"],

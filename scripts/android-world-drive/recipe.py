@@ -47,6 +47,7 @@ DRIVES = {
     "RecipeAddMultipleRecipes": lambda task: ("aw.recipe.add_multiple", _added(task)),
     "RecipeAddMultipleRecipesFromMarkor": lambda task: ("aw.recipe.add_multiple_from_markor", _added(task)),
     "RecipeAddMultipleRecipesFromMarkor2": lambda task: ("aw.recipe.add_multiple_from_markor_2", _one_time(task)),
+    "RecipeAddMultipleRecipesFromImage": lambda task: ("aw.recipe.add_multiple_from_image", _added(task)),
     "RecipeDeleteSingleRecipe": lambda task: ("aw.recipe.delete_single", _deleted(task)),
     "RecipeDeleteSingleWithRecipeWithNoise": lambda task: ("aw.recipe.delete_single_with_noise", _deleted(task)),
     "RecipeDeleteMultipleRecipes": lambda task: ("aw.recipe.delete_multiple", _deleted(task)),

@@ -23,6 +23,13 @@ pub enum UiEvent {
     EditorAction(String),
     /// A SeekBar with this tag was set to `value` by a tap or drag.
     Seek { tag: String, value: i32 },
+    /// A finger moved from `from` to `to` (screen px) over a drawing surface with this tag
+    /// ([`crate::sim::view::View::draws`]).
+    Stroke {
+        tag: String,
+        from: crate::geom::Point,
+        to: crate::geom::Point,
+    },
     /// The back key; an app that does not handle it is finished by the framework.
     Back,
     /// An alarm the app scheduled with [`System::set_alarm`] came due (the app may be in the

@@ -112,7 +112,9 @@ impl App for Fixture {
             UiEvent::LongClick(tag) => seen.long_clicks.push(tag.clone()),
             UiEvent::Seek { tag, value } if tag == "list_seek" => seen.list_seek = Some(*value),
             UiEvent::Seek { value, .. } => seen.seek = Some(*value),
-            UiEvent::Back | UiEvent::Alarm(_) | UiEvent::Broadcast(_) => return false,
+            UiEvent::Back | UiEvent::Alarm(_) | UiEvent::Broadcast(_) | UiEvent::Stroke { .. } => {
+                return false
+            }
         }
         true
     }

@@ -83,6 +83,32 @@ pub struct Style {
     /// the right unless its first strong letter is left-to-right, as a TextView's default
     /// gravity `start` and `firstStrong` text direction do.
     pub rtl: bool,
+    /// A bitmap the view shows scaled to fit its bounds, centred (an ImageView's `fitCenter`):
+    /// a gallery's photo or thumbnail, a drawing app's canvas.
+    pub picture: Option<Picture>,
+}
+
+/// Decoded pixels shared between frames (cheap to clone). Two pictures are equal when they are
+/// the same decoded image or hold the same pixels.
+#[derive(Clone)]
+pub struct Picture(pub std::sync::Arc<image::RgbaImage>);
+
+impl Picture {
+    pub fn new(image: image::RgbaImage) -> Picture {
+        Picture(std::sync::Arc::new(image))
+    }
+}
+
+impl std::fmt::Debug for Picture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Picture({}x{})", self.0.width(), self.0.height())
+    }
+}
+
+impl PartialEq for Picture {
+    fn eq(&self, other: &Picture) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
 }
 
 /// Colours the renderer resolves against the light or dark theme, so apps need not know the theme.
@@ -133,6 +159,9 @@ pub struct View {
     /// `android:showSoftInputOnFocus="false"` on an editable view: it takes focus and typed keys
     /// but no soft keyboard comes up (the Dialer's digits, which its own dial pad types into).
     pub no_soft_input: bool,
+    /// A surface that takes a finger's path (a drawing app's canvas): a swipe that starts on it
+    /// is delivered as [`crate::sim::app::UiEvent::Stroke`] instead of scrolling or a direction.
+    pub draws: bool,
 }
 
 impl View {
@@ -156,7 +185,15 @@ impl View {
             children: Vec::new(),
             layout_ltr: false,
             no_soft_input: false,
+            draws: false,
         }
+    }
+
+    /// A drawing surface with this tag (see [`View::draws`]).
+    pub fn drawing(mut self, tag: impl Into<String>) -> Self {
+        self.tag = Some(tag.into());
+        self.draws = true;
+        self
     }
 
     /// Focus without a soft keyboard (see [`View::no_soft_input`]).

@@ -20,8 +20,10 @@ pub mod near_miss;
 pub mod note_params;
 pub mod params;
 pub mod raw;
+pub mod receipt_params;
 pub mod setup;
 pub mod template;
+pub mod text_image;
 pub mod validate;
 
 use std::collections::BTreeMap;

@@ -33,6 +33,12 @@ pub enum SetupStep {
         content: String,
         mode: u32,
     },
+    /// A picture of `text` (black on white) pushed as a JPEG or PNG by `path`'s extension: the
+    /// receipts and lists AndroidWorld puts in the gallery ([`super::text_image`]).
+    PushImage {
+        path: String,
+        text: String,
+    },
     ForceStop {
         package: String,
     },
@@ -213,6 +219,11 @@ impl SetupStep {
                     mode: *mode,
                 }]
             }
+            SetupStep::PushImage { path, text } => vec![ShellOp::Push {
+                path: path.clone(),
+                data: super::text_image::encode(path, text)?,
+                mode: 0o660,
+            }],
             SetupStep::ForceStop { package } => {
                 vec![exec(format!("am force-stop {}", sh_quote(package)))]
             }
@@ -310,6 +321,10 @@ impl SetupStep {
             SetupStep::PushFile { path, content, .. } => {
                 *path = f(path);
                 *content = f(content);
+            }
+            SetupStep::PushImage { path, text } => {
+                *path = f(path);
+                *text = f(text);
             }
             SetupStep::ForceStop { package }
             | SetupStep::ClearApp { package }

@@ -13,13 +13,17 @@ pub mod clock;
 pub mod communication;
 pub mod contacts;
 pub mod dialer;
+pub mod draw;
 pub mod expense;
 pub mod files;
+pub mod folder_picker;
+pub mod gallery;
 pub mod joplin;
 pub mod launcher;
 pub mod markor;
 pub mod messages;
 pub mod opentracks;
+pub mod pictures;
 pub mod records;
 pub mod role_request;
 pub mod settings;
@@ -90,5 +94,7 @@ pub fn catalog() -> Vec<AppInfo> {
         markor::info(),
         joplin::info(),
         opentracks::info(),
+        gallery::info(),
+        draw::info(),
     ]
 }

@@ -176,6 +176,36 @@ pub fn rename(sys: &mut System, from: &str, to: &str) -> Result<(), StorageError
     Ok(())
 }
 
+/// Writes a file's bytes (an image an app saves), creating it and its folder when missing.
+pub fn write_bytes(sys: &mut System, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
+    let h = host(sys, path)?;
+    if let Some(dir) = h.parent() {
+        std::fs::create_dir_all(dir).map_err(io(path))?;
+    }
+    std::fs::write(h, bytes).map_err(io(path))?;
+    let now = sys.clock.now();
+    sys.file_times.stamp(path, now);
+    sys.file_times.stamp(parent_of(path), now);
+    Ok(())
+}
+
+/// Copies the file `from` to `to`, which must not exist; the copy is new (dated now), as a copy
+/// through the apps' file streams is.
+pub fn copy(sys: &mut System, from: &str, to: &str) -> Result<(), StorageError> {
+    let src = host(sys, from)?;
+    if !src.is_file() {
+        return Err(StorageError::Missing(name_of(from).to_string()));
+    }
+    if exists(sys, to) {
+        return Err(StorageError::Exists(name_of(to).to_string()));
+    }
+    std::fs::copy(src, host(sys, to)?).map_err(io(from))?;
+    let now = sys.clock.now();
+    sys.file_times.stamp(to, now);
+    sys.file_times.stamp(parent_of(to), now);
+    Ok(())
+}
+
 /// Deletes a file, or a folder with everything in it.
 pub fn delete(sys: &mut System, path: &str) -> Result<(), StorageError> {
     let h = host(sys, path)?;

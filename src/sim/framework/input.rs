@@ -175,6 +175,12 @@ impl Framework {
         if screen::window_at(&windows, from) != Some(app.kind) {
             return;
         }
+        if let Some(tag) =
+            screen::find_at(&app.root, from, &|v| v.draws).and_then(|v| v.tag.clone())
+        {
+            self.dispatch(UiEvent::Stroke { tag, from, to });
+            return;
+        }
         // The innermost container under the finger that can actually scroll takes the gesture;
         // otherwise the app gets it as a directional swipe.
         let scrollable = |v: &View| {

@@ -127,6 +127,14 @@ fn host_of(sys: &System, data: &str) -> Option<std::path::PathBuf> {
     sys.host_path(&format!("{STORAGE}{rest}"))
 }
 
+/// The phone's path (under `/sdcard`) of a `_data` value (under `/storage/emulated/0`).
+pub fn android_path(data: &str) -> String {
+    match data.strip_prefix(STORAGE_NAME) {
+        Some(rest) => format!("{STORAGE}{rest}"),
+        None => data.to_string(),
+    }
+}
+
 /// One file or folder as the scan finds it.
 struct Found {
     data: String,

@@ -49,6 +49,47 @@ impl Canvas {
         self.image.width() as usize
     }
 
+    /// Draws `img` scaled into `dest` (clipped), sampling bilinearly and blending by its alpha:
+    /// photos and thumbnails at any size stay readable.
+    pub fn draw_image(&mut self, img: &RgbaImage, dest: Bounds) {
+        let r = dest.intersect(&self.clip);
+        if r.is_empty() || img.width() == 0 || img.height() == 0 {
+            return;
+        }
+        let (iw, ih) = (img.width() as f32, img.height() as f32);
+        let sx = iw / dest.width() as f32;
+        let sy = ih / dest.height() as f32;
+        let px = |x: u32, y: u32| {
+            img.get_pixel(x.min(img.width() - 1), y.min(img.height() - 1))
+                .0
+        };
+        for y in r.top..r.bottom {
+            let fy = ((y - dest.top) as f32 + 0.5) * sy - 0.5;
+            let y0 = fy.floor().max(0.0);
+            let ty = (fy - y0).clamp(0.0, 1.0);
+            for x in r.left..r.right {
+                let fx = ((x - dest.left) as f32 + 0.5) * sx - 0.5;
+                let x0 = fx.floor().max(0.0);
+                let tx = (fx - x0).clamp(0.0, 1.0);
+                let (xi, yi) = (x0 as u32, y0 as u32);
+                let (a, b, c, d) = (
+                    px(xi, yi),
+                    px(xi + 1, yi),
+                    px(xi, yi + 1),
+                    px(xi + 1, yi + 1),
+                );
+                let mut out = [0u8; 4];
+                for k in 0..4 {
+                    let top = a[k] as f32 * (1.0 - tx) + b[k] as f32 * tx;
+                    let bottom = c[k] as f32 * (1.0 - tx) + d[k] as f32 * tx;
+                    out[k] = (top * (1.0 - ty) + bottom * ty).round() as u8;
+                }
+                let alpha = out[3] as f32 / 255.0;
+                self.blend_pixel(x, y, [out[0], out[1], out[2], 255], alpha);
+            }
+        }
+    }
+
     /// Fills `rect` (clipped) with `color`; opaque colours are copied row by row.
     pub fn fill_rect(&mut self, rect: Bounds, color: Rgba) {
         let r = rect.intersect(&self.clip);

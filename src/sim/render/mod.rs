@@ -18,8 +18,8 @@ mod widgets;
 use image::RgbaImage;
 
 use super::view::{Role, View};
-pub use canvas::Canvas;
 use canvas::Rgba;
+pub use canvas::{sdf, Canvas};
 
 pub use icons::known as icon_known;
 pub use wallpaper::{image as wallpaper_image, Wallpaper};

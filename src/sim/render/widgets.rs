@@ -78,6 +78,13 @@ pub fn paint_view(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
     if let Some(bg) = ctx.background(view) {
         canvas.fill_round_rect(b, view.style.corner_radius, bg);
     }
+    if let Some(picture) = &view.style.picture {
+        canvas.draw_image(
+            &picture.0,
+            fit_center(picture.0.width(), picture.0.height(), b),
+        );
+        return;
+    }
     match view.class {
         class::BUTTON => paint_button(canvas, ctx, view),
         class::SWITCH | class::TOGGLE_BUTTON => paint_switch(canvas, ctx, view),
@@ -88,6 +95,20 @@ pub fn paint_view(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
         class::IMAGE_VIEW | class::IMAGE_BUTTON => paint_image(canvas, ctx, view),
         _ => paint_text_view(canvas, ctx, view),
     }
+}
+
+/// Where an image of `w`×`h` px sits in `b` scaled to fit, centred (ImageView's `fitCenter`).
+fn fit_center(w: u32, h: u32, b: Bounds) -> Bounds {
+    if w == 0 || h == 0 {
+        return b;
+    }
+    let scale = (b.width() as f32 / w as f32).min(b.height() as f32 / h as f32);
+    let (dw, dh) = (
+        (w as f32 * scale).round() as i32,
+        (h as f32 * scale).round() as i32,
+    );
+    let (left, top) = (b.left + (b.width() - dw) / 2, b.top + (b.height() - dh) / 2);
+    Bounds::new(left, top, left + dw, top + dh)
 }
 
 /// A TextView (and any other class with text): the text fills the bounds; with an icon, the icon

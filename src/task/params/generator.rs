@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::moments::{date_value, datetime_value, parse_time, time_value};
 use super::Value;
-use crate::task::{aw_events, note_params};
+use crate::task::{aw_events, note_params, receipt_params};
 
 /// A built-in generator.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +64,8 @@ pub enum Generator {
     },
     /// A note's text: a sentence when drawn, any printable text as an override.
     Text,
+    /// A receipt's transaction lines ([`receipt_params`]).
+    ReceiptRows,
 }
 
 impl Generator {
@@ -86,6 +88,7 @@ impl Generator {
         "folder_name",
         "random_string",
         "text",
+        "receipt_rows",
     ];
 }
 
@@ -216,6 +219,7 @@ impl Generator {
             }
             Generator::RandomString { len } => Value::plain(note_params::random_string(rng, *len)),
             Generator::Text => Value::plain(pick(rng, SENTENCES)),
+            Generator::ReceiptRows => receipt_params::draw(rng),
             Generator::Digits { len } => {
                 let mut s = String::new();
                 s.push(char::from(b'1' + rng.gen_range(0..9u8)));
@@ -358,6 +362,7 @@ impl Generator {
             }
             Generator::RandomString { len } => note_params::parse_random_string(text, *len),
             Generator::Text => note_params::parse_text(text),
+            Generator::ReceiptRows => receipt_params::parse(text),
             Generator::Digits { len } => {
                 let ok = text.len() == *len
                     && text.bytes().all(|b| b.is_ascii_digit())

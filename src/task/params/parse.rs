@@ -281,6 +281,7 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
             Generator::RandomString { len: len as usize }
         }
         "text" => Generator::Text,
+        "receipt_rows" => Generator::ReceiptRows,
         other => {
             return Err(format!(
                 "unknown generator {other:?} (known: {})",

@@ -62,6 +62,7 @@ pub(super) fn validate_step(
         "sql" => &["db", "sql"],
         "insert_rows" => &["db", "table", "count", "columns"],
         "push_file" => &["path", "content", "mode"],
+        "push_image" => &["path", "text"],
         "force_stop" | "clear_app" | "launch" => &["package"],
         "set_time" => &["time"],
         "set_clipboard" => &["text"],
@@ -75,7 +76,7 @@ pub(super) fn validate_step(
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, push_image, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
             ))
         }
     };
@@ -172,6 +173,10 @@ pub(super) fn validate_step(
                 mode: mode as u32,
             }
         }
+        "push_image" => SetupStep::PushImage {
+            path: need("path", &s.path)?,
+            text: need("text", &s.text)?,
+        },
         "force_stop" => SetupStep::ForceStop {
             package: need("package", &s.package)?,
         },
