@@ -288,6 +288,14 @@ pub enum Generator {
     },
     /// A note's text: a sentence when drawn, any printable text as an override.
     Text,
+    /// One of `from`, drawn from its `slot`-th of `of` equal slices, so parameters that share a
+    /// pool with other slots never draw the same item (AndroidWorld's `random.sample` of songs);
+    /// an override may be any item of the pool.
+    Distinct {
+        from: Vec<String>,
+        slot: usize,
+        of: usize,
+    },
 }
 
 impl Generator {
@@ -310,6 +318,7 @@ impl Generator {
         "folder_name",
         "random_string",
         "text",
+        "distinct",
     ];
 }
 
@@ -542,6 +551,10 @@ impl Generator {
             }
             Generator::RandomString { len } => {
                 Value::plain(super::note_params::random_string(rng, *len))
+            }
+            Generator::Distinct { from, slot, of } => {
+                let (lo, hi) = distinct_slice(from.len(), *slot, *of);
+                Value::plain(from[rng.gen_range(lo..hi)].clone())
             }
             Generator::Text => Value::plain(pick(rng, SENTENCES)),
             Generator::Digits { len } => {
@@ -796,6 +809,11 @@ impl Generator {
             }
             Generator::RandomString { len } => super::note_params::parse_random_string(text, *len),
             Generator::Text => super::note_params::parse_text(text),
+            Generator::Distinct { from, .. } => from
+                .iter()
+                .find(|f| *f == text)
+                .map(|f| Value::plain(f.clone()))
+                .ok_or_else(|| format!("{text:?} is not one of {from:?}")),
             Generator::Digits { len } => {
                 let ok = text.len() == *len
                     && text.bytes().all(|b| b.is_ascii_digit())
@@ -1145,6 +1163,26 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             Generator::FolderName { from }
         }
+        "distinct" => {
+            allowed(&["gen", "from", "slot", "of"])?;
+            let from = t
+                .get("from")
+                .and_then(T::as_array)
+                .ok_or("distinct needs from = [items]")?
+                .iter()
+                .map(|n| n.as_str().map(str::to_string).ok_or("from must list strings"))
+                .collect::<Result<Vec<_>, _>>()?;
+            let of = t.get("of").and_then(T::as_integer).unwrap_or(0);
+            let slot = t.get("slot").and_then(T::as_integer).unwrap_or(-1);
+            if of < 1 || slot < 0 || slot >= of || (from.len() as i64) < of {
+                return Err("distinct needs 0 <= slot < of <= the number of items".into());
+            }
+            Generator::Distinct {
+                from,
+                slot: slot as usize,
+                of: of as usize,
+            }
+        }
         "random_string" => {
             allowed(&["gen", "len"])?;
             let len = t
@@ -1171,10 +1209,20 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
             | Generator::FileName { .. }
             | Generator::FolderName { .. }
             | Generator::RandomString { .. }
+            | Generator::Distinct { .. }
     ) {
         allowed(&["gen"])?;
     }
     Ok(ParamSpec::Gen(g))
+}
+
+/// The items `[lo, hi)` of a pool of `len` that slot `slot` of `of` draws from: equal slices, the
+/// last taking what is left over.
+fn distinct_slice(len: usize, slot: usize, of: usize) -> (usize, usize) {
+    let size = len / of;
+    let lo = slot * size;
+    let hi = if slot + 1 == of { len } else { lo + size };
+    (lo, hi)
 }
 
 fn scalar(v: &toml::Value) -> Result<String, String> {

@@ -19,6 +19,7 @@ pub mod launcher;
 pub mod markor;
 pub mod messages;
 pub mod records;
+pub mod retro;
 pub mod role_request;
 pub mod settings;
 pub mod simple_calendar;
@@ -26,6 +27,7 @@ pub mod simple_sms;
 pub mod storage;
 pub mod tasks;
 pub mod texting;
+pub mod vlc;
 pub mod widgets;
 
 /// The category an app's main activity declares beside `MAIN`: the home app's is `HOME`, so it is
@@ -61,6 +63,7 @@ pub fn starts_by_name(info: &AppInfo, class: &str) -> bool {
     info.launch_activity == class
         || (info.package == simple_sms::PACKAGE && class == simple_sms::MAIN_ACTIVITY)
         || (info.package == simple_calendar::PACKAGE && class == simple_calendar::MAIN_ACTIVITY)
+        || (info.package == vlc::PACKAGE && class == vlc::MAIN_ACTIVITY)
 }
 
 /// Every installed app, in the order the package manager lists them.
@@ -86,5 +89,7 @@ pub fn catalog() -> Vec<AppInfo> {
         broccoli::info(),
         tasks::info(),
         markor::info(),
+        retro::info(),
+        vlc::info(),
     ]
 }

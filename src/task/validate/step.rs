@@ -62,6 +62,7 @@ pub(super) fn validate_step(
         "sql" => &["db", "sql"],
         "insert_rows" => &["db", "table", "count", "columns"],
         "push_file" => &["path", "content", "mode"],
+        "push_media" => &["path", "title", "artist", "duration_ms"],
         "force_stop" | "clear_app" | "launch" => &["package"],
         "set_time" => &["time"],
         "set_clipboard" => &["text"],
@@ -75,7 +76,7 @@ pub(super) fn validate_step(
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, push_media, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
             ))
         }
     };
@@ -172,6 +173,16 @@ pub(super) fn validate_step(
                 mode: mode as u32,
             }
         }
+        "push_media" => SetupStep::PushMedia {
+            path: need("path", &s.path)?,
+            title: s.title.clone().unwrap_or_default(),
+            artist: s.artist.clone().unwrap_or_default(),
+            duration_ms: match &s.duration_ms {
+                Some(toml::Value::String(t)) => t.clone(),
+                Some(toml::Value::Integer(n)) => n.to_string(),
+                _ => return Err(err("duration_ms", "push_media needs duration_ms".into())),
+            },
+        },
         "force_stop" => SetupStep::ForceStop {
             package: need("package", &s.package)?,
         },
