@@ -279,7 +279,9 @@ fn boxes(data: &[u8]) -> Vec<(&[u8], &[u8])> {
 }
 
 fn be32(b: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from(u32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?)))
+    Some(u64::from(u32::from_be_bytes(
+        b.get(at..at + 4)?.try_into().ok()?,
+    )))
 }
 
 fn be64(b: &[u8], at: usize) -> Option<u64> {
@@ -439,12 +441,7 @@ pub fn mp4(duration_ms: u64, width: u32, height: u32) -> Vec<u8> {
         &1u32.to_be_bytes(),
     ]
     .concat();
-    let stsz = [
-        &[0u8; 4][..],
-        &sample.to_be_bytes(),
-        &frames.to_be_bytes(),
-    ]
-    .concat();
+    let stsz = [&[0u8; 4][..], &sample.to_be_bytes(), &frames.to_be_bytes()].concat();
     let stsc = [
         &[0u8; 4][..],
         &1u32.to_be_bytes(),
@@ -468,10 +465,20 @@ pub fn mp4(duration_ms: u64, width: u32, height: u32) -> Vec<u8> {
             &mp4_box(b"stco", &[&stco]),
         ],
     );
-    let minf = mp4_box(b"minf", &[&mp4_box(b"vmhd", &[&[0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]]), &stbl]);
+    let minf = mp4_box(
+        b"minf",
+        &[
+            &mp4_box(b"vmhd", &[&[0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]]),
+            &stbl,
+        ],
+    );
     let mdia = mp4_box(
         b"mdia",
-        &[&mp4_box(b"mdhd", &[&mdhd]), &mp4_box(b"hdlr", &[&hdlr]), &minf],
+        &[
+            &mp4_box(b"mdhd", &[&mdhd]),
+            &mp4_box(b"hdlr", &[&hdlr]),
+            &minf,
+        ],
     );
     let trak = mp4_box(b"trak", &[&mp4_box(b"tkhd", &[&tkhd]), &mdia]);
     let moov = mp4_box(b"moov", &[&mp4_box(b"mvhd", &[&mvhd]), &trak]);

@@ -1170,7 +1170,11 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
                 .and_then(T::as_array)
                 .ok_or("distinct needs from = [items]")?
                 .iter()
-                .map(|n| n.as_str().map(str::to_string).ok_or("from must list strings"))
+                .map(|n| {
+                    n.as_str()
+                        .map(str::to_string)
+                        .ok_or("from must list strings")
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             let of = t.get("of").and_then(T::as_integer).unwrap_or(0);
             let slot = t.get("slot").and_then(T::as_integer).unwrap_or(-1);

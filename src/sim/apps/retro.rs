@@ -84,9 +84,15 @@ enum Dialog {
     /// "Add to playlist": the songs to add.
     AddTo(Vec<i64>),
     /// "New playlist": its name and the songs it starts with.
-    NewPlaylist { name: String, songs: Vec<i64> },
+    NewPlaylist {
+        name: String,
+        songs: Vec<i64>,
+    },
     PlaylistMenu(i64),
-    Rename { playlist: i64, name: String },
+    Rename {
+        playlist: i64,
+        name: String,
+    },
     Delete(i64),
     /// The selection's overflow menu.
     SelectionMenu,
@@ -162,7 +168,9 @@ impl Retro {
 
     fn add_to_playlist(&mut self, sys: &mut System, playlist: i64, ids: &[i64]) {
         let songs = Self::songs_by_id(sys, ids);
-        if let Err(e) = store::open_playlists(sys).and_then(|c| store::add_songs(&c, playlist, &songs)) {
+        if let Err(e) =
+            store::open_playlists(sys).and_then(|c| store::add_songs(&c, playlist, &songs))
+        {
             Self::fail(sys, "add to playlist", e);
         }
     }
@@ -185,7 +193,8 @@ impl Retro {
     }
 
     fn handle_dialog(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        if matches!(event, UiEvent::Back) || matches!(event, UiEvent::Click(t) if t == "dialog_cancel")
+        if matches!(event, UiEvent::Back)
+            || matches!(event, UiEvent::Click(t) if t == "dialog_cancel")
         {
             self.close_dialog(sys);
             return true;

@@ -171,9 +171,14 @@ impl Vlc {
                     self.add(sys, p, media);
                 }
             }
-            (Dialog::Duplicates { playlist, media, dups }, UiEvent::Click(tag))
-                if tag == "add_all_button" || tag == "add_new_button" =>
-            {
+            (
+                Dialog::Duplicates {
+                    playlist,
+                    media,
+                    dups,
+                },
+                UiEvent::Click(tag),
+            ) if tag == "add_all_button" || tag == "add_new_button" => {
                 let adding: Vec<i64> = if tag == "add_all_button" {
                     media
                 } else {
@@ -212,9 +217,7 @@ impl Vlc {
                 };
                 self.selected.clear();
                 self.playlist = None;
-                sys.request(Request::ResetScroll {
-                    tag: "list".into(),
-                });
+                sys.request(Request::ResetScroll { tag: "list".into() });
             }
             UiEvent::Click(tag) if tag == "sel_close" => self.selected.clear(),
             UiEvent::Click(tag) if tag == "sel_add_to_playlist" && !self.selected.is_empty() => {
@@ -225,18 +228,14 @@ impl Vlc {
             }
             UiEvent::Click(tag) if tag == "storage:internal" => {
                 self.dir = Some(INTERNAL.to_string());
-                sys.request(Request::ResetScroll {
-                    tag: "list".into(),
-                });
+                sys.request(Request::ResetScroll { tag: "list".into() });
             }
             UiEvent::Click(tag) if tag.starts_with("folder:") => {
                 if let Some(dir) = &self.dir {
                     let target = storage::join(dir, &tag["folder:".len()..]);
                     if storage::is_dir(sys, &target) {
                         self.dir = Some(target);
-                        sys.request(Request::ResetScroll {
-                            tag: "list".into(),
-                        });
+                        sys.request(Request::ResetScroll { tag: "list".into() });
                     }
                 }
             }

@@ -25,7 +25,15 @@ fn toolbar_action(sys: &System, bar: Bounds, slot: i32, desc: &str, icon: &'stat
 }
 
 /// One `item_list.xml` row: an image, the title and the line under it.
-fn row(sys: &System, b: Bounds, tag: &str, title: &str, text: &str, icon: &'static str, on: bool) -> View {
+fn row(
+    sys: &System,
+    b: Bounds,
+    tag: &str,
+    title: &str,
+    text: &str,
+    icon: &'static str,
+    on: bool,
+) -> View {
     let m = sys.metrics;
     let p = palette(sys);
     let text_left = m.dp(72.0);
@@ -41,7 +49,13 @@ fn row(sys: &System, b: Bounds, tag: &str, title: &str, text: &str, icon: &'stat
         .child(
             View::new(
                 class::IMAGE_VIEW,
-                at(b, m.dp(16.0), (b.height() - m.dp(44.0)) / 2, m.dp(44.0), m.dp(44.0)),
+                at(
+                    b,
+                    m.dp(16.0),
+                    (b.height() - m.dp(44.0)) / 2,
+                    m.dp(44.0),
+                    m.dp(44.0),
+                ),
             )
             .id(id("image"))
             .style(Style {
@@ -51,10 +65,13 @@ fn row(sys: &System, b: Bounds, tag: &str, title: &str, text: &str, icon: &'stat
             }),
         )
         .child(
-            View::new(class::TEXT_VIEW, at(b, text_left, m.dp(10.0), width, m.sp(24.0)))
-                .id(id("title"))
-                .text(title)
-                .style(text_style(16.0, p.on_surface)),
+            View::new(
+                class::TEXT_VIEW,
+                at(b, text_left, m.dp(10.0), width, m.sp(24.0)),
+            )
+            .id(id("title"))
+            .text(title)
+            .style(text_style(16.0, p.on_surface)),
         )
         .child(
             View::new(
@@ -80,7 +97,13 @@ fn playlist_line(sys: &System, songs: i64, duration: i64) -> String {
 }
 
 /// A list of song rows under `top`, tagged `song:<id>` (or `queue:<index>` in the queue).
-fn song_rows(sys: &System, body: Bounds, songs: &[Song], selected: &[i64], queue: bool) -> Vec<View> {
+fn song_rows(
+    sys: &System,
+    body: Bounds,
+    songs: &[Song],
+    selected: &[i64],
+    queue: bool,
+) -> Vec<View> {
     let h = sys.metrics.dp(72.0);
     songs
         .iter()
@@ -127,41 +150,33 @@ fn empty(sys: &System, body: Bounds, text: &str) -> View {
 fn selection_bar(sys: &System, c: Bounds, count: usize) -> View {
     let title = locale::format(&sys.locale, PACKAGE, "x_selected", &[&count]);
     let bar = Bounds::new(c.left, c.top, c.right, c.top + sys.metrics.dp(64.0));
-    View::new(class::VIEW_GROUP, bar)
-        .id(id("cab"))
-        .style(Style {
-            background: Some(palette(sys).card),
-            ..Style::default()
-        })
-        .children(communication::toolbar(sys, c, PACKAGE, &title, None).children)
-        .child(
-            View::new(
-                class::IMAGE_BUTTON,
-                at(bar, sys.metrics.dp(4.0), sys.metrics.dp(8.0), sys.metrics.dp(48.0), sys.metrics.dp(48.0)),
-            )
-            .desc(tr(sys, "close"))
-            .on_click("sel_close")
-            .style(Style {
-                icon: Some("close"),
-                text_color: Some(palette(sys).on_surface),
-                ..Style::default()
-            }),
-        )
-        .child(
-            toolbar_action(sys, bar, 0, tr(sys, "more_options"), "more_vert")
-                .id(id("action_more"))
-                .on_click("sel_more"),
-        )
-        .child(
-            toolbar_action(sys, bar, 1, tr(sys, "action_add_to_playing_queue"), "menu")
-                .id(id("action_add_to_current_playing"))
-                .on_click("sel_add_to_queue"),
-        )
-        .child(
-            toolbar_action(sys, bar, 2, tr(sys, "action_add_to_playlist"), "add")
-                .id(id("action_add_to_playlist"))
-                .on_click("sel_add_to_playlist"),
-        )
+    communication::toolbar(
+        sys,
+        c,
+        PACKAGE,
+        &title,
+        Some(("sel_close", tr(sys, "close"))),
+    )
+    .id(id("cab"))
+    .style(Style {
+        background: Some(palette(sys).card),
+        ..Style::default()
+    })
+    .child(
+        toolbar_action(sys, bar, 0, tr(sys, "more_options"), "more_vert")
+            .id(id("action_more"))
+            .on_click("sel_more"),
+    )
+    .child(
+        toolbar_action(sys, bar, 1, tr(sys, "action_add_to_playing_queue"), "menu")
+            .id(id("action_add_to_current_playing"))
+            .on_click("sel_add_to_queue"),
+    )
+    .child(
+        toolbar_action(sys, bar, 2, tr(sys, "action_add_to_playlist"), "add")
+            .id(id("action_add_to_playlist"))
+            .on_click("sel_add_to_playlist"),
+    )
 }
 
 /// The bottom navigation and, while a queue exists, the mini player above it; returns them with
@@ -180,7 +195,13 @@ fn bottom(sys: &System, app: &Retro, c: Bounds) -> (Vec<View>, i32) {
         .children(
             [
                 (Tab::Songs, "songs", "tab:songs", "action_song", "sound"),
-                (Tab::Playlists, "playlists", "tab:playlists", "action_playlist", "menu"),
+                (
+                    Tab::Playlists,
+                    "playlists",
+                    "tab:playlists",
+                    "action_playlist",
+                    "menu",
+                ),
             ]
             .into_iter()
             .zip(tabs)
@@ -192,20 +213,32 @@ fn bottom(sys: &System, app: &Retro, c: Bounds) -> (Vec<View>, i32) {
                     .on_click(tag)
                     .selected(on)
                     .child(
-                        View::new(class::IMAGE_VIEW, at(b, b.width() / 2 - m.dp(12.0), m.dp(8.0), m.dp(24.0), m.dp(24.0)))
-                            .style(Style {
-                                icon: Some(icon),
-                                text_color: Some(if on { ACCENT } else { p.secondary_text }),
-                                ..Style::default()
-                            }),
+                        View::new(
+                            class::IMAGE_VIEW,
+                            at(
+                                b,
+                                b.width() / 2 - m.dp(12.0),
+                                m.dp(8.0),
+                                m.dp(24.0),
+                                m.dp(24.0),
+                            ),
+                        )
+                        .style(Style {
+                            icon: Some(icon),
+                            text_color: Some(if on { ACCENT } else { p.secondary_text }),
+                            ..Style::default()
+                        }),
                     )
                     .child(
-                        View::new(class::TEXT_VIEW, at(b, 0, m.dp(36.0), b.width(), m.sp(20.0)))
-                            .text(tr(sys, name))
-                            .style(Style {
-                                center_text: true,
-                                ..text_style(12.0, if on { ACCENT } else { p.secondary_text })
-                            }),
+                        View::new(
+                            class::TEXT_VIEW,
+                            at(b, 0, m.dp(36.0), b.width(), m.sp(20.0)),
+                        )
+                        .text(tr(sys, name))
+                        .style(Style {
+                            center_text: true,
+                            ..text_style(12.0, if on { ACCENT } else { p.secondary_text })
+                        }),
                     )
             }),
         )];
@@ -227,19 +260,41 @@ fn bottom(sys: &System, app: &Retro, c: Bounds) -> (Vec<View>, i32) {
                 ..Style::default()
             })
             .child(
-                View::new(class::TEXT_VIEW, at(mini, m.dp(16.0), m.dp(16.0), mini.width() - m.dp(88.0), m.sp(24.0)))
-                    .id(id("miniPlayerTitle"))
-                    .text(format!("{} • {}", song.title, song.artist))
-                    .style(text_style(15.0, p.on_surface)),
+                View::new(
+                    class::TEXT_VIEW,
+                    at(
+                        mini,
+                        m.dp(16.0),
+                        m.dp(16.0),
+                        mini.width() - m.dp(88.0),
+                        m.sp(24.0),
+                    ),
+                )
+                .id(id("miniPlayerTitle"))
+                .text(format!("{} • {}", song.title, song.artist))
+                .style(text_style(15.0, p.on_surface)),
             )
             .child(
-                View::new(class::IMAGE_VIEW, at(mini, mini.width() - m.dp(56.0), m.dp(8.0), m.dp(40.0), m.dp(40.0)))
-                    .id(id("miniPlayerPlayPauseButton"))
-                    .style(Style {
-                        icon: Some(if app.playing.is_some() { "pause" } else { "play" }),
-                        text_color: Some(p.on_surface),
-                        ..Style::default()
+                View::new(
+                    class::IMAGE_VIEW,
+                    at(
+                        mini,
+                        mini.width() - m.dp(56.0),
+                        m.dp(8.0),
+                        m.dp(40.0),
+                        m.dp(40.0),
+                    ),
+                )
+                .id(id("miniPlayerPlayPauseButton"))
+                .style(Style {
+                    icon: Some(if app.playing.is_some() {
+                        "pause"
+                    } else {
+                        "play"
                     }),
+                    text_color: Some(p.on_surface),
+                    ..Style::default()
+                }),
             ),
     );
     (views, mini.top)
@@ -258,7 +313,11 @@ pub(super) fn render_library(sys: &System, app: &Retro) -> View {
         None => {
             let toolbar = if app.selected.is_empty() {
                 let mut t = communication::toolbar(sys, c, PACKAGE, tr(sys, "app_label"), None)
-                    .child(toolbar_action(sys, bar, 0, tr(sys, "action_search"), "search").id(id("action_search")).on_click("search"));
+                    .child(
+                        toolbar_action(sys, bar, 0, tr(sys, "action_search"), "search")
+                            .id(id("action_search"))
+                            .on_click("search"),
+                    );
                 if app.tab == Tab::Playlists {
                     t = t.child(
                         toolbar_action(sys, bar, 1, tr(sys, "action_new_playlist"), "add")
@@ -277,7 +336,11 @@ pub(super) fn render_library(sys: &System, app: &Retro) -> View {
                     if songs.is_empty() {
                         root = root.child(empty(sys, body, tr(sys, "no_songs")));
                     }
-                    root = root.child(list(body, "songs", song_rows(sys, body, &songs, &app.selected, false)));
+                    root = root.child(list(
+                        body,
+                        "songs",
+                        song_rows(sys, body, &songs, &app.selected, false),
+                    ));
                 }
                 Tab::Playlists => {
                     let playlists: Vec<Playlist> = store::open_playlists(sys)
@@ -292,18 +355,35 @@ pub(super) fn render_library(sys: &System, app: &Retro) -> View {
                         .enumerate()
                         .map(|(i, pl)| {
                             let b = communication::row_bounds(body, body.top, h, i);
-                            row(sys, b, &format!("playlist:{}", pl.id), &pl.name, &playlist_line(sys, pl.songs, pl.duration), "menu", false)
-                                .child(
-                                    View::new(class::IMAGE_BUTTON, at(b, b.width() - m.dp(56.0), (h - m.dp(48.0)) / 2, m.dp(48.0), m.dp(48.0)))
-                                        .id(id("menu"))
-                                        .desc(tr(sys, "more_options"))
-                                        .on_click(format!("playlist_menu:{}", pl.id))
-                                        .style(Style {
-                                            icon: Some("more_vert"),
-                                            text_color: Some(p.secondary_text),
-                                            ..Style::default()
-                                        }),
+                            row(
+                                sys,
+                                b,
+                                &format!("playlist:{}", pl.id),
+                                &pl.name,
+                                &playlist_line(sys, pl.songs, pl.duration),
+                                "menu",
+                                false,
+                            )
+                            .child(
+                                View::new(
+                                    class::IMAGE_BUTTON,
+                                    at(
+                                        b,
+                                        b.width() - m.dp(56.0),
+                                        (h - m.dp(48.0)) / 2,
+                                        m.dp(48.0),
+                                        m.dp(48.0),
+                                    ),
                                 )
+                                .id(id("menu"))
+                                .desc(tr(sys, "more_options"))
+                                .on_click(format!("playlist_menu:{}", pl.id))
+                                .style(Style {
+                                    icon: Some("more_vert"),
+                                    text_color: Some(p.secondary_text),
+                                    ..Style::default()
+                                }),
+                            )
                         })
                         .collect();
                     root = root.child(list(body, "playlists", rows));
@@ -312,46 +392,85 @@ pub(super) fn render_library(sys: &System, app: &Retro) -> View {
         }
         Some(Page::Playlist(pl)) => {
             let conn = store::open_playlists(sys).ok();
-            let name = conn.as_ref().and_then(|c| store::playlist_name(c, *pl)).unwrap_or_default();
+            let name = conn
+                .as_ref()
+                .and_then(|c| store::playlist_name(c, *pl))
+                .unwrap_or_default();
             let songs = conn
                 .as_ref()
                 .and_then(|c| store::playlist_songs(c, *pl).ok())
                 .unwrap_or_default();
             let total: i64 = songs.iter().map(|s| s.duration).sum();
             root = root.child(
-                communication::toolbar(sys, c, PACKAGE, &name, up)
-                    .child(
-                        toolbar_action(sys, bar, 0, tr(sys, "more_options"), "more_vert")
-                            .id(id("action_more"))
-                            .on_click(format!("playlist_menu:{pl}")),
-                    ),
+                communication::toolbar(sys, c, PACKAGE, &name, up).child(
+                    toolbar_action(sys, bar, 0, tr(sys, "more_options"), "more_vert")
+                        .id(id("action_more"))
+                        .on_click(format!("playlist_menu:{pl}")),
+                ),
             );
             let header = Bounds::new(c.left, body.top, c.right, body.top + m.dp(72.0));
             root = root
                 .child(
-                    View::new(class::TEXT_VIEW, at(header, m.dp(16.0), m.dp(8.0), header.width() - m.dp(160.0), m.sp(22.0)))
-                        .id(id("title"))
-                        .text(name.clone())
-                        .style(Style { bold: true, ..text_style(18.0, p.on_surface) }),
+                    View::new(
+                        class::TEXT_VIEW,
+                        at(
+                            header,
+                            m.dp(16.0),
+                            m.dp(8.0),
+                            header.width() - m.dp(160.0),
+                            m.sp(22.0),
+                        ),
+                    )
+                    .id(id("title"))
+                    .text(name.clone())
+                    .style(Style {
+                        bold: true,
+                        ..text_style(18.0, p.on_surface)
+                    }),
                 )
                 .child(
-                    View::new(class::TEXT_VIEW, at(header, m.dp(16.0), m.dp(8.0) + m.sp(26.0), header.width() - m.dp(160.0), m.sp(20.0)))
-                        .id(id("songCountText"))
-                        .text(playlist_line(sys, songs.len() as i64, total))
-                        .style(text_style(14.0, p.secondary_text)),
+                    View::new(
+                        class::TEXT_VIEW,
+                        at(
+                            header,
+                            m.dp(16.0),
+                            m.dp(8.0) + m.sp(26.0),
+                            header.width() - m.dp(160.0),
+                            m.sp(20.0),
+                        ),
+                    )
+                    .id(id("songCountText"))
+                    .text(playlist_line(sys, songs.len() as i64, total))
+                    .style(text_style(14.0, p.secondary_text)),
                 )
                 .child(
-                    View::new(class::BUTTON, at(header, header.width() - m.dp(128.0), m.dp(16.0), m.dp(112.0), m.dp(40.0)))
-                        .id(id("playAction"))
-                        .text(tr(sys, "action_play"))
-                        .on_click("play_playlist")
-                        .style(Style { icon: Some("play"), ..filled(ACCENT, ON_ACCENT, m.dp(20.0)) }),
+                    View::new(
+                        class::BUTTON,
+                        at(
+                            header,
+                            header.width() - m.dp(128.0),
+                            m.dp(16.0),
+                            m.dp(112.0),
+                            m.dp(40.0),
+                        ),
+                    )
+                    .id(id("playAction"))
+                    .text(tr(sys, "action_play"))
+                    .on_click("play_playlist")
+                    .style(Style {
+                        icon: Some("play"),
+                        ..filled(ACCENT, ON_ACCENT, m.dp(20.0))
+                    }),
                 );
             body.top = header.bottom;
             if songs.is_empty() {
                 root = root.child(empty(sys, body, tr(sys, "no_songs")));
             }
-            root = root.child(list(body, "playlist_songs", song_rows(sys, body, &songs, &[], false)));
+            root = root.child(list(
+                body,
+                "playlist_songs",
+                song_rows(sys, body, &songs, &[], false),
+            ));
         }
         Some(Page::Queue) => {
             let queue = Retro::queue(sys);
@@ -362,11 +481,24 @@ pub(super) fn render_library(sys: &System, app: &Retro) -> View {
                         .on_click("clear_queue"),
                 ),
             );
-            let playing: Vec<i64> = app.playing.and_then(|i| queue.get(i)).map(|s| vec![s.id]).unwrap_or_default();
-            root = root.child(list(body, "queue", song_rows(sys, body, &queue, &playing, true)));
+            let playing: Vec<i64> = app
+                .playing
+                .and_then(|i| queue.get(i))
+                .map(|s| vec![s.id])
+                .unwrap_or_default();
+            root = root.child(list(
+                body,
+                "queue",
+                song_rows(sys, body, &queue, &playing, true),
+            ));
         }
         Some(Page::Search(query)) => {
-            let field = Bounds::new(c.left + m.dp(64.0), bar.top + m.dp(8.0), c.right - m.dp(16.0), bar.bottom - m.dp(8.0));
+            let field = Bounds::new(
+                c.left + m.dp(64.0),
+                bar.top + m.dp(8.0),
+                c.right - m.dp(16.0),
+                bar.bottom - m.dp(8.0),
+            );
             root = root
                 .child(communication::toolbar(sys, c, PACKAGE, "", up))
                 .child(
@@ -393,7 +525,11 @@ pub(super) fn render_library(sys: &System, app: &Retro) -> View {
             if !q.is_empty() && found.is_empty() {
                 root = root.child(empty(sys, body, tr(sys, "no_results")));
             }
-            root = root.child(list(body, "search", song_rows(sys, body, &found, &[], false)));
+            root = root.child(list(
+                body,
+                "search",
+                song_rows(sys, body, &found, &[], false),
+            ));
         }
         Some(Page::SaveTo { .. }) => {}
     }
@@ -440,7 +576,11 @@ fn field(rows: &mut Rows, sys: &System, rid: &str, text: &str, tag: &str) -> Vie
 
 pub(super) fn render_dialog(sys: &System, screen: View, dialog: &Dialog) -> View {
     let m = &sys.metrics;
-    let cancel = (tr(sys, "action_cancel"), "dialog_cancel", "android:id/button2");
+    let cancel = (
+        tr(sys, "action_cancel"),
+        "dialog_cancel",
+        "android:id/button2",
+    );
     let (height, build): (i32, Box<dyn Fn(&mut Rows) -> Vec<View>>) = match dialog {
         Dialog::NewPlaylist { name, .. } => (
             m.dp(220.0),
@@ -449,7 +589,14 @@ pub(super) fn render_dialog(sys: &System, screen: View, dialog: &Dialog) -> View
                     title(rows, sys, tr(sys, "new_playlist_title")),
                     field(rows, sys, "actionNewPlaylist", name, "new_playlist_name"),
                 ];
-                v.extend(buttons(rows, sys, &[cancel, (tr(sys, "create_action"), "create", "android:id/button1")]));
+                v.extend(buttons(
+                    rows,
+                    sys,
+                    &[
+                        cancel,
+                        (tr(sys, "create_action"), "create", "android:id/button1"),
+                    ],
+                ));
                 v
             }),
         ),
@@ -477,8 +624,18 @@ pub(super) fn render_dialog(sys: &System, screen: View, dialog: &Dialog) -> View
             Box::new(move |rows| {
                 vec![
                     item(rows, sys, tr(sys, "action_play_next"), "sel_play_next"),
-                    item(rows, sys, tr(sys, "action_add_to_playing_queue"), "sel_add_to_queue"),
-                    item(rows, sys, tr(sys, "action_add_to_playlist"), "sel_add_to_playlist"),
+                    item(
+                        rows,
+                        sys,
+                        tr(sys, "action_add_to_playing_queue"),
+                        "sel_add_to_queue",
+                    ),
+                    item(
+                        rows,
+                        sys,
+                        tr(sys, "action_add_to_playlist"),
+                        "sel_add_to_playlist",
+                    ),
                 ]
             }),
         ),
@@ -500,7 +657,14 @@ pub(super) fn render_dialog(sys: &System, screen: View, dialog: &Dialog) -> View
                     title(rows, sys, tr(sys, "rename_playlist_title")),
                     field(rows, sys, "actionNewPlaylist", name, "rename_name"),
                 ];
-                v.extend(buttons(rows, sys, &[cancel, (tr(sys, "action_rename"), "rename_ok", "android:id/button1")]));
+                v.extend(buttons(
+                    rows,
+                    sys,
+                    &[
+                        cancel,
+                        (tr(sys, "action_rename"), "rename_ok", "android:id/button1"),
+                    ],
+                ));
                 v
             }),
         ),
@@ -514,10 +678,21 @@ pub(super) fn render_dialog(sys: &System, screen: View, dialog: &Dialog) -> View
                 Box::new(move |rows| {
                     let mut v = vec![
                         title(rows, sys, tr(sys, "delete_playlist_title")),
-                        label(rows.take(m.sp(48.0)), locale::format(&sys.locale, PACKAGE, "delete_playlist_x", &[&name]), 16.0)
-                            .id("android:id/message"),
+                        label(
+                            rows.take(m.sp(48.0)),
+                            locale::format(&sys.locale, PACKAGE, "delete_playlist_x", &[&name]),
+                            16.0,
+                        )
+                        .id("android:id/message"),
                     ];
-                    v.extend(buttons(rows, sys, &[cancel, (tr(sys, "action_delete"), "delete_ok", "android:id/button1")]));
+                    v.extend(buttons(
+                        rows,
+                        sys,
+                        &[
+                            cancel,
+                            (tr(sys, "action_delete"), "delete_ok", "android:id/button1"),
+                        ],
+                    ));
                     v
                 }),
             )
@@ -544,7 +719,13 @@ pub(super) fn render_picker(sys: &System, dir: &str, name: &str) -> View {
     } else {
         storage::name_of(dir).to_string()
     };
-    let bar = communication::toolbar(sys, c, "com.google.android.documentsui", &title, Some(("picker_cancel", tr(sys, "picker_cancel"))));
+    let bar = communication::toolbar(
+        sys,
+        c,
+        "com.google.android.documentsui",
+        &title,
+        Some(("picker_cancel", tr(sys, "picker_cancel"))),
+    );
     let save_bar = Bounds::new(c.left, c.bottom - m.dp(72.0), c.right, c.bottom);
     let body = Bounds::new(c.left, c.top + m.dp(64.0), c.right, save_bar.top);
     let h = m.dp(64.0);
@@ -556,18 +737,37 @@ pub(super) fn render_picker(sys: &System, dir: &str, name: &str) -> View {
             let mut v = View::new(class::LINEAR_LAYOUT, b)
                 .id(picker_id("item_root"))
                 .child(
-                    View::new(class::IMAGE_VIEW, at(b, m.dp(16.0), (h - m.dp(32.0)) / 2, m.dp(32.0), m.dp(32.0)))
-                        .style(Style {
-                            icon: Some(if e.is_dir { "folder" } else { "file" }),
-                            text_color: Some(p.secondary_text),
-                            ..Style::default()
-                        }),
+                    View::new(
+                        class::IMAGE_VIEW,
+                        at(b, m.dp(16.0), (h - m.dp(32.0)) / 2, m.dp(32.0), m.dp(32.0)),
+                    )
+                    .style(Style {
+                        icon: Some(if e.is_dir { "folder" } else { "file" }),
+                        text_color: Some(p.secondary_text),
+                        ..Style::default()
+                    }),
                 )
                 .child(
-                    View::new(class::TEXT_VIEW, at(b, m.dp(72.0), (h - m.sp(24.0)) / 2, b.width() - m.dp(88.0), m.sp(24.0)))
-                        .id("android:id/title")
-                        .text(e.name.clone())
-                        .style(text_style(16.0, if e.is_dir { p.on_surface } else { p.secondary_text })),
+                    View::new(
+                        class::TEXT_VIEW,
+                        at(
+                            b,
+                            m.dp(72.0),
+                            (h - m.sp(24.0)) / 2,
+                            b.width() - m.dp(88.0),
+                            m.sp(24.0),
+                        ),
+                    )
+                    .id("android:id/title")
+                    .text(e.name.clone())
+                    .style(text_style(
+                        16.0,
+                        if e.is_dir {
+                            p.on_surface
+                        } else {
+                            p.secondary_text
+                        },
+                    )),
                 );
             if e.is_dir {
                 v = v.on_click(format!("picker_dir:{}", e.name));
@@ -575,7 +775,12 @@ pub(super) fn render_picker(sys: &System, dir: &str, name: &str) -> View {
             v
         })
         .collect();
-    let cols = Bounds::new(save_bar.left + m.dp(16.0), save_bar.top + m.dp(12.0), save_bar.right - m.dp(128.0), save_bar.bottom - m.dp(12.0));
+    let cols = Bounds::new(
+        save_bar.left + m.dp(16.0),
+        save_bar.top + m.dp(12.0),
+        save_bar.right - m.dp(128.0),
+        save_bar.bottom - m.dp(12.0),
+    );
     communication::root(sys)
         .id(picker_id("drawer_layout"))
         .child(bar)
@@ -600,11 +805,20 @@ pub(super) fn render_picker(sys: &System, dir: &str, name: &str) -> View {
                         .style(text_style(16.0, p.on_surface)),
                 )
                 .child(
-                    View::new(class::BUTTON, at(save_bar, save_bar.width() - m.dp(112.0), m.dp(14.0), m.dp(96.0), m.dp(44.0)))
-                        .id("android:id/button1")
-                        .text(tr(sys, "picker_save"))
-                        .on_click("picker_save")
-                        .style(filled(p.accent, p.on_accent, m.dp(22.0))),
+                    View::new(
+                        class::BUTTON,
+                        at(
+                            save_bar,
+                            save_bar.width() - m.dp(112.0),
+                            m.dp(14.0),
+                            m.dp(96.0),
+                            m.dp(44.0),
+                        ),
+                    )
+                    .id("android:id/button1")
+                    .text(tr(sys, "picker_save"))
+                    .on_click("picker_save")
+                    .style(filled(p.accent, p.on_accent, m.dp(22.0))),
                 ),
         )
 }

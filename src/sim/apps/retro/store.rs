@@ -146,7 +146,10 @@ pub fn rename_playlist(conn: &Connection, id: i64, name: &str) -> rusqlite::Resu
 }
 
 pub fn delete_playlist(conn: &Connection, id: i64) -> rusqlite::Result<()> {
-    conn.execute("DELETE FROM SongEntity WHERE playlist_creator_id = ?1", [id])?;
+    conn.execute(
+        "DELETE FROM SongEntity WHERE playlist_creator_id = ?1",
+        [id],
+    )?;
     conn.execute("DELETE FROM PlaylistEntity WHERE playlist_id = ?1", [id])?;
     Ok(())
 }
@@ -335,7 +338,9 @@ mod tests {
         let q: Vec<String> = queue(&conn).unwrap().into_iter().map(|s| s.title).collect();
         assert_eq!(q, ["Y", "Z", "X"]);
         let n: i64 = conn
-            .query_row("SELECT count(*) FROM original_playing_queue", [], |r| r.get(0))
+            .query_row("SELECT count(*) FROM original_playing_queue", [], |r| {
+                r.get(0)
+            })
             .unwrap();
         assert_eq!(n, 3);
     }

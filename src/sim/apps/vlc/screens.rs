@@ -16,7 +16,15 @@ use crate::sim::view::{class, Style, View};
 /// VLC's orange.
 const ORANGE: [u8; 4] = [255, 136, 0, 255];
 
-fn item(sys: &System, b: Bounds, tag: Option<String>, title: &str, text: &str, icon: &'static str, on: bool) -> View {
+fn item(
+    sys: &System,
+    b: Bounds,
+    tag: Option<String>,
+    title: &str,
+    text: &str,
+    icon: &'static str,
+    on: bool,
+) -> View {
     let m = sys.metrics;
     let p = palette(sys);
     let left = m.dp(88.0);
@@ -28,13 +36,26 @@ fn item(sys: &System, b: Bounds, tag: Option<String>, title: &str, text: &str, i
             ..Style::default()
         })
         .child(
-            View::new(class::IMAGE_VIEW, at(b, m.dp(16.0), (b.height() - m.dp(40.0)) / 2, m.dp(56.0), m.dp(40.0)))
-                .id(id("ml_item_thumbnail"))
-                .style(Style {
-                    icon: Some(if on { "check" } else { icon }),
-                    text_color: Some([255, 255, 255, 255]),
-                    ..filled(if on { ORANGE } else { [96, 96, 96, 255] }, [255, 255, 255, 255], m.dp(4.0))
-                }),
+            View::new(
+                class::IMAGE_VIEW,
+                at(
+                    b,
+                    m.dp(16.0),
+                    (b.height() - m.dp(40.0)) / 2,
+                    m.dp(56.0),
+                    m.dp(40.0),
+                ),
+            )
+            .id(id("ml_item_thumbnail"))
+            .style(Style {
+                icon: Some(if on { "check" } else { icon }),
+                text_color: Some([255, 255, 255, 255]),
+                ..filled(
+                    if on { ORANGE } else { [96, 96, 96, 255] },
+                    [255, 255, 255, 255],
+                    m.dp(4.0),
+                )
+            }),
         )
         .child(
             View::new(class::TEXT_VIEW, at(b, left, m.dp(10.0), width, m.sp(24.0)))
@@ -44,10 +65,13 @@ fn item(sys: &System, b: Bounds, tag: Option<String>, title: &str, text: &str, i
         );
     if !text.is_empty() {
         v = v.child(
-            View::new(class::TEXT_VIEW, at(b, left, m.dp(10.0) + m.sp(24.0), width, m.sp(20.0)))
-                .id(id("ml_item_time"))
-                .text(text)
-                .style(text_style(14.0, p.secondary_text)),
+            View::new(
+                class::TEXT_VIEW,
+                at(b, left, m.dp(10.0) + m.sp(24.0), width, m.sp(20.0)),
+            )
+            .id(id("ml_item_time"))
+            .text(text)
+            .style(text_style(14.0, p.secondary_text)),
         );
     }
     if let Some(tag) = tag {
@@ -79,12 +103,23 @@ pub(super) fn render_main(sys: &System, app: &Vlc) -> View {
     let h = m.dp(72.0);
     let (title, up, rows): (String, bool, Vec<View>) = match app.tab {
         Tab::Video => {
-            let videos = conn.as_ref().and_then(|c| store::videos(c).ok()).unwrap_or_default();
+            let videos = conn
+                .as_ref()
+                .and_then(|c| store::videos(c).ok())
+                .unwrap_or_default();
             let rows = videos
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
-                    item(sys, communication::row_bounds(body, body.top, h, i), Some(format!("media:{}", v.id)), &v.title, &media_line(v), "play", app.selected.contains(&v.id))
+                    item(
+                        sys,
+                        communication::row_bounds(body, body.top, h, i),
+                        Some(format!("media:{}", v.id)),
+                        &v.title,
+                        &media_line(v),
+                        "play",
+                        app.selected.contains(&v.id),
+                    )
                 })
                 .collect();
             (tr(sys, "video").to_string(), false, rows)
@@ -93,7 +128,15 @@ pub(super) fn render_main(sys: &System, app: &Vlc) -> View {
             None => (
                 tr(sys, "browse").to_string(),
                 false,
-                vec![item(sys, communication::row_bounds(body, body.top, h, 0), Some("storage:internal".into()), tr(sys, "internal_memory"), "", "storage", false)],
+                vec![item(
+                    sys,
+                    communication::row_bounds(body, body.top, h, 0),
+                    Some("storage:internal".into()),
+                    tr(sys, "internal_memory"),
+                    "",
+                    "storage",
+                    false,
+                )],
             ),
             Some(dir) => {
                 let rows = storage::list(sys, dir)
@@ -102,13 +145,32 @@ pub(super) fn render_main(sys: &System, app: &Vlc) -> View {
                     .map(|(i, e)| {
                         let b = communication::row_bounds(body, body.top, h, i);
                         if e.is_dir {
-                            return item(sys, b, Some(format!("folder:{}", e.name)), &e.name, "", "folder", false);
+                            return item(
+                                sys,
+                                b,
+                                Some(format!("folder:{}", e.name)),
+                                &e.name,
+                                "",
+                                "folder",
+                                false,
+                            );
                         }
-                        let media = conn
-                            .as_ref()
-                            .and_then(|c| store::media_of_path(c, &e.path.replacen("/sdcard", "/storage/emulated/0", 1)));
+                        let media = conn.as_ref().and_then(|c| {
+                            store::media_of_path(
+                                c,
+                                &e.path.replacen("/sdcard", "/storage/emulated/0", 1),
+                            )
+                        });
                         match media {
-                            Some(mid) => item(sys, b, Some(format!("media:{mid}")), &e.name, "", "play", app.selected.contains(&mid)),
+                            Some(mid) => item(
+                                sys,
+                                b,
+                                Some(format!("media:{mid}")),
+                                &e.name,
+                                "",
+                                "play",
+                                app.selected.contains(&mid),
+                            ),
                             None => item(sys, b, None, &e.name, "", "file", false),
                         }
                     })
@@ -123,7 +185,10 @@ pub(super) fn render_main(sys: &System, app: &Vlc) -> View {
         },
         Tab::Playlists => match app.playlist {
             None => {
-                let playlists = conn.as_ref().and_then(|c| store::playlists(c).ok()).unwrap_or_default();
+                let playlists = conn
+                    .as_ref()
+                    .and_then(|c| store::playlists(c).ok())
+                    .unwrap_or_default();
                 let rows = playlists
                     .iter()
                     .enumerate()
@@ -133,18 +198,42 @@ pub(super) fn render_main(sys: &System, app: &Vlc) -> View {
                             locale::format(&sys.locale, PACKAGE, "media_count", &[&pl.count]),
                             duration_text(pl.duration)
                         );
-                        item(sys, communication::row_bounds(body, body.top, h, i), Some(format!("playlist:{}", pl.id)), &pl.name, &line, "menu", false)
+                        item(
+                            sys,
+                            communication::row_bounds(body, body.top, h, i),
+                            Some(format!("playlist:{}", pl.id)),
+                            &pl.name,
+                            &line,
+                            "menu",
+                            false,
+                        )
                     })
                     .collect();
                 (tr(sys, "playlists").to_string(), false, rows)
             }
             Some(pl) => {
-                let name = conn.as_ref().and_then(|c| store::playlist_name(c, pl)).unwrap_or_default();
-                let media = conn.as_ref().and_then(|c| store::playlist_media(c, pl).ok()).unwrap_or_default();
+                let name = conn
+                    .as_ref()
+                    .and_then(|c| store::playlist_name(c, pl))
+                    .unwrap_or_default();
+                let media = conn
+                    .as_ref()
+                    .and_then(|c| store::playlist_media(c, pl).ok())
+                    .unwrap_or_default();
                 let rows = media
                     .iter()
                     .enumerate()
-                    .map(|(i, v)| item(sys, communication::row_bounds(body, body.top, h, i), None, &v.title, &media_line(v), "play", false))
+                    .map(|(i, v)| {
+                        item(
+                            sys,
+                            communication::row_bounds(body, body.top, h, i),
+                            None,
+                            &v.title,
+                            &media_line(v),
+                            "play",
+                            false,
+                        )
+                    })
                     .collect();
                 (name, true, rows)
             }
@@ -155,57 +244,114 @@ pub(super) fn render_main(sys: &System, app: &Vlc) -> View {
         let up = up.then(|| ("up", tr(sys, "navigate_up")));
         communication::toolbar(sys, c, PACKAGE, &title, up).id(id("main_toolbar"))
     } else {
-        let count = locale::format(&sys.locale, PACKAGE, "selected_count", &[&app.selected.len()]);
-        communication::toolbar(sys, c, PACKAGE, &count, Some(("sel_close", tr(sys, "close"))))
-            .id(id("action_mode_bar"))
-            .style(Style {
-                background: Some(p.card),
-                ..Style::default()
-            })
-            .child(
-                communication::toolbar_action(sys, bar, 0, tr(sys, "add_to_playlist"), "add")
-                    .id(id("action_video_add_playlist"))
-                    .on_click("sel_add_to_playlist"),
-            )
-    };
-    let mut root = communication::root(sys).id(id("coordinator")).child(toolbar);
-    if empty {
-        root = root.child(
-            communication::centered_text(body, m.dp(96.0), m.sp(28.0), tr(sys, "nothing_to_display"), text_style(16.0, p.secondary_text))
-                .id(id("empty_loading")),
+        let count = locale::format(
+            &sys.locale,
+            PACKAGE,
+            "selected_count",
+            &[&app.selected.len()],
         );
-    }
-    root = root.child(View::new(class::RECYCLER_VIEW, body).id(id("list")).scrollable("list").children(rows));
-    let tabs = [
-        (Tab::Video, "video", "tab:video", "nav_video", "play"),
-        (Tab::Browse, "browse", "tab:browse", "nav_directories", "folder"),
-        (Tab::Playlists, "playlists", "tab:playlists", "nav_playlists", "menu"),
-    ];
-    let nav_view = View::new(class::FRAME_LAYOUT, nav)
-        .id(id("navigation"))
+        communication::toolbar(
+            sys,
+            c,
+            PACKAGE,
+            &count,
+            Some(("sel_close", tr(sys, "close"))),
+        )
+        .id(id("action_mode_bar"))
         .style(Style {
-            background: Some(p.surface),
+            background: Some(p.card),
             ..Style::default()
         })
-        .children(tabs.into_iter().zip(columns(nav, 3)).map(|((tab, name, tag, rid, icon), b)| {
-            let on = app.tab == tab;
-            let color = if on { ORANGE } else { p.secondary_text };
-            View::new(class::FRAME_LAYOUT, b)
-                .id(id(rid))
-                .desc(tr(sys, name))
-                .on_click(tag)
-                .selected(on)
-                .child(View::new(class::IMAGE_VIEW, at(b, b.width() / 2 - m.dp(12.0), m.dp(8.0), m.dp(24.0), m.dp(24.0))).style(Style {
-                    icon: Some(icon),
-                    text_color: Some(color),
-                    ..Style::default()
-                }))
-                .child(
-                    View::new(class::TEXT_VIEW, at(b, 0, m.dp(36.0), b.width(), m.sp(20.0)))
-                        .text(tr(sys, name))
-                        .style(Style { center_text: true, ..text_style(12.0, color) }),
-                )
-        }));
+        .child(
+            communication::toolbar_action(sys, bar, 0, tr(sys, "add_to_playlist"), "add")
+                .id(id("action_video_add_playlist"))
+                .on_click("sel_add_to_playlist"),
+        )
+    };
+    let mut root = communication::root(sys)
+        .id(id("coordinator"))
+        .child(toolbar);
+    if empty {
+        root = root.child(
+            communication::centered_text(
+                body,
+                m.dp(96.0),
+                m.sp(28.0),
+                tr(sys, "nothing_to_display"),
+                text_style(16.0, p.secondary_text),
+            )
+            .id(id("empty_loading")),
+        );
+    }
+    root = root.child(
+        View::new(class::RECYCLER_VIEW, body)
+            .id(id("list"))
+            .scrollable("list")
+            .children(rows),
+    );
+    let tabs = [
+        (Tab::Video, "video", "tab:video", "nav_video", "play"),
+        (
+            Tab::Browse,
+            "browse",
+            "tab:browse",
+            "nav_directories",
+            "folder",
+        ),
+        (
+            Tab::Playlists,
+            "playlists",
+            "tab:playlists",
+            "nav_playlists",
+            "menu",
+        ),
+    ];
+    let nav_view =
+        View::new(class::FRAME_LAYOUT, nav)
+            .id(id("navigation"))
+            .style(Style {
+                background: Some(p.surface),
+                ..Style::default()
+            })
+            .children(tabs.into_iter().zip(columns(nav, 3)).map(
+                |((tab, name, tag, rid, icon), b)| {
+                    let on = app.tab == tab;
+                    let color = if on { ORANGE } else { p.secondary_text };
+                    View::new(class::FRAME_LAYOUT, b)
+                        .id(id(rid))
+                        .desc(tr(sys, name))
+                        .on_click(tag)
+                        .selected(on)
+                        .child(
+                            View::new(
+                                class::IMAGE_VIEW,
+                                at(
+                                    b,
+                                    b.width() / 2 - m.dp(12.0),
+                                    m.dp(8.0),
+                                    m.dp(24.0),
+                                    m.dp(24.0),
+                                ),
+                            )
+                            .style(Style {
+                                icon: Some(icon),
+                                text_color: Some(color),
+                                ..Style::default()
+                            }),
+                        )
+                        .child(
+                            View::new(
+                                class::TEXT_VIEW,
+                                at(b, 0, m.dp(36.0), b.width(), m.sp(20.0)),
+                            )
+                            .text(tr(sys, name))
+                            .style(Style {
+                                center_text: true,
+                                ..text_style(12.0, color)
+                            }),
+                        )
+                },
+            ));
     root.child(nav_view)
 }
 
@@ -249,27 +395,47 @@ pub(super) fn render_dialog(sys: &System, screen: View, dialog: &Dialog) -> View
     let p = palette(sys);
     match dialog {
         Dialog::AddTo { name, .. } => {
-            let playlists = Vlc::library(sys).and_then(|c| store::playlists(&c).ok()).unwrap_or_default();
+            let playlists = Vlc::library(sys)
+                .and_then(|c| store::playlists(&c).ok())
+                .unwrap_or_default();
             let shown = playlists.len().min(6) as i32;
             let height = m.dp(200.0) + m.dp(56.0) * shown;
             let c = m.content;
-            let mut rows = Rows::new(inset(Bounds::new(c.left, c.bottom - height, c.right, c.bottom), m.dp(16.0)));
-            let mut v = vec![
-                View::new(class::TEXT_VIEW, rows.take(m.sp(32.0)))
-                    .id(id("dialog_playlist_title"))
-                    .text(tr(sys, "add_to_playlist"))
-                    .style(Style { bold: true, ..text_style(20.0, p.on_surface) }),
-            ];
+            let mut rows = Rows::new(inset(
+                Bounds::new(c.left, c.bottom - height, c.right, c.bottom),
+                m.dp(16.0),
+            ));
+            let mut v = vec![View::new(class::TEXT_VIEW, rows.take(m.sp(32.0)))
+                .id(id("dialog_playlist_title"))
+                .text(tr(sys, "add_to_playlist"))
+                .style(Style {
+                    bold: true,
+                    ..text_style(20.0, p.on_surface)
+                })];
             let line = rows.take(m.dp(56.0));
             v.push(
-                View::new(class::EDIT_TEXT, Bounds::new(line.left, line.top, line.right - m.dp(112.0), line.bottom))
-                    .id(id("dialog_playlist_name"))
-                    .text(name.clone())
-                    .hint(tr(sys, "playlist_name_hint"))
-                    .editable("playlist_name")
-                    .style(text_style(16.0, p.on_surface)),
+                View::new(
+                    class::EDIT_TEXT,
+                    Bounds::new(line.left, line.top, line.right - m.dp(112.0), line.bottom),
+                )
+                .id(id("dialog_playlist_name"))
+                .text(name.clone())
+                .hint(tr(sys, "playlist_name_hint"))
+                .editable("playlist_name")
+                .style(text_style(16.0, p.on_surface)),
             );
-            v.push(sheet_button(sys, Bounds::new(line.right - m.dp(104.0), line.top + m.dp(6.0), line.right, line.bottom - m.dp(6.0)), tr(sys, "create"), "dialog_playlist_save", "save"));
+            v.push(sheet_button(
+                sys,
+                Bounds::new(
+                    line.right - m.dp(104.0),
+                    line.top + m.dp(6.0),
+                    line.right,
+                    line.bottom - m.dp(6.0),
+                ),
+                tr(sys, "create"),
+                "dialog_playlist_save",
+                "save",
+            ));
             if !playlists.is_empty() {
                 v.push(
                     View::new(class::TEXT_VIEW, rows.take(m.sp(32.0)))
@@ -288,18 +454,35 @@ pub(super) fn render_dialog(sys: &System, screen: View, dialog: &Dialog) -> View
             }
             sheet(sys, screen, height, v)
         }
-        Dialog::Duplicates { playlist, media, dups } => {
-            let name = Vlc::library(sys).and_then(|c| store::playlist_name(&c, *playlist)).unwrap_or_default();
+        Dialog::Duplicates {
+            playlist,
+            media,
+            dups,
+        } => {
+            let name = Vlc::library(sys)
+                .and_then(|c| store::playlist_name(&c, *playlist))
+                .unwrap_or_default();
             let three = dups.len() < media.len();
             let height = m.dp(240.0);
             let c = m.content;
-            let mut rows = Rows::new(inset(Bounds::new(c.left, c.bottom - height, c.right, c.bottom), m.dp(16.0)));
-            let message = locale::format(&sys.locale, PACKAGE, "duplication_message", &[&dups.len(), &name]);
+            let mut rows = Rows::new(inset(
+                Bounds::new(c.left, c.bottom - height, c.right, c.bottom),
+                m.dp(16.0),
+            ));
+            let message = locale::format(
+                &sys.locale,
+                PACKAGE,
+                "duplication_message",
+                &[&dups.len(), &name],
+            );
             let mut v = vec![
                 View::new(class::TEXT_VIEW, rows.take(m.sp(32.0)))
                     .id(id("title"))
                     .text(tr(sys, "duplication_title"))
-                    .style(Style { bold: true, ..text_style(20.0, p.on_surface) }),
+                    .style(Style {
+                        bold: true,
+                        ..text_style(20.0, p.on_surface)
+                    }),
                 View::new(class::TEXT_VIEW, rows.take(m.sp(48.0)))
                     .id(id("secondary_textview"))
                     .text(message)
@@ -310,12 +493,36 @@ pub(super) fn render_dialog(sys: &System, screen: View, dialog: &Dialog) -> View
             let gap = m.dp(4.0);
             let shrink = |b: Bounds| Bounds::new(b.left + gap, b.top, b.right - gap, b.bottom);
             if three {
-                v.push(sheet_button(sys, shrink(cols[0]), tr(sys, "add_all"), "add_all_button", "add_all_button"));
-                v.push(sheet_button(sys, shrink(cols[1]), tr(sys, "add_new_only"), "add_new_button", "add_new_button"));
+                v.push(sheet_button(
+                    sys,
+                    shrink(cols[0]),
+                    tr(sys, "add_all"),
+                    "add_all_button",
+                    "add_all_button",
+                ));
+                v.push(sheet_button(
+                    sys,
+                    shrink(cols[1]),
+                    tr(sys, "add_new_only"),
+                    "add_new_button",
+                    "add_new_button",
+                ));
             } else {
-                v.push(sheet_button(sys, shrink(cols[1]), tr(sys, "add_button"), "add_all_button", "add_all_button"));
+                v.push(sheet_button(
+                    sys,
+                    shrink(cols[1]),
+                    tr(sys, "add_button"),
+                    "add_all_button",
+                    "add_all_button",
+                ));
             }
-            v.push(sheet_button(sys, shrink(cols[2]), tr(sys, "cancel"), "cancel_button", "cancel_button"));
+            v.push(sheet_button(
+                sys,
+                shrink(cols[2]),
+                tr(sys, "cancel"),
+                "cancel_button",
+                "cancel_button",
+            ));
             sheet(sys, screen, height, v)
         }
     }

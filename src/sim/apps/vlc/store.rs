@@ -64,7 +64,14 @@ pub fn discover(sys: &System, conn: &Connection) -> rusqlite::Result<()> {
     )?;
     let found: Vec<(String, String, i64, i64, i64, i64)> = stmt
         .query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let now = sys.clock.now().and_utc().timestamp();
@@ -77,12 +84,17 @@ pub fn discover(sys: &System, conn: &Connection) -> rusqlite::Result<()> {
     for (data, name, duration, kind, modified, size) in found {
         let mrl = mrl(&data);
         let known: Option<i64> = tx
-            .query_row("SELECT media_id FROM File WHERE mrl = ?1", [&mrl], |r| r.get(0))
+            .query_row("SELECT media_id FROM File WHERE mrl = ?1", [&mrl], |r| {
+                r.get(0)
+            })
             .optional()?;
         let id = match known {
             Some(id) => id,
             None => {
-                let title = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s).to_string();
+                let title = name
+                    .rsplit_once('.')
+                    .map_or(name.as_str(), |(s, _)| s)
+                    .to_string();
                 let kind = if kind == 3 { TYPE_VIDEO } else { TYPE_AUDIO };
                 tx.execute(
                     "INSERT INTO Media (type, duration, play_count, insertion_date, title, filename,
@@ -201,7 +213,10 @@ pub fn create_playlist(conn: &Connection, name: &str, now: i64) -> rusqlite::Res
 }
 
 pub fn delete_playlist(conn: &Connection, id: i64) -> rusqlite::Result<()> {
-    conn.execute("DELETE FROM PlaylistMediaRelation WHERE playlist_id = ?1", [id])?;
+    conn.execute(
+        "DELETE FROM PlaylistMediaRelation WHERE playlist_id = ?1",
+        [id],
+    )?;
     conn.execute("DELETE FROM Playlist WHERE id_playlist = ?1", [id])?;
     Ok(())
 }
@@ -230,7 +245,9 @@ pub fn append(conn: &Connection, playlist: i64, ids: &[i64]) -> rusqlite::Result
             |r| r.get(0),
         )?;
         let mrl: Option<String> = conn
-            .query_row("SELECT mrl FROM File WHERE media_id = ?1", [id], |r| r.get(0))
+            .query_row("SELECT mrl FROM File WHERE media_id = ?1", [id], |r| {
+                r.get(0)
+            })
             .optional()?;
         conn.execute(
             "INSERT INTO PlaylistMediaRelation (media_id, mrl, playlist_id, position)
