@@ -1297,7 +1297,12 @@ mod tests {
     fn distinct_slots_never_draw_the_same_item_and_take_any_item_as_override() {
         let pool = "[\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\"]";
         let slots: Vec<ParamSpec> = (0..3)
-            .map(|k| spec(&format!("{{ gen = \"distinct\", from = {pool}, slot = {k}, of = 3 }}")).unwrap())
+            .map(|k| {
+                spec(&format!(
+                    "{{ gen = \"distinct\", from = {pool}, slot = {k}, of = 3 }}"
+                ))
+                .unwrap()
+            })
             .collect();
         for seed in 0..50 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -1311,7 +1316,10 @@ mod tests {
         }
         assert_eq!(slots[0].parse_override("g").unwrap().text, "g");
         assert!(slots[0].parse_override("z").is_err());
-        assert!(spec(&format!("{{ gen = \"distinct\", from = {pool}, slot = 3, of = 3 }}")).is_err());
+        assert!(spec(&format!(
+            "{{ gen = \"distinct\", from = {pool}, slot = 3, of = 3 }}"
+        ))
+        .is_err());
     }
 
     #[test]
