@@ -119,6 +119,10 @@ pub struct RawStep {
     pub phone: Option<String>,
     pub starred: Option<bool>,
     pub replace: Option<i64>,
+    // push_media
+    pub title: Option<String>,
+    pub artist: Option<String>,
+    pub duration_ms: Option<toml::Value>,
 }
 
 /// One check: `kind` names the evaluator, the other keys are its arguments.

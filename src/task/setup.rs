@@ -39,6 +39,15 @@ pub enum SetupStep {
         path: String,
         text: String,
     },
+    /// A generated media file pushed to shared storage ([`crate::sim::media_file`]): a silent MP3
+    /// with its ID3 title and artist, or an MP4 (320×240), `duration_ms` long (a template, so a
+    /// drawn length), then the media scanner told of it as AndroidWorld tells it.
+    PushMedia {
+        path: String,
+        title: String,
+        artist: String,
+        duration_ms: String,
+    },
     ForceStop {
         package: String,
     },
@@ -224,6 +233,45 @@ impl SetupStep {
                 data: super::text_image::encode(path, text)?,
                 mode: 0o660,
             }],
+            SetupStep::PushMedia {
+                path,
+                title,
+                artist,
+                duration_ms,
+            } => {
+                let ms: u64 = duration_ms
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|ms| (1..=4 * 3_600_000).contains(ms))
+                    .ok_or_else(|| format!("push_media {path}: duration_ms {duration_ms:?} is not 1..=14400000"))?;
+                let data = if path.to_ascii_lowercase().ends_with(".mp3") {
+                    crate::sim::media_file::mp3(title, artist, ms)
+                } else if path.to_ascii_lowercase().ends_with(".mp4") {
+                    crate::sim::media_file::mp4(ms, 320, 240)
+                } else {
+                    return Err(format!("push_media {path}: only .mp3 and .mp4 are made"));
+                };
+                let folder = path.rsplit_once('/').map_or("/", |(d, _)| d);
+                let uri = format!(
+                    "file://{}",
+                    folder.replacen("/sdcard", "/storage/emulated/0", 1)
+                );
+                vec![
+                    ShellOp::Push {
+                        path: path.clone(),
+                        data,
+                        mode: 0o644,
+                    },
+                    ShellOp::Exec {
+                        command: format!(
+                            "am broadcast -a android.intent.action.MEDIA_SCANNER_SCAN_FILE -d {}",
+                            sh_quote(&uri)
+                        ),
+                        allow_fail: true,
+                    },
+                ]
+            }
             SetupStep::ForceStop { package } => {
                 vec![exec(format!("am force-stop {}", sh_quote(package)))]
             }
@@ -325,6 +373,17 @@ impl SetupStep {
             SetupStep::PushImage { path, text } => {
                 *path = f(path);
                 *text = f(text);
+            }
+            SetupStep::PushMedia {
+                path,
+                title,
+                artist,
+                duration_ms,
+            } => {
+                *path = f(path);
+                *title = f(title);
+                *artist = f(artist);
+                *duration_ms = f(duration_ms);
             }
             SetupStep::ForceStop { package }
             | SetupStep::ClearApp { package }

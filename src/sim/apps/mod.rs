@@ -25,6 +25,7 @@ pub mod messages;
 pub mod opentracks;
 pub mod pictures;
 pub mod records;
+pub mod retro;
 pub mod role_request;
 pub mod settings;
 pub mod simple_calendar;
@@ -32,6 +33,7 @@ pub mod simple_sms;
 pub mod storage;
 pub mod tasks;
 pub mod texting;
+pub mod vlc;
 pub mod widgets;
 
 /// The category an app's main activity declares beside `MAIN`: the home app's is `HOME`, so it is
@@ -67,6 +69,7 @@ pub fn starts_by_name(info: &AppInfo, class: &str) -> bool {
     info.launch_activity == class
         || (info.package == simple_sms::PACKAGE && class == simple_sms::MAIN_ACTIVITY)
         || (info.package == simple_calendar::PACKAGE && class == simple_calendar::MAIN_ACTIVITY)
+        || (info.package == vlc::PACKAGE && class == vlc::MAIN_ACTIVITY)
 }
 
 /// Every installed app, in the order the package manager lists them.
@@ -96,5 +99,7 @@ pub fn catalog() -> Vec<AppInfo> {
         opentracks::info(),
         gallery::info(),
         draw::info(),
+        retro::info(),
+        vlc::info(),
     ]
 }

@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS files (_id INTEGER PRIMARY KEY AUTOINCREMENT, _data T
   volume_name TEXT, is_download INTEGER NOT NULL DEFAULT 0, bucket_id TEXT,
   bucket_display_name TEXT, owner_package_name TEXT, is_pending INTEGER NOT NULL DEFAULT 0,
   is_trashed INTEGER NOT NULL DEFAULT 0, is_favorite INTEGER NOT NULL DEFAULT 0,
-  datetaken INTEGER, duration INTEGER, width INTEGER, height INTEGER, orientation INTEGER);
+  datetaken INTEGER, duration INTEGER, width INTEGER, height INTEGER, orientation INTEGER,
+  artist TEXT, album TEXT);
 ";
 
 /// Opens `external.db`, creating its table on first use, and brings it in step with the files.
@@ -140,6 +141,7 @@ struct Found {
     data: String,
     size: i64,
     is_dir: bool,
+    host: std::path::PathBuf,
 }
 
 /// Brings `files` in step with shared storage: new paths get rows (dated now on the phone's clock),
@@ -178,6 +180,7 @@ fn sync(sys: &System, conn: &Connection) -> rusqlite::Result<()> {
                     "UPDATE files SET _size = ?1, date_modified = ?2 WHERE _id = ?3",
                     params![f.size, now, id],
                 )?;
+                describe(&tx, f, *id)?;
             }
             None => insert(&tx, f, now)?,
         }
@@ -241,6 +244,41 @@ fn insert(conn: &Connection, f: &Found, now: i64) -> rusqlite::Result<()> {
             bucket,
         ],
     )?;
+    describe(conn, f, conn.last_insert_rowid())
+}
+
+/// What the scanner reads from an audio or video file's headers (the media_file module): its
+/// tagged title, artist and album (album defaulting to the folder, artist to `<unknown>`, as
+/// MediaProvider fills them), its duration and frame size.
+fn describe(conn: &Connection, f: &Found, id: i64) -> rusqlite::Result<()> {
+    let (_, media_type) = mime_of(&f.data);
+    if f.is_dir || !matches!(media_type, MEDIA_TYPE_AUDIO | MEDIA_TYPE_VIDEO) {
+        return Ok(());
+    }
+    let tags = crate::sim::media_file::probe(&f.host).unwrap_or_default();
+    let folder = f
+        .data
+        .rsplit_once('/')
+        .and_then(|(parent, _)| parent.rsplit_once('/'))
+        .map(|(_, name)| name.to_string());
+    let audio = media_type == MEDIA_TYPE_AUDIO;
+    conn.execute(
+        "UPDATE files SET title = coalesce(?1, title), duration = ?2, width = ?3, height = ?4,
+           artist = ?5, album = ?6 WHERE _id = ?7",
+        params![
+            tags.title,
+            tags.duration_ms,
+            tags.width,
+            tags.height,
+            if audio {
+                Some(tags.artist.unwrap_or_else(|| "<unknown>".to_string()))
+            } else {
+                None
+            },
+            if audio { tags.album.or(folder) } else { None },
+            id
+        ],
+    )?;
     Ok(())
 }
 
@@ -266,6 +304,7 @@ fn walk(dir: &Path, name: &str, out: &mut Vec<Found>) {
                 data: data.clone(),
                 size: 4096,
                 is_dir: true,
+                host: entry.path(),
             });
             walk(&entry.path(), &data, out);
         } else if kind.is_file() {
@@ -274,6 +313,7 @@ fn walk(dir: &Path, name: &str, out: &mut Vec<Found>) {
                 data,
                 size,
                 is_dir: false,
+                host: entry.path(),
             });
         }
     }

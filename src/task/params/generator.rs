@@ -66,6 +66,14 @@ pub enum Generator {
     Text,
     /// A receipt's transaction lines ([`receipt_params`]).
     ReceiptRows,
+    /// One of `from`, drawn from its `slot`-th of `of` equal slices, so parameters that share a
+    /// pool with other slots never draw the same item (AndroidWorld's `random.sample` of songs);
+    /// an override may be any item of the pool.
+    Distinct {
+        from: Vec<String>,
+        slot: usize,
+        of: usize,
+    },
 }
 
 impl Generator {
@@ -89,6 +97,7 @@ impl Generator {
         "random_string",
         "text",
         "receipt_rows",
+        "distinct",
     ];
 }
 
@@ -220,6 +229,10 @@ impl Generator {
             Generator::RandomString { len } => Value::plain(note_params::random_string(rng, *len)),
             Generator::Text => Value::plain(pick(rng, SENTENCES)),
             Generator::ReceiptRows => receipt_params::draw(rng),
+            Generator::Distinct { from, slot, of } => {
+                let (lo, hi) = distinct_slice(from.len(), *slot, *of);
+                Value::plain(from[rng.gen_range(lo..hi)].clone())
+            }
             Generator::Digits { len } => {
                 let mut s = String::new();
                 s.push(char::from(b'1' + rng.gen_range(0..9u8)));
@@ -363,6 +376,11 @@ impl Generator {
             Generator::RandomString { len } => note_params::parse_random_string(text, *len),
             Generator::Text => note_params::parse_text(text),
             Generator::ReceiptRows => receipt_params::parse(text),
+            Generator::Distinct { from, .. } => from
+                .iter()
+                .find(|f| *f == text)
+                .map(|f| Value::plain(f.clone()))
+                .ok_or_else(|| format!("{text:?} is not one of {from:?}")),
             Generator::Digits { len } => {
                 let ok = text.len() == *len
                     && text.bytes().all(|b| b.is_ascii_digit())
@@ -385,4 +403,13 @@ fn phone_value(national: &str) -> Value {
         .with("digits", format!("1{national}"))
         .with("national", national)
         .with("dashed", dashed)
+}
+
+/// The items `[lo, hi)` of a pool of `len` that slot `slot` of `of` draws from: equal slices, the
+/// last taking what is left over.
+fn distinct_slice(len: usize, slot: usize, of: usize) -> (usize, usize) {
+    let size = len / of;
+    let lo = slot * size;
+    let hi = if slot + 1 == of { len } else { lo + size };
+    (lo, hi)
 }

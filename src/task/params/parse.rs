@@ -271,6 +271,30 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             Generator::FolderName { from }
         }
+        "distinct" => {
+            allowed(&["gen", "from", "slot", "of"])?;
+            let from = t
+                .get("from")
+                .and_then(T::as_array)
+                .ok_or("distinct needs from = [items]")?
+                .iter()
+                .map(|n| {
+                    n.as_str()
+                        .map(str::to_string)
+                        .ok_or("from must list strings")
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let of = t.get("of").and_then(T::as_integer).unwrap_or(0);
+            let slot = t.get("slot").and_then(T::as_integer).unwrap_or(-1);
+            if of < 1 || slot < 0 || slot >= of || (from.len() as i64) < of {
+                return Err("distinct needs 0 <= slot < of <= the number of items".into());
+            }
+            Generator::Distinct {
+                from,
+                slot: slot as usize,
+                of: of as usize,
+            }
+        }
         "random_string" => {
             allowed(&["gen", "len"])?;
             let len = t
@@ -298,6 +322,7 @@ pub fn parse_spec(v: &toml::Value) -> Result<ParamSpec, String> {
             | Generator::FileName { .. }
             | Generator::FolderName { .. }
             | Generator::RandomString { .. }
+            | Generator::Distinct { .. }
     ) {
         allowed(&["gen"])?;
     }

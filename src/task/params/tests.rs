@@ -53,6 +53,35 @@ fn same_seed_same_values() {
 }
 
 #[test]
+fn distinct_slots_never_draw_the_same_item_and_take_any_item_as_override() {
+    let pool = "[\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\"]";
+    let slots: Vec<ParamSpec> = (0..3)
+        .map(|k| {
+            spec(&format!(
+                "{{ gen = \"distinct\", from = {pool}, slot = {k}, of = 3 }}"
+            ))
+            .unwrap()
+        })
+        .collect();
+    for seed in 0..50 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let drawn: Vec<String> = slots
+            .iter()
+            .map(|p| p.draw(&mut rng, &BTreeMap::new()).unwrap().text)
+            .collect();
+        assert!(["a", "b"].contains(&drawn[0].as_str()), "{drawn:?}");
+        assert!(["c", "d"].contains(&drawn[1].as_str()), "{drawn:?}");
+        assert!(["e", "f", "g"].contains(&drawn[2].as_str()), "{drawn:?}");
+    }
+    assert_eq!(slots[0].parse_override("g").unwrap().text, "g");
+    assert!(slots[0].parse_override("z").is_err());
+    assert!(spec(&format!(
+        "{{ gen = \"distinct\", from = {pool}, slot = 3, of = 3 }}"
+    ))
+    .is_err());
+}
+
+#[test]
 fn generated_values_have_their_fields() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let n = Generator::PhoneNumber.draw(&mut rng);

@@ -63,6 +63,7 @@ pub(super) fn validate_step(
         "insert_rows" => &["db", "table", "count", "columns"],
         "push_file" => &["path", "content", "mode"],
         "push_image" => &["path", "text"],
+        "push_media" => &["path", "title", "artist", "duration_ms"],
         "force_stop" | "clear_app" | "launch" => &["package"],
         "set_time" => &["time"],
         "set_clipboard" => &["text"],
@@ -77,6 +78,7 @@ pub(super) fn validate_step(
                 s.op.span(),
                 &format!("{field}: op"),
                 format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, push_image, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, push_media, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
             ))
         }
     };
@@ -176,6 +178,15 @@ pub(super) fn validate_step(
         "push_image" => SetupStep::PushImage {
             path: need("path", &s.path)?,
             text: need("text", &s.text)?,
+        "push_media" => SetupStep::PushMedia {
+            path: need("path", &s.path)?,
+            title: s.title.clone().unwrap_or_default(),
+            artist: s.artist.clone().unwrap_or_default(),
+            duration_ms: match &s.duration_ms {
+                Some(toml::Value::String(t)) => t.clone(),
+                Some(toml::Value::Integer(n)) => n.to_string(),
+                _ => return Err(err("duration_ms", "push_media needs duration_ms".into())),
+            },
         },
         "force_stop" => SetupStep::ForceStop {
             package: need("package", &s.package)?,
