@@ -3,6 +3,7 @@
 
 use super::app::AppInfo;
 
+pub mod audio_recorder;
 pub mod broccoli;
 pub mod browser;
 pub mod calculator;
@@ -61,6 +62,7 @@ pub fn starts_by_name(info: &AppInfo, class: &str) -> bool {
     info.launch_activity == class
         || (info.package == simple_sms::PACKAGE && class == simple_sms::MAIN_ACTIVITY)
         || (info.package == simple_calendar::PACKAGE && class == simple_calendar::MAIN_ACTIVITY)
+        || (info.package == audio_recorder::PACKAGE && class == audio_recorder::MAIN_ACTIVITY)
 }
 
 /// Every installed app, in the order the package manager lists them.
@@ -86,5 +88,6 @@ pub fn catalog() -> Vec<AppInfo> {
         broccoli::info(),
         tasks::info(),
         markor::info(),
+        audio_recorder::info(),
     ]
 }
