@@ -56,8 +56,15 @@ fn boxes(data: &[u8]) -> Vec<(String, &[u8])> {
     let mut at = 0;
     while at < data.len() {
         let size = u32_at(data, at) as usize;
-        assert!(size >= 8 && at + size <= data.len(), "box at {at} of size {size} in {} bytes", data.len());
-        out.push((String::from_utf8_lossy(&data[at + 4..at + 8]).to_string(), &data[at + 8..at + size]));
+        assert!(
+            size >= 8 && at + size <= data.len(),
+            "box at {at} of size {size} in {} bytes",
+            data.len()
+        );
+        out.push((
+            String::from_utf8_lossy(&data[at + 4..at + 8]).to_string(),
+            &data[at + 8..at + size],
+        ));
         at += size;
     }
     out
@@ -100,10 +107,16 @@ fn tracks(file: &[u8]) -> Vec<Track<'_>> {
             let entry = boxes(&stsd[8..]).remove(0);
             let stsz = child(stbl, &["stsz"]);
             let count = u32_at(stsz, 8) as usize;
-            let sizes: Vec<usize> = (0..count).map(|i| u32_at(stsz, 12 + 4 * i) as usize).collect();
+            let sizes: Vec<usize> = (0..count)
+                .map(|i| u32_at(stsz, 12 + 4 * i) as usize)
+                .collect();
             let stsc = child(stbl, &["stsc"]);
             assert_eq!(u32_at(stsc, 4), 1, "one stsc run");
-            assert_eq!(u32_at(stsc, 12) as usize, count, "all samples in the one chunk");
+            assert_eq!(
+                u32_at(stsc, 12) as usize,
+                count,
+                "all samples in the one chunk"
+            );
             let stco = child(stbl, &["stco"]);
             let mut at = u32_at(stco, 8) as usize;
             let samples = sizes
@@ -147,10 +160,16 @@ fn check_aac(t: &Track, ms: u64) {
     assert_eq!(t.timescale, 44100);
     assert_eq!(t.sample_delta, 1024);
     assert_eq!(t.duration as usize, t.samples.len() * 1024);
-    assert!(t.samples.iter().all(|s| s[0] >> 5 == 1), "channel pair elements");
+    assert!(
+        t.samples.iter().all(|s| s[0] >> 5 == 1),
+        "channel pair elements"
+    );
     let got = duration_ms(t);
     // The taps around the recording take the phone's clock a few frames on.
-    assert!(got >= ms && got < ms + SLACK_MS, "{got} ms of audio for {ms} ms recorded");
+    assert!(
+        got >= ms && got < ms + SLACK_MS,
+        "{got} ms of audio for {ms} ms recorded"
+    );
 }
 
 /// Unsigned Exp-Golomb from a bit position.
@@ -194,18 +213,29 @@ fn check_avc(t: &Track, ms: u64) -> (u32, u32) {
     pos += 1;
     let mbs_w = ue(rbsp, &mut pos) + 1;
     let mbs_h = ue(rbsp, &mut pos) + 1;
-    assert_eq!((mbs_w * 16, mbs_h * 16), (w, h), "SPS size matches the sample entry");
+    assert_eq!(
+        (mbs_w * 16, mbs_h * 16),
+        (w, h),
+        "SPS size matches the sample entry"
+    );
     assert!(log2_frame_num >= 4);
     for (i, s) in t.samples.iter().enumerate() {
         let len = u32_at(s, 0) as usize;
-        assert_eq!(len + 4, s.len(), "sample {i} is one length-prefixed NAL unit");
+        assert_eq!(
+            len + 4,
+            s.len(),
+            "sample {i} is one length-prefixed NAL unit"
+        );
         let kind = s[4] & 0x1F;
         assert_eq!(kind, if i == 0 { 5 } else { 1 }, "sample {i}'s NAL type");
     }
     // The key frame carries every macroblock's raw samples (384 bytes each).
     assert!(t.samples[0].len() as u32 > mbs_w * mbs_h * 384);
     let got = duration_ms(t);
-    assert!(got >= ms && got < ms + SLACK_MS, "{got} ms of video for {ms} ms recorded");
+    assert!(
+        got >= ms && got < ms + SLACK_MS,
+        "{got} ms of video for {ms} ms recorded"
+    );
     (w, h)
 }
 
@@ -224,7 +254,10 @@ fn audio_recorder_is_installed_with_its_records_folder() {
     by_id(&h, &ar_id("btn_record"));
     assert_eq!(text_of(&h, &ar_id("txt_progress")), "00:00");
     let window = sh(&phone, "dumpsys window displays");
-    assert!(window.contains("com.dimowner.audiorecorder.app.main.MainActivity"), "{window}");
+    assert!(
+        window.contains("com.dimowner.audiorecorder.app.main.MainActivity"),
+        "{window}"
+    );
 }
 
 #[test]
@@ -258,7 +291,10 @@ fn a_recording_lasts_as_long_as_the_clock_ran_and_takes_the_name_typed() {
     // The app keeps its extension after the typed name, as AndroidWorld's check expects.
     assert_eq!(ls(&phone, RECORDS), vec!["meeting_final.m4a.m4a"]);
     let found = sh(&phone, &format!("find {RECORDS} -type f -o -type d"));
-    assert!(found.contains(&format!("{RECORDS}/meeting_final.m4a.m4a\n")), "{found}");
+    assert!(
+        found.contains(&format!("{RECORDS}/meeting_final.m4a.m4a\n")),
+        "{found}"
+    );
     let data = phone
         .read_file(&format!("{RECORDS}/meeting_final.m4a.m4a"))
         .unwrap();
@@ -295,7 +331,9 @@ fn cancel_keeps_the_apps_name_and_the_counter_moves_on() {
         .map(|n| n.text.as_str())
         .collect();
     assert_eq!(names.len(), 2);
-    assert!(find(&h, &|n| n.resource_id == ar_id("list_item_duration") && n.text == "00:03").is_some());
+    assert!(find(&h, &|n| n.resource_id == ar_id("list_item_duration")
+        && n.text == "00:03")
+    .is_some());
     // pm clear empties the app's external folder and the counter starts again.
     sh(&phone, &format!("pm clear {AR}"));
     assert!(ls(&phone, RECORDS).is_empty());
@@ -351,8 +389,10 @@ fn video_mode_records_an_mp4_into_movies_with_its_mediastore_row() {
     // The mode drawer opens with a swipe from the left edge.
     sh(&phone, "input swipe 10 900 700 900 300");
     let h = screen(&phone);
-    let video = find(&h, &|n| n.resource_id == cam_id("selector_text") && n.text == "Video")
-        .expect("the drawer lists Video");
+    let video = find(&h, &|n| {
+        n.resource_id == cam_id("selector_text") && n.text == "Video"
+    })
+    .expect("the drawer lists Video");
     tap(&phone, video.bounds);
     tap_id(&phone, &cam_id("shutter_button"));
     sh(&phone, "sleep 3");
@@ -361,10 +401,15 @@ fn video_mode_records_an_mp4_into_movies_with_its_mediastore_row() {
 
     let files = ls(&phone, "/sdcard/Movies");
     assert_eq!(files.len(), 1, "{files:?}");
-    assert!(files[0].starts_with("VID_") && files[0].ends_with(".mp4"), "{files:?}");
+    assert!(
+        files[0].starts_with("VID_") && files[0].ends_with(".mp4"),
+        "{files:?}"
+    );
     // No photo was taken.
     assert_eq!(phone.exec("ls /sdcard/DCIM/Camera").stdout_text(), "");
-    let data = phone.read_file(&format!("/sdcard/Movies/{}", files[0])).unwrap();
+    let data = phone
+        .read_file(&format!("/sdcard/Movies/{}", files[0]))
+        .unwrap();
     let ts = tracks(&data);
     assert_eq!(ts.len(), 2);
     assert_eq!(check_avc(&ts[0], 3000), (640, 480));
@@ -373,7 +418,10 @@ fn video_mode_records_an_mp4_into_movies_with_its_mediastore_row() {
         &phone,
         "content query --uri content://media/external/video/media --projection _display_name:mime_type:relative_path",
     );
-    assert!(rows.contains(&format!("_display_name={}", files[0])), "{rows}");
+    assert!(
+        rows.contains(&format!("_display_name={}", files[0])),
+        "{rows}"
+    );
     assert!(rows.contains("mime_type=video/mp4"), "{rows}");
 }
 
@@ -386,13 +434,18 @@ fn photo_mode_stays_the_default_and_back_stops_a_recording() {
     assert!(ls(&phone, "/sdcard/Movies").is_empty());
     sh(&phone, "input swipe 10 900 700 900 300");
     let h = screen(&phone);
-    let video = find(&h, &|n| n.resource_id == cam_id("selector_text") && n.text == "Video").unwrap();
+    let video = find(&h, &|n| {
+        n.resource_id == cam_id("selector_text") && n.text == "Video"
+    })
+    .unwrap();
     tap(&phone, video.bounds);
     tap_id(&phone, &cam_id("shutter_button"));
     sh(&phone, "sleep 2");
     sh(&phone, "input keyevent KEYCODE_BACK");
     let files = ls(&phone, "/sdcard/Movies");
     assert_eq!(files.len(), 1, "{files:?}");
-    let data = phone.read_file(&format!("/sdcard/Movies/{}", files[0])).unwrap();
+    let data = phone
+        .read_file(&format!("/sdcard/Movies/{}", files[0]))
+        .unwrap();
     check_avc(&tracks(&data)[0], 2000);
 }

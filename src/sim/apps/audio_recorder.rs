@@ -251,6 +251,8 @@ impl AudioRecorder {
             .and_then(|()| write_prefs(sys, counter, ask));
         match written {
             Ok(()) => {
+                let now = sys.clock.now();
+                sys.file_times.stamp(&format!("{RECORDS_DIR}/{file}"), now);
                 Self::log(sys, 'I', format!("saved {RECORDS_DIR}/{file} ({ms} ms)"));
                 self.active = Some(file.clone());
                 if ask {
@@ -311,6 +313,10 @@ impl AudioRecorder {
                 Self::log(sys, 'E', message);
                 return;
             }
+            sys.file_times.moved(
+                &format!("{RECORDS_DIR}/{file}"),
+                &format!("{RECORDS_DIR}/{target}"),
+            );
             self.active = Some(target);
         }
         self.dialog = None;

@@ -235,7 +235,10 @@ mod tests {
 
     #[test]
     fn emulation_prevention_breaks_start_codes() {
-        assert_eq!(nal(0, 1, vec![0, 0, 1, 0, 0, 0]), vec![1, 0, 0, 3, 1, 0, 0, 3, 0]);
+        assert_eq!(
+            nal(0, 1, vec![0, 0, 1, 0, 0, 0]),
+            vec![1, 0, 0, 3, 1, 0, 0, 3, 0]
+        );
         assert_eq!(nal(0, 1, vec![0, 0, 4]), vec![1, 0, 0, 4]);
     }
 }

@@ -195,10 +195,7 @@ fn trak(track: &Track, id: u32, t: u32, offset: u32) -> Vec<u8> {
     };
     let dref = full(b"dref", 0, &concat(&[be32(&[1]), full(b"url ", 1, &[])]));
     let dinf = boxed(b"dinf", &dref);
-    let minf = boxed(
-        b"minf",
-        &concat(&[media_header, dinf, stbl(track, offset)]),
-    );
+    let minf = boxed(b"minf", &concat(&[media_header, dinf, stbl(track, offset)]));
     let mdia = boxed(b"mdia", &concat(&[mdhd, hdlr, minf]));
     boxed(b"trak", &concat(&[tkhd, mdia]))
 }
@@ -364,8 +361,8 @@ pub enum ProbeError {
 pub fn probe(data: &[u8]) -> Result<FileInfo, ProbeError> {
     let top = children(data).ok_or(ProbeError::Format("bad box sizes"))?;
     let ftyp = find(&top, b"ftyp").ok_or(ProbeError::Format("no ftyp"))?;
-    let brand = String::from_utf8_lossy(ftyp.get(..4).ok_or(ProbeError::Format("short ftyp"))?)
-        .to_string();
+    let brand =
+        String::from_utf8_lossy(ftyp.get(..4).ok_or(ProbeError::Format("short ftyp"))?).to_string();
     let moov = find(&top, b"moov").ok_or(ProbeError::Format("no moov"))?;
     let moov = children(moov).ok_or(ProbeError::Format("bad moov"))?;
     let mvhd = find(&moov, b"mvhd").ok_or(ProbeError::Format("no mvhd"))?;
@@ -394,7 +391,7 @@ fn track_info(trak: &[u8], file_len: usize) -> Option<TrackInfo> {
     let stsd = find(&stbl, b"stsd")?;
     let entries = children(stsd.get(8..)?)?;
     let (codec, entry) = entries.first()?;
-    let size = (codec == b"avc1").then(|| {
+    let size = (codec == b"avc1" && entry.len() >= 28).then(|| {
         (
             u16::from_be_bytes([entry[24], entry[25]]),
             u16::from_be_bytes([entry[26], entry[27]]),
@@ -469,7 +466,11 @@ mod tests {
         assert_eq!(t.timescale, 44100);
         assert_eq!(t.samples, aac::Format::DEFAULT.frames_for_ms(3000));
         // Whole frames: at most one frame (23 ms) over.
-        assert!((3000..3024).contains(&t.duration_ms()), "{}", t.duration_ms());
+        assert!(
+            (3000..3024).contains(&t.duration_ms()),
+            "{}",
+            t.duration_ms()
+        );
         assert_eq!(info.duration_ms, t.duration_ms());
     }
 
@@ -486,7 +487,10 @@ mod tests {
         let info = probe(&data).unwrap();
         assert_eq!(info.brand, "mp42");
         let video = &info.tracks[0];
-        assert_eq!((video.handler.as_str(), video.codec.as_str()), ("vide", "avc1"));
+        assert_eq!(
+            (video.handler.as_str(), video.codec.as_str()),
+            ("vide", "avc1")
+        );
         assert_eq!(video.size, Some((32, 32)));
         assert_eq!(video.samples, 60);
         assert_eq!(video.duration_ms(), 2000);

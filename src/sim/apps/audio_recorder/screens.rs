@@ -80,7 +80,11 @@ fn main(app: &AudioRecorder, sys: &System) -> View {
                 WHITE,
             ))
             .child(icon_button(
-                square(toolbar.right - small / 2 - m.dp(4.0), toolbar.center().y, small),
+                square(
+                    toolbar.right - small / 2 - m.dp(4.0),
+                    toolbar.center().y,
+                    small,
+                ),
                 "btn_share",
                 "more_vert",
                 "share",
@@ -92,8 +96,15 @@ fn main(app: &AudioRecorder, sys: &System) -> View {
     let (progress, name) = match (&app.recording, &app.active) {
         (Some(r), _) => (
             format_duration(r.elapsed(now).as_millis() as u64),
-            tr(sys, if r.since.is_some() { "recording_progress" } else { "recording_paused" })
-                .to_string(),
+            tr(
+                sys,
+                if r.since.is_some() {
+                    "recording_progress"
+                } else {
+                    "recording_paused"
+                },
+            )
+            .to_string(),
         ),
         (None, Some(file)) => {
             let ms = records(sys)
@@ -115,11 +126,26 @@ fn main(app: &AudioRecorder, sys: &System) -> View {
     let line = m.dp(2.0).max(1);
     v = v.child(
         View::new(class::VIEW, wave)
-            .id(id(if app.recording.is_some() { "recording_view" } else { "record" }))
-            .child(View::new(
-                class::VIEW,
-                Bounds::new(wave.left, wave.center().y - line / 2, wave.right, wave.center().y + line / 2),
-            ).style(Style { background: Some(if app.recording.is_some() { RED } else { LIGHT }), ..Style::default() })),
+            .id(id(if app.recording.is_some() {
+                "recording_view"
+            } else {
+                "record"
+            }))
+            .child(
+                View::new(
+                    class::VIEW,
+                    Bounds::new(
+                        wave.left,
+                        wave.center().y - line / 2,
+                        wave.right,
+                        wave.center().y + line / 2,
+                    ),
+                )
+                .style(Style {
+                    background: Some(if app.recording.is_some() { RED } else { LIGHT }),
+                    ..Style::default()
+                }),
+            ),
     );
     let mut info_rows = Rows::new(info);
     v = v.child(
@@ -138,8 +164,13 @@ fn main(app: &AudioRecorder, sys: &System) -> View {
         v = v.child(text(name_row, name, 22.0, WHITE).id(id("txt_name")));
     }
     v = v.child(
-        text(info_rows.take(m.sp(26.0)), "M4a, 44.1kHz, 128kbps, Stereo", 16.0, LIGHT)
-            .id(id("txt_record_info")),
+        text(
+            info_rows.take(m.sp(26.0)),
+            "M4a, 44.1kHz, 128kbps, Stereo",
+            16.0,
+            LIGHT,
+        )
+        .id(id("txt_record_info")),
     );
 
     let big = m.dp(88.0);
@@ -149,13 +180,25 @@ fn main(app: &AudioRecorder, sys: &System) -> View {
         ..Style::default()
     });
     bottom = bottom.child(
-        icon_button(square(panel.left + m.dp(48.0), cy, big * 2 / 3), "btn_settings", "settings", "settings", WHITE)
-            .desc(tr(sys, "settings")),
+        icon_button(
+            square(panel.left + m.dp(48.0), cy, big * 2 / 3),
+            "btn_settings",
+            "settings",
+            "settings",
+            WHITE,
+        )
+        .desc(tr(sys, "settings")),
     );
     if app.recording.is_some() {
         bottom = bottom.child(
-            icon_button(square(cx - big, cy, small), "btn_record_delete", "delete", "record_delete", WHITE)
-                .desc(tr(sys, "delete")),
+            icon_button(
+                square(cx - big, cy, small),
+                "btn_record_delete",
+                "delete",
+                "record_delete",
+                WHITE,
+            )
+            .desc(tr(sys, "delete")),
         );
         bottom = bottom.child(icon_button(
             square(cx + big, cy, small),
@@ -169,7 +212,14 @@ fn main(app: &AudioRecorder, sys: &System) -> View {
     bottom = bottom.child(
         View::new(class::IMAGE_BUTTON, square(cx, cy, big))
             .id(id("btn_record"))
-            .desc(tr(sys, if recording { "recording_paused" } else { "start_recording" }))
+            .desc(tr(
+                sys,
+                if recording {
+                    "pause"
+                } else {
+                    "start_recording"
+                },
+            ))
             .on_click("record")
             .style(Style {
                 background: Some(RED),
@@ -205,12 +255,23 @@ fn records_list(sys: &System) -> View {
                 ..Style::default()
             })
             .child(
-                icon_button(square(bar.left + m.dp(28.0), bar.center().y, button), "btn_back", "arrow_back", "back", WHITE)
-                    .desc("Navigate up"),
+                icon_button(
+                    square(bar.left + m.dp(28.0), bar.center().y, button),
+                    "btn_back",
+                    "arrow_back",
+                    "back",
+                    WHITE,
+                )
+                .desc("Navigate up"),
             )
             .child(
                 label(
-                    Bounds::new(bar.left + m.dp(64.0), bar.top, bar.right - m.dp(16.0), bar.bottom),
+                    Bounds::new(
+                        bar.left + m.dp(64.0),
+                        bar.top,
+                        bar.right - m.dp(16.0),
+                        bar.bottom,
+                    ),
                     tr(sys, "records"),
                     20.0,
                 )
@@ -237,14 +298,22 @@ fn records_list(sys: &System) -> View {
         y += row_h;
         let inner = inset(row, m.dp(16.0));
         let halves = columns(inner, 4);
-        let stem = r.file.trim_end_matches(&format!(".{EXTENSION}")).to_string();
+        let stem = r
+            .file
+            .trim_end_matches(&format!(".{EXTENSION}"))
+            .to_string();
         list = list.child(
             View::new(class::LINEAR_LAYOUT, row)
                 .id(id("container"))
                 .on_click(format!("record:{}", r.file))
                 .child(
                     label(
-                        Bounds::new(inner.left, inner.top - m.dp(6.0), halves[2].right, inner.center().y + m.dp(6.0)),
+                        Bounds::new(
+                            inner.left,
+                            inner.top - m.dp(6.0),
+                            halves[2].right,
+                            inner.center().y + m.dp(6.0),
+                        ),
                         stem,
                         18.0,
                     )
@@ -258,7 +327,12 @@ fn records_list(sys: &System) -> View {
                 )
                 .child(
                     label(
-                        Bounds::new(inner.left, inner.center().y + m.dp(6.0), halves[2].right, inner.bottom + m.dp(6.0)),
+                        Bounds::new(
+                            inner.left,
+                            inner.center().y + m.dp(6.0),
+                            halves[2].right,
+                            inner.bottom + m.dp(6.0),
+                        ),
                         format!("{EXTENSION}, 44.1kHz"),
                         14.0,
                     )
@@ -345,7 +419,12 @@ fn dialog(d: &Dialog, sys: &System) -> View {
         }
         Dialog::DiscardRecording => (tr(sys, "btn_no"), tr(sys, "btn_yes"), "discard_yes"),
     };
-    let buttons = Bounds::new(card.left, card.bottom - m.dp(64.0), card.right - m.dp(12.0), card.bottom - m.dp(12.0));
+    let buttons = Bounds::new(
+        card.left,
+        card.bottom - m.dp(64.0),
+        card.right - m.dp(12.0),
+        card.bottom - m.dp(12.0),
+    );
     let cols = columns(buttons, 3);
     let button = |b: Bounds, label_text: &str, name: &str, tag: &str, filled: bool| {
         View::new(class::BUTTON, inset(b, m.dp(4.0)))
@@ -356,13 +435,19 @@ fn dialog(d: &Dialog, sys: &System) -> View {
                 center_text: true,
                 text_size_sp: Some(14.0),
                 text_color: Some(if filled { WHITE } else { PANEL }),
-                background: filled.then_some(PANEL),
+                background: Some(if filled { PANEL } else { WHITE }),
                 corner_radius: m.dp(4.0),
                 bold: true,
                 ..Style::default()
             })
     };
-    children.push(button(cols[1], cancel, "dialog_negative_btn", "dialog_cancel", false));
+    children.push(button(
+        cols[1],
+        cancel,
+        "dialog_negative_btn",
+        "dialog_cancel",
+        false,
+    ));
     children.push(button(cols[2], ok, "dialog_positive_btn", ok_tag, true));
     View::new(class::FRAME_LAYOUT, c)
         .style(Style {

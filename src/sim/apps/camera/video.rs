@@ -73,7 +73,12 @@ pub fn format_elapsed(ms: u64) -> String {
 /// Encodes `ms` of the synthetic frame (with silence) and stores it under [`VIDEO_DIR`] as the
 /// video started at `started`; a name already taken gets Camera2's `_1`, `_2` … suffix. Returns
 /// the Android path written.
-pub fn save(sys: &System, front: bool, started: NaiveDateTime, ms: u64) -> std::io::Result<String> {
+pub fn save(
+    sys: &mut System,
+    front: bool,
+    started: NaiveDateTime,
+    ms: u64,
+) -> std::io::Result<String> {
     let base = video_name(started);
     let stem = base.trim_end_matches(".mp4");
     let (android, host) = (0..100)
@@ -100,6 +105,9 @@ pub fn save(sys: &System, front: bool, started: NaiveDateTime, ms: u64) -> std::
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(&host, data)?;
+    // The file closes when recording stops: that is its modification time.
+    let now = sys.clock.now();
+    sys.file_times.stamp(&android, now);
     Ok(android)
 }
 
@@ -141,13 +149,15 @@ pub fn mode_list(sys: &System, current: Mode) -> View {
                 .id(id("mode_selector_item"))
                 .on_click(mode.tag())
                 .selected(mode == current)
-                .child(View::new(class::IMAGE_VIEW, icon_box).id(id("selector_icon")).style(
-                    Style {
-                        icon: Some(mode.icon()),
-                        text_color: Some(colour),
-                        ..Style::default()
-                    },
-                ))
+                .child(
+                    View::new(class::IMAGE_VIEW, icon_box)
+                        .id(id("selector_icon"))
+                        .style(Style {
+                            icon: Some(mode.icon()),
+                            text_color: Some(colour),
+                            ..Style::default()
+                        }),
+                )
                 .child(
                     View::new(
                         class::TEXT_VIEW,
@@ -172,7 +182,12 @@ pub fn recording_time(sys: &System, preview: Bounds, ms: u64) -> View {
     let h = m.dp(36.0);
     let w = m.dp(112.0);
     let cx = (preview.left + preview.right) / 2;
-    let b = Bounds::new(cx - w / 2, preview.top + m.dp(16.0), cx + w / 2, preview.top + m.dp(16.0) + h);
+    let b = Bounds::new(
+        cx - w / 2,
+        preview.top + m.dp(16.0),
+        cx + w / 2,
+        preview.top + m.dp(16.0) + h,
+    );
     View::new(class::TEXT_VIEW, b)
         .id(id("recording_time"))
         .text(format_elapsed(ms))
