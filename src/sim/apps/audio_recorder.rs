@@ -146,15 +146,7 @@ pub fn records(sys: &System) -> Vec<RecordFile> {
     out
 }
 
-/// `mm:ss`, or `h:mm:ss` from an hour on (TimeUtils.formatTimeIntervalHourMinSec2).
-pub fn format_duration(ms: u64) -> String {
-    let s = ms / 1000;
-    if s >= 3600 {
-        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-    } else {
-        format!("{:02}:{:02}", s / 60, s % 60)
-    }
-}
+pub use crate::sim::apps::widgets::format_elapsed as format_duration;
 
 fn read_prefs(sys: &System) -> String {
     sys.host_path(PREFS_PATH)

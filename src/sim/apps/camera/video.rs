@@ -7,6 +7,7 @@
 use chrono::NaiveDateTime;
 
 use crate::geom::Bounds;
+use crate::sim::apps::widgets::format_elapsed;
 use crate::sim::media::{aac, h264, mp4};
 use crate::sim::system::System;
 use crate::sim::view::{class, Style, View};
@@ -58,16 +59,6 @@ impl Mode {
 /// The file name Camera2 gives a video started at `at`.
 pub fn video_name(at: NaiveDateTime) -> String {
     format!("VID_{}.mp4", at.format("%Y%m%d_%H%M%S"))
-}
-
-/// `MM:SS` (CameraUtil.millisecondToTimeString without the hundredths), `H:MM:SS` past an hour.
-pub fn format_elapsed(ms: u64) -> String {
-    let s = ms / 1000;
-    if s >= 3600 {
-        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-    } else {
-        format!("{:02}:{:02}", s / 60, s % 60)
-    }
 }
 
 /// Encodes `ms` of the synthetic frame (with silence) and stores it under [`VIDEO_DIR`] as the
