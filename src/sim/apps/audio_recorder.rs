@@ -248,7 +248,10 @@ impl AudioRecorder {
                 Self::log(sys, 'I', format!("saved {RECORDS_DIR}/{file} ({ms} ms)"));
                 self.active = Some(file.clone());
                 if ask {
-                    let name = file.trim_end_matches(&format!(".{EXTENSION}")).to_string();
+                    let name = file
+                        .strip_suffix(&format!(".{EXTENSION}"))
+                        .unwrap_or(&file)
+                        .to_string();
                     self.dialog = Some(Dialog::Rename {
                         file,
                         name,

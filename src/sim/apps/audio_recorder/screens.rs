@@ -113,7 +113,10 @@ fn main(app: &AudioRecorder, sys: &System) -> View {
                 .map_or(0, |r| r.duration_ms);
             (
                 format_duration(ms),
-                file.trim_end_matches(&format!(".{EXTENSION}")).to_string(),
+                // One extension off: a name typed as "note.m4a" is saved as note.m4a.m4a.
+                file.strip_suffix(&format!(".{EXTENSION}"))
+                    .unwrap_or(file)
+                    .to_string(),
             )
         }
         (None, None) => (tr(sys, "zero_time").to_string(), String::new()),
@@ -300,7 +303,8 @@ fn records_list(sys: &System) -> View {
         let halves = columns(inner, 4);
         let stem = r
             .file
-            .trim_end_matches(&format!(".{EXTENSION}"))
+            .strip_suffix(&format!(".{EXTENSION}"))
+            .unwrap_or(&r.file)
             .to_string();
         list = list.child(
             View::new(class::LINEAR_LAYOUT, row)
