@@ -155,3 +155,6 @@ mod faults;
 
 // Every cargo-fuzz target's body over its seed corpus and fixed mutants, on stable.
 mod fuzz_replay;
+
+// Audio Recorder and Camera2's video mode: recordings decoded (MP4 boxes, AAC config, H.264 SPS).
+mod sim_recorders;

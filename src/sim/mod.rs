@@ -20,6 +20,7 @@ pub mod file_times;
 pub mod framework;
 pub mod keyboard;
 pub mod locale;
+pub mod media;
 pub mod media_file;
 pub mod phone;
 pub mod providers;

@@ -146,10 +146,11 @@ pub struct Phone {
 }
 
 /// Directories a fresh phone has.
-const BOOT_DIRS: [&str; 8] = [
+const BOOT_DIRS: [&str; 9] = [
     "/sdcard/Download",
     "/sdcard/Pictures",
     "/sdcard/DCIM",
+    "/sdcard/Movies",
     "/data/local/tmp",
     "/data/data",
     "/data/user_de/0",

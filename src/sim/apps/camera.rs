@@ -10,8 +10,13 @@
 //!
 //! The phone is in the state AndroidWorld's setup leaves it: Camera2 holds its default camera,
 //! microphone and storage grants and AndroidWorld granted location and clicked through the
-//! first-run prompt, so the viewfinder opens straight away. The mode drawer (Camera/Video),
-//! video recording, the filmstrip and the settings screen are not modelled.
+//! first-run prompt, so the viewfinder opens straight away. A swipe from the left opens the mode
+//! drawer (Camera, Video); video mode records with the same shutter ([`video`]). The filmstrip and
+//! the settings screen are not modelled.
+
+mod video;
+
+use std::time::Duration;
 
 use chrono::NaiveDateTime;
 
@@ -28,6 +33,7 @@ pub const LAUNCH_ACTIVITY: &str = "com.android.camera.CameraLauncher";
 pub const ACTIVITY: &str = "com.android.camera.CameraActivity";
 /// Where Camera2's `Storage.DIRECTORY` keeps photos (`DCIM/Camera` of shared storage).
 pub const PHOTO_DIR: &str = "/sdcard/DCIM/Camera";
+pub use video::{video_name, VIDEO_DIR};
 
 /// The synthetic frame's size: the emulator's virtual back camera at 640×480 (4:3).
 const FRAME_WIDTH: u16 = 640;
@@ -79,6 +85,14 @@ impl Flash {
     }
 }
 
+/// A video being recorded: when it started on the wall clock (its file's name) and on the
+/// uptime clock (its length).
+#[derive(Debug, Clone)]
+struct Recording {
+    started: NaiveDateTime,
+    since: Duration,
+}
+
 #[derive(Debug, Clone, Default)]
 struct Camera {
     front: bool,
@@ -86,6 +100,10 @@ struct Camera {
     grid_lines: bool,
     /// The mode options row is open (the three-dot toggle was tapped).
     options_open: bool,
+    mode: video::Mode,
+    /// The mode drawer is open (a swipe from the left).
+    mode_list_open: bool,
+    recording: Option<Recording>,
 }
 
 /// The file name Camera2 gives a photo taken at `at` (`IMG_yyyyMMdd_HHmmss.jpg`).
@@ -130,11 +148,34 @@ impl Camera {
             ),
         }
     }
+
+    /// The shutter in video mode: starts a recording, or stops it and stores the video.
+    fn video_shutter(&mut self, sys: &mut System) {
+        let Some(rec) = self.recording.take() else {
+            self.options_open = false;
+            self.recording = Some(Recording {
+                started: sys.clock.now(),
+                since: sys.clock.uptime(),
+            });
+            return;
+        };
+        let ms = sys.clock.uptime().saturating_sub(rec.since).as_millis() as u64;
+        let (level, message) = match video::save(sys, self.front, rec.started, ms) {
+            Ok(path) => ('I', format!("saved {path} ({ms} ms)")),
+            Err(e) => ('E', format!("could not save video: {e}")),
+        };
+        sys.log(
+            crate::sim::system::pid::SYSTEM_SERVER,
+            level,
+            "CAM_VideoModule",
+            message,
+        );
+    }
 }
 
-/// The emulator's synthetic camera frame as a JPEG: a colour gradient, tinted differently for the
+/// The emulator's synthetic camera frame, RGB: a colour gradient, tinted differently for the
 /// front camera, so two shots of the two cameras differ as real ones would.
-fn frame_jpeg(front: bool) -> std::io::Result<Vec<u8>> {
+fn frame_rgb(front: bool) -> Vec<u8> {
     let (w, h) = (usize::from(FRAME_WIDTH), usize::from(FRAME_HEIGHT));
     let mut pixels = Vec::with_capacity(w * h * 3);
     for y in 0..h {
@@ -144,6 +185,12 @@ fn frame_jpeg(front: bool) -> std::io::Result<Vec<u8>> {
             pixels.extend_from_slice(&[r, g, if front { 200 } else { 90 }]);
         }
     }
+    pixels
+}
+
+/// The synthetic frame as a JPEG.
+fn frame_jpeg(front: bool) -> std::io::Result<Vec<u8>> {
+    let pixels = frame_rgb(front);
     let mut out = Vec::new();
     jpeg_encoder::Encoder::new(&mut out, 85)
         .encode(
@@ -314,28 +361,72 @@ impl App for Camera {
                     .id(id("shutter_button"))
                     .desc(tr(sys, "accessibility_shutter_button"))
                     .on_click("shutter")
-                    .style(Style {
-                        background: Some(white),
-                        corner_radius: shutter / 2,
-                        ..Style::default()
+                    .style(match (self.mode, self.recording.is_some()) {
+                        (video::Mode::Photo, _) => Style {
+                            background: Some(white),
+                            corner_radius: shutter / 2,
+                            ..Style::default()
+                        },
+                        // Video: a red button, showing a stop square while recording.
+                        (video::Mode::Video, recording) => Style {
+                            background: Some([0xF4, 0x43, 0x36, 255]),
+                            corner_radius: shutter / 2,
+                            icon: recording.then_some("stop"),
+                            text_color: Some(white),
+                            ..Style::default()
+                        },
                     }),
                 ),
         );
-        View::new(class::FRAME_LAYOUT, c)
+        if let Some(rec) = &self.recording {
+            let ms = sys.clock.uptime().saturating_sub(rec.since).as_millis() as u64;
+            app_root = app_root.child(video::recording_time(sys, preview, ms));
+        }
+        let mut root = View::new(class::FRAME_LAYOUT, c)
             .id(id("activity_root_view"))
             .style(Style {
                 background: Some(black),
                 ..Style::default()
             })
-            .child(app_root)
+            .child(app_root);
+        if self.mode_list_open {
+            root = root.child(video::mode_list(sys, self.mode));
+        }
+        root
     }
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        let UiEvent::Click(tag) = event else {
-            return false;
+        let tag = match event {
+            UiEvent::Click(tag) => tag.as_str(),
+            UiEvent::Back if self.mode_list_open => {
+                self.mode_list_open = false;
+                return true;
+            }
+            // Leaving the viewfinder stops a recording and keeps what was recorded.
+            UiEvent::Back if self.recording.is_some() => {
+                self.video_shutter(sys);
+                return false;
+            }
+            _ => return false,
         };
-        match tag.as_str() {
-            "shutter" => self.take_photo(sys),
+        if self.mode_list_open {
+            match video::Mode::from_tag(tag) {
+                Some(mode) => self.mode = mode,
+                None if tag == "mode_list_close" || tag == crate::sim::app::swipe::LEFT => {}
+                None => return false,
+            }
+            self.mode_list_open = false;
+            return true;
+        }
+        match tag {
+            "shutter" => match self.mode {
+                video::Mode::Photo => self.take_photo(sys),
+                video::Mode::Video => self.video_shutter(sys),
+            },
+            crate::sim::app::swipe::RIGHT if self.recording.is_none() => {
+                self.options_open = false;
+                self.mode_list_open = true;
+            }
             "options" => self.options_open = true,
             // A tap on the preview closes the options row (and focuses there, which has no
             // visible effect on the synthetic frame).

@@ -3,6 +3,7 @@
 
 use super::app::AppInfo;
 
+pub mod audio_recorder;
 pub mod broccoli;
 pub mod browser;
 pub mod calculator;
@@ -70,6 +71,7 @@ pub fn starts_by_name(info: &AppInfo, class: &str) -> bool {
         || (info.package == simple_sms::PACKAGE && class == simple_sms::MAIN_ACTIVITY)
         || (info.package == simple_calendar::PACKAGE && class == simple_calendar::MAIN_ACTIVITY)
         || (info.package == vlc::PACKAGE && class == vlc::MAIN_ACTIVITY)
+        || (info.package == audio_recorder::PACKAGE && class == audio_recorder::MAIN_ACTIVITY)
 }
 
 /// Every installed app, in the order the package manager lists them.
@@ -101,5 +103,6 @@ pub fn catalog() -> Vec<AppInfo> {
         draw::info(),
         retro::info(),
         vlc::info(),
+        audio_recorder::info(),
     ]
 }

@@ -239,6 +239,17 @@ pub fn install_store(sys: &mut System, open: StoreOpener, db_path: &str, pid: u3
     }
 }
 
+/// A recording's length as recorders show it: `mm:ss`, or `h:mm:ss` from an hour on (Audio
+/// Recorder's TimeUtils.formatTimeIntervalHourMinSec2, Camera2's recording timer).
+pub fn format_elapsed(ms: u64) -> String {
+    let s = ms / 1000;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{:02}:{:02}", s / 60, s % 60)
+    }
+}
+
 /// Whether times show on the 24-hour clock: the user's choice (`settings put system time_12_24
 /// 24` or `12`), else the locale's own clock (`DateFormat.is24HourFormat`).
 pub fn uses_24h(sys: &System) -> bool {

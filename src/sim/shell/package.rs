@@ -201,7 +201,9 @@ pub fn pm(fw: &mut Framework, args: &[String]) -> ShellOutput {
                 );
             }
             fw.force_stop_package(&p);
-            for dir in [format!("/data/data/{p}"), format!("/data/user/0/{p}"), format!("/data/user_de/0/{p}")] {
+            // The app's external files (`Android/data/<package>` on shared storage) go too, as
+            // `pm clear` deletes them on Android.
+            for dir in [format!("/data/data/{p}"), format!("/data/user/0/{p}"), format!("/data/user_de/0/{p}"), format!("/sdcard/Android/data/{p}")] {
                 if let Some(h) = fw.sys.host_path(&dir) {
                     let _ = std::fs::remove_dir_all(h);
                 }
