@@ -77,8 +77,7 @@ pub(super) fn validate_step(
             return Err(cx.err(
                 s.op.span(),
                 &format!("{field}: op"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, push_image, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
-                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, push_media, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
+                format!("unknown op {other:?} (shell, settings_put, sql, insert_rows, push_file, push_image, push_media, force_stop, clear_app, launch, set_time, home, wait, end_call, incoming_call, incoming_sms, incoming_texts, set_clipboard, contact)"),
             ))
         }
     };
@@ -178,6 +177,7 @@ pub(super) fn validate_step(
         "push_image" => SetupStep::PushImage {
             path: need("path", &s.path)?,
             text: need("text", &s.text)?,
+        },
         "push_media" => SetupStep::PushMedia {
             path: need("path", &s.path)?,
             title: s.title.clone().unwrap_or_default(),
