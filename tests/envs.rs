@@ -245,6 +245,7 @@ async fn goldens_survive_environments_and_empty_replays_fail() {
                 "broccoli",
                 "simple calendar pro",
                 "tasks",
+                "osmand",
             ]
             .contains(&a.as_str())
         })

@@ -101,6 +101,9 @@ mod sim_ir_apps;
 // Markor: notes as files under Documents/Markor, seen and changed over adb as in the app.
 mod sim_markor;
 
+// OsmAnd: favourites, markers and tracks where AndroidWorld reads them.
+mod sim_osmand;
+
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;
 

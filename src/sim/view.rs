@@ -83,6 +83,9 @@ pub struct Style {
     /// the right unless its first strong letter is left-to-right, as a TextView's default
     /// gravity `start` and `firstStrong` text direction do.
     pub rtl: bool,
+    /// Vector paint over the background (OsmAnd's map), in screen pixels; shared, so a frame's
+    /// copies of the tree do not copy it.
+    pub drawing: Option<std::sync::Arc<crate::sim::render::Drawing>>,
 }
 
 /// Colours the renderer resolves against the light or dark theme, so apps need not know the theme.

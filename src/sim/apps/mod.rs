@@ -18,6 +18,7 @@ pub mod files;
 pub mod launcher;
 pub mod markor;
 pub mod messages;
+pub mod osmand;
 pub mod records;
 pub mod role_request;
 pub mod settings;
@@ -86,5 +87,6 @@ pub fn catalog() -> Vec<AppInfo> {
         broccoli::info(),
         tasks::info(),
         markor::info(),
+        osmand::info(),
     ]
 }

@@ -9,6 +9,7 @@
 //! come from [`Scale`].
 
 mod canvas;
+pub mod drawing;
 mod icons;
 pub mod shaping;
 pub mod text;
@@ -19,6 +20,7 @@ use image::RgbaImage;
 
 use super::view::{Role, View};
 pub use canvas::Canvas;
+pub use drawing::{Drawing, Shape};
 use canvas::Rgba;
 
 pub use icons::known as icon_known;
