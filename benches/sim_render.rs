@@ -1,6 +1,6 @@
-//! Frame-render throughput of the embedded phone's renderer: a Settings homepage, a Launcher home
-//! screen, OsmAnd's map at Pixel 6 (1080×2400) and tablet (2560×1600) sizes, cold (first frame, empty glyph cache)
-//! and warm (mean of repeated frames), plus PNG encoding of one frame; the Settings homepage and
+//! Frame-render throughput of the embedded phone's renderer: a Settings homepage and a Launcher home
+//! screen at Pixel 6 (1080×2400) and tablet (2560×1600) sizes and OsmAnd's map at Pixel 6 size,
+//! cold (first frame, empty glyph cache) and warm (mean of repeated frames), plus PNG encoding of one frame; the Settings homepage and
 //! launcher also in Hindi and Arabic, whose text goes through shaping.
 
 use std::time::Instant;

@@ -35,7 +35,9 @@ fn shot(phone: &Phone, name: &str) {
         return;
     };
     sh(phone, "screencap -p /sdcard/osmand_shot.png");
-    let png = phone.read_file("/sdcard/osmand_shot.png").expect("the shot");
+    let png = phone
+        .read_file("/sdcard/osmand_shot.png")
+        .expect("the shot");
     std::fs::write(format!("{dir}/{name}.png"), png).expect("write the shot");
     sh(phone, "rm /sdcard/osmand_shot.png");
 }
@@ -77,7 +79,8 @@ fn favourites_and_markers_land_where_androidworld_reads_them() {
     tap(&phone, by_id(&screen(&phone), "android:id/button1").bounds);
     let gpx = sh(&phone, &format!("cat {FILES}/favorites/favorites.gpx"));
     assert!(
-        gpx.contains("<wpt lat=\"47.0688832\" lon=\"9.5061564\">") && gpx.contains("<name>Balzers</name>"),
+        gpx.contains("<wpt lat=\"47.0688832\" lon=\"9.5061564\">")
+            && gpx.contains("<name>Balzers</name>"),
         "{gpx}"
     );
     tap_id(&phone, "context_menu_marker_button");
@@ -100,13 +103,20 @@ fn favourites_and_markers_land_where_androidworld_reads_them() {
     tap(&phone, by_id(&screen(&phone), "android:id/button1").bounds);
     let gpx = sh(&phone, &format!("cat {FILES}/favorites/favorites.gpx"));
     assert_eq!(gpx.matches("<wpt ").count(), 1, "{gpx}");
-    assert!(gpx.contains("lat=\"47.1663432\" lon=\"9.5103085\""), "{gpx}");
+    assert!(
+        gpx.contains("lat=\"47.1663432\" lon=\"9.5103085\""),
+        "{gpx}"
+    );
     shot(&phone, "map_with_pins");
     // `pm clear` leaves no favourites, no markers and empty folders.
     assert!(sh(&phone, &format!("pm clear {OSMAND}")).contains("Success"));
     assert_eq!(sh(&phone, &format!("ls {FILES}/tracks")), "");
     assert_eq!(
-        sh(&phone, &format!("sqlite3 {MARKERS_DB} 'SELECT count(*) FROM map_markers'")).trim(),
+        sh(
+            &phone,
+            &format!("sqlite3 {MARKERS_DB} 'SELECT count(*) FROM map_markers'")
+        )
+        .trim(),
         "0"
     );
 }
@@ -118,7 +128,11 @@ fn a_planned_route_is_saved_as_a_track_through_its_points_in_order() {
     tap_id(&phone, "map_menu_button");
     shot(&phone, "menu");
     tap_text(&phone, "Plan a route");
-    for (query, title) in [("Ruggell", "Ruggell"), ("Schonberg", "Schönberg"), ("Balzers", "Balzers")] {
+    for (query, title) in [
+        ("Ruggell", "Ruggell"),
+        ("Schonberg", "Schönberg"),
+        ("Balzers", "Balzers"),
+    ] {
         tap_id(&phone, "add_point_button");
         search_and_open_from_search(&phone, query, title);
     }
@@ -134,7 +148,10 @@ fn a_planned_route_is_saved_as_a_track_through_its_points_in_order() {
     let files = sh(&phone, &format!("ls {FILES}/tracks"));
     assert_eq!(files.trim(), format!("{name}.gpx"));
     let gpx = sh(&phone, &format!("cat {FILES}/tracks/{name}.gpx"));
-    let at = |needle: &str| gpx.find(needle).unwrap_or_else(|| panic!("no {needle} in {gpx}"));
+    let at = |needle: &str| {
+        gpx.find(needle)
+            .unwrap_or_else(|| panic!("no {needle} in {gpx}"))
+    };
     let ruggell = at("<trkpt lat=\"47.2397600\" lon=\"9.5262837\">");
     let schoenberg = at("<trkpt lat=\"47.1303814\" lon=\"9.5930117\">");
     let balzers = at("<trkpt lat=\"47.0688832\" lon=\"9.5061564\">");

@@ -220,6 +220,7 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
     (&["flauschcode"], &["Broccoli"]),
     (&["gsantner"], &["Markor"]),
     (&["org.tasks"], &["Tasks"]),
+    (&["osmand"], &["OsmAnd", "OsmAnd Maps"]),
     (
         &["gm", "email"],
         &[

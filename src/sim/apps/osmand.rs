@@ -119,8 +119,13 @@ pub enum Screen {
 pub enum Dialog {
     /// The side menu over the map.
     Menu,
-    AddFavorite { name: String },
-    SaveTrack { name: String, error: Option<String> },
+    AddFavorite {
+        name: String,
+    },
+    SaveTrack {
+        name: String,
+        error: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -188,7 +193,10 @@ impl OsmAnd {
     fn pan(&mut self, sys: &System, dx_screens: f64, dy_screens: f64) {
         let c = sys.metrics.content;
         let view = map::Projection::new(self.center, self.zoom, c, sys.metrics.density);
-        let (dlat, dlon) = view.degrees(c.width() as f64 * dx_screens, c.height() as f64 * dy_screens);
+        let (dlat, dlon) = view.degrees(
+            c.width() as f64 * dx_screens,
+            c.height() as f64 * dy_screens,
+        );
         self.center = (
             (self.center.0 + dlat).clamp(-85.0, 85.0),
             (self.center.1 + dlon).clamp(-180.0, 180.0),
@@ -210,7 +218,11 @@ impl OsmAnd {
             UiEvent::Click(t) if t == swipe::DOWN => self.pan(sys, 0.0, -0.33),
             UiEvent::Click(t) if t == "card_close" => self.card = None,
             UiEvent::Click(t) if t == "card_favorite" => {
-                let name = self.card.as_ref().map(|s| s.name.clone()).unwrap_or_default();
+                let name = self
+                    .card
+                    .as_ref()
+                    .map(|s| s.name.clone())
+                    .unwrap_or_default();
                 self.dialog = Some(Dialog::AddFavorite { name });
                 Self::focus(sys, "favorite_name");
             }
@@ -305,7 +317,9 @@ impl OsmAnd {
         match event {
             UiEvent::Back => self.screen = Screen::Map,
             UiEvent::Click(t) if t == "places_back" => self.screen = Screen::Map,
-            UiEvent::Click(t) if t == "tab:favorites" => self.screen = Screen::MyPlaces(Tab::Favorites),
+            UiEvent::Click(t) if t == "tab:favorites" => {
+                self.screen = Screen::MyPlaces(Tab::Favorites)
+            }
             UiEvent::Click(t) if t == "tab:markers" => self.screen = Screen::MyPlaces(Tab::Markers),
             UiEvent::Click(t) if t == "tab:tracks" => self.screen = Screen::MyPlaces(Tab::Tracks),
             UiEvent::Click(t) if t.starts_with("item:") => {
@@ -381,7 +395,10 @@ impl OsmAnd {
                     "" => spot.name.clone(),
                     n => n.to_string(),
                 };
-                let point = store::Point { name, ..spot.point() };
+                let point = store::Point {
+                    name,
+                    ..spot.point()
+                };
                 match store::add_favorite(sys, point) {
                     Ok(()) => self.note = Some("favorite_added"),
                     Err(e) => sys.log(PID, 'E', LOG_TAG, format!("add favorite: {e}")),
@@ -405,12 +422,8 @@ impl OsmAnd {
                     *error = Some(tr(sys, "file_exists").to_string());
                     return true;
                 }
-                let points: Vec<store::Point> = self
-                    .plan
-                    .iter()
-                    .flatten()
-                    .map(Spot::point)
-                    .collect();
+                let points: Vec<store::Point> =
+                    self.plan.iter().flatten().map(Spot::point).collect();
                 match store::save_track(sys, &file, &points) {
                     Ok(_) => {
                         self.plan = None;

@@ -14,7 +14,10 @@ use crate::geom::Bounds;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
     /// A filled polygon (even-odd rule).
-    Area { points: Vec<(f32, f32)>, color: Rgba },
+    Area {
+        points: Vec<(f32, f32)>,
+        color: Rgba,
+    },
     /// A polyline `width` px wide with round joints and caps.
     Line {
         points: Vec<(f32, f32)>,
@@ -166,7 +169,10 @@ pub fn fill_polygon(canvas: &mut Canvas, points: &[(f32, f32)], color: Rgba) {
         }
         xs.sort_by(f32::total_cmp);
         for span in xs.chunks_exact(2) {
-            let (l, r) = (span[0].max(clip.left as f32), span[1].min(clip.right as f32));
+            let (l, r) = (
+                span[0].max(clip.left as f32),
+                span[1].min(clip.right as f32),
+            );
             if r <= l {
                 continue;
             }
@@ -194,7 +200,11 @@ mod tests {
     fn a_polygon_fills_its_inside_only() {
         let mut c = Canvas::new(40, 40, [255, 255, 255, 255]);
         let red = [255, 0, 0, 255];
-        fill_polygon(&mut c, &[(10.0, 10.0), (30.0, 10.0), (30.0, 30.0), (10.0, 30.0)], red);
+        fill_polygon(
+            &mut c,
+            &[(10.0, 10.0), (30.0, 10.0), (30.0, 30.0), (10.0, 30.0)],
+            red,
+        );
         assert_eq!(px(&c, 20, 20), red);
         assert_eq!(px(&c, 5, 20), [255, 255, 255, 255]);
         assert_eq!(px(&c, 20, 35), [255, 255, 255, 255]);
@@ -221,7 +231,11 @@ mod tests {
     fn drawing_stays_inside_the_clip() {
         let mut c = Canvas::new(40, 40, [255, 255, 255, 255]);
         c.set_clip(Bounds::new(0, 0, 20, 40));
-        fill_polygon(&mut c, &[(0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0)], [0, 0, 0, 255]);
+        fill_polygon(
+            &mut c,
+            &[(0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0)],
+            [0, 0, 0, 255],
+        );
         assert_eq!(px(&c, 10, 10), [0, 0, 0, 255]);
         assert_eq!(px(&c, 30, 10), [255, 255, 255, 255]);
     }

@@ -9,7 +9,9 @@ use super::store::{self, Point};
 use super::{id, tr, Dialog, OsmAnd, Screen, Spot, Tab, PACKAGE};
 use crate::geom::Bounds;
 use crate::sim::apps::communication::{self, at, filled, palette, text_style};
-use crate::sim::apps::widgets::{button, columns, dialog_card, dialog_frame, inset, label, with_card_children, Rows};
+use crate::sim::apps::widgets::{
+    button, columns, dialog_card, dialog_frame, inset, label, with_card_children, Rows,
+};
 use crate::sim::locale;
 use crate::sim::system::System;
 use crate::sim::view::{class, Style, View};
@@ -93,7 +95,12 @@ fn render_map(sys: &System, app: &OsmAnd) -> View {
         .id(id("MapHudLayout"))
         .child(map_view)
         .child(map_button(
-            Bounds::new(c.right - pad - size, c.top + pad, c.right - pad, c.top + pad + size),
+            Bounds::new(
+                c.right - pad - size,
+                c.top + pad,
+                c.right - pad,
+                c.top + pad + size,
+            ),
             "map_search_button",
             tr(sys, "search_button"),
             "search",
@@ -102,14 +109,24 @@ fn render_map(sys: &System, app: &OsmAnd) -> View {
     let mid = c.top + c.height() / 2;
     root = root
         .child(map_button(
-            Bounds::new(c.right - pad - size, mid - size - m.dp(4.0), c.right - pad, mid - m.dp(4.0)),
+            Bounds::new(
+                c.right - pad - size,
+                mid - size - m.dp(4.0),
+                c.right - pad,
+                mid - m.dp(4.0),
+            ),
             "map_zoom_in_button",
             tr(sys, "zoomIn"),
             "add",
             "zoom_in",
         ))
         .child(map_button(
-            Bounds::new(c.right - pad - size, mid + m.dp(4.0), c.right - pad, mid + m.dp(4.0) + size),
+            Bounds::new(
+                c.right - pad - size,
+                mid + m.dp(4.0),
+                c.right - pad,
+                mid + m.dp(4.0) + size,
+            ),
             "map_zoom_out_button",
             tr(sys, "zoomOut"),
             "remove",
@@ -126,7 +143,12 @@ fn render_map(sys: &System, app: &OsmAnd) -> View {
         root = root.child(card);
     } else {
         root = root.child(map_button(
-            Bounds::new(c.left + pad, c.bottom - pad - size, c.left + pad + size, c.bottom - pad),
+            Bounds::new(
+                c.left + pad,
+                c.bottom - pad - size,
+                c.left + pad + size,
+                c.bottom - pad,
+            ),
             "map_menu_button",
             tr(sys, "menu"),
             "menu",
@@ -173,7 +195,14 @@ fn sheet(sys: &System, height: i32, id_name: &str) -> View {
 }
 
 /// A sheet's action: an icon over a label, in the accent colour.
-fn sheet_action(b: Bounds, id_name: &str, text: &str, desc: &str, icon: &'static str, tag: &str) -> View {
+fn sheet_action(
+    b: Bounds,
+    id_name: &str,
+    text: &str,
+    desc: &str,
+    icon: &'static str,
+    tag: &str,
+) -> View {
     View::new(class::BUTTON, b)
         .id(id(id_name))
         .text(text)
@@ -198,7 +227,12 @@ fn context_menu(sys: &System, spot: &Spot) -> View {
     let title_band = rows.take(m.sp(32.0));
     let title = View::new(
         class::TEXT_VIEW,
-        Bounds::new(title_band.left, title_band.top, title_band.right - m.dp(48.0), title_band.bottom),
+        Bounds::new(
+            title_band.left,
+            title_band.top,
+            title_band.right - m.dp(48.0),
+            title_band.bottom,
+        ),
     )
     .id(id("context_menu_line1"))
     .text(spot.name.clone())
@@ -208,7 +242,12 @@ fn context_menu(sys: &System, spot: &Spot) -> View {
     });
     let close = View::new(
         class::IMAGE_BUTTON,
-        Bounds::new(title_band.right - m.dp(40.0), title_band.top - m.dp(4.0), title_band.right, title_band.top + m.dp(36.0)),
+        Bounds::new(
+            title_band.right - m.dp(40.0),
+            title_band.top - m.dp(4.0),
+            title_band.right,
+            title_band.top + m.dp(36.0),
+        ),
     )
     .id(id("context_menu_close_btn"))
     .desc(tr(sys, "shared_string_close"))
@@ -264,7 +303,12 @@ fn plan_panel(sys: &System, plan: &[Spot]) -> View {
     let mut children = vec![
         View::new(
             class::TEXT_VIEW,
-            Bounds::new(title_band.left, title_band.top, title_band.right - m.dp(48.0), title_band.bottom),
+            Bounds::new(
+                title_band.left,
+                title_band.top,
+                title_band.right - m.dp(48.0),
+                title_band.bottom,
+            ),
         )
         .id(id("measurement_tool_title"))
         .text(tr(sys, "plan_a_route"))
@@ -274,7 +318,12 @@ fn plan_panel(sys: &System, plan: &[Spot]) -> View {
         }),
         View::new(
             class::IMAGE_BUTTON,
-            Bounds::new(title_band.right - m.dp(40.0), title_band.top - m.dp(4.0), title_band.right, title_band.top + m.dp(36.0)),
+            Bounds::new(
+                title_band.right - m.dp(40.0),
+                title_band.top - m.dp(4.0),
+                title_band.right,
+                title_band.top + m.dp(36.0),
+            ),
         )
         .id(id("measurement_tool_close"))
         .desc(tr(sys, "shared_string_close"))
@@ -286,7 +335,12 @@ fn plan_panel(sys: &System, plan: &[Spot]) -> View {
         }),
         View::new(class::TEXT_VIEW, rows.take(m.sp(24.0)))
             .id(id("measurement_points_text_view"))
-            .text(locale::format(&sys.locale, PACKAGE, "points_count", &[&plan.len()]))
+            .text(locale::format(
+                &sys.locale,
+                PACKAGE,
+                "points_count",
+                &[&plan.len()],
+            ))
             .style(text_style(14.0, SECONDARY)),
     ];
     if plan.is_empty() {
@@ -342,7 +396,12 @@ fn render_menu(sys: &System) -> View {
     let c = m.content;
     let width = c.width() * 4 / 5;
     let drawer = Bounds::new(c.left, c.top, c.left + width, c.bottom);
-    let mut rows = Rows::new(Bounds::new(drawer.left, drawer.top + m.dp(16.0), drawer.right, drawer.bottom));
+    let mut rows = Rows::new(Bounds::new(
+        drawer.left,
+        drawer.top + m.dp(16.0),
+        drawer.right,
+        drawer.bottom,
+    ));
     let head = rows.take(m.dp(64.0));
     let mut items = vec![View::new(
         class::TEXT_VIEW,
@@ -355,7 +414,11 @@ fn render_menu(sys: &System) -> View {
     })];
     for (text, icon, tag) in [
         (tr(sys, "search_button"), "search", "menu:search"),
-        (tr(sys, "shared_string_my_favorites"), "star", "menu:favorites"),
+        (
+            tr(sys, "shared_string_my_favorites"),
+            "star",
+            "menu:favorites",
+        ),
         (tr(sys, "map_markers"), "flag", "menu:markers"),
         (tr(sys, "shared_string_tracks"), "folder", "menu:tracks"),
         (tr(sys, "plan_a_route"), "location", "menu:plan"),
@@ -365,17 +428,24 @@ fn render_menu(sys: &System) -> View {
             View::new(class::LINEAR_LAYOUT, b)
                 .on_click(tag)
                 .child(
-                    View::new(class::IMAGE_VIEW, at(b, m.dp(20.0), m.dp(16.0), m.dp(24.0), m.dp(24.0))).style(Style {
+                    View::new(
+                        class::IMAGE_VIEW,
+                        at(b, m.dp(20.0), m.dp(16.0), m.dp(24.0), m.dp(24.0)),
+                    )
+                    .style(Style {
                         icon: Some(icon),
                         text_color: Some(SECONDARY),
                         ..Style::default()
                     }),
                 )
                 .child(
-                    View::new(class::TEXT_VIEW, at(b, m.dp(72.0), 0, b.width() - m.dp(88.0), b.height()))
-                        .id(id("title"))
-                        .text(text)
-                        .style(text_style(16.0, TEXT)),
+                    View::new(
+                        class::TEXT_VIEW,
+                        at(b, m.dp(72.0), 0, b.width() - m.dp(88.0), b.height()),
+                    )
+                    .id(id("title"))
+                    .text(text)
+                    .style(text_style(16.0, TEXT)),
                 ),
         );
     }
@@ -408,33 +478,54 @@ fn render_search(sys: &System, query: &str) -> View {
             ..Style::default()
         })
         .child(
-            View::new(class::IMAGE_BUTTON, at(bar, m.dp(4.0), m.dp(8.0), m.dp(48.0), m.dp(48.0)))
-                .desc(tr(sys, "shared_string_back"))
-                .on_click("search_back")
-                .style(Style {
-                    icon: Some("back"),
-                    text_color: Some([255, 255, 255, 255]),
-                    ..Style::default()
-                }),
+            View::new(
+                class::IMAGE_BUTTON,
+                at(bar, m.dp(4.0), m.dp(8.0), m.dp(48.0), m.dp(48.0)),
+            )
+            .desc(tr(sys, "shared_string_back"))
+            .on_click("search_back")
+            .style(Style {
+                icon: Some("back"),
+                text_color: Some([255, 255, 255, 255]),
+                ..Style::default()
+            }),
         )
         .child(
-            View::new(class::EDIT_TEXT, at(bar, m.dp(64.0), m.dp(8.0), bar.width() - m.dp(120.0), m.dp(48.0)))
-                .id(id("searchEditText"))
-                .text(query)
-                .hint(tr(sys, "search_hint"))
-                .editable("search")
-                .style(text_style(18.0, [255, 255, 255, 255])),
+            View::new(
+                class::EDIT_TEXT,
+                at(
+                    bar,
+                    m.dp(64.0),
+                    m.dp(8.0),
+                    bar.width() - m.dp(120.0),
+                    m.dp(48.0),
+                ),
+            )
+            .id(id("searchEditText"))
+            .text(query)
+            .hint(tr(sys, "search_hint"))
+            .editable("search")
+            .style(text_style(18.0, [255, 255, 255, 255])),
         )
         .child(
-            View::new(class::IMAGE_BUTTON, at(bar, bar.width() - m.dp(52.0), m.dp(8.0), m.dp(48.0), m.dp(48.0)))
-                .id(id("clearButton"))
-                .desc(tr(sys, "shared_string_close"))
-                .on_click("search_clear")
-                .style(Style {
-                    icon: Some("close"),
-                    text_color: Some([255, 255, 255, 255]),
-                    ..Style::default()
-                }),
+            View::new(
+                class::IMAGE_BUTTON,
+                at(
+                    bar,
+                    bar.width() - m.dp(52.0),
+                    m.dp(8.0),
+                    m.dp(48.0),
+                    m.dp(48.0),
+                ),
+            )
+            .id(id("clearButton"))
+            .desc(tr(sys, "shared_string_close"))
+            .on_click("search_clear")
+            .style(Style {
+                icon: Some("close"),
+                text_color: Some([255, 255, 255, 255]),
+                ..Style::default()
+            }),
         );
     let body = Bounds::new(c.left, bar.bottom, c.right, c.bottom);
     let results = OsmAnd::results(query);
@@ -490,7 +581,11 @@ fn render_my_places(sys: &System, tab: Tab) -> View {
     let tabs: Vec<View> = columns(tabs_band, 3)
         .into_iter()
         .zip([
-            (Tab::Favorites, "shared_string_my_favorites", "tab:favorites"),
+            (
+                Tab::Favorites,
+                "shared_string_my_favorites",
+                "tab:favorites",
+            ),
             (Tab::Markers, "map_markers", "tab:markers"),
             (Tab::Tracks, "shared_string_tracks", "tab:tracks"),
         ])
@@ -600,7 +695,9 @@ fn render_dialog(sys: &System, dialog: &Dialog) -> View {
     }
     rows.take(m.dp(16.0));
     let cols = columns(rows.take(m.dp(48.0)), 4);
-    v.push(button(cols[2], tr(sys, "shared_string_cancel"), "dialog_cancel").id("android:id/button2"));
+    v.push(
+        button(cols[2], tr(sys, "shared_string_cancel"), "dialog_cancel").id("android:id/button2"),
+    );
     v.push(button(cols[3], tr(sys, "shared_string_save"), "dialog_save").id("android:id/button1"));
     with_card_children(dialog_frame(m, card), v)
 }

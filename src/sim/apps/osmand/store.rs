@@ -47,11 +47,7 @@ pub enum StoreError {
 
 /// Creates what the app makes on its first start: its folders and the markers database.
 pub fn install(sys: &mut System) -> Result<(), StoreError> {
-    for dir in [
-        storage::parent_of(FAVORITES),
-        TRACKS,
-        INTERNAL_BACKUP,
-    ] {
+    for dir in [storage::parent_of(FAVORITES), TRACKS, INTERNAL_BACKUP] {
         storage::ensure_dir(sys, dir)?;
     }
     open_markers(sys)?;
@@ -204,7 +200,10 @@ fn track_points(waypoints: &[Point]) -> Vec<(f64, f64)> {
         if let Some(next) = waypoints.get(i + 1) {
             for s in 0..STEPS {
                 let t = s as f64 / STEPS as f64;
-                out.push((w.lat + (next.lat - w.lat) * t, w.lon + (next.lon - w.lon) * t));
+                out.push((
+                    w.lat + (next.lat - w.lat) * t,
+                    w.lon + (next.lon - w.lon) * t,
+                ));
             }
         } else {
             out.push((w.lat, w.lon));
