@@ -65,11 +65,6 @@ pub fn read_waypoints(gpx: &str) -> Vec<Point> {
     read_points(gpx, b"wpt")
 }
 
-/// The `<trkpt>`s of a GPX text in order.
-pub fn read_track_points(gpx: &str) -> Vec<Point> {
-    read_points(gpx, b"trkpt")
-}
-
 fn read_points(gpx: &str, element: &[u8]) -> Vec<Point> {
     let mut reader = quick_xml::Reader::from_str(gpx);
     let mut points = Vec::new();
