@@ -210,6 +210,8 @@ fn sheet_action(
         .on_click(tag)
         .style(Style {
             icon: Some(icon),
+            // A background of its own keeps the renderer from filling the button with the accent.
+            background: Some(SHEET),
             text_color: Some(ACCENT),
             text_size_sp: Some(14.0),
             center_text: true,
@@ -371,6 +373,7 @@ fn plan_panel(sys: &System, plan: &[Spot]) -> View {
             .id(id("undo_point_button"))
             .enabled(!plan.is_empty())
             .style(Style {
+                background: Some(SHEET),
                 text_color: Some(ACCENT),
                 center_text: true,
                 ..Style::default()
@@ -381,6 +384,7 @@ fn plan_panel(sys: &System, plan: &[Spot]) -> View {
             .id(id("save_button"))
             .enabled(plan.len() >= 2)
             .style(Style {
+                background: Some(SHEET),
                 text_color: Some(if plan.len() >= 2 { ACCENT } else { SECONDARY }),
                 center_text: true,
                 bold: true,
