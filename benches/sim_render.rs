@@ -1,6 +1,6 @@
 //! Frame-render throughput of the embedded phone's renderer: a Settings homepage and a Launcher home
-//! screen at Pixel 6 (1080×2400) and tablet (2560×1600) sizes, cold (first frame, empty glyph cache)
-//! and warm (mean of repeated frames), plus PNG encoding of one frame; the Settings homepage and
+//! screen at Pixel 6 (1080×2400) and tablet (2560×1600) sizes and OsmAnd's map at Pixel 6 size,
+//! cold (first frame, empty glyph cache) and warm (mean of repeated frames), plus PNG encoding of one frame; the Settings homepage and
 //! launcher also in Hindi and Arabic, whose text goes through shaping.
 
 use std::time::Instant;
@@ -8,7 +8,7 @@ use std::time::Instant;
 use chrono::NaiveDate;
 use droidmcp::geom::Bounds;
 use droidmcp::sim::app::AppInfo;
-use droidmcp::sim::apps::{launcher, settings};
+use droidmcp::sim::apps::{launcher, osmand, settings};
 use droidmcp::sim::render::{render_scaled, Scale, Theme};
 use droidmcp::sim::system::{SimClock, System};
 use droidmcp::sim::view::Metrics;
@@ -93,6 +93,15 @@ fn main() {
         "launcher home (pixel6)",
         "en-US",
         launcher::info(),
+        1080,
+        2400,
+        420.0 / 160.0,
+    );
+    // OsmAnd's map: land, woods, the Rhine, roads and place labels painted as vectors.
+    bench(
+        "osmand map (pixel6)",
+        "en-US",
+        osmand::info(),
         1080,
         2400,
         420.0 / 160.0,

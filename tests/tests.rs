@@ -103,6 +103,8 @@ mod sim_markor;
 
 // Simple Gallery Pro and Simple Draw Pro: pictures on screen and in files.
 mod sim_pictures;
+// OsmAnd: favourites, markers and tracks where AndroidWorld reads them.
+mod sim_osmand;
 
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;

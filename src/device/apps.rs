@@ -221,6 +221,7 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
     (&["gsantner"], &["Markor"]),
     (&["org.tasks"], &["Tasks"]),
     (&["dimowner"], &["Audio Recorder"]),
+    (&["osmand"], &["OsmAnd", "OsmAnd Maps"]),
     (
         &["gm", "email"],
         &[

@@ -86,6 +86,9 @@ pub struct Style {
     /// A bitmap the view shows scaled to fit its bounds, centred (an ImageView's `fitCenter`):
     /// a gallery's photo or thumbnail, a drawing app's canvas.
     pub picture: Option<Picture>,
+    /// Vector paint over the background (OsmAnd's map), in screen pixels; shared, so a frame's
+    /// copies of the tree do not copy it.
+    pub drawing: Option<std::sync::Arc<crate::sim::render::Drawing>>,
 }
 
 /// Decoded pixels shared between frames (cheap to clone). Two pictures are equal when they are

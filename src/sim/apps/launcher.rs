@@ -45,6 +45,7 @@ fn icon_for(package: &str) -> &'static str {
             "message"
         }
         "com.android.settings" => "settings",
+        "net.osmand" => "location",
         // An unknown name makes the renderer draw the label's initial.
         _ => "app",
     }

@@ -24,6 +24,7 @@ pub mod launcher;
 pub mod markor;
 pub mod messages;
 pub mod opentracks;
+pub mod osmand;
 pub mod pictures;
 pub mod records;
 pub mod retro;
@@ -104,5 +105,6 @@ pub fn catalog() -> Vec<AppInfo> {
         retro::info(),
         vlc::info(),
         audio_recorder::info(),
+        osmand::info(),
     ]
 }

@@ -9,6 +9,7 @@
 //! come from [`Scale`].
 
 mod canvas;
+pub mod drawing;
 mod icons;
 pub mod shaping;
 pub mod text;
@@ -18,6 +19,8 @@ mod widgets;
 use image::RgbaImage;
 
 use super::view::{Role, View};
+pub use canvas::Canvas;
+pub use drawing::{Drawing, Shape};
 use canvas::Rgba;
 pub use canvas::{sdf, Canvas};
 

@@ -78,6 +78,9 @@ pub fn paint_view(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
     if let Some(bg) = ctx.background(view) {
         canvas.fill_round_rect(b, view.style.corner_radius, bg);
     }
+    if let Some(drawing) = &view.style.drawing {
+        super::drawing::paint(canvas, drawing);
+    }
     if let Some(picture) = &view.style.picture {
         canvas.draw_image(
             &picture.0,

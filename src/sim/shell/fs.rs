@@ -25,6 +25,8 @@ pub fn normalize(path: &str) -> String {
     for alias in [
         "/storage/emulated/0",
         "/storage/self/primary",
+        // The storage's backing folder, where AndroidWorld reaches OsmAnd's files.
+        "/data/media/0",
         "/mnt/sdcard",
     ] {
         if joined == alias {
