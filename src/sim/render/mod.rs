@@ -19,7 +19,6 @@ mod widgets;
 use image::RgbaImage;
 
 use super::view::{Role, View};
-pub use canvas::Canvas;
 pub use drawing::{Drawing, Shape};
 use canvas::Rgba;
 pub use canvas::{sdf, Canvas};
