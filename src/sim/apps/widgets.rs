@@ -202,9 +202,12 @@ pub fn with_card_children(mut frame: View, children: Vec<View>) -> View {
     let title = content.first().map_or("", |c| c.text.as_str());
     let tag = format!("dialog_content:{title}");
     card.children.push(
-        View::new(class::SCROLL_VIEW, Bounds::new(b.left, b.top, b.right, scroll_bottom))
-            .scrollable(tag)
-            .children(content),
+        View::new(
+            class::SCROLL_VIEW,
+            Bounds::new(b.left, b.top, b.right, scroll_bottom),
+        )
+        .scrollable(tag)
+        .children(content),
     );
     card.children.extend(bar);
     frame

@@ -19,9 +19,9 @@ mod widgets;
 use image::RgbaImage;
 
 use super::view::{Role, View};
-pub use drawing::{Drawing, Shape};
 use canvas::Rgba;
 pub use canvas::{sdf, Canvas};
+pub use drawing::{Drawing, Shape};
 
 pub use icons::known as icon_known;
 pub use wallpaper::{image as wallpaper_image, Wallpaper};
