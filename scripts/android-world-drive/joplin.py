@@ -22,5 +22,6 @@ DRIVES = {
             "ingredient": task.params["ingredient"],
         },
     ),
-    "NotesTodoItemCount": lambda task: ("aw.joplin.todo_item_count", {"folder": task.params["folder"]}),
+    # AndroidWorld always asks about three to-dos (`k`, which droidmcp draws in 1..3).
+    "NotesTodoItemCount": lambda task: ("aw.joplin.todo_item_count", {"folder": task.params["folder"], "k": "3"}),
 }

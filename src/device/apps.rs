@@ -157,7 +157,7 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
         ],
     ),
     (
-        &["camera"],
+        &["camera", "camera2"],
         &[
             "Camera",
             "Kamera",
@@ -183,6 +183,11 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
             "浏览器",
             "브라우저",
         ],
+    ),
+    // Simple Gallery Pro before the stock gallery entry: its package also has a `gallery` segment.
+    (
+        &["simplemobiletools.gallery"],
+        &["Gallery", "Simple Gallery Pro", "Simple Gallery"],
     ),
     (
         &["photos", "gallery"],
@@ -222,6 +227,11 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
     (&["org.tasks"], &["Tasks"]),
     (&["dimowner"], &["Audio Recorder"]),
     (&["osmand"], &["OsmAnd", "OsmAnd Maps"]),
+    (&["joplin"], &["Joplin"]),
+    (&["dennisguse"], &["OpenTracks"]),
+    (&["retromusic"], &["Retro Music", "Retro"]),
+    (&["videolan"], &["VLC", "VLC for Android"]),
+    (&["simplemobiletools.draw"], &["Draw", "Simple Draw Pro", "Simple Draw"]),
     (
         &["gm", "email"],
         &[
