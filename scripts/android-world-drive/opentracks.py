@@ -76,7 +76,8 @@ DRIVES = {
     "SportsTrackerActivitiesOnDate": lambda task: ("aw.opentracks.activities_on_date", _on_date(task)),
     "SportsTrackerActivitiesCountForWeek": lambda task: (
         "aw.opentracks.activities_count_for_week",
-        _first(task, c=_asked(task)[0].category),
+        # The count AndroidWorld asks about is its asked tracks' (two), which droidmcp draws as `k`.
+        {**_first(task, c=_asked(task)[0].category), "k": str(len(_asked(task)))},
     ),
     "SportsTrackerActivityDuration": lambda task: ("aw.opentracks.activity_duration", _duration(task)),
     "SportsTrackerLongestDistanceActivity": lambda task: ("aw.opentracks.longest_distance_activity", _longest(task)),
