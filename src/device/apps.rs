@@ -231,7 +231,10 @@ const KNOWN_LABELS: &[(&[&str], &[&str])] = &[
     (&["dennisguse"], &["OpenTracks"]),
     (&["retromusic"], &["Retro Music", "Retro"]),
     (&["videolan"], &["VLC", "VLC for Android"]),
-    (&["simplemobiletools.draw"], &["Draw", "Simple Draw Pro", "Simple Draw"]),
+    (
+        &["simplemobiletools.draw"],
+        &["Draw", "Simple Draw Pro", "Simple Draw"],
+    ),
     (
         &["gm", "email"],
         &[
