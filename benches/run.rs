@@ -31,7 +31,7 @@ async fn replay(instances: &[Instance], phones: usize) -> (usize, f64) {
         let (limit, task, seed) = (limit.clone(), inst.task.clone(), inst.seed);
         set.spawn(async move {
             let _permit = limit.acquire().await.expect("semaphore open");
-            let shell = droidmcp::device::open(Some("sim:0"), None)
+            let shell = droidmcp::fleet::open(Some("sim:0"), None)
                 .await
                 .expect("phone boots");
             matches!(run_instance(&task, seed, shell, None, Solution::Golden).await, Ok(r) if r.verdict.success)

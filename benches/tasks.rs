@@ -19,7 +19,7 @@ async fn pass(parallel: usize) -> (usize, usize, f64) {
         let limit = limit.clone();
         set.spawn(async move {
             let _permit = limit.acquire().await.expect("semaphore open");
-            let shell = droidmcp::device::open(Some("sim:0"), None).await.expect("phone boots");
+            let shell = droidmcp::fleet::open(Some("sim:0"), None).await.expect("phone boots");
             matches!(run_instance(&task, 0, shell, None, Solution::Golden).await, Ok(r) if r.verdict.success)
         });
     }

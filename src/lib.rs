@@ -3,17 +3,21 @@
 //! Data flows one way: device ⇄ observation/action ⇄ tools ⇄ transports. See `ARCHITECTURE.md`
 //! for the map; each module's own docs say what it owns.
 
+// The lower layers are crates of their own (crates/); they are re-exported here under the names
+// the rest of the code and the tests use.
+pub use droidmcp_device as device;
+pub use droidmcp_geom as geom;
+pub use droidmcp_hierarchy as hierarchy;
+pub use droidmcp_sim as sim;
+
 pub mod adb;
 pub mod agent;
 pub mod cli;
-pub mod device;
 pub mod env;
 pub mod episode;
 pub mod eval;
 pub mod fleet;
-pub mod geom;
 pub mod grpc;
-pub mod hierarchy;
 pub mod http;
 pub mod judge;
 pub mod llm;
@@ -21,7 +25,6 @@ pub mod mcp;
 pub mod run;
 pub mod secret;
 pub mod session;
-pub mod sim;
 pub mod store;
 pub mod task;
 pub mod web;

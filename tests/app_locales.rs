@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use droidmcp::device::{self, Shell};
+use droidmcp::device::Shell;
 use droidmcp::env::Environment;
 use droidmcp::episode::replay::{run_instance, Solution};
 use droidmcp::hierarchy::{Criterion, Matcher};
@@ -204,7 +204,7 @@ fn goldens_aim_by_id_or_role_not_by_translated_text() {
 }
 
 async fn phone(env: &str) -> Arc<dyn Shell> {
-    device::open(Some(&format!("sim:0@{env}")), None)
+    droidmcp::fleet::open(Some(&format!("sim:0@{env}")), None)
         .await
         .unwrap_or_else(|e| panic!("sim in env {env}: {e}"))
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use droidmcp::device::{self, Shell};
+use droidmcp::device::Shell;
 use droidmcp::episode::replay::{run_instance, Solution};
 use droidmcp::episode::Report;
 use droidmcp::eval::constraint::Level;
@@ -27,7 +27,7 @@ fn task(id: &str) -> Arc<Task> {
 }
 
 async fn sim(seed: u64) -> Arc<dyn Shell> {
-    device::open(Some(&format!("sim:{seed}")), None)
+    droidmcp::fleet::open(Some(&format!("sim:{seed}")), None)
         .await
         .unwrap()
 }

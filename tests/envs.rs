@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use droidmcp::device::{self, Shell};
+use droidmcp::device::Shell;
 use droidmcp::env::{Environment, Split};
 use droidmcp::episode::replay::{attach, replay, run_instance, SharedEpisode, Solution};
 use droidmcp::episode::Episode;
@@ -22,7 +22,7 @@ fn tasks() -> Vec<Arc<Task>> {
 }
 
 async fn phone(seed: u64, env: &str) -> Arc<dyn Shell> {
-    device::open(Some(&format!("sim:{seed}@{env}")), None)
+    droidmcp::fleet::open(Some(&format!("sim:{seed}@{env}")), None)
         .await
         .unwrap_or_else(|e| panic!("sim in env {env}: {e}"))
 }

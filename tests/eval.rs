@@ -4,14 +4,14 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use droidmcp::device::{self, Shell};
+use droidmcp::device::Shell;
 use droidmcp::eval::android;
 use droidmcp::eval::check::{Check, Context, Probe, RowsTest, SqliteTest, When};
 use droidmcp::eval::matcher::Matcher;
 use droidmcp::eval::sqlite::DbSnapshot;
 
 async fn sim() -> Arc<dyn Shell> {
-    device::open(Some("sim:5"), None).await.unwrap()
+    droidmcp::fleet::open(Some("sim:5"), None).await.unwrap()
 }
 
 async fn run(

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use droidmcp::device::{self, Shell, ShellError, ShellOutput};
+use droidmcp::device::{Shell, ShellError, ShellOutput};
 use droidmcp::episode::replay::{
     attach, replay, run_instance, solution_actions, ReplayError, SharedEpisode, Solution,
 };
@@ -36,7 +36,7 @@ fn suite() -> Vec<Arc<Task>> {
 }
 
 async fn sim(seed: u64) -> Arc<dyn Shell> {
-    device::open(Some(&format!("sim:{seed}")), None)
+    droidmcp::fleet::open(Some(&format!("sim:{seed}")), None)
         .await
         .expect("the embedded phone boots")
 }
@@ -663,7 +663,7 @@ struct SimDevices;
 #[async_trait]
 impl DeviceSource for SimDevices {
     async fn shell(&self, device: Option<&str>) -> Result<Arc<dyn Shell>, String> {
-        device::open(Some(device.unwrap_or("sim")), None)
+        droidmcp::fleet::open(Some(device.unwrap_or("sim")), None)
             .await
             .map_err(|e| e.to_string())
     }

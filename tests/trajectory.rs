@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use droidmcp::device;
 use droidmcp::episode::replay::{attach, SharedEpisode};
 use droidmcp::episode::{action_record, Episode, Report};
 use droidmcp::eval::history::tap_inside;
@@ -53,7 +52,7 @@ async fn play(
     let (catalog, _) = Catalog::load_dir(&tasks);
     let task = catalog.get("bmoca.settings.airplane_on").unwrap();
     let inst = task.instantiate(0, &BTreeMap::new()).unwrap();
-    let shell = device::open(Some("sim:0"), None).await.unwrap();
+    let shell = droidmcp::fleet::open(Some("sim:0"), None).await.unwrap();
     let episode: SharedEpisode = Arc::new(tokio::sync::Mutex::new(
         Episode::start(inst, shell.clone(), None).await.unwrap(),
     ));
@@ -198,7 +197,7 @@ async fn stored_episodes_keep_the_screen_their_first_tap_was_aimed_at() {
     let task = catalog.get("aw.phone.answer_call.screen_off").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let store = droidmcp::store::Store::open(&dir.path().join("e.db")).unwrap();
-    let shell = device::open(Some("sim:0"), None).await.unwrap();
+    let shell = droidmcp::fleet::open(Some("sim:0"), None).await.unwrap();
     let live = run_instance(&task, 0, shell, Some(store.clone()), Solution::Golden)
         .await
         .unwrap();

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use droidmcp::device::{self, Shell};
+use droidmcp::device::Shell;
 use droidmcp::episode::replay::{run_actions, run_instance, Solution};
 use droidmcp::episode::Episode;
 use droidmcp::task::{Action, Catalog, Task};
@@ -18,7 +18,7 @@ fn task(id: &str) -> Arc<Task> {
 }
 
 async fn sim(seed: u64) -> Arc<dyn Shell> {
-    device::open(Some(&format!("sim:{seed}")), None)
+    droidmcp::fleet::open(Some(&format!("sim:{seed}")), None)
         .await
         .expect("the embedded phone boots")
 }

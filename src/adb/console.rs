@@ -16,6 +16,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 
+pub use crate::device::console::ConsoleError;
 use crate::device::Shell;
 
 /// The token file the emulator reads and `adb emu` sends from: `$HOME/.emulator_console_auth_token`.
@@ -149,39 +150,6 @@ async fn serve_connection(
         };
         write.write_all(reply.as_bytes()).await?;
     }
-}
-
-/// Why a console command could not be run.
-#[derive(Debug, thiserror::Error)]
-pub enum ConsoleError {
-    #[error("cannot reach the emulator console at {addr}: {source}")]
-    Connect {
-        addr: String,
-        source: std::io::Error,
-    },
-    #[error("emulator console at {addr}: {source}")]
-    Io {
-        addr: String,
-        source: std::io::Error,
-    },
-    #[error("emulator console at {addr} did not answer within {secs} s")]
-    Timeout { addr: String, secs: u64 },
-    #[error("emulator console at {addr} closed the connection before answering")]
-    Closed { addr: String },
-    #[error(
-        "emulator console at {addr} requires authentication but {path} cannot be read ({reason})"
-    )]
-    NoToken {
-        addr: String,
-        path: String,
-        reason: String,
-    },
-    #[error("emulator console at {addr} refused the token from {path}: {reply}")]
-    Refused {
-        addr: String,
-        path: String,
-        reply: String,
-    },
 }
 
 const REPLY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -63,7 +63,7 @@ pub async fn run(global: &Global, args: Args) -> anyhow::Result<i32> {
                 !boots,
                 "--profile, --locale, --dark and --font-scale choose how the embedded phone boots; device {serial} is not it"
             );
-            let shell = crate::device::open(Some(&serial), global.adb_server()).await?;
+            let shell = crate::fleet::open(Some(&serial), global.adb_server()).await?;
             let out = shell.exec(&line).await?;
             return emit(out);
         }

@@ -312,7 +312,7 @@ async fn replay_one(
         Some(env) if on_sim => crate::env::with_env(&device, env),
         _ => device,
     };
-    let mut shell = crate::device::open(Some(&spec), global.adb_server())
+    let mut shell = crate::fleet::open(Some(&spec), global.adb_server())
         .await
         .with_context(|| format!("opening device {spec}"))?;
     // A real device is put into the environment over its shell, and restored afterwards.

@@ -203,6 +203,7 @@ fn parse_slots(dock: &str, grid: &str) -> Result<Vec<Slot>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::locale::coverage;
 
     #[test]
     fn all_45_load_and_match_the_paper() {
@@ -249,5 +250,40 @@ mod tests {
             let e = parse(&format!("{head}{bad}")).unwrap_err().to_string();
             assert!(e.contains("line 2") && e.contains(want), "{e}");
         }
+    }
+
+    /// The sim's translated apps against this catalog's locales (the check lives above the phone,
+    /// which knows nothing of device environments).
+    fn bmoca_locales() -> Vec<&'static str> {
+        let mut all: Vec<&str> = load()
+            .expect("catalog")
+            .iter()
+            .map(|e| e.locale.as_str())
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    }
+
+    #[test]
+    fn finished_packages_are_translated_into_every_bmoca_language() {
+        let locales = bmoca_locales();
+        assert_eq!(locales.len(), 15, "{locales:?}");
+        let mut gaps = Vec::new();
+        for (package, locale, done, total) in coverage::coverage(&locales) {
+            // `cargo test -- --nocapture` prints the table for the packages still in progress.
+            println!("{package:45} {locale:11} {done:4}/{total}");
+            if coverage::TRANSLATED.contains(&package)
+                && coverage::must_translate(&locale)
+                && done < total
+            {
+                gaps.push(format!("{package} in {locale}: {done}/{total}"));
+            }
+        }
+        assert!(
+            gaps.is_empty(),
+            "untranslated strings:\n{}",
+            gaps.join("\n")
+        );
     }
 }

@@ -27,10 +27,12 @@ pub mod adb_server;
 pub mod connect;
 pub mod embedded;
 mod held;
+mod open;
 pub mod provider;
 mod source;
 
 pub use held::{Fleet, FleetConfig, Held, SetAside};
+pub use open::{open, open_configured, open_with_clock};
 pub use source::{Endpoint, Grant, Source};
 
 /// Why a source could not list, lease, renew or release a device.

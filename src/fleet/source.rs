@@ -34,7 +34,7 @@ impl Endpoint {
     }
 
     /// Opens the device's shell; an embedded phone boots in `env` (a real device is in whatever
-    /// environment it is, so naming one for it is refused, as `device::open` refuses it).
+    /// environment it is, so naming one for it is refused, as `fleet::open` refuses it).
     ///
     /// An embedded phone keeps real time, as a served one does: an agent in a run waits in real
     /// seconds, so a stopwatch, a timer or "in 5 minutes" must move with them, as on the emulator
@@ -48,7 +48,7 @@ impl Endpoint {
             Endpoint::Embedded { .. } => None,
             Endpoint::Adb { server, .. } => Some(server.as_str()),
         };
-        crate::device::open_with_clock(Some(&spec), server, crate::sim::ClockMode::Real).await
+        crate::fleet::open_with_clock(Some(&spec), server, crate::sim::ClockMode::Real).await
     }
 }
 

@@ -22,27 +22,8 @@ pub use snapshots::Snapshots;
 
 use crate::device::Shell;
 
-/// The code generated from the emulator's protos, in modules named for their packages (the
-/// generated code refers across packages by these paths).
-#[allow(clippy::all, missing_docs)]
-pub mod proto {
-    pub mod android {
-        pub mod emulation {
-            pub mod control {
-                tonic::include_proto!("android.emulation.control");
-            }
-        }
-    }
-    pub mod emulator_snapshot {
-        tonic::include_proto!("emulator_snapshot");
-    }
-    /// android_env's accessibility forwarder service (`A11yService`) and its forest messages: the
-    /// phone's AccessibilityForwarder is a client of it (`sim::a11y`).
-    pub mod android_env {
-        tonic::include_proto!("android_env");
-    }
-    pub use android::emulation::control;
-}
+/// The code generated from the emulator's protos (the `droidmcp-protos` crate).
+pub use droidmcp_protos as proto;
 
 /// The emulator's gRPC port for the emulator whose console listens on `console_port`: the first
 /// emulator (console 5554) serves gRPC on 8554, as `emulator` does without `-grpc`, and each further

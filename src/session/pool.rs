@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::memory::PhoneMemory;
 use super::StepSink;
-use crate::device::{self, Device, DeviceError, Shell};
+use crate::device::{Device, DeviceError, Shell};
 
 /// One open device and the lock its sessions act under.
 pub struct DeviceSlot {
@@ -213,7 +213,7 @@ impl DevicePool {
                 if self.serving && key.starts_with("sim:") {
                     self.make_room_for_a_phone(&spec)?;
                 }
-                let shell = device::open_configured(
+                let shell = crate::fleet::open_configured(
                     Some(&spec),
                     self.adb_server.as_deref(),
                     self.sim_clock,

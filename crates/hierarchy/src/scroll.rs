@@ -1,0 +1,115 @@
+//! Whether a scrollable container has more content beyond its edges, read from the dump alone.
+//!
+//! uiautomator dumps carry no scroll position, but they clip every node's bounds to what is visible:
+//! an item cut by the container's edge is shorter than its siblings. So an item cut at the bottom
+//! edge means there is more below, one cut at the top means more above (likewise left and right).
+//! A list that ends exactly on an item boundary shows nothing cut and reports no hint: the hint is
+//! a fact when present, silence is not a promise that the list ends.
+
+use super::node::{Hierarchy, NodeId};
+use droidmcp_geom::Bounds;
+
+/// The directions in which a container visibly continues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct More {
+    pub up: bool,
+    pub down: bool,
+    pub left: bool,
+    pub right: bool,
+}
+
+impl More {
+    pub fn any(&self) -> bool {
+        self.up || self.down || self.left || self.right
+    }
+
+    /// `more-up`, `more-down`, `more-left`, `more-right`, in that order, for the ones that hold.
+    pub fn words(&self) -> impl Iterator<Item = &'static str> {
+        [
+            (self.up, "more-up"),
+            (self.down, "more-down"),
+            (self.left, "more-left"),
+            (self.right, "more-right"),
+        ]
+        .into_iter()
+        .filter_map(|(on, w)| on.then_some(w))
+    }
+}
+
+/// An item is cut when it is shorter (or narrower) than this share of its siblings' median.
+const CUT_SHARE: i64 = 90;
+
+/// What lies beyond the edges of scrollable node `container`, clipped to `visible`.
+pub fn more(h: &Hierarchy, container: NodeId, visible: Bounds) -> More {
+    let items = items(h, container, visible);
+    if items.len() < 2 {
+        return More::default();
+    }
+    let vertical = spread(&items, |b| b.top) >= spread(&items, |b| b.left);
+    // Each item and the visible area as a (start, end) span along the axis the items follow.
+    let span = |b: &Bounds| {
+        if vertical {
+            (b.top, b.bottom)
+        } else {
+            (b.left, b.right)
+        }
+    };
+    let spans: Vec<(i32, i32)> = items.iter().map(span).collect();
+    let (lo, hi) = span(&visible);
+    let mut sizes: Vec<i64> = spans.iter().map(|(a, b)| (b - a) as i64).collect();
+    sizes.sort_unstable();
+    let median = sizes[sizes.len() / 2];
+    let cut = |(a, b): (i32, i32)| ((b - a) as i64) * 100 < median * CUT_SHARE;
+    let first = *spans.iter().min_by_key(|s| s.0).expect("two items");
+    let last = *spans.iter().max_by_key(|s| s.1).expect("two items");
+    let before = first.0 <= lo && cut(first);
+    let after = last.1 >= hi && cut(last);
+    if vertical {
+        More {
+            up: before,
+            down: after,
+            ..More::default()
+        }
+    } else {
+        More {
+            left: before,
+            right: after,
+            ..More::default()
+        }
+    }
+}
+
+/// The container's items: its visible children, looking through a lone child that fills it (a
+/// ScrollView's single LinearLayout) to that child's children.
+fn items(h: &Hierarchy, container: NodeId, visible: Bounds) -> Vec<Bounds> {
+    let mut parent = container;
+    for _ in 0..4 {
+        let kids = visible_children(h, parent, visible);
+        match kids.as_slice() {
+            [(only, b)] if *b == visible => parent = *only,
+            _ => return kids.into_iter().map(|(_, b)| b).collect(),
+        }
+    }
+    Vec::new()
+}
+
+fn visible_children(h: &Hierarchy, parent: NodeId, visible: Bounds) -> Vec<(NodeId, Bounds)> {
+    let Some(node) = h.node(parent) else {
+        return Vec::new();
+    };
+    node.children
+        .iter()
+        .filter_map(|&c| {
+            let b = h.node(c)?.bounds.intersect(&visible);
+            (!b.is_empty()).then_some((c, b))
+        })
+        .collect()
+}
+
+/// How many distinct values `key` takes over `items`: the axis items are laid out along varies more.
+fn spread(items: &[Bounds], key: fn(&Bounds) -> i32) -> usize {
+    let mut v: Vec<i32> = items.iter().map(key).collect();
+    v.sort_unstable();
+    v.dedup();
+    v.len()
+}
