@@ -14,6 +14,9 @@ mod cli;
 // README and docs against the binary: command lines, task counts, profiles, page names.
 mod docs;
 
+// The workspace's crates depend only on lower layers.
+mod layers;
+
 // Device environments: B-MoCA's 45 and random ones, goldens across them, the report by factor.
 mod envs;
 

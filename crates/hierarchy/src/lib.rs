@@ -8,7 +8,7 @@
 //! [`marks::annotate`] numbers them on a screenshot; [`diff`] says what changed.
 //!
 //! ```
-//! use droidmcp::hierarchy::{self, ElementList, Options, RenderOptions};
+//! use droidmcp_hierarchy::{self as hierarchy, ElementList, Options, RenderOptions};
 //!
 //! let dump = br#"<hierarchy rotation="0"><node class="android.widget.FrameLayout" bounds="[0,0][1080,2400]">
 //!   <node class="android.widget.Button" text="OK" clickable="true" bounds="[40,100][240,200]" />
@@ -19,7 +19,7 @@
 //! let text = hierarchy::render(&h, &list, &RenderOptions::default());
 //! assert!(text.contains("1 btn @140,150: OK"));
 //! let ok: hierarchy::Selector = "text:OK".parse().unwrap();
-//! assert_eq!(ok.point(&list).unwrap(), droidmcp::geom::Point::new(140, 150));
+//! assert_eq!(ok.point(&list).unwrap(), droidmcp_geom::Point::new(140, 150));
 //! ```
 
 mod diff;

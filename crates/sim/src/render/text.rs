@@ -4,7 +4,7 @@
 //! boundaries, and a process-wide cache of rasterised glyphs.
 //!
 //! The fonts are compiled in (`include_bytes!`) so a fresh machine renders the same pixels with no
-//! fonts installed; their licences sit next to them in `assets/fonts/`.
+//! fonts installed; their licences sit next to them in `crates/sim/assets/fonts/`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
