@@ -5,25 +5,25 @@
 
 // The lower layers are crates of their own (crates/); they are re-exported here under the names
 // the rest of the code and the tests use.
+pub use droidmcp_adb as adb;
 pub use droidmcp_device as device;
+pub use droidmcp_env as env;
 pub use droidmcp_geom as geom;
+pub use droidmcp_grpc as grpc;
 pub use droidmcp_hierarchy as hierarchy;
+pub use droidmcp_llm as llm;
+pub use droidmcp_secret as secret;
 pub use droidmcp_sim as sim;
 
-pub mod adb;
 pub mod agent;
 pub mod cli;
-pub mod env;
 pub mod episode;
 pub mod eval;
 pub mod fleet;
-pub mod grpc;
 pub mod http;
 pub mod judge;
-pub mod llm;
 pub mod mcp;
 pub mod run;
-pub mod secret;
 pub mod session;
 pub mod store;
 pub mod task;

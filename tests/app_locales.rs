@@ -115,7 +115,7 @@ fn arabic_and_hindi_calendar_and_contacts() {
 
 /// Every English string of the translated apps (`res/<package>/values/strings.xml`).
 fn english_ui_strings() -> BTreeSet<String> {
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("res");
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/sim/res");
     let re = regex::Regex::new(r#"<(?:string|item)[^>]*>([^<]+)</(?:string|item)>"#).unwrap();
     let mut out = BTreeSet::new();
     for package in PACKAGES {

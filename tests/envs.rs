@@ -385,7 +385,7 @@ async fn episodes_record_their_environment_and_report_breaks_success_down() {
             .await
             .unwrap();
     }
-    let rows = droidmcp::env::report::breakdown(&store).unwrap();
+    let rows = droidmcp::run::report::environments::breakdown(&store).unwrap();
     let find = |factor: &str, value: &str| {
         rows.iter()
             .find(|r| r.factor == factor && r.value == value)
@@ -396,7 +396,7 @@ async fn episodes_record_their_environment_and_report_breaks_success_down() {
     assert_eq!(find("locale", "ar-EG").episodes, 2);
     assert_eq!(find("device", "WXGA Tablet").scored, 2);
     assert_eq!(find("split", "test").episodes, 3);
-    let table = droidmcp::env::report::table(&rows);
+    let table = droidmcp::run::report::environments::table(&rows);
     assert!(
         table.contains("wallpaper") && table.contains("ko-KR"),
         "{table}"

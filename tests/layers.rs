@@ -10,10 +10,15 @@ use std::path::Path;
 const LAYERS: &[(&str, u8)] = &[
     ("droidmcp-geom", 0),
     ("droidmcp-protos", 0),
+    ("droidmcp-secret", 0),
+    ("droidmcp-llm", 0),
     ("droidmcp-hierarchy", 1),
     ("droidmcp-device", 2),
     ("droidmcp-sim", 3),
-    ("droidmcp", 4),
+    ("droidmcp-adb", 3),
+    ("droidmcp-grpc", 3),
+    ("droidmcp-env", 4),
+    ("droidmcp", 5),
 ];
 
 /// The `droidmcp-*` crates a manifest depends on (normal, dev and build dependencies).
@@ -43,10 +48,7 @@ fn packages() -> BTreeMap<String, std::path::PathBuf> {
         }
     }
     for manifest in manifests {
-        let doc: toml::Table = std::fs::read_to_string(&manifest)
-            .unwrap()
-            .parse()
-            .unwrap();
+        let doc: toml::Table = std::fs::read_to_string(&manifest).unwrap().parse().unwrap();
         let name = doc["package"]["name"].as_str().unwrap().to_string();
         out.insert(name, manifest);
     }
@@ -60,7 +62,9 @@ fn every_crate_depends_only_on_lower_layers() {
     let mut wrong = Vec::new();
     for (name, manifest) in &packages {
         let Some(&mine) = layer.get(name.as_str()) else {
-            wrong.push(format!("{name} is not placed in a layer (tests/layers.rs LAYERS)"));
+            wrong.push(format!(
+                "{name} is not placed in a layer (tests/layers.rs LAYERS)"
+            ));
             continue;
         };
         for dep in workspace_deps(manifest) {

@@ -506,7 +506,7 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
         print!("{}", crate::judge::report::table(&rows));
     }
     // Episodes that ran in named device environments: success by environment and by factor.
-    let by_env = crate::env::report::breakdown(&store)?;
+    let by_env = crate::run::report::environments::breakdown(&store)?;
     if args.json {
         for r in &by_env {
             let line = serde_json::json!({"factor": r.factor, "value": r.value,
@@ -516,7 +516,7 @@ pub async fn report(args: ReportArgs) -> anyhow::Result<i32> {
         }
     } else if !by_env.is_empty() {
         println!("\nby environment and factor:");
-        print!("{}", crate::env::report::table(&by_env));
+        print!("{}", crate::run::report::environments::table(&by_env));
     }
     Ok(0)
 }

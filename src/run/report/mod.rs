@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use super::stats::{difference, Rate};
 
+pub mod environments;
 mod plot;
 use crate::store::{RunDeviceRow, RunResultRow, Store, StoreError};
 use crate::task::Catalog;

@@ -6,10 +6,10 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use super::{home_app, EnvError, Environment, HomeLayout, Slot, Split, DEVICES, LOCALES};
-use crate::sim::apps::launcher::home::Place;
-use crate::sim::render::Wallpaper;
+use droidmcp_sim::apps::launcher::home::Place;
+use droidmcp_sim::render::Wallpaper;
 
-const TABLE: &str = include_str!("../../environments/bmoca.tsv");
+const TABLE: &str = include_str!("../environments/bmoca.tsv");
 /// B-MoCA's home screens: a 5×5 grid (row 0 holds the date) and a five-slot dock.
 const GRID: i32 = 5;
 const DOCK: i32 = 5;
@@ -203,7 +203,7 @@ fn parse_slots(dock: &str, grid: &str) -> Result<Vec<Slot>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::locale::coverage;
+    use droidmcp_sim::locale::coverage;
 
     #[test]
     fn all_45_load_and_match_the_paper() {

@@ -11,9 +11,9 @@
 use std::sync::Arc;
 
 use super::Environment;
-use crate::device::command::sh_quote;
-use crate::device::{Shell, ShellError};
-use crate::sim::apps::launcher::{self, home};
+use droidmcp_device::command::sh_quote;
+use droidmcp_device::{Shell, ShellError};
+use droidmcp_sim::apps::launcher::{self, home};
 
 /// What happened to one factor.
 #[derive(Debug, Clone, PartialEq)]
@@ -172,7 +172,7 @@ pub async fn apply(shell: &dyn Shell, env: &Environment) -> Result<Applied, Shel
     if !root {
         factors.push(("wallpaper", no_root()));
     } else {
-        let image = crate::sim::render::wallpaper_image(
+        let image = droidmcp_sim::render::wallpaper_image(
             env.wallpaper,
             env.device.width as u32,
             env.device.height as u32,
@@ -339,7 +339,7 @@ impl Shell for InEnvironment {
         Some(self.env.clone())
     }
 
-    async fn exec(&self, command_line: &str) -> Result<crate::device::ShellOutput, ShellError> {
+    async fn exec(&self, command_line: &str) -> Result<droidmcp_device::ShellOutput, ShellError> {
         self.inner.exec(command_line).await
     }
 

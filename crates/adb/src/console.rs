@@ -5,8 +5,8 @@
 //!
 //! - [`serve`] answers as the emulator's `android/console.cpp` does: the banner (with the
 //!   authentication prompt when a token is set), `auth`, `help`, `quit`/`exit`, and every other line
-//!   run by a shell that has a console (the embedded phone, [`crate::sim::console`]).
-//! - [`send`] is the client [`crate::adb::AdbShell::console`] uses for an `emulator-N` serial.
+//!   run by a shell that has a console (the embedded phone, `sim::console`).
+//! - [`send`] is the client [`crate::AdbShell::console`] uses for an `emulator-N` serial.
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -16,8 +16,8 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 
-pub use crate::device::console::ConsoleError;
-use crate::device::Shell;
+pub use droidmcp_device::console::ConsoleError;
+use droidmcp_device::Shell;
 
 /// The token file the emulator reads and `adb emu` sends from: `$HOME/.emulator_console_auth_token`.
 pub fn token_path() -> Option<PathBuf> {
@@ -38,8 +38,8 @@ pub fn load_or_create_token(path: &Path) -> std::io::Result<Option<String>> {
             Ok(Some(text.trim().to_string()).filter(|t| !t.is_empty()))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let token = crate::secret::random_token(16);
-            crate::secret::write_private(path, &token)?;
+            let token = droidmcp_secret::random_token(16);
+            droidmcp_secret::write_private(path, &token)?;
             Ok(Some(token))
         }
         Err(e) => Err(e),

@@ -16,9 +16,9 @@ use super::proto::control::{
     ClipData, EmulatorStatus, Entry, EntryList, Image, ImageFormat, KeyboardEvent, TouchEvent,
 };
 use super::status;
-use crate::device::command::sh_quote;
-use crate::device::image::{encode, scale, Encoding};
-use crate::device::{Device, Shell};
+use droidmcp_device::command::sh_quote;
+use droidmcp_device::image::{encode, scale, Encoding};
+use droidmcp_device::{Device, Shell};
 
 /// The controller of one served phone.
 pub struct Controller {

@@ -10,7 +10,7 @@ use super::proto::control::{
     snapshot_details::LoadStatus, snapshot_service_server::SnapshotService, SnapshotDetails,
     SnapshotFilter, SnapshotList, SnapshotPackage,
 };
-use crate::device::Shell;
+use droidmcp_device::Shell;
 
 /// The snapshot service of one served phone.
 pub struct Snapshots {

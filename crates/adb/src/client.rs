@@ -20,7 +20,7 @@ use tokio::net::TcpStream;
 use super::host::{AdbError, AdbServer};
 use super::shell_v2::{self, Channel};
 use super::sync::{self, FileStat, SyncError};
-use crate::device::{Shell, ShellError, ShellOutput};
+use droidmcp_device::{Shell, ShellError, ShellOutput};
 
 /// Pre-connected transport connections kept ready per device.
 const POOL_SIZE: usize = 2;

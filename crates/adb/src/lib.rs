@@ -6,7 +6,7 @@
 //!   [`shell_v2`] (stdout/stderr/exit packets inside a shell stream), [`sync`] (file transfer requests
 //!   and replies, plus its client commands);
 //! - client: [`host`] (smart-socket requests to an adb server: devices, connect, transport switch) and
-//!   [`client::AdbShell`] (a pooled [`crate::device::Shell`] for one device);
+//!   [`client::AdbShell`] (a pooled [`droidmcp_device::Shell`] for one device);
 //! - device side: [`adbd`] (connections, streams, flow control) and [`services`] (`shell:`,
 //!   `shell,v2,…:`, `exec:`, `sync:` answered from any `Shell`, normally the embedded phone);
 //! - [`console`]: the emulator console over TCP, served for the embedded phone and dialled for an

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Environment;
+use crate::env::Environment;
 use crate::store::{Store, StoreError};
 
 /// Episodes sharing one value of one factor.

@@ -8,8 +8,8 @@ use super::sync::{
     DATA, DATA_MAX, DONE, EACCES, ENOENT, LIS2, LIST, LST2, OKAY, QUIT, RECV, SEND, STA2, STAT,
     S_IFDIR, S_IFREG,
 };
-use crate::device::command::sh_quote;
-use crate::device::{Shell, ShellError};
+use droidmcp_device::command::sh_quote;
+use droidmcp_device::{Shell, ShellError};
 
 /// What an OPEN asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,7 +158,7 @@ async fn exec_until_closed(
     io: &mut StreamIo,
     shell: &dyn Shell,
     command: &str,
-) -> Option<Result<crate::device::ShellOutput, ShellError>> {
+) -> Option<Result<droidmcp_device::ShellOutput, ShellError>> {
     let closed = async { while io.read().await.is_some() {} };
     tokio::select! {
         result = shell.exec(command) => Some(result),

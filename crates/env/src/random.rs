@@ -8,9 +8,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::{Environment, HomeLayout, Slot, HOME_APPS, LOCALES};
-use crate::sim::apps::launcher::home::Place;
-use crate::sim::render::Wallpaper;
-use crate::sim::Profile;
+use droidmcp_sim::apps::launcher::home::Place;
+use droidmcp_sim::render::Wallpaper;
+use droidmcp_sim::Profile;
 
 /// B-MoCA's five devices.
 const DEVICES: [Profile; 5] = [

@@ -20,7 +20,7 @@ use std::sync::Arc;
 pub use controller::Controller;
 pub use snapshots::Snapshots;
 
-use crate::device::Shell;
+use droidmcp_device::Shell;
 
 /// The code generated from the emulator's protos (the `droidmcp-protos` crate).
 pub use droidmcp_protos as proto;
@@ -69,7 +69,7 @@ pub async fn serve(
 
 /// A device failure as a gRPC status: a vanished phone is UNAVAILABLE (clients reconnect), any
 /// other failure INTERNAL with the command and its output.
-fn status(e: crate::device::DeviceError) -> tonic::Status {
+fn status(e: droidmcp_device::DeviceError) -> tonic::Status {
     if e.is_device_lost() {
         tonic::Status::unavailable(e.to_string())
     } else {

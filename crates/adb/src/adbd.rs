@@ -30,7 +30,7 @@ use super::packet::{
     Banner, Command, Packet, MAX_PAYLOAD, MAX_PAYLOAD_V1, VERSION_CHECKSUM, VERSION_SKIP_CHECKSUM,
 };
 use super::services::{self, Service};
-use crate::device::Shell;
+use droidmcp_device::Shell;
 
 /// The largest payload we accept and send once connected (adbd's own choice; the host's 1 MiB is
 /// lowered to this by negotiation).

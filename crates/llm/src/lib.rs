@@ -1,5 +1,5 @@
 //! Talking to OpenAI-compatible chat endpoints, for whoever needs a model: the LLM judges
-//! (`crate::judge`) and the reference agents (`crate::agent`).
+//! and the reference agents (the root crate's `judge` and `agent`, which stand above it).
 //!
 //! Brief overview: an [`Endpoint`] says where and how to call (base URL, model, key variable, timeout,
 //! retries, concurrency, prices, how the server spells structured output); [`client::ChatClient`]

@@ -7,18 +7,17 @@
 //! - [`random`] draws unlimited others over the same axes from a seed (`random:SEED`);
 //! - [`Environment::sim_config`] boots the embedded phone in one; [`apply`] sets one on a running
 //!   phone over its shell (what adb can change), restores it and reports what it could not set;
-//! - [`report`] breaks stored episodes' success down by environment and by factor.
+//! (`run::report::environments` breaks stored episodes' success down by environment and factor.)
 //!
 //! An environment is named by a string everywhere a phone starts: `105`, `random:7`, `default`.
 
 pub mod apply;
 pub mod catalog;
 pub mod random;
-pub mod report;
 
-use crate::sim::apps::launcher::home::{Favorite, HomeScreen, Place};
-use crate::sim::render::Wallpaper;
-use crate::sim::{ClockMode, Profile, SimConfig};
+use droidmcp_sim::apps::launcher::home::{Favorite, HomeScreen, Place};
+use droidmcp_sim::render::Wallpaper;
+use droidmcp_sim::{ClockMode, Profile, SimConfig};
 
 /// Which half of B-MoCA an environment belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
