@@ -6,6 +6,8 @@
 //! round trip, parsing, the settings and app-data reads around each episode, the run store.
 //! Prints its figures (BENCHMARKS.md, "Benchmark: runner").
 
+// The tests read what the model was asked (`requests`, `refused`); the benchmark only times it.
+#[allow(dead_code)]
 #[path = "../tests/oracle_model.rs"]
 mod oracle_model;
 

@@ -18,7 +18,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("droidmcp-adb", 3),
     ("droidmcp-grpc", 3),
     ("droidmcp-env", 4),
-    ("droidmcp", 5),
+    ("droidmcp-harness", 5),
+    ("droidmcp", 6),
 ];
 
 /// The `droidmcp-*` crates a manifest depends on (normal, dev and build dependencies).

@@ -14,6 +14,7 @@
 #![allow(deprecated)]
 
 mod actions;
+pub mod agent_surface;
 pub mod http;
 pub mod inbound;
 mod observe;

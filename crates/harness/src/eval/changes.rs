@@ -1,0 +1,514 @@
+//! What changed on the phone since setup: every setting, every row of every app's databases (or,
+//! where they cannot be read, of the content providers apps share), every app's shared
+//! preferences and the files in shared storage, read when setup is done and again when the episode
+//! ends, and the difference as device facts for judges.
+//!
+//! A judge is shown the same facts whether or not a task has rules: what the agent changed,
+//! never what a rule check reads or expects (a check's query and its result handed a judge the
+//! answer to a question task). Reading everything rather than what the goal's words name keeps
+//! out the noise (a call-log dump for "Call with Mom") and the gaps (no contacts for a task that
+//! shares a contact's number).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::android::{self, ContentRow};
+use super::facts::{self, Fact};
+use super::sqlite::{DbError, DbSnapshot};
+use droidmcp_device::{Shell, ShellError};
+
+/// The namespaces `settings list` reads.
+const NAMESPACES: [&str; 3] = ["system", "secure", "global"];
+
+/// Every setting by `namespace/key`.
+pub type Settings = BTreeMap<String, String>;
+
+/// The providers read through `content query` when the apps' databases cannot be (a phone without
+/// root), with the app that owns each as task files name it (`apps = ["messages"]`).
+pub const PROVIDERS: [(&str, &str); 4] = [
+    ("content://sms", "messages"),
+    ("content://call_log/calls", "phone"),
+    ("content://com.android.contacts/data", "contacts"),
+    ("content://com.android.calendar/events", "calendar"),
+];
+
+/// Each provider's rows as `content query` prints them (`Row: N col=value, ...` with the row
+/// number cut off, so a row that moved is not a change), sorted, by provider URI. A provider the
+/// device does not answer is left out, before and after alike.
+pub type Data = BTreeMap<&'static str, Vec<String>>;
+
+/// Where apps keep their databases and preferences (credential-encrypted and device-encrypted
+/// storage).
+const APP_DIRS: [&str; 2] = ["/data/data", "/data/user_de/0"];
+/// Shared storage, where apps and people keep files.
+const STORAGE: &str = "/sdcard";
+/// Tables every SQLite database or Android adds for itself.
+const BOOKKEEPING: [&str; 3] = ["android_metadata", "sqlite_sequence", "room_master_table"];
+/// Rows shown per table and side.
+const MAX_ROWS: usize = 50;
+
+/// Database path → table → rows.
+type Tables = BTreeMap<String, BTreeMap<String, Vec<ContentRow>>>;
+
+/// The phone's state as far as changes go.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PhoneState {
+    pub settings: Settings,
+    databases: Tables,
+    /// Read only when no app database could be.
+    pub providers: Data,
+    /// Preferences file → key → value.
+    prefs: BTreeMap<String, BTreeMap<String, String>>,
+    /// File path → its `ls -l` line (size and time).
+    files: BTreeMap<String, String>,
+    /// File path → its text, for the small text files a person writes and reads (notes, lists).
+    texts: BTreeMap<String, String>,
+}
+
+/// The text files whose words are shown, not only their sizes: a note's content is what a task
+/// about it asks for.
+const TEXT_EXTENSIONS: [&str; 5] = ["txt", "md", "csv", "json", "html"];
+/// The largest text file whose words are shown.
+const MAX_TEXT: usize = 4096;
+
+/// Whether `path` with the `ls -l` line `line` (`SIZE DATE TIME`) is a small text file.
+fn is_small_text(path: &str, line: &str) -> bool {
+    let size = line
+        .split_whitespace()
+        .next()
+        .and_then(|s| s.parse::<usize>().ok());
+    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    size.is_some_and(|n| n <= MAX_TEXT)
+        && ext.is_some_and(|e| TEXT_EXTENSIONS.contains(&e.as_str()))
+}
+
+/// Reads every setting through `settings list`; a namespace the device cannot list is skipped (its
+/// changes then go unseen, which nobody can tell from none).
+pub async fn read_settings(shell: &dyn Shell) -> Settings {
+    let mut all = Settings::new();
+    for ns in NAMESPACES {
+        let Ok(out) = shell.exec(&format!("settings list {ns}")).await else {
+            continue;
+        };
+        if !out.success() {
+            continue;
+        }
+        for line in out.stdout_text().lines() {
+            if let Some((k, v)) = line.split_once('=') {
+                all.insert(format!("{ns}/{}", k.trim()), v.to_string());
+            }
+        }
+    }
+    all
+}
+
+/// Reads the rows of every provider in [`PROVIDERS`].
+pub async fn read_providers(shell: &dyn Shell) -> Data {
+    let mut all = Data::new();
+    for (uri, _) in PROVIDERS {
+        let Ok(out) = shell.exec(&format!("content query --uri {uri}")).await else {
+            continue;
+        };
+        if !out.success() {
+            continue;
+        }
+        let mut rows: Vec<String> = out
+            .stdout_text()
+            .lines()
+            .filter_map(|l| l.strip_prefix("Row: "))
+            .map(|l| l.split_once(' ').map_or("", |(_, cols)| cols).to_string())
+            .collect();
+        rows.sort();
+        all.insert(uri, rows);
+    }
+    all
+}
+
+/// The paths `find` lists under `roots` matching `pattern` (none when it cannot look there).
+async fn find(shell: &dyn Shell, roots: &[&str], pattern: &str) -> Result<Vec<String>, ShellError> {
+    let command = format!("find {} -type f -path '{pattern}'", roots.join(" "));
+    let out = match shell.exec(&command).await {
+        Ok(out) => out,
+        Err(e) if e.is_device_lost() => return Err(e),
+        Err(_) => return Ok(Vec::new()),
+    };
+    // `find` exits non-zero when one root is missing; the paths it did list still count.
+    Ok(out
+        .stdout_text()
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('/'))
+        .map(String::from)
+        .collect())
+}
+
+/// Every table of the database at `path`, or `None` when it cannot be read.
+async fn read_database(
+    shell: &dyn Shell,
+    path: &str,
+) -> Result<Option<BTreeMap<String, Vec<ContentRow>>>, ShellError> {
+    let snapshot = match DbSnapshot::pull(shell, path).await {
+        Ok(s) => s,
+        Err(DbError::Shell { source, .. }) if source.is_device_lost() => return Err(source),
+        Err(_) => return Ok(None),
+    };
+    let Ok(names) = snapshot.query("SELECT name FROM sqlite_master WHERE type = 'table'") else {
+        return Ok(None);
+    };
+    let mut tables = BTreeMap::new();
+    for name in names.iter().filter_map(|r| r.first()?.1.clone()) {
+        if BOOKKEEPING.contains(&name.as_str()) {
+            continue;
+        }
+        if let Ok(rows) = snapshot.table(&name) {
+            tables.insert(name, rows);
+        }
+    }
+    Ok(Some(tables))
+}
+
+/// Each regular file under shared storage with its `ls -l` line.
+async fn read_files(shell: &dyn Shell) -> Result<BTreeMap<String, String>, ShellError> {
+    let out = match shell.exec(&format!("ls -lR {STORAGE}/")).await {
+        Ok(out) => out,
+        Err(e) if e.is_device_lost() => return Err(e),
+        Err(_) => return Ok(BTreeMap::new()),
+    };
+    let mut files = BTreeMap::new();
+    let mut dir = STORAGE.to_string();
+    for line in out.stdout_text().lines() {
+        if let Some(heading) = line.strip_suffix(':').filter(|l| l.starts_with('/')) {
+            // `ls -R /sdcard/` names subdirectories `/sdcard//Download` on some builds.
+            dir = heading.replace("//", "/").trim_end_matches('/').to_string();
+            continue;
+        }
+        // `-rw-rw---- 1 u0_a1 media_rw 1234 2024-06-05 08:00 name`: regular files only.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.len() >= 8 && words[0].starts_with('-') {
+            let path = format!("{dir}/{}", words[7..].join(" "));
+            // The harness's own screen dumps are no change of the agent's.
+            if path != droidmcp_device::DUMP_FILE {
+                files.insert(path, words[4..7].join(" "));
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Reads the phone's state: settings, app databases (the providers instead when none can be
+/// read), preferences and shared storage. Only a lost device is an error; what cannot be read is
+/// left out on both sides.
+pub async fn read(shell: &dyn Shell) -> Result<PhoneState, ShellError> {
+    let mut state = PhoneState {
+        settings: read_settings(shell).await,
+        ..PhoneState::default()
+    };
+    // Every database file, named `*.db` or not (Broccoli's `broccoli`, Tasks' `database`); a
+    // journal beside one is no database of its own.
+    let databases = find(shell, &APP_DIRS, "*/databases/*").await?;
+    let journals = ["-wal", "-shm", "-journal"];
+    for path in databases
+        .into_iter()
+        .filter(|p| !journals.iter().any(|j| p.ends_with(j)))
+    {
+        if let Some(tables) = read_database(shell, &path).await? {
+            state.databases.insert(path, tables);
+        }
+    }
+    if state.databases.is_empty() {
+        state.providers = read_providers(shell).await;
+    }
+    for path in find(shell, &APP_DIRS, "*/shared_prefs/*.xml").await? {
+        let data = match shell.pull(&path).await {
+            Ok(data) => data,
+            Err(e) if e.is_device_lost() => return Err(e),
+            Err(_) => continue,
+        };
+        if let Ok(map) = android::parse_shared_prefs(&String::from_utf8_lossy(&data)) {
+            state.prefs.insert(path, map);
+        }
+    }
+    state.files = read_files(shell).await?;
+    for (path, line) in &state.files {
+        if !is_small_text(path, line) {
+            continue;
+        }
+        match shell.pull(path).await {
+            Ok(data) => {
+                if let Ok(text) = String::from_utf8(data) {
+                    state.texts.insert(path.clone(), text);
+                }
+            }
+            Err(e) if e.is_device_lost() => return Err(e),
+            Err(_) => {}
+        }
+    }
+    Ok(state)
+}
+
+/// The settings that differ between `before` and `after`: key, value before, value after.
+pub fn changed_settings(
+    before: &Settings,
+    after: &Settings,
+) -> Vec<(String, Option<String>, Option<String>)> {
+    let keys: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    keys.into_iter()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .map(|k| (k.clone(), before.get(k).cloned(), after.get(k).cloned()))
+        .collect()
+}
+
+/// The rows of `a` that `b` lacks, counting duplicates (both sorted).
+pub fn multiset_minus(a: &[String], b: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut j = 0;
+    for row in a {
+        while j < b.len() && b[j] < *row {
+            j += 1;
+        }
+        if j < b.len() && b[j] == *row {
+            j += 1;
+        } else {
+            out.push(row.clone());
+        }
+    }
+    out
+}
+
+/// Rows added, removed and changed (before, after) in one table: by its `_id` or `id` column when
+/// it has one, otherwise rows are compared whole.
+fn table_diff(
+    before: &[ContentRow],
+    after: &[ContentRow],
+) -> (
+    Vec<ContentRow>,
+    Vec<ContentRow>,
+    Vec<(ContentRow, ContentRow)>,
+) {
+    let has = |col: &str| {
+        before
+            .iter()
+            .chain(after)
+            .next()
+            .is_some_and(|r| r.iter().any(|(c, _)| c == col))
+    };
+    if let Some(key) = ["_id", "id"].into_iter().find(|k| has(k)) {
+        let d = super::sqlite::diff_rows(before, after, key, &[]);
+        return (d.added, d.removed, d.changed);
+    }
+    let mut removed: Vec<ContentRow> = before.to_vec();
+    let mut added = Vec::new();
+    for row in after {
+        match removed.iter().position(|r| r == row) {
+            Some(at) => {
+                removed.remove(at);
+            }
+            None => added.push(row.clone()),
+        }
+    }
+    (added, removed, Vec::new())
+}
+
+/// The source a change's fact carries: the judge reads it beside the command.
+fn since_setup(before: Option<&str>) -> String {
+    match before {
+        Some(v) => format!("changed since setup, was {v}"),
+        None => "added since setup".into(),
+    }
+}
+
+/// What changed between `before` (setup done) and `after` (the episode's end), as facts: each
+/// changed setting as `settings get` prints it now, each changed table's rows now and as setup
+/// left them, each changed provider's rows, preference and file.
+pub fn facts(before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
+    let mut out = Vec::new();
+    for (key, was, now) in changed_settings(&before.settings, &after.settings) {
+        let (ns, name) = key.split_once('/').unwrap_or(("system", key.as_str()));
+        out.push(Fact {
+            source: since_setup(Some(was.as_deref().unwrap_or("null"))),
+            command: format!("settings get {ns} {name}"),
+            output: now.unwrap_or_else(|| "null".into()),
+        });
+    }
+    let empty = BTreeMap::new();
+    let dbs: BTreeSet<&String> = before
+        .databases
+        .keys()
+        .chain(after.databases.keys())
+        .collect();
+    for db in dbs {
+        let (b, a) = (
+            before.databases.get(db).unwrap_or(&empty),
+            after.databases.get(db).unwrap_or(&empty),
+        );
+        let tables: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
+        for table in tables {
+            let (setup, now) = (
+                b.get(table).map_or(&[][..], |r| &r[..]),
+                a.get(table).map_or(&[][..], |r| &r[..]),
+            );
+            let (added, removed, changed) = table_diff(setup, now);
+            if added.is_empty() && removed.is_empty() && changed.is_empty() {
+                continue;
+            }
+            let mut now_rows = added.clone();
+            now_rows.extend(changed.iter().map(|(_, a)| a.clone()));
+            let mut setup_rows = removed.clone();
+            setup_rows.extend(changed.iter().map(|(b, _)| b.clone()));
+            let summary = format!(
+                "{} rows at setup, {} now: {} added, {} removed, {} changed\n",
+                setup.len(),
+                now.len(),
+                added.len(),
+                removed.len(),
+                changed.len()
+            );
+            out.push(Fact {
+                source: "changed since setup".into(),
+                command: facts::changed_command(db, table),
+                output: format!("{summary}{}", facts::rows_lines(&now_rows, MAX_ROWS))
+                    .trim_end()
+                    .to_string(),
+            });
+            out.push(Fact {
+                source: "changed since setup".into(),
+                command: facts::changed_at_setup_command(db, table),
+                output: match facts::rows_lines(&setup_rows, MAX_ROWS).trim_end() {
+                    "" => "(none)".to_string(),
+                    rows => rows.to_string(),
+                },
+            });
+        }
+    }
+    for (uri, _) in PROVIDERS {
+        let (Some(b), Some(a)) = (before.providers.get(uri), after.providers.get(uri)) else {
+            continue;
+        };
+        let (added, removed) = (multiset_minus(a, b), multiset_minus(b, a));
+        if added.is_empty() && removed.is_empty() {
+            continue;
+        }
+        let mut text = format!("{} added, {} removed\n", added.len(), removed.len());
+        for (what, rows) in [("added", &added), ("removed", &removed)] {
+            for row in rows.iter().take(MAX_ROWS) {
+                text.push_str(&format!("{what}: {row}\n"));
+            }
+        }
+        out.push(Fact {
+            source: "changed since setup".into(),
+            command: format!("content query --uri {uri}"),
+            output: text.trim_end().to_string(),
+        });
+    }
+    let no_prefs = BTreeMap::new();
+    let files: BTreeSet<&String> = before.prefs.keys().chain(after.prefs.keys()).collect();
+    for path in files {
+        let (b, a) = (
+            before.prefs.get(path).unwrap_or(&no_prefs),
+            after.prefs.get(path).unwrap_or(&no_prefs),
+        );
+        let keys: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
+        for key in keys.into_iter().filter(|k| b.get(*k) != a.get(*k)) {
+            out.push(Fact {
+                source: since_setup(b.get(key).map(String::as_str)),
+                command: facts::prefs_command(path, key),
+                output: a.get(key).cloned().unwrap_or_else(|| "(not set)".into()),
+            });
+        }
+    }
+    let paths: BTreeSet<&String> = before.files.keys().chain(after.files.keys()).collect();
+    for path in paths {
+        let (b, a) = (before.files.get(path), after.files.get(path));
+        let (bt, at) = (before.texts.get(path), after.texts.get(path));
+        if b == a && bt == at {
+            continue;
+        }
+        out.push(Fact {
+            source: since_setup(b.map(String::as_str)),
+            command: format!("ls -l {}", droidmcp_device::command::sh_quote(path)),
+            output: a.cloned().unwrap_or_else(|| "(removed)".into()),
+        });
+        // A text file's words now, when they changed.
+        if let Some(text) = at.filter(|t| Some(*t) != bt) {
+            out.push(Fact {
+                source: match bt {
+                    Some(_) => "changed since setup".into(),
+                    None => "added since setup".into(),
+                },
+                command: facts::cat_command(path),
+                output: text.clone(),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(cells: &[(&str, &str)]) -> ContentRow {
+        cells
+            .iter()
+            .map(|(c, v)| (c.to_string(), Some(v.to_string())))
+            .collect()
+    }
+
+    #[test]
+    fn every_kind_of_change_becomes_a_fact_and_nothing_unchanged_does() {
+        let mut before = PhoneState::default();
+        before
+            .settings
+            .insert("system/screen_off_timeout".into(), "30000".into());
+        before.settings.insert("global/wifi_on".into(), "1".into());
+        let events = vec![row(&[("_id", "1"), ("title", "Gym")])];
+        before.databases.insert(
+            "/data/data/p/databases/calendar.db".into(),
+            [("Events".to_string(), events.clone())].into(),
+        );
+        before
+            .files
+            .insert("/sdcard/a.txt".into(), "3 2024-06-05 08:00".into());
+        let mut after = before.clone();
+        after
+            .settings
+            .insert("system/screen_off_timeout".into(), "600000".into());
+        let mut now = events;
+        now.push(row(&[("_id", "2"), ("title", "Dentist")]));
+        now[0] = row(&[("_id", "1"), ("title", "Gym at 7")]);
+        after.databases.insert(
+            "/data/data/p/databases/calendar.db".into(),
+            [("Events".to_string(), now)].into(),
+        );
+        after
+            .files
+            .insert("/sdcard/b.txt".into(), "5 2024-06-05 08:01".into());
+        after.texts.insert("/sdcard/b.txt".into(), "hello".into());
+        let facts = facts(&before, &after);
+        let text: Vec<String> = facts
+            .iter()
+            .map(|f| format!("{} | {} | {}", f.command, f.source, f.output))
+            .collect();
+        assert_eq!(text.len(), 5, "{text:#?}");
+        assert_eq!(
+            text[0],
+            "settings get system screen_off_timeout | changed since setup, was 30000 | 600000"
+        );
+        assert!(text[1].contains("rows of Events added or changed since setup"));
+        assert!(text[1].contains("1 rows at setup, 2 now: 1 added, 0 removed, 1 changed"));
+        assert!(text[1].contains("title=Dentist") && text[1].contains("title=Gym at 7"));
+        assert!(text[2].contains("as setup left them") && text[2].ends_with("title=Gym"));
+        assert_eq!(
+            text[3],
+            "ls -l /sdcard/b.txt | added since setup | 5 2024-06-05 08:01"
+        );
+        // A small text file's words are shown with it.
+        assert_eq!(text[4], "cat /sdcard/b.txt | added since setup | hello");
+        assert!(is_small_text(
+            "/sdcard/Documents/Markor/n.md",
+            "120 2024-06-05 08:01"
+        ));
+        assert!(!is_small_text("/sdcard/DCIM/a.jpg", "120 2024-06-05 08:01"));
+        assert!(!is_small_text("/sdcard/big.txt", "99999 2024-06-05 08:01"));
+        assert!(super::facts(&before, &before).is_empty());
+    }
+}
