@@ -50,6 +50,10 @@ def drives() -> dict:
     return found
 
 
+# How long the drive waits after the golden before AndroidWorld scores it: five periods of the
+# accessibility forwarder (see the drive's is_successful below).
+SETTLE_SECONDS = 0.5
+
 ANSWER = re.compile(r' answer ("(?:[^"\\]|\\.)*")')
 
 
@@ -162,6 +166,12 @@ def main() -> int:
                             json_action.JSONAction(action_type="answer", text=json.loads(given[1]))
                         )
                     stage = "is_successful after drive"
+                    # AndroidWorld's agents wait for the screen to settle after an action (M3A's
+                    # wait_after_action_seconds, 2 s) before anything reads the UI again. Its UI
+                    # checks read the accessibility forwarder's latest tree, which the forwarder
+                    # sends every 100 ms (a11yTreePeriodMs), so scoring within a period of the
+                    # golden's last tap can read the tree from before it.
+                    time.sleep(SETTLE_SECONDS)
                     driven = str(task.is_successful(env))
                 stage = "tear_down"
                 task.tear_down(env)
