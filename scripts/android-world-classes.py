@@ -11,7 +11,8 @@ AndroidWorld is not on a package registry, so this needs a checkout of google-re
 reaches only the package registries.
 
 With `--drive DROIDMCP`, a class that has a drive entry (scripts/android-world-drive/<app>.py: `DRIVES`
-maps a class name to a function of the task giving a droidmcp task id and its parameters) is also done
+maps a class name to a function of the task giving a droidmcp task id and its parameters, or None
+when the task's setup left nothing to do) is also done
 through the phone's UI after the untouched check: `DROIDMCP tasks replay ID --device emulator-PORT
 --no-setup --param k=v ...` plays droidmcp's golden over AndroidWorld's own setup, then AndroidWorld's
 `is_successful` runs again (column `driven`, which must be 1) beside droidmcp's own verdict on the
@@ -165,8 +166,14 @@ def main() -> int:
                     score, error = "raised", first_line(e)
                 if name in entries:
                     stage = "drive"
-                    task_id, values = entries[name](task)
-                    theirs = drive(args.drive, serial, task_id, values)
+                    # An entry gives None when AndroidWorld's setup left nothing to do (its goal
+                    # already holds; RecipeDeleteMultipleRecipesWithConstraint drawing an ingredient
+                    # no recipe uses): the phone is scored as it is.
+                    planned = entries[name](task)
+                    theirs = "nothing to do"
+                    if planned is not None:
+                        task_id, values = planned
+                        theirs = drive(args.drive, serial, task_id, values)
                     # An information-retrieval golden ends with an answer: AndroidWorld's agents
                     # give theirs to its env as an `answer` action, which is what it scores.
                     given = ANSWER.search(theirs)
