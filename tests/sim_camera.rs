@@ -98,13 +98,13 @@ fn the_shutter_stores_camera2_named_jpegs_and_the_options_toggle() {
     sh(&phone, "date 112709152026.05");
     sh(&phone, "monkey -p com.android.camera2 1");
     assert_eq!(
-        phone.exec("ls /sdcard/DCIM/Camera").stdout_text(),
+        phone.exec("ls /sdcard/Pictures").stdout_text(),
         "",
         "no photos on a fresh phone"
     );
     tap_node(&phone, &format!("{ROOT}shutter_button"));
     tap_node(&phone, &format!("{ROOT}shutter_button"));
-    let files = sh(&phone, "ls /sdcard/DCIM/Camera");
+    let files = sh(&phone, "ls /sdcard/Pictures");
     let names: Vec<&str> = files.lines().collect();
     assert_eq!(names.len(), 2, "{files}");
     assert!(names[0].starts_with("IMG_20261127_0915"), "{files}");
@@ -114,7 +114,7 @@ fn the_shutter_stores_camera2_named_jpegs_and_the_options_toggle() {
     let distinct_seconds = names[0][..19] != names[1][..19];
     assert!(with_suffix == 1 || distinct_seconds, "{files}");
     let photo = phone
-        .read_file(&format!("/sdcard/DCIM/Camera/{}", names[0]))
+        .read_file(&format!("/sdcard/Pictures/{}", names[0]))
         .expect("the photo is on shared storage");
     let decoded =
         image::load_from_memory_with_format(&photo, image::ImageFormat::Jpeg).expect("a JPEG");

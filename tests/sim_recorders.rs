@@ -410,7 +410,7 @@ fn video_mode_records_an_mp4_into_movies_with_its_mediastore_row() {
         "{files:?}"
     );
     // No photo was taken.
-    assert_eq!(phone.exec("ls /sdcard/DCIM/Camera").stdout_text(), "");
+    assert_eq!(phone.exec("ls /sdcard/Pictures").stdout_text(), "");
     let data = phone
         .read_file(&format!("/sdcard/Movies/{}", files[0]))
         .unwrap();

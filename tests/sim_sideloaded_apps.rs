@@ -379,3 +379,34 @@ fn an_sms_intent_opens_the_thread_with_the_text_ready() {
     assert_eq!(by_id(&h, &id("thread_type_message")).text, "Ping");
     assert!(by_id(&h, &id("thread_send_message")).enabled);
 }
+
+/// AndroidWorld's push of playlist.db first empties Retro Music's `databases/` (`rm -r
+/// databases/*`), taking the playback service's `music_playback_state.db` with it, and force-stops
+/// the app. Nothing brings the file back while the app is stopped; starting the app does, with
+/// an empty queue, as MusicService's `restoreState` opens MusicPlaybackQueueStore.
+#[test]
+fn retro_music_recreates_its_queue_database_when_it_starts() {
+    let phone = boot(0);
+    let dir = "/data/data/code.name.monkey.retromusic/databases";
+    sh(&phone, &format!("rm -r {dir}/*"));
+    sh(&phone, "am force-stop code.name.monkey.retromusic");
+    sh(
+        &phone,
+        "am broadcast -a android.intent.action.MEDIA_SCANNER_SCAN_FILE -d file:///storage/emulated/0/Music",
+    );
+    assert_eq!(sh(&phone, &format!("ls {dir}")).trim(), "");
+    sh(
+        &phone,
+        "am start -W -n code.name.monkey.retromusic/.activities.MainActivity",
+    );
+    let files = sh(&phone, &format!("ls {dir}"));
+    assert!(files.contains("music_playback_state.db"), "{files}");
+    assert_eq!(
+        sh(
+            &phone,
+            &format!("sqlite3 {dir}/music_playback_state.db 'SELECT count(*) FROM playing_queue'")
+        )
+        .trim(),
+        "0"
+    );
+}

@@ -8,6 +8,12 @@ def e164(number: str) -> str:
     return "+1" + digits[-10:]
 
 
+def _sms(task):
+    """The text AndroidWorld's SimpleSMSSendSms checks for: its number and message. Replying,
+    resending, forwarding a received address and sending the clip all end in that one sent text."""
+    return ("aw.simple_sms.send", {"number": e164(task.params["number"]), "message": task.params["message"]})
+
+
 DRIVES = {
     "ContactsAddContact": lambda task: (
         "aw.contacts.add_contact",
@@ -17,4 +23,15 @@ DRIVES = {
         "aw.simple_sms.send",
         {"number": e164(task.params["number"]), "message": task.params["message"]},
     ),
+    "ContactsNewContactDraft": lambda task: (
+        "aw.contacts.new_contact_draft",
+        {"first": task.params["first"], "last": task.params["last"],
+         "phone": e164(task.params["phone"]), "label": task.params["phone_label"]},
+    ),
+    "SimpleSmsReply": _sms,
+    "SimpleSmsReplyMostRecent": _sms,
+    "SimpleSmsResend": _sms,
+    # The clip AndroidWorld set pasted into the text (the golden never types the message).
+    "SimpleSmsSendClipboardContent": lambda task: ("aw.simple_sms.send_clipboard_content", _sms(task)[1]),
+    "SimpleSmsSendReceivedAddress": _sms,
 }

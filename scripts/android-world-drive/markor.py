@@ -39,6 +39,11 @@ DRIVES = {
     "MarkorCreateNote": lambda task: (
         "aw.markor.create_note",
         {"file_name": task.params["file_name"], "text": task.params["text"]}),
+    # The names on the video's frames (watched in VLC) written as AndroidWorld's `text`: a note
+    # created with that text is what its CreateFile check reads.
+    "MarkorTranscribeVideo": lambda task: (
+        "aw.markor.create_note",
+        {"file_name": task.params["file_name"], "text": task.params["text"]}),
     "MarkorCreateFolder": lambda task: (
         "aw.markor.create_folder", {"folder_name": task.params["folder_name"]}),
     "MarkorEditNote": _edit_note,

@@ -42,6 +42,20 @@ def _one_time(task):
     return params
 
 
+def _constrained(task):
+    """The recipes whose directions use the ingredient. AndroidWorld draws them among recipes of its
+    pool that mention it; when none does (seed 0's escargot, seed 2's quail eggs) it sets up nothing
+    to delete, so its check passes untouched and there is nothing to drive (None)."""
+    rows = task.rows_to_delete
+    if not rows:
+        return None
+    if len(rows) == 1:
+        return ("aw.recipe.delete_single_with_noise", _deleted(task))
+    if len(rows) == 3:
+        return ("aw.recipe.delete_multiple_with_noise", _deleted(task))
+    raise ValueError(f"no template deletes {len(rows)} recipes")
+
+
 DRIVES = {
     "RecipeAddSingleRecipe": lambda task: ("aw.recipe.add_single", _added(task)),
     "RecipeAddMultipleRecipes": lambda task: ("aw.recipe.add_multiple", _added(task)),
@@ -55,4 +69,5 @@ DRIVES = {
     "RecipeDeleteDuplicateRecipes": lambda task: ("aw.recipe.delete_duplicates", _row(1, task.rows_to_delete[0])),
     "RecipeDeleteDuplicateRecipes2": lambda task: ("aw.recipe.delete_duplicates_2", _row(1, task.rows_to_delete[0])),
     "RecipeDeleteDuplicateRecipes3": lambda task: ("aw.recipe.delete_duplicates_3", _row(1, task.rows_to_delete[0])),
+    "RecipeDeleteMultipleRecipesWithConstraint": _constrained,
 }

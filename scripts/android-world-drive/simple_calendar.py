@@ -93,6 +93,10 @@ DRIVES = {
             **{k: e.title for k, e in zip("abc", _events(task))},
         },
     ),
+    # AndroidWorld's answer is its own event, whatever time it drew. One of its times, "12:00am"
+    # (seed 0), is midnight this morning, before the phone's 15:34, so a noise event later today
+    # is the real next one: droidmcp's check (the earliest event after now) says FAIL where
+    # AndroidWorld scores its own answer 1.
     "SimpleCalendarNextEvent": _ir(
         "aw.simple_calendar.ir_next_event", lambda task: {"x": _events(task)[0].title}
     ),

@@ -20,4 +20,5 @@ DRIVES = {
     "TurnOffWifiAndTurnOnBluetooth": lambda task: ("aw.settings.wifi_off_bluetooth_on", {}),
     "TurnOnWifiAndOpenApp": lambda task: ("aw.system.wifi_on_open_app", {"app": LABELS.get(task.params["app_name"], task.params["app_name"])}),
     "OpenAppTaskEval": lambda task: ("aw.system.open_app", {"app": LABELS.get(task.params["app_name"], task.params["app_name"])}),
+    "SystemCopyToClipboard": lambda task: ("aw.system.copy_to_clipboard", {"text": task.params["clipboard_content"]}),
 }

@@ -5,8 +5,10 @@
 //! Its photo viewfinder: the preview (a TextureView, 4:3 under the status bar), the bottom bar
 //! with the shutter, and the mode options behind the three-dot toggle (flash, front/back camera,
 //! grid lines), each a MultiToggleImageButton whose content-desc names its current state. The
-//! shutter stores a JPEG where Camera2's `Storage` puts photos, `DCIM/Camera/IMG_yyyyMMdd_HHmmss.jpg`
-//! on shared storage, drawn from the emulator's synthetic camera frame rather than a scene.
+//! shutter stores a JPEG `IMG_yyyyMMdd_HHmmss.jpg` in `Pictures` of shared storage, where Camera2
+//! (2.0.002) saves photos on Android 12 and later images and the folder AndroidWorld's
+//! CameraTakePhoto lists (`PHOTOS_DATA`), drawn from the emulator's synthetic camera frame rather
+//! than a scene.
 //!
 //! The phone is in the state AndroidWorld's setup leaves it: Camera2 holds its default camera,
 //! microphone and storage grants and AndroidWorld granted location and clicked through the
@@ -31,8 +33,9 @@ pub const PACKAGE: &str = "com.android.camera2";
 pub const LAUNCH_ACTIVITY: &str = "com.android.camera.CameraLauncher";
 /// The activity that runs (ActivityRecord names an alias's target).
 pub const ACTIVITY: &str = "com.android.camera.CameraActivity";
-/// Where Camera2's `Storage.DIRECTORY` keeps photos (`DCIM/Camera` of shared storage).
-pub const PHOTO_DIR: &str = "/sdcard/DCIM/Camera";
+/// Where photos go: `Environment.DIRECTORY_PICTURES` of shared storage, beside videos in `Movies`
+/// ([`VIDEO_DIR`]), not the `DCIM/Camera` of older Camera2 builds' `Storage.DIRECTORY`.
+pub const PHOTO_DIR: &str = "/sdcard/Pictures";
 pub use video::{video_name, VIDEO_DIR};
 
 /// The synthetic frame's size: the emulator's virtual back camera at 640×480 (4:3).

@@ -47,7 +47,16 @@ pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
         launch_activity: MAIN_ACTIVITY,
-        create: |_| Box::new(Retro::default()),
+        // The process starts MusicService (MainActivity binds it), whose `restoreState` reads the
+        // saved queue through MusicPlaybackQueueStore, which creates `music_playback_state.db`
+        // when it is missing: after AndroidWorld's push of playlist.db emptied `databases/`, the
+        // file is back as soon as the app runs, with an empty queue.
+        create: |sys| {
+            if let Err(e) = store::open_queue(sys) {
+                Retro::fail(sys, "restore queue", e);
+            }
+            Box::new(Retro::default())
+        },
         // Room creates playlist.db when the app first opens it; the phone makes both databases at
         // install, so AndroidWorld's `table_exists` finds them after every `pm clear`.
         install: |sys| {
