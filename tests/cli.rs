@@ -16,6 +16,7 @@ fn droidmcp(home: &Path, args: &[&str]) -> Command {
         .env("HOME", home)
         .env("XDG_RUNTIME_DIR", home)
         .env("TMPDIR", home)
+        .env("DROIDMCP_SIM_DIR", home)
         .env_remove("XDG_DATA_HOME")
         .env_remove("DROIDMCP_STORE")
         .env_remove("DROIDMCP_SERVER")

@@ -1,6 +1,7 @@
 //! The embedded phone's temporary folder is removed on every way `droidmcp serve` ends: a stdio
 //! client closing, an HTTP server stopped with SIGTERM, and a killed process (by the next process
-//! that boots a phone). Each run gets its own TMPDIR, so the folders counted are its own.
+//! that boots a phone). Each run gets its own folder for phones (`DROIDMCP_SIM_DIR`, and TMPDIR), so
+//! the folders counted are its own.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant};
 fn droidmcp(tmp: &Path, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_droidmcp"))
         .args(args)
+        .env("DROIDMCP_SIM_DIR", tmp)
         .env("TMPDIR", tmp)
         .env("HOME", tmp)
         .stdin(Stdio::piped())

@@ -220,12 +220,25 @@ impl App for Camera {
         let c = m.content;
         let black = [0, 0, 0, 255];
         let white = [255, 255, 255, 255];
-        let preview = Bounds::new(
-            c.left,
-            c.top,
-            c.right,
-            (c.top + c.width() * 4 / 3).min(c.bottom),
-        );
+        // The shutter's bar sits below a 4:3 preview, or beside it on a landscape screen (a
+        // tablet, as Camera2 lays out there), and always keeps room for the shutter.
+        let bar_room = m.dp(96.0);
+        let landscape = c.width() > c.height();
+        let preview = if landscape {
+            Bounds::new(
+                c.left,
+                c.top,
+                (c.left + c.height() * 4 / 3).min(c.right - bar_room),
+                c.bottom,
+            )
+        } else {
+            Bounds::new(
+                c.left,
+                c.top,
+                c.right,
+                (c.top + c.width() * 4 / 3).min(c.bottom - bar_room),
+            )
+        };
         let mut app_root = View::new(class::FRAME_LAYOUT, c)
             .id(id("camera_app_root"))
             .child(
@@ -341,7 +354,11 @@ impl App for Camera {
         }
         app_root = app_root.child(options);
 
-        let bar = Bounds::new(c.left, preview.bottom, c.right, c.bottom);
+        let bar = if landscape {
+            Bounds::new(preview.right, c.top, c.right, c.bottom)
+        } else {
+            Bounds::new(c.left, preview.bottom, c.right, c.bottom)
+        };
         let shutter = m.dp(72.0);
         let (cx, cy) = ((bar.left + bar.right) / 2, (bar.top + bar.bottom) / 2);
         app_root = app_root.child(
