@@ -8,8 +8,32 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn droidmcp(tmp: &Path, args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_droidmcp"))
+/// A server this test started, killed when the test ends, so a failed assertion leaves no
+/// orphaned server behind.
+struct Server(Child);
+
+impl std::ops::Deref for Server {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn droidmcp(tmp: &Path, args: &[&str]) -> Server {
+    let child = Command::new(env!("CARGO_BIN_EXE_droidmcp"))
         .args(args)
         .env("DROIDMCP_SIM_DIR", tmp)
         .env("TMPDIR", tmp)
@@ -18,7 +42,8 @@ fn droidmcp(tmp: &Path, args: &[&str]) -> Child {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("droidmcp starts")
+        .expect("droidmcp starts");
+    Server(child)
 }
 
 fn phone_folders(tmp: &Path) -> usize {
