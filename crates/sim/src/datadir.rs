@@ -43,17 +43,8 @@ pub fn base() -> &'static Path {
 
 /// The bytes an unprivileged process may still write under `dir`, if the system says.
 fn free_bytes(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
-    // SAFETY: `path` is a NUL-terminated string and `stat` a buffer statvfs fills on success.
-    let rc = unsafe { libc::statvfs(path.as_ptr(), stat.as_mut_ptr()) };
-    if rc != 0 {
-        return None;
-    }
-    // SAFETY: statvfs returned 0, so it filled `stat`.
-    let stat = unsafe { stat.assume_init() };
-    Some(stat.f_bavail as u64 * stat.f_frsize as u64)
+    let stat = rustix::fs::statvfs(dir).ok()?;
+    Some(stat.f_bavail * stat.f_frsize)
 }
 
 /// Whether a folder can be made under `dir` (a read-only or foreign-owned mount cannot).
