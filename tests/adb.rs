@@ -1308,8 +1308,7 @@ async fn a_device_lost_mid_episode_aborts_it_and_keeps_its_steps() {
     let Some(adb) = adb_binary() else { return };
     let mut rig = AdbRig::start(adb, sim_shell(sim_phone())).await;
     let shell: Arc<dyn Shell> = Arc::new(rig.shell().await);
-    let tasks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = droidmcp::task::Catalog::load_dir(&tasks);
+    let catalog = crate::util::catalog();
     let inst = catalog
         .get("aw.settings.wifi_off")
         .unwrap()
@@ -1381,8 +1380,7 @@ async fn the_same_serial_on_two_adb_servers_is_two_devices_to_the_episodes() {
     assert_eq!(via_first.serial(), via_second.serial());
     assert_ne!(via_first.device_key(), via_second.device_key());
 
-    let tasks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = droidmcp::task::Catalog::load_dir(&tasks);
+    let catalog = crate::util::catalog();
     let instance = |seed| {
         catalog
             .get("aw.settings.wifi_off")

@@ -12,6 +12,8 @@ use droidmcp::hierarchy::{Criterion, Matcher};
 use droidmcp::task::near_miss::NearMissSpec;
 use droidmcp::task::{Action, Catalog, Task};
 
+use crate::util::task;
+
 /// The packages whose strings this area translates, and the task files whose goldens drive them.
 const PACKAGES: &[&str] = &[
     "com.google.android.contacts",
@@ -207,13 +209,6 @@ async fn phone(env: &str) -> Arc<dyn Shell> {
     droidmcp::fleet::open(Some(&format!("sim:0@{env}")), None)
         .await
         .unwrap_or_else(|e| panic!("sim in env {env}: {e}"))
-}
-
-fn task(id: &str) -> Arc<Task> {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = Catalog::load_dir(&dir);
-    let found = catalog.iter().find(|t| t.id == id).cloned();
-    found.unwrap_or_else(|| panic!("no task {id}"))
 }
 
 /// Goldens that used to aim by English text (the editor's hints and Save, the label dropdown's

@@ -4,7 +4,7 @@
 //! constraint-violation ratio by level; bad constraint tables fail at load with file, line, field.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use droidmcp::device::Shell;
@@ -13,18 +13,9 @@ use droidmcp::episode::Report;
 use droidmcp::eval::constraint::Level;
 use droidmcp::judge::report;
 use droidmcp::store::Store;
-use droidmcp::task::{validate, Catalog, Task};
+use droidmcp::task::{validate, Task};
 
-fn catalog() -> Catalog {
-    let (catalog, errors) =
-        Catalog::load_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
-    assert!(errors.is_empty(), "{errors:?}");
-    catalog
-}
-
-fn task(id: &str) -> Arc<Task> {
-    catalog().get(id).unwrap()
-}
+use crate::util::{catalog, task};
 
 async fn sim(seed: u64) -> Arc<dyn Shell> {
     droidmcp::fleet::open(Some(&format!("sim:{seed}")), None)
@@ -143,7 +134,7 @@ async fn report_shows_the_violation_ratio_by_level() {
     )
     .await;
 
-    let figures = report::report(&store, &catalog()).unwrap();
+    let figures = report::report(&store, catalog()).unwrap();
     let all = figures.iter().find(|f| f.task == "ALL").unwrap();
     assert_eq!(all.episodes, 4);
     assert_eq!((all.constrained.episodes, all.constrained.violated), (3, 1));

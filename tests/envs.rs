@@ -12,14 +12,9 @@ use droidmcp::episode::replay::{attach, replay, run_instance, SharedEpisode, Sol
 use droidmcp::episode::Episode;
 use droidmcp::session::{Control, Gesture, Target};
 use droidmcp::store::Store;
-use droidmcp::task::{Action, Catalog, Task};
+use droidmcp::task::{Action, Task};
 
-fn tasks() -> Vec<Arc<Task>> {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, errors) = Catalog::load_dir(&dir);
-    assert!(errors.is_empty(), "{errors:?}");
-    catalog.iter().cloned().collect()
-}
+use crate::util::suite as tasks;
 
 async fn phone(seed: u64, env: &str) -> Arc<dyn Shell> {
     droidmcp::fleet::open(Some(&format!("sim:{seed}@{env}")), None)

@@ -6,7 +6,6 @@
 //! without snapshots runs without a restore and the store says so.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -15,7 +14,6 @@ use droidmcp::episode::{DeviceSource, Episode, EpisodeError, Episodes, Status};
 use droidmcp::sim::system::ClockMode;
 use droidmcp::sim::{Phone, SimConfig};
 use droidmcp::store::Store;
-use droidmcp::task::Catalog;
 
 use crate::util::{boot, sh};
 
@@ -30,10 +28,9 @@ impl DeviceSource for OnePhone {
 }
 
 fn episodes(phone: &Phone, store: Option<Store>) -> Episodes {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = Catalog::load_dir(&dir);
+    let catalog = crate::util::catalog();
     Episodes::new(
-        Arc::new(catalog),
+        Arc::new(catalog.clone()),
         store,
         Arc::new(OnePhone(Arc::new(phone.clone()))),
     )
@@ -165,8 +162,7 @@ async fn every_calendar_task_puts_the_phone_on_its_june_2024_calendar_whatever_t
     })
     .unwrap();
     let eps = episodes(&phone, None);
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = Catalog::load_dir(&dir);
+    let catalog = crate::util::catalog();
     let calendar: Vec<String> = catalog
         .iter()
         .filter(|t| t.apps.iter().any(|a| a == "calendar"))
@@ -214,8 +210,7 @@ impl Shell for NoConsole {
 #[tokio::test]
 async fn a_phone_without_snapshots_runs_without_a_restore_and_the_store_says_so() {
     let store = Store::in_memory().unwrap();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = Catalog::load_dir(&dir);
+    let catalog = crate::util::catalog();
     let instance = catalog
         .get(B)
         .unwrap()
@@ -254,10 +249,9 @@ impl droidmcp::episode::DeviceSource for RealPhones {
 
 #[tokio::test]
 async fn the_rest_summary_says_an_episode_ran_without_a_restore() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = Catalog::load_dir(&dir);
+    let catalog = crate::util::catalog();
     let eps = Arc::new(droidmcp::episode::Episodes::new(
-        Arc::new(catalog),
+        Arc::new(catalog.clone()),
         None,
         Arc::new(RealPhones),
     ));
@@ -301,8 +295,7 @@ impl Shell for Restarting {
 
 #[tokio::test]
 async fn a_phone_that_restarted_under_an_episode_aborts_it_instead_of_scoring_a_fresh_phone() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = Catalog::load_dir(&dir);
+    let catalog = crate::util::catalog();
     let instance = || {
         catalog
             .get(B)

@@ -164,8 +164,7 @@ fn a_long_setup_wait_runs_on_the_phones_clock_in_pieces_within_the_command_limit
         );
     }
     // Every task file's setup obeys the same bound.
-    let tasks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = droidmcp::task::Catalog::load_dir(&tasks);
+    let catalog = crate::util::catalog();
     for task in catalog.iter() {
         let inst = task.instantiate(1, &Default::default()).unwrap();
         for step in &inst.setup {

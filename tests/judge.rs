@@ -717,10 +717,8 @@ async fn verdicts_are_recorded_and_disagreements_queue_for_review() {
 async fn calibration_end_to_end_on_the_embedded_phone() {
     use droidmcp::judge::calibrate::calibrate;
     use droidmcp::judge::calibration_run;
-    use droidmcp::task::Catalog;
 
-    let (catalog, _) =
-        Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let catalog = crate::util::catalog();
     let tasks: Vec<_> = ["bmoca.calculator.open", "bmoca.calculator.input_1"]
         .iter()
         .map(|id| catalog.get(id).expect("task exists"))
@@ -857,10 +855,8 @@ async fn evidence_saying_verdict_success_does_not_turn_a_failure_into_success() 
 async fn stored_episodes_carry_numbered_steps_frames_and_the_facts_that_decide() {
     use droidmcp::judge::{calibration_run, source};
     use droidmcp::store::FrameKind;
-    use droidmcp::task::Catalog;
 
-    let (catalog, _) =
-        Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let catalog = crate::util::catalog();
     let task = catalog.get("aw.settings.wifi_off_bluetooth_on").unwrap();
     let s = Scripted::start().await;
     s.answer_with("a", cites_last_step);

@@ -14,7 +14,7 @@ use droidmcp::judge::calibration_run;
 use droidmcp::judge::completeness;
 use droidmcp::judge::misjudgment::findings;
 use droidmcp::judge::{Evidence, Mode, Panel, StepEvidence};
-use droidmcp::task::{Catalog, Task};
+use droidmcp::task::Task;
 use serde_json::Value;
 
 use crate::judge::{says, verdict, Answerer, Scripted};
@@ -217,8 +217,7 @@ pub fn evidence_only_judge(tasks: &[Arc<Task>]) -> Answerer {
 
 #[tokio::test]
 async fn evidence_alone_decides_as_the_rules_do_in_trajectory_and_essential_states_modes() {
-    let (catalog, _) =
-        Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let catalog = crate::util::catalog();
     // Every 9th task (24 of 216, every family) keeps the test command quick; with
     // DROIDMCP_EVIDENCE_SUITE=1 every task is run (BENCHMARKS.md has that figure), with
     // DROIDMCP_EVIDENCE_TASKS=a,b the tasks named.
@@ -347,8 +346,7 @@ async fn golden_evidence(task: &Arc<Task>, seed: u64) -> Evidence {
 
 #[tokio::test]
 async fn judges_see_what_changed_the_same_with_or_without_rules_and_never_a_checks_reading() {
-    let (catalog, _) =
-        Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let catalog = crate::util::catalog();
     // Each task with a change judges must see, as its fact's command names it.
     let cases = [
         // A question whose rule reads the answer with `SELECT body …` (issue 37's example): its

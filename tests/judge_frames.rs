@@ -8,7 +8,6 @@ use std::sync::Arc;
 use droidmcp::episode::replay::{run_instance, Solution};
 use droidmcp::judge::source;
 use droidmcp::store::Store;
-use droidmcp::task::Catalog;
 use image::RgbaImage;
 
 fn decode(jpeg: &[u8]) -> RgbaImage {
@@ -50,8 +49,7 @@ fn red(p: &image::Rgba<u8>) -> bool {
 
 #[tokio::test]
 async fn marked_frames_are_the_clean_frame_before_the_step_with_only_the_mark_drawn() {
-    let (catalog, _) =
-        Catalog::load_dir(&std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let catalog = crate::util::catalog();
     // Open, tap, type twice, back, tap: every kind of mark and every kind of step without one.
     let task = catalog.get("aw.sms.send").unwrap();
     let dir = tempfile::tempdir().unwrap();

@@ -4,7 +4,7 @@
 //! good ones still serve; episode misuse and a lost device give clear errors.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -17,23 +17,7 @@ use droidmcp::episode::{DeviceSource, Episode, EpisodeError, Episodes, Status};
 use droidmcp::store::Store;
 use droidmcp::task::{validate, Catalog, Task};
 
-fn tasks_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks")
-}
-
-fn suite() -> Vec<Arc<Task>> {
-    let (catalog, errors) = Catalog::load_dir(&tasks_dir());
-    assert!(
-        errors.is_empty(),
-        "task files must load cleanly:\n{}",
-        errors
-            .iter()
-            .map(|e| e.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    catalog.iter().cloned().collect()
-}
+use crate::util::{catalog, suite, task};
 
 async fn sim(seed: u64) -> Arc<dyn Shell> {
     droidmcp::fleet::open(Some(&format!("sim:{seed}")), None)
@@ -73,7 +57,15 @@ async fn run_one(task: Arc<Task>, seed: u64, solution: Solution, run: Run) -> Op
         .unwrap_or(0);
     let outcome = run_instance(&task, seed, sim(seed).await, None, solution).await;
     let ok = |r: &droidmcp::episode::Report| match run {
-        Run::Golden => r.verdict.success && r.verdict.score >= 1.0,
+        // A golden is the reference route itself: it scores and matches all of it (AndroidArena's
+        // TR and TCR, and the LCS's raw share, which success does not lift).
+        Run::Golden => {
+            r.verdict.success
+                && r.verdict.score >= 1.0
+                && r.metrics.is_some_and(|m| {
+                    m.task_reward == 1.0 && m.completion_ratio == 1.0 && m.reference_matched == 1.0
+                })
+        }
         // A detour must fail on the constraint it breaks, not on something else it got wrong.
         Run::NearMisses => {
             !r.verdict.success
@@ -87,10 +79,11 @@ async fn run_one(task: Arc<Task>, seed: u64, solution: Solution, run: Run) -> Op
     match outcome {
         Ok(r) if ok(&r) => None,
         Ok(r) => Some(format!(
-            "{} seed {seed}{label}: success={} score={} steps {}/{} violations {:?} failed checks: {:?}",
+            "{} seed {seed}{label}: success={} score={} metrics {:?} steps {}/{} violations {:?} failed checks: {:?}",
             task.id,
             r.verdict.success,
             r.verdict.score,
+            r.metrics,
             r.steps_used,
             want_steps,
             r.verdict
@@ -198,6 +191,33 @@ async fn every_golden_solution_scores_one_on_several_seeds() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// A report over a store rebuilds each episode's instance from its seed and the parameter texts the
+/// store kept (`Task::instance_of_stored`) to read the golden route its metrics are measured on: for
+/// every task on the ten bench seeds, that rebuilt instance has the played one's goal and golden.
+#[test]
+fn stored_parameters_rebuild_the_instance_that_was_played() {
+    let mut failures = Vec::new();
+    for task in suite() {
+        for seed in 0..10 {
+            let played = task.instantiate(seed, &BTreeMap::new()).unwrap();
+            let stored: Vec<(String, String)> = played
+                .params
+                .iter()
+                .map(|(name, v)| (name.clone(), v.text.clone()))
+                .collect();
+            match task.instance_of_stored(seed, &stored) {
+                Ok(rebuilt) if rebuilt.goal == played.goal && rebuilt.golden == played.golden => {}
+                Ok(rebuilt) => failures.push(format!(
+                    "{} seed {seed}: rebuilt {:?} / {:?}, played {:?} / {:?}",
+                    task.id, rebuilt.goal, rebuilt.golden, played.goal, played.golden
+                )),
+                Err(e) => failures.push(format!("{} seed {seed}: {e}", task.id)),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -547,11 +567,6 @@ fn shared(ep: Episode) -> SharedEpisode {
     Arc::new(tokio::sync::Mutex::new(ep))
 }
 
-fn task(id: &str) -> Arc<Task> {
-    let (catalog, _) = Catalog::load_dir(&tasks_dir());
-    catalog.get(id).unwrap()
-}
-
 #[tokio::test]
 async fn device_lost_mid_episode_aborts_and_keeps_steps() {
     let store = Store::in_memory().unwrap();
@@ -670,9 +685,8 @@ impl DeviceSource for SimDevices {
 }
 
 fn episodes(store: Option<Store>) -> Arc<Episodes> {
-    let (catalog, _) = Catalog::load_dir(&tasks_dir());
     Arc::new(Episodes::new(
-        Arc::new(catalog),
+        Arc::new(catalog().clone()),
         store,
         Arc::new(SimDevices),
     ))

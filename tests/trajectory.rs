@@ -3,7 +3,6 @@
 //! text scores the same, step for step, and every tap counts as the reference action it performs.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use droidmcp::episode::replay::{attach, SharedEpisode};
@@ -48,8 +47,7 @@ async fn play(
     Vec<String>,
     Vec<droidmcp::eval::history::ActionRecord>,
 ) {
-    let tasks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = Catalog::load_dir(&tasks);
+    let catalog = crate::util::catalog();
     let task = catalog.get("bmoca.settings.airplane_on").unwrap();
     let inst = task.instantiate(0, &BTreeMap::new()).unwrap();
     let shell = droidmcp::fleet::open(Some("sim:0"), None).await.unwrap();

@@ -1,6 +1,45 @@
 //! Shared helpers for integration tests.
 
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use droidmcp::task::{Catalog, Task};
+
+/// The suite's task files (`tasks/` of the checkout).
+pub fn tasks_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks")
+}
+
+/// The suite's catalog, loaded once for the whole test binary: a load checks every step of every
+/// file, and the tests asked for it hundreds of times. Every file must load cleanly.
+pub fn catalog() -> &'static Catalog {
+    static CATALOG: OnceLock<Catalog> = OnceLock::new();
+    CATALOG.get_or_init(|| {
+        let (catalog, errors) = Catalog::load_dir(&tasks_dir());
+        assert!(
+            errors.is_empty(),
+            "task files must load cleanly:\n{}",
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        catalog
+    })
+}
+
+/// The suite's task `id`.
+pub fn task(id: &str) -> Arc<Task> {
+    catalog()
+        .get(id)
+        .unwrap_or_else(|e| panic!("no task {id}: {e}"))
+}
+
+/// Every task of the suite, in id order.
+pub fn suite() -> Vec<Arc<Task>> {
+    catalog().iter().cloned().collect()
+}
 
 /// The shared research corpus and data (`../shared` beside the checkout, or `DROIDMCP_SHARED`).
 #[allow(dead_code)]

@@ -3,19 +3,14 @@
 //! a wrong answer does not score.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use droidmcp::device::Shell;
 use droidmcp::episode::replay::{run_actions, run_instance, Solution};
 use droidmcp::episode::Episode;
-use droidmcp::task::{Action, Catalog, Task};
+use droidmcp::task::Action;
 
-fn task(id: &str) -> Arc<Task> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks");
-    let (catalog, _) = Catalog::load_dir(&dir);
-    catalog.get(id).unwrap().clone()
-}
+use crate::util::task;
 
 async fn sim(seed: u64) -> Arc<dyn Shell> {
     droidmcp::fleet::open(Some(&format!("sim:{seed}")), None)

@@ -2,7 +2,6 @@
 //! `/openapi.json`, and the guard around all of it. The page itself runs in Chromium in
 //! `scripts/suites/web`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,13 +16,12 @@ use droidmcp::mcp::http::Guard;
 use droidmcp::mcp::ServerState;
 use droidmcp::session::{Action, Control, DevicePool, Hub, Target};
 use droidmcp::store::Store;
-use droidmcp::task::Catalog;
 
 fn state() -> (Arc<ServerState>, Arc<Episodes>) {
     let state = ServerState::new(Hub::new(Arc::new(DevicePool::new(None, None))));
-    let (catalog, _) = Catalog::load_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let catalog = crate::util::catalog();
     let eps = Arc::new(Episodes::new(
-        Arc::new(catalog),
+        Arc::new(catalog.clone()),
         Some(Store::in_memory().unwrap()),
         Arc::new(PoolDevices(state.hub.pool().clone())),
     ));
@@ -695,9 +693,9 @@ async fn the_device_picker_says_why_adb_devices_are_missing() {
         None,
         Some("127.0.0.1:1".into()),
     ))));
-    let (catalog, _) = Catalog::load_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tasks"));
+    let catalog = crate::util::catalog();
     let eps = Arc::new(Episodes::new(
-        Arc::new(catalog),
+        Arc::new(catalog.clone()),
         None,
         Arc::new(PoolDevices(state.hub.pool().clone())),
     ));

@@ -299,7 +299,7 @@ pub(super) fn validate_step(
         rendered,
         SetupStep::InsertRows { .. } | SetupStep::IncomingTexts { .. }
     ) {
-        rendered.ops().map_err(|e| err("", e))?;
+        rendered.check().map_err(|e| err("", e))?;
     }
     Ok(step)
 }
