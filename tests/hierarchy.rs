@@ -255,15 +255,17 @@ fn list_with_rows(top: i32, rows: i32, height: i32) -> String {
     body
 }
 
+/// The element list's first element line (the list itself) for a screen of `body`.
+fn first(body: &str) -> String {
+    compact_of(&screen(body))
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string()
+}
+
 #[test]
 fn lists_say_which_way_an_item_is_cut() {
-    let first = |body: &str| {
-        compact_of(&screen(body))
-            .lines()
-            .nth(1)
-            .unwrap()
-            .to_string()
-    };
     // Rows at 400..1000 fit exactly: nothing is cut, so no hint (silence is not a promise).
     assert_eq!(first(&list_with_rows(400, 3, 200)), "1 list #list @540,700");
     // A third row cut at the bottom edge: more below.
@@ -279,6 +281,17 @@ fn lists_say_which_way_an_item_is_cut() {
     // A horizontal strip whose last card is cut at the right edge.
     let strip = r#"<node class="android.widget.HorizontalScrollView" resource-id="a:id/strip" scrollable="true" bounds="[0,400][1080,600]"><node class="android.widget.LinearLayout" bounds="[0,400][1080,600]"><node class="android.widget.Button" text="A" clickable="true" bounds="[0,400][400,600]" /><node class="android.widget.Button" text="B" clickable="true" bounds="[400,400][800,600]" /><node class="android.widget.Button" text="C" clickable="true" bounds="[800,400][1080,600]" /></node></node>"#;
     assert_eq!(first(strip), "1 list #strip @540,500 more-right");
+}
+
+#[test]
+fn a_short_heading_at_the_top_of_a_list_is_not_a_cut_row() {
+    // Simple Calendar's search results: a day's heading (40 dp) at the list's top above its
+    // event rows (56 dp). Nothing is cut, so nothing lies above.
+    let list = r#"<node class="androidx.recyclerview.widget.RecyclerView" resource-id="a:id/results" scrollable="true" bounds="[0,400][1080,1000]"><node class="android.widget.TextView" resource-id="a:id/event_section_title" text="Saturday, October 21, 2023" bounds="[0,400][1080,510]" /><node class="android.widget.FrameLayout" resource-id="a:id/event_item_holder" content-desc="Quarterly review" clickable="true" bounds="[0,510][1080,657]" /><node class="android.widget.FrameLayout" resource-id="a:id/event_item_holder" content-desc="Car service" clickable="true" bounds="[0,657][1080,804]" /></node>"#;
+    assert_eq!(first(list), "1 list #results @540,700");
+    // A row of a kind seen twice and cut at the top still says so.
+    let cut_row = r#"<node class="androidx.recyclerview.widget.RecyclerView" resource-id="a:id/results" scrollable="true" bounds="[0,400][1080,1000]"><node class="android.widget.FrameLayout" resource-id="a:id/event_item_holder" content-desc="A" clickable="true" bounds="[0,400][1080,450]" /><node class="android.widget.FrameLayout" resource-id="a:id/event_item_holder" content-desc="B" clickable="true" bounds="[0,450][1080,597]" /><node class="android.widget.FrameLayout" resource-id="a:id/event_item_holder" content-desc="C" clickable="true" bounds="[0,597][1080,744]" /></node>"#;
+    assert_eq!(first(cut_row), "1 list #results @540,700 more-up");
 }
 
 #[test]

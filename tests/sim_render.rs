@@ -43,6 +43,33 @@ fn text_draws_dark_pixels_inside_its_bounds_only() {
     assert_eq!(inked(&img, Bounds::new(0, 201, 1080, 2400), bg), 0);
 }
 
+/// An EditText of `field` holding `text` on a white frame `height` px tall, and that background.
+fn edit_text_frame(field: Bounds, text: &str, height: u32) -> (RgbaImage, [u8; 4]) {
+    let root = View::new(class::FRAME_LAYOUT, Bounds::new(0, 0, 1080, height as i32)).child(
+        View::new(class::EDIT_TEXT, field)
+            .text(text)
+            .editable("field"),
+    );
+    let img = render_scaled(&[root], W, height, Theme { dark: false }, scale());
+    let bg = img.get_pixel(5, 5).0;
+    (img, bg)
+}
+
+#[test]
+fn a_note_editor_shows_its_text_from_the_top() {
+    // Markor's editor fills the screen below its toolbar; its text starts at the top, as the
+    // app's gravity `top` lays it out, so a screenshot shows a note where the note begins.
+    let note = "Date, Item, Amount\n\n2023-09-26, Monitor Stand, $49.67";
+    let (img, bg) = edit_text_frame(Bounds::new(0, 200, 1080, 1600), note, 1700);
+    save(&img, "note_editor");
+    assert!(inked(&img, Bounds::new(0, 200, 1080, 500), bg) > 500);
+    assert_eq!(inked(&img, Bounds::new(0, 600, 1080, 1500), bg), 0);
+    // A one-line field still centres its text.
+    let (img, bg) = edit_text_frame(Bounds::new(0, 100, 1080, 247), "Title", 300);
+    assert_eq!(inked(&img, Bounds::new(0, 100, 1080, 130), bg), 0);
+    assert!(inked(&img, Bounds::new(0, 140, 1080, 210), bg) > 100);
+}
+
 #[test]
 fn cjk_and_hangul_draw_real_glyphs_not_notdef_boxes() {
     use droidmcp::sim::render::text::resolve;

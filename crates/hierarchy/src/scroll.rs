@@ -4,7 +4,9 @@
 //! an item cut by the container's edge is shorter than its siblings. So an item cut at the bottom
 //! edge means there is more below, one cut at the top means more above (likewise left and right).
 //! A list that ends exactly on an item boundary shows nothing cut and reports no hint: the hint is
-//! a fact when present, silence is not a promise that the list ends.
+//! a fact when present, silence is not a promise that the list ends. An item is measured against
+//! siblings of its own kind (resource id and class), so a day's heading above its taller event rows
+//! is not taken for a row cut at the top; an item with no sibling of its kind says nothing.
 
 use super::node::{Hierarchy, NodeId};
 use droidmcp_geom::Bounds;
@@ -45,7 +47,8 @@ pub fn more(h: &Hierarchy, container: NodeId, visible: Bounds) -> More {
     if items.len() < 2 {
         return More::default();
     }
-    let vertical = spread(&items, |b| b.top) >= spread(&items, |b| b.left);
+    let bounds: Vec<Bounds> = items.iter().map(|(_, b)| *b).collect();
+    let vertical = spread(&bounds, |b| b.top) >= spread(&bounds, |b| b.left);
     // Each item and the visible area as a (start, end) span along the axis the items follow.
     let span = |b: &Bounds| {
         if vertical {
@@ -54,16 +57,32 @@ pub fn more(h: &Hierarchy, container: NodeId, visible: Bounds) -> More {
             (b.left, b.right)
         }
     };
-    let spans: Vec<(i32, i32)> = items.iter().map(span).collect();
     let (lo, hi) = span(&visible);
-    let mut sizes: Vec<i64> = spans.iter().map(|(a, b)| (b - a) as i64).collect();
-    sizes.sort_unstable();
-    let median = sizes[sizes.len() / 2];
-    let cut = |(a, b): (i32, i32)| ((b - a) as i64) * 100 < median * CUT_SHARE;
-    let first = *spans.iter().min_by_key(|s| s.0).expect("two items");
-    let last = *spans.iter().max_by_key(|s| s.1).expect("two items");
-    let before = first.0 <= lo && cut(first);
-    let after = last.1 >= hi && cut(last);
+    // Whether item `i` is shorter than its kind's median (only with another of its kind to compare).
+    let cut = |i: usize| {
+        let mine = kind(h, items[i].0);
+        let mut sizes: Vec<i64> = items
+            .iter()
+            .filter(|(n, _)| kind(h, *n) == mine)
+            .map(|(_, b)| span(b))
+            .map(|(a, b)| (b - a) as i64)
+            .collect();
+        if sizes.len() < 2 {
+            return false;
+        }
+        sizes.sort_unstable();
+        let median = sizes[sizes.len() / 2];
+        let (a, b) = span(&items[i].1);
+        ((b - a) as i64) * 100 < median * CUT_SHARE
+    };
+    let first = (0..items.len())
+        .min_by_key(|&i| span(&items[i].1).0)
+        .expect("two items");
+    let last = (0..items.len())
+        .max_by_key(|&i| span(&items[i].1).1)
+        .expect("two items");
+    let before = span(&items[first].1).0 <= lo && cut(first);
+    let after = span(&items[last].1).1 >= hi && cut(last);
     if vertical {
         More {
             up: before,
@@ -81,16 +100,22 @@ pub fn more(h: &Hierarchy, container: NodeId, visible: Bounds) -> More {
 
 /// The container's items: its visible children, looking through a lone child that fills it (a
 /// ScrollView's single LinearLayout) to that child's children.
-fn items(h: &Hierarchy, container: NodeId, visible: Bounds) -> Vec<Bounds> {
+fn items(h: &Hierarchy, container: NodeId, visible: Bounds) -> Vec<(NodeId, Bounds)> {
     let mut parent = container;
     for _ in 0..4 {
         let kids = visible_children(h, parent, visible);
         match kids.as_slice() {
             [(only, b)] if *b == visible => parent = *only,
-            _ => return kids.into_iter().map(|(_, b)| b).collect(),
+            _ => return kids,
         }
     }
     Vec::new()
+}
+
+/// What makes items alike: a list's rows share their resource id and class, its headings theirs.
+fn kind(h: &Hierarchy, n: NodeId) -> Option<(&str, &str)> {
+    h.node(n)
+        .map(|n| (n.resource_id.as_str(), n.class.as_str()))
 }
 
 fn visible_children(h: &Hierarchy, parent: NodeId, visible: Bounds) -> Vec<(NodeId, Bounds)> {

@@ -225,6 +225,8 @@ impl Markor {
             // A new line: the editor is multi-line, ENTER types one.
             UiEvent::EditorAction(tag) if tag == "editor" => storage::read_text(sys, path) + "\n",
             UiEvent::Click(tag) if tag == "editor" => return true,
+            // Save writes what the editor shows; the note is on disk already (see the module doc).
+            UiEvent::Click(tag) if tag == "save" => storage::read_text(sys, path),
             UiEvent::Back => {
                 self.editor = None;
                 sys.request(Request::ClearFocus);

@@ -263,6 +263,12 @@ fn shapes(name: &str) -> Option<Vec<P>> {
             Line(4.5, 5.5, 19.5, 5.5, 1.8),
             Fill(9.5, 3.0, 14.5, 5.0, 0.5),
         ],
+        // A floppy disk: the body, its shutter and the label's hub.
+        "save" => vec![
+            Frame(4.5, 4.5, 19.5, 19.5, 1.5, 1.8),
+            Fill(7.5, 4.5, 15.0, 9.0, 0.5),
+            Ring(12.0, 14.5, 2.2, 1.8),
+        ],
         "edit" => vec![
             Line(5.0, 19.0, 17.0, 7.0, 3.0),
             Line(18.5, 5.5, 19.0, 5.0, 3.0),

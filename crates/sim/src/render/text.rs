@@ -311,15 +311,50 @@ fn draw_line(canvas: &mut Canvas, text: &str, x: f32, baseline: f32, style: &Tex
 /// Draws `text` inside `area`: as many wrapped lines as fit (at least one), vertically centred,
 /// aligned to the paragraph's start or centred, ellipsised where it overflows. Returns the rectangle the text covers.
 pub fn draw_text(canvas: &mut Canvas, text: &str, area: Bounds, style: &TextStyle) -> Bounds {
-    if text.is_empty() || area.is_empty() {
-        return Bounds::new(area.left, area.top, area.left, area.top);
-    }
+    draw_block(canvas, text, area, style, false).0
+}
+
+/// Draws `text` from the top of `area`, as a multi-line editor (gravity `top`) lays it out.
+/// Returns the rectangle the text covers and where its last line ends (x, and that line's
+/// vertical centre): the end of the text, where typing goes.
+pub fn draw_text_from_top(
+    canvas: &mut Canvas,
+    text: &str,
+    area: Bounds,
+    style: &TextStyle,
+) -> (Bounds, (i32, i32)) {
+    draw_block(canvas, text, area, style, true)
+}
+
+fn draw_block(
+    canvas: &mut Canvas,
+    text: &str,
+    area: Bounds,
+    style: &TextStyle,
+    from_top: bool,
+) -> (Bounds, (i32, i32)) {
     let lh = line_height(style.size_px);
+    if text.is_empty() || area.is_empty() {
+        let y = if from_top {
+            area.top + (lh / 2.0) as i32
+        } else {
+            area.top + area.height() / 2
+        };
+        return (
+            Bounds::new(area.left, area.top, area.left, area.top),
+            (area.left, y),
+        );
+    }
     let max_lines = ((area.height() as f32 / lh).floor() as usize).max(1);
     let lines = wrap(text, area.width() as f32, max_lines, style);
     let block = lh * lines.len() as f32;
-    let top = area.top as f32 + (area.height() as f32 - block) / 2.0;
+    let top = if from_top {
+        area.top as f32
+    } else {
+        area.top as f32 + (area.height() as f32 - block) / 2.0
+    };
     let mut covered = Bounds::new(area.right, top as i32, area.left, (top + block) as i32);
+    let mut end = (area.left, (top + lh / 2.0) as i32);
     for (i, line) in lines.iter().enumerate() {
         let w = measure(line, style);
         // Gravity `start`: the paragraph's own direction decides the side.
@@ -334,6 +369,7 @@ pub fn draw_text(canvas: &mut Canvas, text: &str, area: Bounds, style: &TextStyl
         covered.right = covered.right.max((x + w).ceil() as i32);
         let baseline = top + lh * i as f32 + ascent(style.size_px);
         draw_line(canvas, line, x, baseline, style);
+        end = ((x + w).ceil() as i32, (top + lh * (i as f32 + 0.5)) as i32);
     }
-    covered
+    (covered, end)
 }

@@ -457,16 +457,25 @@ fn paint_edit_text(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
         ctx.text_color(view, role)
     };
     let style = ctx.text_style(view, color, false);
-    let covered = text::draw_text(canvas, &shown, area, &style);
+    let lh = text::line_height(style.size_px) as i32;
+    // A field taller than four lines is a multi-line editor (a note's body): its text starts at
+    // the top, as such editors set gravity `top`; a one-line field centres it.
+    let (x, cy) = if b.height() > 4 * lh {
+        let pad = ctx.scale.dp(8.0);
+        let top = Bounds::new(area.left, b.top + pad, area.right, b.bottom - pad);
+        text::draw_text_from_top(canvas, &shown, top, &style).1
+    } else {
+        let covered = text::draw_text(canvas, &shown, area, &style);
+        (covered.right, area.top + area.height() / 2)
+    };
     if view.flags.focused {
-        // The caret after the text (or at the start when only the hint shows).
+        // The caret at the end of the text, where typing goes (at the start when only the hint
+        // shows): the phone's fields keep no other cursor position.
         let x = if view.text.is_empty() {
             area.left
         } else {
-            covered.right + 1
+            x + 1
         };
-        let lh = text::line_height(style.size_px) as i32;
-        let cy = area.top + area.height() / 2;
         canvas.fill_rect(
             Bounds::new(x, cy - lh / 2, x + ctx.scale.dp(2.0).max(1), cy + lh / 2),
             p.accent,

@@ -248,17 +248,24 @@ fn row(
     view
 }
 
-/// DocumentActivity: the note's name over the whole text, which is the file's.
+/// DocumentActivity: the note's name over the whole text, which is the file's, and the toolbar's
+/// Save (`action_save`, always shown in 2.11.1's `document__edit__menu.xml`).
 pub(super) fn render_editor(sys: &System, path: &str) -> View {
     let m = sys.metrics;
     let p = palette(sys);
     let c = m.content;
+    let bar_bounds = Bounds::new(c.left, c.top, c.right, c.top + m.dp(64.0));
     let bar = communication::toolbar(
         sys,
         c,
         PACKAGE,
         storage::name_of(path),
         Some(("up", tr(sys, "navigate_up"))),
+    )
+    .child(
+        communication::toolbar_action(sys, bar_bounds, 0, tr(sys, "save"), "save")
+            .id(id("action_save"))
+            .on_click("save"),
     );
     let body = Bounds::new(c.left, c.top + m.dp(64.0), c.right, c.bottom);
     communication::root(sys)
