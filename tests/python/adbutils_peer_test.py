@@ -75,11 +75,14 @@ def main(serial):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "logcat.txt")
         evt = d.logcat(path, clear=False, command="logcat -v time -d")
-        for _ in range(50):
-            if os.path.getsize(path) > 0:
-                break
-            time.sleep(0.1)
-        evt.stop()
+        # `-d` dumps the buffer and ends the stream, so adbutils' copying thread finishes on its own.
+        # Waiting for that, not for the first bytes, reads the whole dump: the first line alone may
+        # come from another tag, and under a loaded CI machine stopping at it failed this check.
+        deadline = time.monotonic() + 30
+        while not evt.is_done() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        check(evt.is_done(), "logcat -d ends its stream")
+        evt.stop(timeout=5)
         with open(path, encoding="utf-8") as f:
             text = f.read()
         check("ActivityManager" in text, "logcat streams the log")
