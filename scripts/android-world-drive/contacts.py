@@ -10,7 +10,7 @@ def e164(number: str) -> str:
 
 def _sms(task):
     """The text AndroidWorld's SimpleSMSSendSms checks for: its number and message. Replying,
-    resending, forwarding a received address and sending the clip all end in that one sent text."""
+    forwarding a received address and sending the clip all end in that one sent text."""
     return ("aw.simple_sms.send", {"number": e164(task.params["number"]), "message": task.params["message"]})
 
 
@@ -30,7 +30,8 @@ DRIVES = {
     ),
     "SimpleSmsReply": _sms,
     "SimpleSmsReplyMostRecent": _sms,
-    "SimpleSmsResend": _sms,
+    # AndroidWorld leaves the thread open; the golden retypes the message read off it.
+    "SimpleSmsResend": lambda task: ("aw.simple_sms.resend", _sms(task)[1]),
     # The clip AndroidWorld set pasted into the text (the golden never types the message).
     "SimpleSmsSendClipboardContent": lambda task: ("aw.simple_sms.send_clipboard_content", _sms(task)[1]),
     "SimpleSmsSendReceivedAddress": _sms,
