@@ -104,6 +104,9 @@ mod sim_ir_apps;
 // Markor: notes as files under Documents/Markor, seen and changed over adb as in the app.
 mod sim_markor;
 
+// Files (DocumentsUI): folders, selection, MediaStore, and the drawer's roots.
+mod sim_files;
+
 // Simple Gallery Pro and Simple Draw Pro: pictures on screen and in files.
 mod sim_pictures;
 // OsmAnd: favourites, markers and tracks where AndroidWorld reads them.

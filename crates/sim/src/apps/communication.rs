@@ -205,13 +205,31 @@ pub fn toolbar(
     title: &str,
     up: Option<(&str, &str)>,
 ) -> View {
+    toolbar_with_nav(
+        sys,
+        area,
+        id_package,
+        title,
+        up.map(|(tag, desc)| (tag, desc, "back")),
+    )
+}
+
+/// [`toolbar`] whose navigation button (tag, description, icon) is another than navigate-up: a
+/// drawer's "menu", say.
+pub fn toolbar_with_nav(
+    sys: &System,
+    area: Bounds,
+    id_package: &str,
+    title: &str,
+    nav: Option<(&str, &str, &'static str)>,
+) -> View {
     let m = sys.metrics;
     let p = palette(sys);
     let height = m.dp(64.0);
     let bar = Bounds::new(area.left, area.top, area.right, area.top + height);
     let mut toolbar = View::new(class::VIEW_GROUP, bar).id(format!("{id_package}:id/toolbar"));
     let mut title_left = m.dp(16.0);
-    if let Some((tag, desc)) = up {
+    if let Some((tag, desc, icon)) = nav {
         let button = View::new(
             class::IMAGE_BUTTON,
             at(bar, m.dp(4.0), m.dp(8.0), m.dp(48.0), m.dp(48.0)),
@@ -219,7 +237,7 @@ pub fn toolbar(
         .desc(desc)
         .on_click(tag)
         .style(Style {
-            icon: Some("back"),
+            icon: Some(icon),
             text_color: Some(p.on_surface),
             ..Style::default()
         });

@@ -2,7 +2,11 @@
 //! internal storage root (named by the device name, as DocumentsUI titles it) and its folders
 //! under a breadcrumb; a tap opens a folder, a long press starts the selection (Delete, "Move
 //! to…", Rename, Select all). "Move to…" opens PickActivity, which browses folders for the
-//! destination and moves there with "Move".
+//! destination and moves there with "Move". The toolbar's "Show roots" opens the navigation
+//! drawer: the media provider's Images, Videos and Audio (every such file in shared storage,
+//! newest first), Downloads (the Download folder) and the internal storage. Every directory shown
+//! is logged as DirectoryFragment logs it ("Showing directory: …"), which B-MoCA's Files tasks
+//! read. Recent and Documents, which need the recents and documents providers, are not listed.
 //!
 //! Like Markor it keeps no files of its own ([`storage`]): what it lists is `/sdcard` as it
 //! stands, and MediaStore, which rescans shared storage on every query, follows its changes.
@@ -14,6 +18,7 @@ use std::collections::BTreeSet;
 use crate::app::{App, AppInfo, UiEvent};
 use crate::apps::storage::{self, Entry, StorageError};
 use crate::locale;
+use crate::providers::media::{self, MediaKind};
 use crate::system::{Namespace, Request, System};
 use crate::view::View;
 
@@ -22,6 +27,8 @@ pub const FILES_ACTIVITY: &str = "com.android.documentsui.files.FilesActivity";
 const PICK_ACTIVITY: &str = "com.android.documentsui.picker.PickActivity";
 /// The internal storage root (`/storage/emulated/0`).
 pub const ROOT: &str = "/sdcard";
+/// The folder the Downloads root shows.
+const DOWNLOADS: &str = "/sdcard/Download";
 const PID: u32 = 3604;
 const LOG_TAG: &str = "DocumentsUI";
 
@@ -37,7 +44,11 @@ pub fn info() -> AppInfo {
     AppInfo {
         package: PACKAGE,
         launch_activity: FILES_ACTIVITY,
-        create: |_| Box::new(Files::default()),
+        create: |sys| {
+            let files = Files::default();
+            files.log_shown(sys);
+            Box::new(files)
+        },
         install: |_| {},
         on_home_screen: false,
     }
@@ -50,6 +61,76 @@ fn root_title(sys: &System) -> String {
         .get(Namespace::Global, "device_name")
         .unwrap_or_else(|| sys.property("ro.product.model"))
         .to_string()
+}
+
+/// A root of the navigation drawer, in the drawer's order ([`ROOTS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Root {
+    Media(MediaKind),
+    Downloads,
+    Storage,
+}
+
+const ROOTS: [Root; 5] = [
+    Root::Media(MediaKind::Image),
+    Root::Media(MediaKind::Video),
+    Root::Media(MediaKind::Audio),
+    Root::Downloads,
+    Root::Storage,
+];
+
+impl Root {
+    fn tag(self) -> &'static str {
+        match self {
+            Root::Media(MediaKind::Image) => "root:images",
+            Root::Media(MediaKind::Video) => "root:videos",
+            Root::Media(MediaKind::Audio) => "root:audio",
+            Root::Downloads => "root:downloads",
+            Root::Storage => "root:storage",
+        }
+    }
+
+    fn title(self, sys: &System) -> String {
+        match self {
+            Root::Media(MediaKind::Image) => tr(sys, "root_images").to_string(),
+            Root::Media(MediaKind::Video) => tr(sys, "root_videos").to_string(),
+            Root::Media(MediaKind::Audio) => tr(sys, "root_audio").to_string(),
+            Root::Downloads => tr(sys, "root_downloads").to_string(),
+            Root::Storage => root_title(sys),
+        }
+    }
+
+    fn icon(self) -> &'static str {
+        match self {
+            Root::Media(MediaKind::Image) => "image",
+            Root::Media(MediaKind::Video) => "videocam",
+            Root::Media(MediaKind::Audio) => "music_note",
+            Root::Downloads => "download",
+            Root::Storage => "folder",
+        }
+    }
+
+    /// The folder a browsing root starts at; media roots list files, not a folder.
+    fn base(self) -> Option<&'static str> {
+        match self {
+            Root::Media(_) => None,
+            Root::Downloads => Some(DOWNLOADS),
+            Root::Storage => Some(ROOT),
+        }
+    }
+}
+
+/// A document's URI as DocumentsContract builds it: the id percent-encoded (`primary:DCIM/x`
+/// is `primary%3ADCIM%2Fx`).
+pub fn document_uri(authority: &str, doc_id: &str) -> String {
+    let encoded: String = doc_id
+        .bytes()
+        .map(|b| match b {
+            b if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) => (b as char).to_string(),
+            b => format!("%{b:02X}"),
+        })
+        .collect();
+    format!("content://{authority}/document/{encoded}")
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -74,7 +155,10 @@ struct Picker {
 
 #[derive(Debug, Clone)]
 struct Files {
+    root: Root,
+    /// The folder shown in a browsing root.
     dir: String,
+    drawer: bool,
     selected: BTreeSet<String>,
     dialog: Option<Dialog>,
     picker: Option<Picker>,
@@ -83,7 +167,9 @@ struct Files {
 impl Default for Files {
     fn default() -> Self {
         Files {
+            root: Root::Storage,
             dir: ROOT.to_string(),
+            drawer: false,
             selected: BTreeSet::new(),
             dialog: None,
             picker: None,
@@ -113,11 +199,106 @@ fn message(sys: &System, e: &StorageError) -> String {
 }
 
 impl Files {
+    /// The folder the current root starts at, or `None` in a media root.
+    fn base(&self) -> Option<&'static str> {
+        self.root.base()
+    }
+
+    /// Whether the list shows the top of the root (no folder to go up to).
+    fn at_top(&self) -> bool {
+        self.base().is_none_or(|base| self.dir == base)
+    }
+
+    /// What the list shows: a folder's entries, or a media root's files.
+    fn listing(&self, sys: &System) -> Vec<Entry> {
+        match self.root {
+            Root::Media(kind) => media::paths_of_kind(sys, kind)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|path| storage::entry(sys, path))
+                .collect(),
+            _ => sorted(sys, &self.dir),
+        }
+    }
+
+    /// DirectoryFragment's line for the directory now shown: the document it lists, by the
+    /// provider that serves it.
+    fn log_shown(&self, sys: &mut System) {
+        let (authority, doc_id, name) = match self.root {
+            Root::Media(kind) => {
+                let id = match kind {
+                    MediaKind::Image => "images_root",
+                    MediaKind::Video => "videos_root",
+                    MediaKind::Audio => "audio_root",
+                };
+                (
+                    "com.android.providers.media.documents",
+                    id.to_string(),
+                    self.root.title(sys),
+                )
+            }
+            Root::Downloads if self.dir == DOWNLOADS => (
+                "com.android.providers.downloads.documents",
+                "downloads".to_string(),
+                self.root.title(sys),
+            ),
+            _ => {
+                let relative = self
+                    .dir
+                    .strip_prefix(ROOT)
+                    .unwrap_or("")
+                    .trim_start_matches('/');
+                let name = if relative.is_empty() {
+                    root_title(sys)
+                } else {
+                    storage::name_of(&self.dir).to_string()
+                };
+                (
+                    "com.android.externalstorage.documents",
+                    format!("primary:{relative}"),
+                    name,
+                )
+            }
+        };
+        let uri = document_uri(authority, &doc_id);
+        sys.log(
+            PID,
+            'D',
+            "DirectoryFragment",
+            format!(
+                "Showing directory: Document{{docId={doc_id}, name={name}, \
+                 mimeType=vnd.android.document/directory, derivedUri={uri}}}"
+            ),
+        );
+    }
+
+    fn open_root(&mut self, sys: &mut System, root: Root) {
+        self.root = root;
+        self.drawer = false;
+        match root.base() {
+            Some(base) => self.open_dir(sys, base.to_string()),
+            None => {
+                self.selected.clear();
+                sys.request(Request::ResetScroll {
+                    tag: "dir_list".to_string(),
+                });
+                self.log_shown(sys);
+            }
+        }
+    }
+
     /// What changed on disk: a folder that went away shows the root; vanished entries drop
     /// out of the selection.
     fn refresh(&mut self, sys: &System) {
-        if !storage::is_dir(sys, &self.dir) {
-            self.dir = ROOT.to_string();
+        if let Some(base) = self.base() {
+            if !storage::is_dir(sys, &self.dir) {
+                self.dir = if storage::is_dir(sys, base) {
+                    base
+                } else {
+                    ROOT
+                }
+                .to_string();
+            }
         }
         self.selected.retain(|p| storage::exists(sys, p));
         if let Some(picker) = &mut self.picker {
@@ -133,6 +314,7 @@ impl Files {
         sys.request(Request::ResetScroll {
             tag: "dir_list".to_string(),
         });
+        self.log_shown(sys);
     }
 
     fn toggle(&mut self, path: String) {
@@ -155,7 +337,7 @@ impl Files {
                 picker.dir = tag["crumb:".len()..].to_string();
             }
             UiEvent::Click(tag) if tag.starts_with("doc:") => {
-                let path = storage::join(&picker.dir, &tag["doc:".len()..]);
+                let path = tag["doc:".len()..].to_string();
                 if storage::is_dir(sys, &path) && !picker.paths.contains(&path) {
                     picker.dir = path;
                 }
@@ -232,21 +414,35 @@ impl Files {
         true
     }
 
+    fn handle_drawer(&mut self, event: &UiEvent, sys: &mut System) -> bool {
+        match event {
+            UiEvent::Back => self.drawer = false,
+            UiEvent::Click(tag) if tag == "drawer_scrim" => self.drawer = false,
+            UiEvent::Click(tag) => match ROOTS.iter().find(|r| r.tag() == tag) {
+                Some(&root) => self.open_root(sys, root),
+                None => return false,
+            },
+            _ => return false,
+        }
+        true
+    }
+
     fn handle_browser(&mut self, event: &UiEvent, sys: &mut System) -> bool {
         match event {
             UiEvent::Back if !self.selected.is_empty() => self.selected.clear(),
-            UiEvent::Back if self.dir != ROOT => {
+            UiEvent::Back if !self.at_top() => {
                 let parent = storage::parent_of(&self.dir).to_string();
                 self.open_dir(sys, parent);
             }
             UiEvent::Back => return false,
-            UiEvent::Click(tag) if tag == "up" => {
+            UiEvent::Click(tag) if tag == "show_roots" => self.drawer = true,
+            UiEvent::Click(tag) if tag == "up" && !self.at_top() => {
                 let parent = storage::parent_of(&self.dir).to_string();
                 self.open_dir(sys, parent);
             }
             UiEvent::Click(tag) if tag == "sel_close" => self.selected.clear(),
             UiEvent::Click(tag) if tag == "sel_all" => {
-                self.selected = sorted(sys, &self.dir).into_iter().map(|e| e.path).collect();
+                self.selected = self.listing(sys).into_iter().map(|e| e.path).collect();
             }
             UiEvent::Click(tag) if tag == "sel_delete" && !self.selected.is_empty() => {
                 self.dialog = Some(Dialog::Delete {
@@ -276,10 +472,10 @@ impl Files {
                 self.open_dir(sys, dir);
             }
             UiEvent::LongClick(tag) if tag.starts_with("doc:") => {
-                self.toggle(storage::join(&self.dir, &tag["doc:".len()..]));
+                self.toggle(tag["doc:".len()..].to_string());
             }
             UiEvent::Click(tag) if tag.starts_with("doc:") => {
-                let path = storage::join(&self.dir, &tag["doc:".len()..]);
+                let path = tag["doc:".len()..].to_string();
                 if !self.selected.is_empty() {
                     self.toggle(path);
                 } else if storage::is_dir(sys, &path) {
@@ -312,6 +508,7 @@ impl App for Files {
         }
         match &self.dialog {
             Some(dialog) => screens::render_dialog(sys, dialog),
+            None if self.drawer => screens::drawer(sys, self.root),
             None => screens::render_browser(sys, self),
         }
     }
@@ -323,6 +520,9 @@ impl App for Files {
         }
         if self.dialog.is_some() {
             return self.handle_dialog(event, sys);
+        }
+        if self.drawer {
+            return self.handle_drawer(event, sys);
         }
         self.handle_browser(event, sys)
     }

@@ -96,19 +96,27 @@ pub fn list(sys: &System, dir: &str) -> Vec<Entry> {
             if name.starts_with('.') {
                 return None;
             }
-            let meta = e.metadata().ok()?;
-            let path = join(dir, &name);
-            Some(Entry {
-                modified: sys.file_times.modified(&path, sys.clock.now()),
-                name,
-                path,
-                is_dir: meta.is_dir(),
-                size: meta.len(),
-            })
+            Some(entry_of(sys, join(dir, &name), &e.metadata().ok()?))
         })
         .collect();
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     entries
+}
+
+/// The entry of one file or folder, `None` when nothing is at `path`.
+pub fn entry(sys: &System, path: &str) -> Option<Entry> {
+    let meta = host(sys, path).ok()?.metadata().ok()?;
+    Some(entry_of(sys, path.to_string(), &meta))
+}
+
+fn entry_of(sys: &System, path: String, meta: &std::fs::Metadata) -> Entry {
+    Entry {
+        modified: sys.file_times.modified(&path, sys.clock.now()),
+        name: name_of(&path).to_string(),
+        is_dir: meta.is_dir(),
+        size: meta.len(),
+        path,
+    }
 }
 
 /// A file's text (invalid UTF-8 replaced), empty when it cannot be read.

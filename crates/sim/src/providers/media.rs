@@ -52,6 +52,42 @@ pub fn open(sys: &System) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
+/// The media kinds DocumentsUI shows as roots of their own: MediaDocumentsProvider's Images,
+/// Videos and Audio, read from this table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MediaKind {
+    Image,
+    Video,
+    Audio,
+}
+
+impl MediaKind {
+    fn media_type(self) -> i64 {
+        match self {
+            MediaKind::Image => MEDIA_TYPE_IMAGE,
+            MediaKind::Video => MEDIA_TYPE_VIDEO,
+            MediaKind::Audio => MEDIA_TYPE_AUDIO,
+        }
+    }
+}
+
+/// The phone paths (under `/sdcard`) of every file of `kind` in shared storage, newest first, as
+/// MediaDocumentsProvider lists a media root; the table is brought in step with the files first.
+pub fn paths_of_kind(sys: &System, kind: MediaKind) -> rusqlite::Result<Vec<String>> {
+    let conn = open(sys)?;
+    let mut stmt = conn.prepare(
+        "SELECT _data FROM files WHERE media_type = ?1 AND format != ?2
+         ORDER BY date_modified DESC, _id DESC",
+    )?;
+    let paths = stmt
+        .query_map(params![kind.media_type(), FORMAT_FOLDER], |r| {
+            r.get::<_, String>(0)
+        })?
+        .map(|data| data.map(|d| android_path(&d)))
+        .collect();
+    paths
+}
+
 /// The source of a `content://media/<volume>/…` URI.
 pub(crate) fn source(segments: &[&str]) -> Option<Source> {
     let (volume, rest) = segments.split_first()?;

@@ -407,6 +407,18 @@ fn shapes(name: &str) -> Option<Vec<P>> {
                 (6.0, 12.0),
             ]),
         ],
+        // Material's "music_note": a filled head on a stem with its flag.
+        "music_note" | "audio" => vec![
+            Dot(9.5, 17.0, 3.5),
+            Line(12.2, 17.0, 12.2, 4.0, 1.8),
+            Line(12.2, 4.5, 17.5, 6.5, 2.4),
+        ],
+        // Material's "download": an arrow down onto a tray.
+        "download" => vec![
+            Line(12.0, 4.0, 12.0, 15.0, 1.8),
+            Poly(&[(7.0, 11.0), (17.0, 11.0), (12.0, 16.5)]),
+            Line(5.0, 19.5, 19.0, 19.5, 1.8),
+        ],
         "mic" => vec![
             Fill(9.0, 3.0, 15.0, 14.0, 3.0),
             Arc(12.0, 10.0, 6.5, 1.8, 0.0, 180.0),

@@ -1,11 +1,12 @@
 //! DocumentsUI's screens: FilesActivity's directory (`fragment_directory.xml`, the breadcrumb
 //! `horizontal_breadcrumb`, list items `item_doc_list.xml` with title, date and size), its
-//! selection action mode (`action_mode_menu.xml`), the Delete and Rename dialogs, and
-//! PickActivity for "Move to…" with its Cancel and Move buttons.
+//! selection action mode (`action_mode_menu.xml`), the Delete and Rename dialogs,
+//! PickActivity for "Move to…" with its Cancel and Move buttons, and the navigation drawer of
+//! roots (`fragment_roots.xml`, `item_root.xml`).
 
 use chrono::Timelike;
 
-use super::{id, root_title, sorted, tr, Dialog, Files, Picker, PACKAGE, ROOT};
+use super::{id, root_title, sorted, tr, Dialog, Files, Picker, Root, PACKAGE, ROOT, ROOTS};
 use crate::apps::communication::{self, at, palette, text_style};
 use crate::apps::storage::{self, Entry};
 use crate::apps::widgets::{
@@ -16,11 +17,11 @@ use crate::system::System;
 use crate::view::{class, Style, View};
 use droidmcp_geom::Bounds;
 
-/// The folders from the root down to `dir`, each with its title.
-fn crumbs(sys: &System, dir: &str) -> Vec<(String, String)> {
-    let mut out = vec![(ROOT.to_string(), root_title(sys))];
-    let rest = dir.strip_prefix(ROOT).unwrap_or("");
-    let mut path = ROOT.to_string();
+/// The folders from a root's `base` (titled `title`) down to `dir`, each with its title.
+fn crumbs(base: &str, title: String, dir: &str) -> Vec<(String, String)> {
+    let mut out = vec![(base.to_string(), title)];
+    let rest = dir.strip_prefix(base).unwrap_or("");
+    let mut path = base.to_string();
     for part in rest.split('/').filter(|p| !p.is_empty()) {
         path = storage::join(&path, part);
         out.push((path.clone(), part.to_string()));
@@ -29,12 +30,11 @@ fn crumbs(sys: &System, dir: &str) -> Vec<(String, String)> {
 }
 
 /// The breadcrumb: each folder from the root, tappable, separated by chevrons.
-fn breadcrumb(sys: &System, area: Bounds, dir: &str) -> View {
+fn breadcrumb(sys: &System, area: Bounds, all: &[(String, String)]) -> View {
     let m = sys.metrics;
     let p = palette(sys);
     let mut x = area.left + m.dp(16.0);
     let mut bar = View::new(class::HORIZONTAL_SCROLL_VIEW, area).id(id("horizontal_breadcrumb"));
-    let all = crumbs(sys, dir);
     for (i, (path, title)) in all.iter().enumerate() {
         let w = m.sp(9.0) * title.chars().count() as i32 + m.dp(16.0);
         let last = i + 1 == all.len();
@@ -87,7 +87,7 @@ fn item(sys: &System, b: Bounds, e: &Entry, selected: bool) -> View {
     };
     let mut row = View::new(class::LINEAR_LAYOUT, b)
         .id(id("item_root"))
-        .on_click(format!("doc:{}", e.name))
+        .on_click(format!("doc:{}", e.path))
         .long_clickable()
         .selected(selected)
         .style(Style {
@@ -187,13 +187,21 @@ pub(super) fn render_browser(sys: &System, app: &Files) -> View {
             .id(id(id_name))
             .on_click(tag)
     };
+    let trail = app
+        .base()
+        .map(|base| crumbs(base, app.root.title(sys), &app.dir));
     let bar = if app.selected.is_empty() {
-        let title = crumbs(sys, &app.dir)
-            .last()
-            .map(|(_, t)| t.clone())
-            .unwrap_or_default();
-        let up = (app.dir != ROOT).then(|| ("up", tr(sys, "navigate_up")));
-        communication::toolbar(sys, c, PACKAGE, &title, up)
+        let title = match &trail {
+            Some(trail) => trail.last().map(|(_, t)| t.clone()).unwrap_or_default(),
+            None => app.root.title(sys),
+        };
+        // At a root's top the navigation button opens the drawer ("Show roots").
+        let nav = if app.at_top() {
+            ("show_roots", tr(sys, "show_roots"), "menu")
+        } else {
+            ("up", tr(sys, "navigate_up"), "back")
+        };
+        communication::toolbar_with_nav(sys, c, PACKAGE, &title, Some(nav))
     } else {
         let count = locale::format(
             &sys.locale,
@@ -240,21 +248,116 @@ pub(super) fn render_browser(sys: &System, app: &Files) -> View {
         }
         bar
     };
+    let crumb_h = if trail.is_some() { m.dp(48.0) } else { 0 };
     let crumb_area = Bounds::new(
         c.left,
         bar_bounds.bottom,
         c.right,
-        bar_bounds.bottom + m.dp(48.0),
+        bar_bounds.bottom + crumb_h,
     );
     let list_area = Bounds::new(c.left, crumb_area.bottom, c.right, c.bottom);
-    let entries = sorted(sys, &app.dir);
-    communication::root(sys)
-        .id(id("drawer_layout"))
-        .child(bar)
-        .child(breadcrumb(sys, crumb_area, &app.dir))
-        .child(directory(sys, list_area, &entries, &|e: &Entry| {
-            app.selected.contains(&e.path)
-        }))
+    let entries = app.listing(sys);
+    let mut screen = communication::root(sys).id(id("drawer_layout")).child(bar);
+    if let Some(trail) = &trail {
+        screen = screen.child(breadcrumb(sys, crumb_area, trail));
+    }
+    screen.child(directory(sys, list_area, &entries, &|e: &Entry| {
+        app.selected.contains(&e.path)
+    }))
+}
+
+/// The navigation drawer: the roots, the current one highlighted, and a scrim that closes it.
+/// The list behind is left out: DrawerLayout hides its content from accessibility while a drawer
+/// is open, so uiautomator shows only the drawer.
+pub(super) fn drawer(sys: &System, current: Root) -> View {
+    let m = sys.metrics;
+    let p = palette(sys);
+    let c = m.content;
+    let width = (c.width() * 85 / 100).min(m.dp(320.0));
+    let panel = Bounds::new(c.left, c.top, c.left + width, c.bottom);
+    let scrim = View::new(class::VIEW, c)
+        .on_click("drawer_scrim")
+        .style(Style {
+            background: Some([0, 0, 0, 110]),
+            ..Style::default()
+        });
+    let row_h = m.dp(56.0);
+    let title_h = m.dp(64.0);
+    let list = Bounds::new(panel.left, panel.top + title_h, panel.right, panel.bottom);
+    let rows = ROOTS.iter().enumerate().map(|(i, &root)| {
+        let b = communication::row_bounds(list, list.top, row_h, i);
+        let picked = root == current;
+        View::new(class::LINEAR_LAYOUT, b)
+            .id(id("item_root"))
+            .on_click(root.tag())
+            .selected(picked)
+            .style(Style {
+                background: picked.then_some(p.card),
+                ..Style::default()
+            })
+            .child(
+                View::new(
+                    class::IMAGE_VIEW,
+                    at(
+                        b,
+                        m.dp(16.0),
+                        (b.height() - m.dp(24.0)) / 2,
+                        m.dp(24.0),
+                        m.dp(24.0),
+                    ),
+                )
+                .id("android:id/icon")
+                .style(Style {
+                    icon: Some(root.icon()),
+                    text_color: Some(p.secondary_text),
+                    ..Style::default()
+                }),
+            )
+            .child(
+                View::new(
+                    class::TEXT_VIEW,
+                    at(
+                        b,
+                        m.dp(72.0),
+                        (b.height() - m.sp(24.0)) / 2,
+                        b.width() - m.dp(88.0),
+                        m.sp(24.0),
+                    ),
+                )
+                .id("android:id/title")
+                .text(root.title(sys))
+                .style(text_style(16.0, p.on_surface)),
+            )
+    });
+    let drawer = View::new(class::LINEAR_LAYOUT, panel)
+        .id(id("drawer_roots"))
+        .style(Style {
+            background: Some(p.surface),
+            ..Style::default()
+        })
+        .child(
+            View::new(
+                class::TEXT_VIEW,
+                at(
+                    panel,
+                    m.dp(16.0),
+                    m.dp(20.0),
+                    width - m.dp(32.0),
+                    m.sp(28.0),
+                ),
+            )
+            .text(tr(sys, "app_label"))
+            .style(Style {
+                bold: true,
+                ..text_style(20.0, p.on_surface)
+            }),
+        )
+        .child(
+            View::new(class::LIST_VIEW, list)
+                .id(id("roots_list"))
+                .children(rows),
+        );
+    communication::root(sys).child(scrim).child(drawer)
 }
 
 /// PickActivity for "Move to…": the folder being browsed (its files greyed out, as a folder
@@ -292,7 +395,11 @@ pub(super) fn render_picker(sys: &System, picker: &Picker) -> View {
     let mut root = communication::root(sys)
         .id(id("drawer_layout"))
         .child(bar)
-        .child(breadcrumb(sys, crumb_area, &picker.dir))
+        .child(breadcrumb(
+            sys,
+            crumb_area,
+            &crumbs(ROOT, root_title(sys), &picker.dir),
+        ))
         .child(list);
     if let Some(error) = &picker.error {
         root = root.child(
