@@ -106,14 +106,26 @@ async fn time_relative_fault(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn time_relative_tasks_name_the_target_not_the_noise_on_every_seed() {
+    no_fault_on_any_seed(TIME_RELATIVE, |(id, db, sql, want), seed| {
+        time_relative_fault(id, seed, db, sql, want)
+    })
+    .await;
+}
+
+/// Looks for `fault` in seeds 0..10 of every row, four phones at a time, and fails naming each.
+async fn no_fault_on_any_seed<R, Fut>(rows: &'static [R], fault: fn(&'static R, u64) -> Fut)
+where
+    R: Sync,
+    Fut: std::future::Future<Output = Option<String>> + Send + 'static,
+{
     let limit = Arc::new(tokio::sync::Semaphore::new(4));
     let mut set = tokio::task::JoinSet::new();
-    for (id, db, sql, want) in TIME_RELATIVE {
+    for row in rows {
         for seed in 0..10 {
             let limit = limit.clone();
             set.spawn(async move {
                 let _permit = limit.acquire().await.unwrap();
-                time_relative_fault(id, seed, db, sql, want).await
+                fault(row, seed).await
             });
         }
     }
@@ -409,23 +421,10 @@ async fn named_target_fault(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn delete_goals_name_only_their_targets_among_the_noise_on_every_seed() {
-    let limit = Arc::new(tokio::sync::Semaphore::new(4));
-    let mut set = tokio::task::JoinSet::new();
-    for (id, at, column, targets) in NAMED_TARGETS {
-        for seed in 0..10 {
-            let limit = limit.clone();
-            set.spawn(async move {
-                let _permit = limit.acquire().await.unwrap();
-                named_target_fault(id, seed, at, column, targets).await
-            });
-        }
-    }
-    let mut faults = Vec::new();
-    while let Some(done) = set.join_next().await {
-        faults.extend(done.unwrap());
-    }
-    faults.sort();
-    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    no_fault_on_any_seed(NAMED_TARGETS, |(id, at, column, targets), seed| {
+        named_target_fault(id, seed, at, column, targets)
+    })
+    .await;
 }
 
 /// Runs one SQL statement (any quotes in it) on the phone and gives its trimmed output.
