@@ -284,6 +284,20 @@ fn lists_say_which_way_an_item_is_cut() {
 }
 
 #[test]
+fn a_row_cut_by_a_few_pixels_or_a_forms_cut_field_still_says_more_down() {
+    // Broccoli's recipe cards (205 px here) with the last one 15 px short of the list's edge: the
+    // list goes on below, though the cut row is 93% of its siblings.
+    assert_eq!(
+        first(&list_with_rows(400, 4, 205)),
+        "1 list #list @540,700 more-down"
+    );
+    // A recipe form: each input has its own id, and the last one (Source) is cut by the Save bar
+    // while Ingredients and Directions wait below. It is measured against the other inputs.
+    let form = r#"<node class="android.widget.ScrollView" scrollable="true" bounds="[0,400][1080,1000]"><node class="android.widget.TextView" text="Title" bounds="[0,400][1080,450]" /><node class="android.widget.EditText" resource-id="a:id/new_title" text="" clickable="true" bounds="[0,450][1080,590]" /><node class="android.widget.TextView" text="Servings" bounds="[0,620][1080,670]" /><node class="android.widget.EditText" resource-id="a:id/new_servings" text="" clickable="true" bounds="[0,670][1080,810]" /><node class="android.widget.TextView" text="Source" bounds="[0,840][1080,890]" /><node class="android.widget.EditText" resource-id="a:id/new_source" text="" clickable="true" bounds="[0,890][1080,1000]" /></node>"#;
+    assert_eq!(first(form), "1 list @540,700 more-down");
+}
+
+#[test]
 fn a_short_heading_at_the_top_of_a_list_is_not_a_cut_row() {
     // Simple Calendar's search results: a day's heading (40 dp) at the list's top above its
     // event rows (56 dp). Nothing is cut, so nothing lies above.

@@ -103,3 +103,44 @@ fn recipes_list_by_title_and_multi_select_deletes_the_picked_ones() {
     tap(&phone, by_id(&h, "android:id/button1").bounds);
     assert_eq!(sql(&phone, "SELECT title FROM recipes"), "avocado Toast\n");
 }
+
+#[test]
+fn a_recipes_long_directions_wrap_on_its_page_instead_of_ending_in_an_ellipsis() {
+    let phone = boot(13);
+    let directions = "Cook onions, garlic, bell peppers, and carrots. Add canned tomatoes, kidney \
+                      beans, black beans, corn, and chili seasoning. Simmer until vegetables are \
+                      tender.";
+    sql(
+        &phone,
+        &format!(
+            "INSERT INTO recipes (title, directions) VALUES ('Vegetarian Chili', '{directions}')"
+        ),
+    );
+    sh(&phone, &format!("am start -W -n {MAIN}"));
+    let h = screen(&phone);
+    tap(
+        &phone,
+        find(&h, &|n| n.text == "Vegetarian Chili")
+            .expect("row")
+            .bounds,
+    );
+    let h = screen(&phone);
+    let b = by_id(&h, &id("tv_directions")).bounds;
+    let out = phone.exec("screencap -p");
+    let img = image::load_from_memory(&out.stdout)
+        .expect("screencap -p is a PNG")
+        .to_rgba8();
+    // 16sp text at 2.625 density: a line is 24sp, 63 px. The 170 characters take three lines of
+    // the page's width, each of them inked.
+    let line = 63;
+    assert!(b.height() >= 3 * line, "directions get one line: {b:?}");
+    let bg = img.get_pixel(4, b.top as u32).0;
+    for k in 0..3 {
+        let band =
+            droidmcp::geom::Bounds::new(b.left, b.top + k * line, b.right, b.top + (k + 1) * line);
+        assert!(
+            crate::util::inked(&img, band, bg) > 300,
+            "line {k} of the directions is blank"
+        );
+    }
+}

@@ -181,6 +181,14 @@ fn multi_select_deletes_exactly_the_picked_rows() {
     sh(&phone, &format!("am force-stop {PKG}"));
     sh(&phone, &format!("am start -W -n {MAIN}"));
     long_press_text(&phone, "Books");
+    // Each row's checkbox is named for its record, not for the category and date beside it.
+    let boxes: Vec<String> = screen(&phone)
+        .nodes
+        .iter()
+        .filter(|n| n.resource_id == id("cb_select"))
+        .map(|n| n.content_desc.clone())
+        .collect();
+    assert_eq!(boxes, ["Shoes", "Gas", "Books", "Rent"]);
     tap_text(&phone, "Shoes");
     // A second tap takes a row back out of the selection.
     tap_text(&phone, "Gas");

@@ -284,6 +284,46 @@ mod joplin {
     }
 
     #[test]
+    fn the_toolbars_search_finds_notes_by_title_or_body_and_opens_them() {
+        let phone = boot(34);
+        seed(&phone);
+        sh(&phone, &format!("am start -W -n {MAIN}"));
+        let h = screen(&phone);
+        tap(&phone, by_id(&h, &id("search_button")).bounds);
+        // The field is focused: typing searches titles and bodies, ignoring case.
+        sh(&phone, "input text TAHINI");
+        assert_eq!(texts(&phone, "note_title"), ["Lasagna"]);
+        // A search opened again starts empty, finding nothing until a word is typed. (The first
+        // Back may only hide the keyboard, as Android's does.)
+        sh(&phone, "input keyevent KEYCODE_BACK");
+        if texts(&phone, "title") != ["All notes"] {
+            sh(&phone, "input keyevent KEYCODE_BACK");
+        }
+        assert_eq!(texts(&phone, "title"), ["All notes"]);
+        let h = screen(&phone);
+        tap(&phone, by_id(&h, &id("search_button")).bounds);
+        // An empty field dumps its hint, as Android's does.
+        assert_eq!(texts(&phone, "search_query"), ["Search…"]);
+        assert!(texts(&phone, "note_title").is_empty());
+        sh(&phone, "input text budget");
+        assert_eq!(texts(&phone, "note_title"), ["Budget Spreadsheet"]);
+        let h = screen(&phone);
+        tap(
+            &phone,
+            find(&h, &|n| n.text == "Budget Spreadsheet")
+                .expect("found")
+                .bounds,
+        );
+        assert_eq!(texts(&phone, "note_body"), ["Track expenses."]);
+        // Back returns to the results, and Back again to the list.
+        sh(&phone, "input keyevent KEYCODE_BACK");
+        assert_eq!(texts(&phone, "search_query"), ["budget"]);
+        assert_eq!(texts(&phone, "note_title"), ["Budget Spreadsheet"]);
+        sh(&phone, "input keyevent KEYCODE_BACK");
+        assert_eq!(texts(&phone, "title"), ["All notes"]);
+    }
+
+    #[test]
     fn ticking_a_to_do_stores_its_completion_time_and_pm_clear_empties_the_tables() {
         let phone = boot(33);
         seed(&phone);

@@ -106,14 +106,26 @@ async fn time_relative_fault(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn time_relative_tasks_name_the_target_not_the_noise_on_every_seed() {
+    no_fault_on_any_seed(TIME_RELATIVE, |(id, db, sql, want), seed| {
+        time_relative_fault(id, seed, db, sql, want)
+    })
+    .await;
+}
+
+/// Looks for `fault` in seeds 0..10 of every row, four phones at a time, and fails naming each.
+async fn no_fault_on_any_seed<R, Fut>(rows: &'static [R], fault: fn(&'static R, u64) -> Fut)
+where
+    R: Sync,
+    Fut: std::future::Future<Output = Option<String>> + Send + 'static,
+{
     let limit = Arc::new(tokio::sync::Semaphore::new(4));
     let mut set = tokio::task::JoinSet::new();
-    for (id, db, sql, want) in TIME_RELATIVE {
+    for row in rows {
         for seed in 0..10 {
             let limit = limit.clone();
             set.spawn(async move {
                 let _permit = limit.acquire().await.unwrap();
-                time_relative_fault(id, seed, db, sql, want).await
+                fault(row, seed).await
             });
         }
     }
@@ -340,4 +352,143 @@ async fn a_chat_opened_from_the_conversation_list_is_a_chat_started() {
         .await
         .unwrap();
     assert!(!wrong.verdict.success, "{:?}", wrong.verdict.checks);
+}
+
+/// Delete tasks whose goal names its targets by title among noise rows: the table, the named
+/// column and the parameters that name the targets. AndroidWorld draws every row's title unique,
+/// so its goals name exactly the rows to delete.
+const NAMED_TARGETS: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "aw.recipe.delete_single_with_noise",
+        "/data/data/com.flauschcode.broccoli/databases/broccoli recipes",
+        "title",
+        &["r1"],
+    ),
+    (
+        "aw.recipe.delete_multiple_with_noise",
+        "/data/data/com.flauschcode.broccoli/databases/broccoli recipes",
+        "title",
+        &["r1", "r2", "r3"],
+    ),
+    (
+        "aw.expense.delete_single",
+        "/data/data/com.arduia.expense/databases/accounting.db expense",
+        "name",
+        &["e1"],
+    ),
+    (
+        "aw.expense.delete_multiple",
+        "/data/data/com.arduia.expense/databases/accounting.db expense",
+        "name",
+        &["e1", "e2", "e3"],
+    ),
+    (
+        "aw.expense.delete_multiple_2",
+        "/data/data/com.arduia.expense/databases/accounting.db expense",
+        "name",
+        &["e1", "e2", "e3"],
+    ),
+];
+
+/// One instance: how many rows carry a name the goal gives, if not exactly the targets.
+async fn named_target_fault(
+    id: &str,
+    seed: u64,
+    at: &str,
+    column: &str,
+    targets: &[&str],
+) -> Option<String> {
+    let inst = task(id).instantiate(seed, &BTreeMap::new()).unwrap();
+    let (db, table) = at.split_once(' ').unwrap();
+    let names: Vec<String> = targets
+        .iter()
+        .map(|p| droidmcp::task::template::render(&format!("{{{p}:sql}}"), &inst.params).unwrap())
+        .collect();
+    let sql = format!(
+        "SELECT count(*) FROM {table} WHERE {column} IN ({})",
+        names.join(", ")
+    );
+    let shell = sim(seed).await;
+    let _ep = Episode::start(inst, shell.clone(), None).await.unwrap();
+    let got = sqlite(&shell, db, &sql).await;
+    (got != targets.len().to_string()).then(|| {
+        format!(
+            "{id} seed {seed}: {got} rows carry the {} names the goal gives",
+            targets.len()
+        )
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delete_goals_name_only_their_targets_among_the_noise_on_every_seed() {
+    no_fault_on_any_seed(NAMED_TARGETS, |(id, at, column, targets), seed| {
+        named_target_fault(id, seed, at, column, targets)
+    })
+    .await;
+}
+
+/// Runs one SQL statement (any quotes in it) on the phone and gives its trimmed output.
+async fn sqlite(shell: &Arc<dyn Shell>, db: &str, sql: &str) -> String {
+    let quoted = format!("'{}'", sql.replace('\'', r"'\''"));
+    shell
+        .exec(&format!("sqlite3 {db} {quoted}"))
+        .await
+        .unwrap()
+        .stdout_text()
+        .trim()
+        .to_string()
+}
+
+/// The recipe an agent saved, as `{p}` fields of the instance with `edit` applied to each, checked.
+async fn recipe_added_as(seed: u64, edit: fn(&str, String) -> String) -> bool {
+    let inst = task("aw.recipe.add_single")
+        .instantiate(seed, &BTreeMap::new())
+        .unwrap();
+    let field = |col: &str, tmpl: &str| {
+        let v = droidmcp::task::template::render(tmpl, &inst.params).unwrap();
+        format!("'{}'", edit(col, v).replace('\'', "''"))
+    };
+    let sql = format!(
+        "INSERT INTO recipes (title, description, servings, preparationTime, source, ingredients, \
+         directions, favorite, imageName) VALUES ({}, {}, {}, {}, '', {}, {}, 0, '')",
+        field("title", "{r1}"),
+        field("description", "{s1}"),
+        field("servings", "{v1}"),
+        field("preparationTime", "{p1}"),
+        field("ingredients", "{i1}"),
+        field("directions", "{r1.dir} {a1}"),
+    );
+    let shell = sim(seed).await;
+    let mut ep = Episode::start(inst, shell.clone(), None).await.unwrap();
+    sqlite(
+        &shell,
+        "/data/data/com.flauschcode.broccoli/databases/broccoli",
+        &sql,
+    )
+    .await;
+    ep.finish().unwrap();
+    ep.check().await.unwrap().verdict.success
+}
+
+#[tokio::test]
+async fn an_added_recipes_free_text_is_matched_as_androidworld_matches_it() {
+    // AndroidWorld compares every text field of a recipe with `fuzzy_match` (case-insensitive,
+    // difflib ratio >= 0.9): a title typed in lower case, a capital in the servings and the
+    // directions' closing period left off are the recipe it asked for.
+    let typed = |col: &str, v: String| match col {
+        "title" => v.to_lowercase(),
+        "servings" => v.replacen('s', "S", 1),
+        "directions" => v.trim_end_matches('.').to_string(),
+        _ => v,
+    };
+    assert!(recipe_added_as(4, typed).await);
+    // Another preparation time is another recipe.
+    let other = |col: &str, v: String| {
+        if col == "preparationTime" {
+            "overnight".into()
+        } else {
+            v
+        }
+    };
+    assert!(!recipe_added_as(4, other).await);
 }

@@ -38,8 +38,9 @@ impl More {
     }
 }
 
-/// An item is cut when it is shorter (or narrower) than this share of its siblings' median.
-const CUT_SHARE: i64 = 90;
+/// An item is cut when it is shorter (or narrower) than this share of its siblings' median: rows
+/// of one kind are laid out alike, so even a row cut by a few pixels at the edge is one.
+const CUT_SHARE: i64 = 97;
 
 /// What lies beyond the edges of scrollable node `container`, clipped to `visible`.
 pub fn more(h: &Hierarchy, container: NodeId, visible: Bounds) -> More {
@@ -60,13 +61,22 @@ pub fn more(h: &Hierarchy, container: NodeId, visible: Bounds) -> More {
     let (lo, hi) = span(&visible);
     // Whether item `i` is shorter than its kind's median (only with another of its kind to compare).
     let cut = |i: usize| {
+        let sizes_of = |alike: &dyn Fn(NodeId) -> bool| -> Vec<i64> {
+            items
+                .iter()
+                .filter(|(n, _)| alike(*n))
+                .map(|(_, b)| span(b))
+                .map(|(a, b)| (b - a) as i64)
+                .collect()
+        };
         let mine = kind(h, items[i].0);
-        let mut sizes: Vec<i64> = items
-            .iter()
-            .filter(|(n, _)| kind(h, *n) == mine)
-            .map(|(_, b)| span(b))
-            .map(|(a, b)| (b - a) as i64)
-            .collect();
+        let mut sizes = sizes_of(&|n| kind(h, n) == mine);
+        if sizes.len() < 2 {
+            // A form's fields each have their own id (title, servings, source): an input is
+            // measured against the other inputs, so the one cut by the edge still says so.
+            let class = mine.map(|(_, c)| c);
+            sizes = sizes_of(&|n| kind(h, n).map(|(_, c)| c) == class);
+        }
         if sizes.len() < 2 {
             return false;
         }

@@ -3,7 +3,8 @@
 //! them for its Notes* information-retrieval classes. The notes screen lists a notebook's notes
 //! (or all of them), a to-do with its checkbox; the sidebar (the toolbar's menu button) lists
 //! the notebooks; a note opens on its own screen, which shows its title, its whole body and, for
-//! a to-do, the checkbox. Ticking a to-do writes its completion time.
+//! a to-do, the checkbox. Ticking a to-do writes its completion time. The toolbar's search opens
+//! the search screen: a field, and the notes whose title or body holds what is typed in it.
 //!
 //! Not a [`records`](super::records) app: Joplin's rows live in two tables joined by text uuids
 //! (a note's `parent_id` names its notebook), and its screens are notebook → note list → note,
@@ -66,6 +67,8 @@ struct Joplin {
     sidebar: bool,
     /// The note open on the note screen.
     open: Option<String>,
+    /// The search screen's query, while it is shown (over the list, under an open note).
+    search: Option<String>,
 }
 
 impl Joplin {
@@ -77,6 +80,7 @@ impl Joplin {
             shown: Shown::All,
             sidebar: false,
             open: None,
+            search: None,
         };
         app.reload(sys);
         app
@@ -112,6 +116,24 @@ impl Joplin {
                 Shown::All => true,
                 Shown::Folder(id) => &n.parent_id == id,
             })
+            .collect()
+    }
+
+    /// The notes the search finds: those whose title or body holds the query, ignoring case, in
+    /// the list's order; nothing before a word is typed.
+    fn found(&self) -> Vec<&Note> {
+        let Some(q) = self
+            .search
+            .as_deref()
+            .map(str::trim)
+            .filter(|q| !q.is_empty())
+        else {
+            return Vec::new();
+        };
+        let q = q.to_lowercase();
+        self.notes
+            .iter()
+            .filter(|n| n.title.to_lowercase().contains(&q) || n.body.to_lowercase().contains(&q))
             .collect()
     }
 
@@ -176,6 +198,9 @@ impl App for Joplin {
             let folder = self.folders.iter().find(|f| f.id == note.parent_id);
             return screens::note(sys, note, folder.map(|f| f.title.as_str()));
         }
+        if let Some(query) = &self.search {
+            return screens::search(sys, query, &self.found());
+        }
         let list = screens::notes(
             sys,
             &self.title(sys),
@@ -218,8 +243,36 @@ impl App for Joplin {
                 _ => false,
             };
         }
+        if self.search.is_some() {
+            match event {
+                UiEvent::TextChanged { tag, text } if tag == "search_query" => {
+                    self.search = Some(text.clone());
+                    return true;
+                }
+                UiEvent::EditorAction(_) => {
+                    sys.request(Request::ClearFocus);
+                    return true;
+                }
+                UiEvent::Back => {
+                    self.search = None;
+                    return true;
+                }
+                UiEvent::Click(t) if t == "up" => {
+                    self.search = None;
+                    return true;
+                }
+                // A found note opens (and Back comes back here), a to-do's box ticks, as in the list.
+                _ => {}
+            }
+        }
         match event {
             UiEvent::Click(t) if t == "sidebar" => self.sidebar = true,
+            UiEvent::Click(t) if t == "search" => {
+                self.search = Some(String::new());
+                sys.request(Request::Focus {
+                    tag: "search_query".into(),
+                });
+            }
             UiEvent::Click(t) => {
                 if let Some(id) = t.strip_prefix("todo:") {
                     let id = id.to_string();
@@ -229,6 +282,8 @@ impl App for Joplin {
                     sys.request(Request::ResetScroll {
                         tag: "note".to_string(),
                     });
+                    // The note's screen replaces the search field, and the keyboard goes with it.
+                    sys.request(Request::ClearFocus);
                 } else {
                     return false;
                 }
@@ -272,6 +327,7 @@ mod tests {
             shown: Shown::All,
             sidebar: true,
             open: None,
+            search: None,
         }
     }
 
@@ -286,6 +342,20 @@ mod tests {
         app.sidebar = true;
         assert!(app.handle_sidebar(&UiEvent::Click("all_notes".into())));
         assert_eq!(app.listed().len(), 3);
+    }
+
+    #[test]
+    fn the_search_finds_notes_by_title_or_body_ignoring_case() {
+        let mut app = app();
+        app.notes[1].body = "25 attendees were present".into();
+        app.search = Some(String::new());
+        assert!(app.found().is_empty());
+        app.search = Some("ATTENDEES".into());
+        let ids: Vec<&str> = app.found().iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["b"]);
+        app.search = Some("c".into());
+        let ids: Vec<&str> = app.found().iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["c"]);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Joplin's screens in the phone's style: the notes list under its toolbar (menu, the notebook's
-//! name, search), the sidebar over it (All notes, then the notebooks), and a note's own screen
+//! name, search), the search screen (a field, the notes found), the sidebar over it (All notes, then the notebooks), and a note's own screen
 //! (its notebook in the toolbar, the title with a to-do's checkbox, the body line by line).
 
 use super::store::{Folder, Note};
@@ -60,13 +60,11 @@ pub(super) fn notes(sys: &System, title: &str, notes: &[&Note], no_folders: bool
             .text(title)
             .style(text_style(20.0, p.on_surface)),
         )
-        .child(communication::toolbar_action(
-            sys,
-            top,
-            0,
-            tr(sys, "search"),
-            "search",
-        ));
+        .child(
+            communication::toolbar_action(sys, top, 0, tr(sys, "search"), "search")
+                .id(rid("search_button"))
+                .on_click("search"),
+        );
     let body = Bounds::new(c.left, top.bottom, c.right, c.bottom);
     let root = communication::root(sys).child(toolbar);
     if notes.is_empty() {
@@ -95,6 +93,43 @@ pub(super) fn notes(sys: &System, title: &str, notes: &[&Note], no_folders: bool
         View::new(class::RECYCLER_VIEW, body)
             .id(rid("note_list"))
             .scrollable("notes")
+            .children(rows),
+    )
+}
+
+/// The search screen: Back and the query's field in the toolbar, the notes found under it.
+pub(super) fn search(sys: &System, query: &str, found: &[&Note]) -> View {
+    let m = sys.metrics;
+    let p = palette(sys);
+    let c = m.content;
+    let top = bar(sys);
+    let toolbar = communication::toolbar(sys, c, PACKAGE, "", Some(("up", tr(sys, "back")))).child(
+        View::new(
+            class::EDIT_TEXT,
+            at(
+                top,
+                m.dp(64.0),
+                m.dp(8.0),
+                top.width() - m.dp(80.0),
+                m.dp(48.0),
+            ),
+        )
+        .id(rid("search_query"))
+        .text(query)
+        .hint(tr(sys, "search_hint"))
+        .editable("search_query")
+        .style(text_style(18.0, p.on_surface)),
+    );
+    let body = Bounds::new(c.left, top.bottom, c.right, c.bottom);
+    let height = m.dp(56.0);
+    let rows = found
+        .iter()
+        .enumerate()
+        .map(|(i, n)| note_row(sys, n, communication::row_bounds(body, body.top, height, i)));
+    communication::root(sys).child(toolbar).child(
+        View::new(class::RECYCLER_VIEW, body)
+            .id(rid("search_results"))
+            .scrollable("search")
             .children(rows),
     )
 }

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use super::{IntroPage, Kind, Record, Spec};
 use crate::apps::communication::{self, at, filled, palette, text_style};
+use crate::apps::texting;
 use crate::apps::widgets::{
     button, columns, dialog_card, dialog_frame, inset, with_card_children, Rows, COMPOUND_BUTTON,
 };
@@ -161,8 +162,11 @@ fn row(sys: &System, spec: &Spec, r: &Record, b: Bounds, picked: Option<bool>) -
     let text_w = b.width() - text_left - trailing_w - m.dp(16.0);
     let lead = at(b, m.dp(16.0), m.dp(16.0), m.dp(40.0), m.dp(40.0));
     let lead = match picked {
+        // Named for its record, as TalkBack announces a row's checkbox: the row's own lines
+        // (a category and a date) would name every Food expense's checkbox alike.
         Some(on) => View::new(class::CHECK_BOX, lead)
             .id(spec.rid("cb_select"))
+            .desc(title.clone())
             .checked(on),
         None => View::new(class::TEXT_VIEW, lead)
             .text(title.chars().next().map(String::from).unwrap_or_default())
@@ -256,10 +260,14 @@ pub(super) fn detail(sys: &System, spec: &Spec, r: &Record) -> View {
     );
     let body = content_below_bar(sys);
     let mut rows = Rows::new(inset(body, m.dp(16.0)));
+    // A value wraps to the page's width, as a TextView with wrap_content height does, so a recipe's
+    // directions read in full instead of ending in an ellipsis. At 16sp a character is narrower
+    // than 9sp, so this never gives a line too few.
+    let per_line = (inset(body, m.dp(16.0)).width() / m.sp(9.0).max(1)).max(1) as usize;
     let mut children = Vec::new();
     for (i, f) in spec.fields.iter().enumerate() {
         let value = spec.shown(sys, i, r.values.get(i).map(String::as_str).unwrap_or(""));
-        let lines = value.lines().count().max(1) as i32;
+        let lines = texting::wrap_count(&value, per_line) as i32;
         children.push(
             View::new(class::TEXT_VIEW, rows.take(m.sp(20.0)))
                 .text(spec.tr(sys, f.label))
