@@ -67,12 +67,10 @@ impl Tab {
     pub fn render(&self, sys: &System, area: Bounds) -> View {
         let scale = self.scale(area);
         let root = layout(&self.doc);
-        let mut web = View::new("android.webkit.WebView", area)
-            .text(self.doc.title())
-            .style(Style {
-                background: Some([255, 255, 255, 255]),
-                ..Style::default()
-            });
+        let mut web = View::new("android.webkit.WebView", area).style(Style {
+            background: Some([255, 255, 255, 255]),
+            ..Style::default()
+        });
         let px_per_sp = sys.metrics.density * sys.metrics.font_scale;
         let mapper = Mapper {
             doc: &self.doc,
@@ -244,6 +242,11 @@ impl Mapper<'_> {
             }
             _ => View::new(class::VIEW, bounds),
         };
+        // Chrome names a node by the element's `id` attribute, where uiautomator reads a
+        // resource id.
+        if let Some(id) = el.and_then(|e| e.attr("id")) {
+            view.resource_id = id.to_string();
+        }
         if view.tag.is_none() && self.doc.clickable(b.node) {
             view = view.on_click(format!("{TAP}{}", b.node));
         }
