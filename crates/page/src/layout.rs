@@ -257,10 +257,15 @@ impl Engine<'_> {
         }
     }
 
-    fn text_item(&self, id: NodeId, text: String, parent: &ComputedStyle) -> Item {
+    /// A text node's run, white space collapsed; `None` when nothing is left of it.
+    fn text_item(&self, id: NodeId, raw: &str, parent: &ComputedStyle) -> Option<Item> {
+        let text = collapse(raw);
+        if text.is_empty() {
+            return None;
+        }
         let w = text_width(&text, parent.font_size);
         let h = parent.font_size * LINE_EM;
-        Item {
+        Some(Item {
             b: LayoutBox {
                 node: id,
                 rect: Rect {
@@ -279,7 +284,7 @@ impl Engine<'_> {
             margin_left: 0.0,
             outer_w: w,
             outer_h: h,
-        }
+        })
     }
 
     /// Normal flow: block children stack, inline runs form lines. Returns the boxes and the
@@ -297,12 +302,7 @@ impl Engine<'_> {
         let mut line: Vec<Item> = Vec::new();
         for &c in &self.doc.nodes[id].children {
             match &self.doc.nodes[c].kind {
-                NodeKind::Text(t) => {
-                    let text = collapse(t);
-                    if !text.is_empty() {
-                        line.push(self.text_item(c, text, style));
-                    }
-                }
+                NodeKind::Text(t) => line.extend(self.text_item(c, t, style)),
                 NodeKind::Element(e) => {
                     let cs = self.style(c, style, w);
                     if e.tag == "br" {
@@ -379,12 +379,7 @@ impl Engine<'_> {
         let mut items = Vec::new();
         for &c in &self.doc.nodes[id].children {
             match &self.doc.nodes[c].kind {
-                NodeKind::Text(t) => {
-                    let text = collapse(t);
-                    if !text.is_empty() {
-                        items.push(self.text_item(c, text, style));
-                    }
-                }
+                NodeKind::Text(t) => items.extend(self.text_item(c, t, style)),
                 NodeKind::Element(_) => {
                     let cs = self.style(c, style, w);
                     if cs.display != Display::None {

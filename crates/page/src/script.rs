@@ -11,6 +11,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+use rquickjs::context::EvalOptions;
 use rquickjs::function::Opt;
 use rquickjs::{Context, Ctx, Function, IntoJs, Object, Runtime, TypedArray};
 
@@ -335,11 +336,15 @@ impl Engine {
         Ok(engine)
     }
 
-    /// Runs a script; an uncaught exception comes back as its message and stack.
+    /// Runs a classic script (sloppy mode, global scope: `x = 1` without a declaration makes a
+    /// global, as in a browser); an uncaught exception comes back as its message and stack.
     pub(crate) fn eval(&self, source: &str) -> Result<(), String> {
         self.deadline.set(Instant::now() + BUDGET);
+        let mut options = EvalOptions::default();
+        options.global = true;
+        options.strict = false;
         self.context.with(|ctx| {
-            ctx.eval::<(), _>(source).map_err(|e| match e {
+            ctx.eval_with_options::<(), _>(source, options).map_err(|e| match e {
                 rquickjs::Error::Exception => describe(&ctx.catch()),
                 other => other.to_string(),
             })

@@ -169,6 +169,19 @@ fn a_finger_path_draws_on_the_canvas_and_the_page_reads_its_pixels() {
 }
 
 #[test]
+fn scripts_are_classic_scripts_sharing_one_global_scope() {
+    // Sloppy mode: an undeclared assignment makes a global; a later script sees the earlier
+    // one's `let` and `class` declarations.
+    let html = r#"<div id=a></div><script>counter = 2; let base = 40;
+        class Box { constructor(v) { this.v = v; } }</script>
+        <script>document.getElementById('a').textContent = new Box(base + counter).v;</script>"#;
+    let page = Page::load(html, WIDTH).unwrap();
+    let doc = page.document();
+    assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+    assert_eq!(doc.text_content(doc.by_id("a").unwrap()), "42");
+}
+
+#[test]
 fn script_errors_are_reported_and_later_scripts_still_run() {
     let html = r#"<div id=a></div><script>undefinedFunction();</script>
         <script>document.getElementById('a').textContent = 'ran';</script>"#;
