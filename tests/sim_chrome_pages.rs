@@ -150,14 +150,14 @@ fn a_swipe_draws_on_a_page_canvas_and_typing_fills_its_input() {
         .0;
     assert_eq!(above, [255, 255, 255, 255]);
 
-    tap(
-        &phone,
-        node_bounds(&h, &|n| n.class == "android.widget.EditText"),
-    );
+    let answer = |n: &droidmcp::hierarchy::Node| {
+        n.class == "android.widget.EditText" && n.resource_id == "answer"
+    };
+    assert_eq!(find(&h, &answer).unwrap().hint, "Answer");
+    tap(&phone, node_bounds(&h, &answer));
     sh(&phone, "input text 42");
     let h = screen(&phone);
-    let field = find(&h, &|n| n.class == "android.widget.EditText").unwrap();
-    assert_eq!(field.text, "42");
+    assert_eq!(find(&h, &answer).unwrap().text, "42");
     tap_text(&phone, "Check");
     let h = screen(&phone);
     assert!(find(&h, &|n| n.text == "Success!").is_some(), "{}", h.xml);

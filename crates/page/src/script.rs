@@ -344,10 +344,11 @@ impl Engine {
         options.global = true;
         options.strict = false;
         self.context.with(|ctx| {
-            ctx.eval_with_options::<(), _>(source, options).map_err(|e| match e {
-                rquickjs::Error::Exception => describe(&ctx.catch()),
-                other => other.to_string(),
-            })
+            ctx.eval_with_options::<(), _>(source, options)
+                .map_err(|e| match e {
+                    rquickjs::Error::Exception => describe(&ctx.catch()),
+                    other => other.to_string(),
+                })
         })
     }
 
