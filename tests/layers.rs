@@ -12,6 +12,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("droidmcp-protos", 0),
     ("droidmcp-secret", 0),
     ("droidmcp-llm", 0),
+    ("droidmcp-page", 0),
     ("droidmcp-hierarchy", 1),
     ("droidmcp-device", 2),
     ("droidmcp-sim", 3),

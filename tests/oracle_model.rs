@@ -204,7 +204,7 @@ fn agent_json(a: &Action) -> Value {
             v
         }
         Action::Key(k) => json!({"action_type": "press_key", "key": k}),
-        Action::Swipe(d) => json!({"action_type": "swipe", "direction": d}),
+        Action::Swipe { direction, .. } => json!({"action_type": "swipe", "direction": direction}),
         Action::ScrollTo {
             selector,
             direction,

@@ -111,6 +111,8 @@ mod sim_files;
 mod sim_pictures;
 // OsmAnd: favourites, markers and tracks where AndroidWorld reads them.
 mod sim_osmand;
+// Chrome's local pages: opened from Files, read, tapped, swiped and typed into.
+mod sim_chrome_pages;
 
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;

@@ -67,6 +67,8 @@ pub struct Style {
     pub icon: Option<&'static str>,
     /// Corner radius in px for the background.
     pub corner_radius: i32,
+    /// A border inside the bounds: width in px and colour (a web page's CSS `border`).
+    pub border: Option<(i32, [u8; 4])>,
     /// Centre the text horizontally instead of left-aligning it.
     pub center_text: bool,
     /// Text colour by theme role, used when `text_color` is `None` (follows light/dark theme).

@@ -110,9 +110,9 @@ pub fn session_action(
             submit: *submit,
         },
         Action::Key(key) => A::PressKey { key: key.clone() },
-        Action::Swipe(d) => A::SwipeDirection {
+        Action::Swipe { direction: d, on } => A::SwipeDirection {
             direction: direction(d)?,
-            from: None,
+            from: on.clone().map(Target::Selector),
             distance: None,
             duration_ms: GOLDEN_SWIPE_MS,
         },

@@ -29,8 +29,12 @@ pub enum Action {
     },
     /// `back`, `home`, `enter`, `delete`, `recents`, or a keycode name/number.
     Key(String),
-    /// Swipe from the middle of the screen, the finger moving `up`, `down`, `left` or `right`.
-    Swipe(String),
+    /// Swipe from the middle of the screen, or of the element `on` selects (a drawing canvas),
+    /// the finger moving `up`, `down`, `left` or `right`.
+    Swipe {
+        direction: String,
+        on: Option<Selector>,
+    },
     /// Scroll until the selector is on screen, at most 10 swipes; `direction` is where the content
     /// comes from (`down`, the default: further down the list, so the finger moves up).
     ScrollTo {
@@ -168,12 +172,19 @@ impl Action {
                 Action::Key(s("key")?)
             }
             "swipe" => {
-                only(&["swipe"])?;
+                only(&["swipe", "on"])?;
                 let d = s("swipe")?;
                 if !["up", "down", "left", "right"].contains(&d.as_str()) {
                     return Err(format!("swipe direction {d:?} (up, down, left, right)"));
                 }
-                Action::Swipe(d)
+                Action::Swipe {
+                    direction: d,
+                    on: if t.contains_key("on") {
+                        Some(sel("on")?)
+                    } else {
+                        None
+                    },
+                }
             }
             "scroll_to" => {
                 only(&["scroll_to", "direction"])?;
@@ -214,7 +225,13 @@ impl Action {
     /// Applies `f` to every string (parameter substitution).
     pub fn map_strings(&mut self, f: &mut dyn FnMut(&str) -> String) {
         match self {
-            Action::Open(s) | Action::Key(s) | Action::Answer(s) | Action::Swipe(s) => *s = f(s),
+            Action::Open(s) | Action::Key(s) | Action::Answer(s) => *s = f(s),
+            Action::Swipe { direction, on } => {
+                *direction = f(direction);
+                if let Some(sel) = on {
+                    map_selector(sel, f);
+                }
+            }
             Action::Tap(sel) | Action::LongPress(sel) | Action::TapAt { selector: sel, .. } => {
                 map_selector(sel, f)
             }
@@ -252,7 +269,7 @@ impl Action {
                     .unwrap_or_else(|| k.clone());
                 r("key", None, Some(name))
             }
-            Action::Swipe(d) => r("swipe", None, Some(d.clone())),
+            Action::Swipe { direction, on } => r("swipe", on.clone(), Some(direction.clone())),
             Action::ScrollTo { .. } | Action::Wait(_) | Action::Answer(_) | Action::Finish => None,
         }
     }
@@ -270,7 +287,14 @@ impl Action {
             } => format!("type {text:?} into {s}"),
             Action::Type { text, .. } => format!("type {text:?}"),
             Action::Key(k) => format!("key {k}"),
-            Action::Swipe(d) => format!("swipe {d}"),
+            Action::Swipe {
+                direction,
+                on: None,
+            } => format!("swipe {direction}"),
+            Action::Swipe {
+                direction,
+                on: Some(s),
+            } => format!("swipe {direction} on {s}"),
             Action::ScrollTo {
                 selector,
                 direction,

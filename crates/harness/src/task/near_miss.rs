@@ -153,6 +153,15 @@ impl TaskInstance {
         let mut values = self.params.clone();
         let mut label = Vec::new();
         for (name, tmpl) in pairs {
+            if let Some((base, field)) = name.split_once('.') {
+                // One field of a drawn value set, the rest of it kept.
+                let text = template::render(tmpl, &self.params)?;
+                let mut value = values[base].clone();
+                let was = value.fields.insert(field.to_string(), text.clone());
+                label.push(format!("{name} = {text} (not {})", was.unwrap_or_default()));
+                values.insert(base.to_string(), value);
+                continue;
+            }
             let value = whole_placeholder(tmpl)
                 .and_then(|other| self.params.get(other).cloned())
                 .map(Ok)
@@ -165,7 +174,10 @@ impl TaskInstance {
         }
         // A relative day set to another day (today instead of tomorrow) stays set; what builds on
         // it (the event's end) follows.
-        let set: Vec<&str> = pairs.iter().map(|(n, _)| n.as_str()).collect();
+        let set: Vec<&str> = pairs
+            .iter()
+            .map(|(n, _)| n.split_once('.').map_or(n.as_str(), |(base, _)| base))
+            .collect();
         rederive(&self.task, &mut values, &set)?;
         Ok((label.join(", "), values))
     }

@@ -423,8 +423,9 @@ fn validate_task(path: &Path, src: &str, raw: Spanned<RawTask>) -> Result<Task, 
     })
 }
 
-/// `near_miss = ["t", { a = "{noise_a}" }, { breaks = "c", actions = [...] }]`: names of drawn
-/// parameters, parameter → template, or a detour that breaks constraint `c`.
+/// `near_miss = ["t", { a = "{noise_a}" }, { "b.f" = "x" }, { breaks = "c", actions = [...] }]`:
+/// names of drawn parameters, parameter (or one field of it) → template, or a detour that breaks
+/// constraint `c`.
 fn parse_near_misses(
     list: &[toml::Value],
     params: &[(String, ParamSpec)],
@@ -459,8 +460,18 @@ fn parse_near_misses(
             toml::Value::Table(t) if !t.is_empty() => {
                 let mut pairs = Vec::new();
                 for (name, v) in t {
-                    if matches!(param(name)?, ParamSpec::Add { .. }) {
+                    // `param.field` sets one field of a drawn value (one move of a route).
+                    let (base, field) = match name.split_once('.') {
+                        Some((base, field)) => (base, Some(field)),
+                        None => (name.as_str(), None),
+                    };
+                    if matches!(param(base)?, ParamSpec::Add { .. }) {
                         return Err(format!("{name:?} is derived; set what it builds on"));
+                    }
+                    if let Some(field) = field {
+                        if !sample.get(base).is_some_and(|v| v.fields.contains_key(field)) {
+                            return Err(format!("{base:?} has no field {field:?}"));
+                        }
                     }
                     let tmpl = v
                         .as_str()

@@ -3,10 +3,15 @@
 //! addresses typed into its omnibox, and records every page it is asked to open in Chrome's own
 //! History database (`urls` and `visits`), where a task check can read it with `sqlite3`.
 //!
-//! The embedded phone has no network, so a page shows Chrome's offline error, as a real phone in
-//! airplane mode would; what a check can verify is which address was opened.
+//! The embedded phone has no network, so a web page shows Chrome's offline error, as a real phone
+//! in airplane mode would; what a check can verify is which address was opened. Local pages
+//! (`file:///sdcard/…`, or an HTML file Files hands over) are shown: the page engine runs their
+//! scripts and the tab ([`tab`]) draws them and takes their taps, strokes and typing.
+
+mod tab;
 
 use crate::app::{App, AppInfo, Intent, UiEvent};
+use crate::apps::storage;
 use crate::system::{Request, System};
 use crate::view::{class, Role, Style, View};
 
@@ -111,7 +116,10 @@ pub fn omnibox_target(text: &str) -> Option<String> {
         return None;
     }
     let lower = t.to_ascii_lowercase();
-    if lower.starts_with("http://") || lower.starts_with("https://") {
+    if ["http://", "https://", "file://", "content://"]
+        .iter()
+        .any(|s| lower.starts_with(s))
+    {
         return Some(t.to_string());
     }
     if !t.contains(' ') && t.contains('.') && !t.starts_with('.') && !t.ends_with('.') {
@@ -137,17 +145,71 @@ fn display_url(url: &str) -> String {
     no_scheme.strip_suffix('/').unwrap_or(no_scheme).to_string()
 }
 
+/// The document of the external storage provider's `primary` root (what Files hands to the app
+/// that opens a file) or a `file://` address: the file it names on shared storage.
+pub fn local_path(url: &str) -> Option<String> {
+    const DOCUMENT: &str = "content://com.android.externalstorage.documents/document/primary%3A";
+    if let Some(rest) = url.strip_prefix(DOCUMENT) {
+        return Some(format!("/sdcard/{}", percent_decode(rest)));
+    }
+    let path = percent_decode(url.strip_prefix("file://")?);
+    let path = match path.strip_prefix("/storage/emulated/0") {
+        Some(rest) => format!("/sdcard{rest}"),
+        None => path,
+    };
+    path.starts_with('/').then_some(path)
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// What the content area shows for the current address.
+#[derive(Clone)]
+enum Shown {
+    NewTab,
+    /// A web address: the phone has no network.
+    Offline,
+    /// A local page, running.
+    Page(Box<tab::Tab>),
+    /// A local address whose file cannot be read (`ERR_FILE_NOT_FOUND`).
+    FileError,
+}
+
 #[derive(Clone)]
 struct Browser {
     url: Option<String>,
+    shown: Shown,
     /// Omnibox text while the user edits it.
     editing: Option<String>,
 }
 
 impl Browser {
     fn open(sys: &mut System) -> Browser {
+        let url = last_visited(sys);
+        let shown = url.as_deref().map_or(Shown::NewTab, |u| show(sys, u));
         Browser {
-            url: last_visited(sys),
+            url,
+            shown,
             editing: None,
         }
     }
@@ -160,9 +222,51 @@ impl Browser {
             "cr_ChromeTabbedActivity",
             format!("Loading {url}"),
         );
+        self.shown = show(sys, &url);
         self.url = Some(url);
         self.editing = None;
     }
+}
+
+/// Loads what an address shows: a local page from shared storage, else the offline error.
+fn show(sys: &mut System, url: &str) -> Shown {
+    let Some(path) = local_path(url) else {
+        return Shown::Offline;
+    };
+    if !storage::exists(sys, &path) || storage::is_dir(sys, &path) {
+        return Shown::FileError;
+    }
+    let source = storage::read_text(sys, &path);
+    let device_width = sys.metrics.width as f32 / sys.metrics.density;
+    match tab::Tab::load(source, device_width) {
+        Ok(tab) => {
+            for e in tab.errors() {
+                sys.log(
+                    crate::system::pid::SYSTEM_SERVER,
+                    'E',
+                    "chromium",
+                    format!("Uncaught {e}"),
+                );
+            }
+            Shown::Page(Box::new(tab))
+        }
+        Err(e) => {
+            sys.log(
+                crate::system::pid::SYSTEM_SERVER,
+                'E',
+                "chromium",
+                format!("page engine: {e}"),
+            );
+            Shown::FileError
+        }
+    }
+}
+
+/// Where the page is drawn: the content area below the toolbar.
+fn page_area(sys: &System) -> droidmcp_geom::Bounds {
+    let m = &sys.metrics;
+    let c = m.content;
+    droidmcp_geom::Bounds::new(c.left, c.top + m.dp(56.0), c.right, c.bottom)
 }
 
 impl App for Browser {
@@ -209,7 +313,7 @@ impl App for Browser {
                         ..Style::default()
                     }),
             );
-        let page = droidmcp_geom::Bounds::new(c.left, bar.bottom, c.right, c.bottom);
+        let page = page_area(sys);
         let line = |i: i32, text: &str, size: f32| {
             let top = page.top + m.dp(48.0) + i * m.dp(32.0);
             View::new(
@@ -227,15 +331,21 @@ impl App for Browser {
                 ..Style::default()
             })
         };
-        let content = match &self.url {
-            Some(_) => View::new("android.webkit.WebView", page).children([
+        let content = match &self.shown {
+            Shown::Offline => View::new("android.webkit.WebView", page).children([
                 line(0, "No internet", 22.0),
                 line(1, "Try:", 16.0),
                 line(2, "Checking the network cables, modem, and router", 14.0),
                 line(3, "Reconnecting to Wi-Fi", 14.0),
                 line(4, "ERR_INTERNET_DISCONNECTED", 12.0),
             ]),
-            None => View::new(class::FRAME_LAYOUT, page)
+            Shown::FileError => View::new("android.webkit.WebView", page).children([
+                line(0, "Your file couldn’t be accessed", 22.0),
+                line(1, "It may have been moved, edited, or deleted.", 14.0),
+                line(2, "ERR_FILE_NOT_FOUND", 12.0),
+            ]),
+            Shown::Page(tab) => tab.render(sys, page),
+            Shown::NewTab => View::new(class::FRAME_LAYOUT, page)
                 .id(format!("{ID}ntp_content"))
                 .child(line(0, "New tab", 22.0)),
         };
@@ -250,6 +360,11 @@ impl App for Browser {
     }
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
+        if let Shown::Page(tab) = &mut self.shown {
+            if tab.handle(event, sys, page_area(sys)) {
+                return true;
+            }
+        }
         match event {
             UiEvent::Click(tag) if tag == "url_bar" => {
                 self.editing = Some(self.url.clone().unwrap_or_default());
@@ -284,8 +399,8 @@ impl App for Browser {
             return;
         }
         if let Some(url) = intent.data.as_deref().filter(|d| {
-            let d = d.to_ascii_lowercase();
-            d.starts_with("http://") || d.starts_with("https://")
+            let lower = d.to_ascii_lowercase();
+            lower.starts_with("http://") || lower.starts_with("https://") || local_path(d).is_some()
         }) {
             self.navigate(sys, url.to_string(), TRANSITION_FROM_API);
         }

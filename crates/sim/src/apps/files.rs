@@ -133,6 +133,25 @@ pub fn document_uri(authority: &str, doc_id: &str) -> String {
     format!("content://{authority}/document/{encoded}")
 }
 
+/// The `VIEW` intent DocumentsUI sends for a web page: the document's URI in the external
+/// storage provider, typed `text/html`, which Chrome (the phone's one app for it) opens.
+fn view_intent(path: &str) -> Option<crate::app::Intent> {
+    let lower = path.to_ascii_lowercase();
+    if !(lower.ends_with(".html") || lower.ends_with(".htm")) {
+        return None;
+    }
+    let relative = path.strip_prefix(ROOT)?.trim_start_matches('/');
+    Some(crate::app::Intent {
+        action: Some("android.intent.action.VIEW".into()),
+        data: Some(document_uri(
+            "com.android.externalstorage.documents",
+            &format!("primary:{relative}"),
+        )),
+        mime: Some("text/html".into()),
+        ..Default::default()
+    })
+}
+
 #[derive(Debug, Clone, PartialEq)]
 enum Dialog {
     Delete {
@@ -480,8 +499,13 @@ impl Files {
                     self.toggle(path);
                 } else if storage::is_dir(sys, &path) {
                     self.open_dir(sys, path);
+                } else if let Some(intent) = view_intent(&path) {
+                    sys.request(Request::Launch {
+                        package: crate::apps::browser::PACKAGE.into(),
+                        intent: Some(intent),
+                    });
                 }
-                // Opening a file hands it to a viewer app, which this phone does not have.
+                // Other files would go to a viewer app, which this phone does not have.
             }
             _ => return false,
         }

@@ -78,6 +78,16 @@ pub fn paint_view(canvas: &mut Canvas, ctx: &Ctx, view: &View) {
     if let Some(bg) = ctx.background(view) {
         canvas.fill_round_rect(b, view.style.corner_radius, bg);
     }
+    if let Some((w, color)) = view.style.border {
+        for edge in [
+            Bounds::new(b.left, b.top, b.right, b.top + w),
+            Bounds::new(b.left, b.bottom - w, b.right, b.bottom),
+            Bounds::new(b.left, b.top, b.left + w, b.bottom),
+            Bounds::new(b.right - w, b.top, b.right, b.bottom),
+        ] {
+            canvas.fill_rect(edge, color);
+        }
+    }
     if let Some(drawing) = &view.style.drawing {
         super::drawing::paint(canvas, drawing);
     }

@@ -209,10 +209,13 @@ fn sms_app(fw: &Framework) -> &'static str {
         .map_or(apps::messages::PACKAGE, |a| a.package)
 }
 
-/// A web address a browser's VIEW filter accepts (`http`/`https` schemes).
+/// An address a browser's VIEW filter accepts: `http`/`https`, or a local page (a `file://`
+/// address, or a shared-storage document as a file manager hands it over).
 fn browsable(data: &str) -> bool {
     let lower = data.to_ascii_lowercase();
-    lower.starts_with("http://") || lower.starts_with("https://")
+    lower.starts_with("http://")
+        || lower.starts_with("https://")
+        || apps::browser::local_path(data).is_some()
 }
 
 const LAUNCHER_CATEGORY: &str = "android.intent.category.LAUNCHER";
