@@ -439,3 +439,56 @@ async fn judges_see_what_changed_the_same_with_or_without_rules_and_never_a_chec
         assert!(!text.contains("SELECT"), "{id}\n{text}");
     }
 }
+
+/// What changed since setup reads an app's databases wherever it keeps them, and files a setup
+/// pushed are in MediaStore's table from the start, as MediaProvider has them on a real phone:
+/// a judge was told VLC's new playlist was missing (it lives in `app_db/`) and that 25 songs the
+/// setup pushed had been "added" by the agent.
+#[tokio::test]
+async fn changes_read_every_apps_databases_and_no_media_row_a_setup_pushed_is_new() {
+    use droidmcp::device::Shell;
+    use droidmcp::eval::changes;
+    let phone = crate::util::boot(5);
+    // As a setup does: songs pushed over adb, then the baseline read.
+    for name in ["one.mp3", "two.mp3"] {
+        phone
+            .push(&format!("/sdcard/Music/{name}"), b"ID3", 0o644)
+            .await
+            .unwrap();
+    }
+    let before = changes::read(&phone).await.unwrap();
+    // As an agent's app does: a database outside `databases/`.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("lists.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE playlist (name TEXT); INSERT INTO playlist VALUES ('Road trip');",
+    )
+    .unwrap();
+    drop(conn);
+    phone
+        .push(
+            "/data/data/org.videolan.vlc/app_db/lists.db",
+            &std::fs::read(&db).unwrap(),
+            0o660,
+        )
+        .await
+        .unwrap();
+    let after = changes::read(&phone).await.unwrap();
+    let facts: Vec<String> = changes::facts(&before, &after)
+        .iter()
+        .map(|f| format!("{} | {} | {}", f.command, f.source, f.output))
+        .collect();
+    assert!(
+        facts
+            .iter()
+            .any(|f| f.contains("app_db/lists.db") && f.contains("name=Road trip")),
+        "{facts:#?}"
+    );
+    assert!(
+        !facts
+            .iter()
+            .any(|f| f.contains("one.mp3") || f.contains("two.mp3")),
+        "{facts:#?}"
+    );
+}

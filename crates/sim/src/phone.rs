@@ -310,6 +310,13 @@ impl Phone {
                 format!("{path}: is a directory"),
             ));
         }
+        // MediaProvider learns of a file through FUSE the moment it is written, so its database,
+        // read from outside, already has the row. This phone scans when the store is opened;
+        // reading the database file opens it first, so a pull sees what a real phone's would.
+        if path.starts_with(super::providers::media::DB_PATH) {
+            // A store that cannot be opened is read as the file stands.
+            let _ = super::providers::media::open(&state.framework.sys);
+        }
         std::fs::read(host)
     }
 

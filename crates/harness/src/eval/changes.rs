@@ -66,7 +66,7 @@ pub struct PhoneState {
 
 /// The text files whose words are shown, not only their sizes: a note's content is what a task
 /// about it asks for.
-const TEXT_EXTENSIONS: [&str; 5] = ["txt", "md", "csv", "json", "html"];
+const TEXT_EXTENSIONS: [&str; 6] = ["txt", "md", "csv", "json", "html", "gpx"];
 /// The largest text file whose words are shown.
 const MAX_TEXT: usize = 4096;
 
@@ -202,9 +202,14 @@ pub async fn read(shell: &dyn Shell) -> Result<PhoneState, ShellError> {
         settings: read_settings(shell).await,
         ..PhoneState::default()
     };
-    // Every database file, named `*.db` or not (Broccoli's `broccoli`, Tasks' `database`); a
-    // journal beside one is no database of its own.
-    let databases = find(shell, &APP_DIRS, "*/databases/*").await?;
+    // Every database file, named `*.db` or not (Broccoli's `broccoli`, Tasks' `database`), and
+    // every `*.db` an app keeps elsewhere in its data (VLC's `app_db/vlc_media.db`); a journal
+    // beside one is no database of its own.
+    let mut databases: BTreeSet<String> = find(shell, &APP_DIRS, "*/databases/*")
+        .await?
+        .into_iter()
+        .collect();
+    databases.extend(find(shell, &APP_DIRS, "*.db").await?);
     let journals = ["-wal", "-shm", "-journal"];
     for path in databases
         .into_iter()
