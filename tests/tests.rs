@@ -113,6 +113,8 @@ mod sim_pictures;
 mod sim_osmand;
 // Chrome's local pages: opened from Files, read, tapped, swiped and typed into.
 mod sim_chrome_pages;
+// Chrome's tabs, tab switcher and History page.
+mod sim_chrome;
 
 // The default SMS app is a role: `cmd role`, the request dialog, deliveries to the holder.
 mod sim_sms_role;

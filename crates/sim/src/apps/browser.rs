@@ -1,13 +1,19 @@
 //! A minimal Chrome: it handles `VIEW` intents for http(s) addresses (`am start -a
 //! android.intent.action.VIEW -d URL`, mobile-mcp's open-url, adbutils' `open_browser`) and
 //! addresses typed into its omnibox, and records every page it is asked to open in Chrome's own
-//! History database (`urls` and `visits`), where a task check can read it with `sqlite3`.
+//! History database ([`history`]), where a task check can read it with `sqlite3`.
 //!
 //! The embedded phone has no network, so a web page shows Chrome's offline error, as a real phone
 //! in airplane mode would; what a check can verify is which address was opened. Local pages
 //! (`file:///sdcard/…`, or an HTML file Files hands over) are shown: the page engine runs their
 //! scripts and the tab ([`tab`]) draws them and takes their taps, strokes and typing.
+//!
+//! Tabs are Chrome's: New tab (the toolbar's button or the app menu), the tab switcher (a grid
+//! of the open tabs, each closable), an intent from another app opening its page in a tab of its
+//! own; and the app menu's History opens HistoryActivity, whose entries open again in the tab.
 
+mod history;
+mod screens;
 mod tab;
 
 use crate::app::{App, AppInfo, Intent, UiEvent};
@@ -15,16 +21,16 @@ use crate::apps::storage;
 use crate::system::{Request, System};
 use crate::view::{class, Role, Style, View};
 
+pub use history::HISTORY_DB;
+use history::{TRANSITION_AUTO_BOOKMARK, TRANSITION_FROM_API, TRANSITION_TYPED};
+
 pub const PACKAGE: &str = "com.android.chrome";
 pub const ACTIVITY: &str = "com.google.android.apps.chrome.Main";
-/// Chrome keeps the profile's history here (an SQLite file).
-pub const HISTORY_DB: &str = "/data/data/com.android.chrome/app_chrome/Default/History";
+/// The History page is an activity of its own on phones.
+pub const HISTORY_ACTIVITY: &str = "org.chromium.chrome.browser.history.HistoryActivity";
 const ID: &str = "com.android.chrome:id/";
-
-/// `PageTransition`: LINK, marked as coming from outside the browser (an intent).
-const TRANSITION_FROM_API: i64 = 0x0100_0000;
-/// `PageTransition`: TYPED into the omnibox.
-const TRANSITION_TYPED: i64 = 1;
+/// Chrome's process (the START line's uid is its app id).
+const UID: u32 = 10013;
 
 pub fn info() -> AppInfo {
     AppInfo {
@@ -38,75 +44,8 @@ pub fn info() -> AppInfo {
 
 fn install(sys: &mut System) {
     if let Ok(conn) = sys.open_db(HISTORY_DB) {
-        let _ = create_schema(&conn);
+        let _ = history::create_schema(&conn);
     }
-}
-
-fn create_schema(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS urls(id INTEGER PRIMARY KEY AUTOINCREMENT,url LONGVARCHAR,title LONGVARCHAR,visit_count INTEGER DEFAULT 0 NOT NULL,typed_count INTEGER DEFAULT 0 NOT NULL,last_visit_time INTEGER NOT NULL,hidden INTEGER DEFAULT 0 NOT NULL);
-         CREATE INDEX IF NOT EXISTS urls_url_index ON urls (url);
-         CREATE TABLE IF NOT EXISTS visits(id INTEGER PRIMARY KEY AUTOINCREMENT,url INTEGER NOT NULL,visit_time INTEGER NOT NULL,from_visit INTEGER,transition INTEGER DEFAULT 0 NOT NULL,segment_id INTEGER,visit_duration INTEGER DEFAULT 0 NOT NULL);
-         CREATE INDEX IF NOT EXISTS visits_url_index ON visits (url);",
-    )
-}
-
-/// Chrome's timestamps: microseconds since 1601-01-01 UTC.
-fn chrome_time(sys: &System) -> i64 {
-    const EPOCH_DELTA_US: i64 = 11_644_473_600_000_000;
-    sys.now_millis() * 1000 + EPOCH_DELTA_US
-}
-
-/// Records a visit; returns false when the history could not be written.
-fn record_visit(sys: &System, url: &str, transition: i64) -> bool {
-    let Ok(conn) = sys.open_db(HISTORY_DB) else {
-        return false;
-    };
-    if create_schema(&conn).is_err() {
-        return false;
-    }
-    let now = chrome_time(sys);
-    let typed = (transition == TRANSITION_TYPED) as i64;
-    let id: Option<i64> = conn
-        .query_row("SELECT id FROM urls WHERE url = ?1", [url], |r| r.get(0))
-        .ok();
-    let id = match id {
-        Some(id) => {
-            let _ = conn.execute(
-                "UPDATE urls SET visit_count = visit_count + 1, typed_count = typed_count + ?2, last_visit_time = ?3 WHERE id = ?1",
-                rusqlite::params![id, typed, now],
-            );
-            id
-        }
-        None => {
-            if conn
-                .execute(
-                    "INSERT INTO urls(url, title, visit_count, typed_count, last_visit_time) VALUES (?1, '', 1, ?2, ?3)",
-                    rusqlite::params![url, typed, now],
-                )
-                .is_err()
-            {
-                return false;
-            }
-            conn.last_insert_rowid()
-        }
-    };
-    conn.execute(
-        "INSERT INTO visits(url, visit_time, from_visit, transition) VALUES (?1, ?2, 0, ?3)",
-        rusqlite::params![id, now, transition],
-    )
-    .is_ok()
-}
-
-/// The page of the last visit (Chrome reopens its last tab).
-fn last_visited(sys: &System) -> Option<String> {
-    let conn = sys.open_db(HISTORY_DB).ok()?;
-    conn.query_row(
-        "SELECT urls.url FROM visits JOIN urls ON urls.id = visits.url ORDER BY visits.id DESC LIMIT 1",
-        [],
-        |r| r.get(0),
-    )
-    .ok()
 }
 
 /// What the omnibox makes of typed text: an address (https:// added) or a Google search.
@@ -183,7 +122,7 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// What the content area shows for the current address.
+/// What a tab's content area shows for its address.
 #[derive(Clone)]
 enum Shown {
     NewTab,
@@ -195,36 +134,200 @@ enum Shown {
     FileError,
 }
 
+/// One open tab: its address (none on a new tab's page) and what it shows.
 #[derive(Clone)]
-struct Browser {
+struct BrowserTab {
     url: Option<String>,
     shown: Shown,
+}
+
+impl BrowserTab {
+    fn blank() -> BrowserTab {
+        BrowserTab {
+            url: None,
+            shown: Shown::NewTab,
+        }
+    }
+}
+
+/// Which of Chrome's screens is in front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Screen {
+    Tab,
+    Switcher,
+    History,
+}
+
+#[derive(Clone)]
+struct Browser {
+    /// Never empty while a tab is shown; the switcher can close the last one.
+    tabs: Vec<BrowserTab>,
+    current: usize,
+    screen: Screen,
+    /// The app menu is dropped.
+    menu: bool,
     /// Omnibox text while the user edits it.
     editing: Option<String>,
 }
 
 impl Browser {
+    /// Chrome reopens its last page in one tab.
     fn open(sys: &mut System) -> Browser {
-        let url = last_visited(sys);
+        let url = history::last_visited(sys);
         let shown = url.as_deref().map_or(Shown::NewTab, |u| show(sys, u));
         Browser {
-            url,
-            shown,
+            tabs: vec![BrowserTab { url, shown }],
+            current: 0,
+            screen: Screen::Tab,
+            menu: false,
             editing: None,
         }
     }
 
+    fn tab_mut(&mut self) -> &mut BrowserTab {
+        if self.tabs.is_empty() {
+            self.tabs.push(BrowserTab::blank());
+            self.current = 0;
+        }
+        let last = self.tabs.len() - 1;
+        &mut self.tabs[self.current.min(last)]
+    }
+
     fn navigate(&mut self, sys: &mut System, url: String, transition: i64) {
-        record_visit(sys, &url, transition);
+        history::record_visit(sys, &url, transition);
         sys.log(
             crate::system::pid::SYSTEM_SERVER,
             'I',
             "cr_ChromeTabbedActivity",
             format!("Loading {url}"),
         );
-        self.shown = show(sys, &url);
-        self.url = Some(url);
+        let shown = show(sys, &url);
+        let tab = self.tab_mut();
+        tab.shown = shown;
+        tab.url = Some(url);
         self.editing = None;
+        self.screen = Screen::Tab;
+    }
+
+    fn new_tab(&mut self) {
+        self.tabs.push(BrowserTab::blank());
+        self.current = self.tabs.len() - 1;
+        self.screen = Screen::Tab;
+        self.editing = None;
+    }
+
+    fn open_history(&mut self, sys: &mut System) {
+        sys.log(
+            crate::system::pid::SYSTEM_SERVER,
+            'I',
+            "ActivityTaskManager",
+            format!("START u0 {{cmp={PACKAGE}/{HISTORY_ACTIVITY}}} from uid {UID}"),
+        );
+        self.screen = Screen::History;
+    }
+
+    fn close_tab(&mut self, index: usize) {
+        if index >= self.tabs.len() {
+            return;
+        }
+        self.tabs.remove(index);
+        if self.current > index || self.current >= self.tabs.len() {
+            self.current = self.current.saturating_sub(1);
+        }
+    }
+
+    /// Events on the toolbar and the app menu, over a tab.
+    fn handle_tab(&mut self, event: &UiEvent, sys: &mut System) -> bool {
+        if self.menu {
+            match event {
+                UiEvent::Click(tag) if tag == "menu_new_tab" => self.new_tab(),
+                UiEvent::Click(tag) if tag == "menu_history" => self.open_history(sys),
+                UiEvent::Click(_) | UiEvent::Back => {}
+                _ => return false,
+            }
+            self.menu = false;
+            return true;
+        }
+        if let Some(BrowserTab {
+            shown: Shown::Page(page),
+            ..
+        }) = self.tabs.get_mut(self.current)
+        {
+            if page.handle(event, sys, page_area(sys)) {
+                return true;
+            }
+        }
+        match event {
+            UiEvent::Click(tag) if tag == "url_bar" => {
+                self.editing = Some(self.tab_mut().url.clone().unwrap_or_default());
+                sys.request(Request::Focus {
+                    tag: "url_bar".into(),
+                });
+            }
+            UiEvent::TextChanged { tag, text } if tag == "url_bar" => {
+                self.editing = Some(text.clone());
+            }
+            UiEvent::EditorAction(tag) if tag == "url_bar" => {
+                let typed = self.editing.clone().unwrap_or_default();
+                if let Some(url) = omnibox_target(&typed) {
+                    self.navigate(sys, url, TRANSITION_TYPED);
+                }
+                sys.request(Request::ClearFocus);
+            }
+            UiEvent::Back if self.editing.is_some() => {
+                self.editing = None;
+                sys.request(Request::ClearFocus);
+            }
+            UiEvent::Click(tag) if tag == "new_tab" => self.new_tab(),
+            UiEvent::Click(tag) if tag == "tab_switcher" => {
+                self.editing = None;
+                self.screen = Screen::Switcher;
+            }
+            UiEvent::Click(tag) if tag == "menu" => self.menu = true,
+            _ => return false,
+        }
+        true
+    }
+
+    fn handle_switcher(&mut self, event: &UiEvent) -> bool {
+        match event {
+            UiEvent::Click(tag) if tag == "new_tab" => self.new_tab(),
+            UiEvent::Click(tag) if tag.starts_with("close_tab:") => {
+                if let Ok(i) = tag["close_tab:".len()..].parse() {
+                    self.close_tab(i);
+                }
+            }
+            UiEvent::Click(tag) if tag.starts_with("tab:") => {
+                if let Ok(i) = tag["tab:".len()..].parse::<usize>() {
+                    if i < self.tabs.len() {
+                        self.current = i;
+                        self.screen = Screen::Tab;
+                    }
+                }
+            }
+            // With no tab left, Back leaves Chrome, as it does.
+            UiEvent::Back if !self.tabs.is_empty() => self.screen = Screen::Tab,
+            _ => return false,
+        }
+        true
+    }
+
+    fn handle_history(&mut self, event: &UiEvent, sys: &mut System) -> bool {
+        match event {
+            UiEvent::Click(tag) if tag.starts_with("visit:") => {
+                let entry = tag["visit:".len()..]
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| history::entries(sys).into_iter().nth(i));
+                if let Some(entry) = entry {
+                    self.navigate(sys, entry.url, TRANSITION_AUTO_BOOKMARK);
+                }
+            }
+            UiEvent::Click(tag) if tag == "up" => self.screen = Screen::Tab,
+            UiEvent::Back => self.screen = Screen::Tab,
+            _ => return false,
+        }
+        true
     }
 }
 
@@ -264,9 +367,49 @@ fn show(sys: &mut System, url: &str) -> Shown {
 
 /// Where the page is drawn: the content area below the toolbar.
 fn page_area(sys: &System) -> droidmcp_geom::Bounds {
+    let c = sys.metrics.content;
+    droidmcp_geom::Bounds::new(c.left, c.top + screens::bar_height(sys), c.right, c.bottom)
+}
+
+/// A tab's content: the page, Chrome's error pages or the new tab page.
+fn content(sys: &System, shown: &Shown) -> View {
     let m = &sys.metrics;
-    let c = m.content;
-    droidmcp_geom::Bounds::new(c.left, c.top + m.dp(56.0), c.right, c.bottom)
+    let page = page_area(sys);
+    let line = |i: i32, text: &str, size: f32| {
+        let top = page.top + m.dp(48.0) + i * m.dp(32.0);
+        View::new(
+            class::TEXT_VIEW,
+            droidmcp_geom::Bounds::new(
+                page.left + m.dp(24.0),
+                top,
+                page.right - m.dp(24.0),
+                top + m.dp(28.0),
+            ),
+        )
+        .text(text)
+        .style(Style {
+            text_size_sp: Some(size),
+            ..Style::default()
+        })
+    };
+    match shown {
+        Shown::Offline => View::new("android.webkit.WebView", page).children([
+            line(0, "No internet", 22.0),
+            line(1, "Try:", 16.0),
+            line(2, "Checking the network cables, modem, and router", 14.0),
+            line(3, "Reconnecting to Wi-Fi", 14.0),
+            line(4, "ERR_INTERNET_DISCONNECTED", 12.0),
+        ]),
+        Shown::FileError => View::new("android.webkit.WebView", page).children([
+            line(0, "Your file couldn’t be accessed", 22.0),
+            line(1, "It may have been moved, edited, or deleted.", 14.0),
+            line(2, "ERR_FILE_NOT_FOUND", 12.0),
+        ]),
+        Shown::Page(tab) => tab.render(sys, page),
+        Shown::NewTab => View::new(class::FRAME_LAYOUT, page)
+            .id(format!("{ID}ntp_content"))
+            .child(line(0, "New tab", 22.0)),
+    }
 }
 
 impl App for Browser {
@@ -275,122 +418,49 @@ impl App for Browser {
     }
 
     fn activity(&self) -> String {
-        ACTIVITY.into()
+        match self.screen {
+            Screen::History => HISTORY_ACTIVITY.into(),
+            Screen::Tab | Screen::Switcher => ACTIVITY.into(),
+        }
     }
 
     fn render(&self, sys: &System) -> View {
-        let m = &sys.metrics;
-        let c = m.content;
-        let bar_h = m.dp(56.0);
-        let bar = droidmcp_geom::Bounds::new(c.left, c.top, c.right, c.top + bar_h);
-        let field = droidmcp_geom::Bounds::new(
-            c.left + m.dp(12.0),
-            c.top + m.dp(8.0),
-            c.right - m.dp(12.0),
-            c.top + bar_h - m.dp(8.0),
-        );
-        let omnibox_text = match (&self.editing, &self.url) {
+        match self.screen {
+            Screen::Switcher => return screens::switcher(sys, &self.tabs, self.current),
+            Screen::History => return screens::history(sys, &history::entries(sys)),
+            Screen::Tab => {}
+        }
+        let blank = BrowserTab::blank();
+        let tab = self
+            .tabs
+            .get(self.current)
+            .or(self.tabs.last())
+            .unwrap_or(&blank);
+        let omnibox_text = match (&self.editing, &tab.url) {
             (Some(t), _) => t.clone(),
             (None, Some(u)) => display_url(u),
             (None, None) => String::new(),
         };
-        let toolbar = View::new(class::FRAME_LAYOUT, bar)
-            .id(format!("{ID}toolbar"))
-            .style(Style {
-                background_role: Some(Role::Surface),
-                ..Style::default()
-            })
-            .child(
-                View::new(class::EDIT_TEXT, field)
-                    .id(format!("{ID}url_bar"))
-                    .text(omnibox_text)
-                    .hint("Search or type URL")
-                    .editable("url_bar")
-                    .style(Style {
-                        text_size_sp: Some(16.0),
-                        corner_radius: m.dp(20.0),
-                        background_role: Some(Role::SurfaceVariant),
-                        ..Style::default()
-                    }),
-            );
-        let page = page_area(sys);
-        let line = |i: i32, text: &str, size: f32| {
-            let top = page.top + m.dp(48.0) + i * m.dp(32.0);
-            View::new(
-                class::TEXT_VIEW,
-                droidmcp_geom::Bounds::new(
-                    page.left + m.dp(24.0),
-                    top,
-                    page.right - m.dp(24.0),
-                    top + m.dp(28.0),
-                ),
-            )
-            .text(text)
-            .style(Style {
-                text_size_sp: Some(size),
-                ..Style::default()
-            })
-        };
-        let content = match &self.shown {
-            Shown::Offline => View::new("android.webkit.WebView", page).children([
-                line(0, "No internet", 22.0),
-                line(1, "Try:", 16.0),
-                line(2, "Checking the network cables, modem, and router", 14.0),
-                line(3, "Reconnecting to Wi-Fi", 14.0),
-                line(4, "ERR_INTERNET_DISCONNECTED", 12.0),
-            ]),
-            Shown::FileError => View::new("android.webkit.WebView", page).children([
-                line(0, "Your file couldn’t be accessed", 22.0),
-                line(1, "It may have been moved, edited, or deleted.", 14.0),
-                line(2, "ERR_FILE_NOT_FOUND", 12.0),
-            ]),
-            Shown::Page(tab) => tab.render(sys, page),
-            Shown::NewTab => View::new(class::FRAME_LAYOUT, page)
-                .id(format!("{ID}ntp_content"))
-                .child(line(0, "New tab", 22.0)),
-        };
-        View::new(class::FRAME_LAYOUT, c)
+        let screen = View::new(class::FRAME_LAYOUT, sys.metrics.content)
             .id(format!("{ID}coordinator"))
             .style(Style {
                 background_role: Some(Role::Surface),
                 ..Style::default()
             })
-            .child(toolbar)
-            .child(content)
+            .child(screens::toolbar(sys, omnibox_text, self.tabs.len().max(1)))
+            .child(content(sys, &tab.shown));
+        if self.menu {
+            screen.child(screens::menu(sys))
+        } else {
+            screen
+        }
     }
 
     fn handle(&mut self, event: &UiEvent, sys: &mut System) -> bool {
-        if let Shown::Page(tab) = &mut self.shown {
-            if tab.handle(event, sys, page_area(sys)) {
-                return true;
-            }
-        }
-        match event {
-            UiEvent::Click(tag) if tag == "url_bar" => {
-                self.editing = Some(self.url.clone().unwrap_or_default());
-                sys.request(Request::Focus {
-                    tag: "url_bar".into(),
-                });
-                true
-            }
-            UiEvent::TextChanged { tag, text } if tag == "url_bar" => {
-                self.editing = Some(text.clone());
-                true
-            }
-            UiEvent::EditorAction(tag) if tag == "url_bar" => {
-                let typed = self.editing.clone().unwrap_or_default();
-                if let Some(url) = omnibox_target(&typed) {
-                    self.navigate(sys, url, TRANSITION_TYPED);
-                }
-                sys.request(Request::ClearFocus);
-                true
-            }
-            UiEvent::Back if self.editing.is_some() => {
-                self.editing = None;
-                sys.request(Request::ClearFocus);
-                true
-            }
-            _ => false,
+        match self.screen {
+            Screen::Tab => self.handle_tab(event, sys),
+            Screen::Switcher => self.handle_switcher(event),
+            Screen::History => self.handle_history(event, sys),
         }
     }
 
@@ -402,6 +472,16 @@ impl App for Browser {
             let lower = d.to_ascii_lowercase();
             lower.starts_with("http://") || lower.starts_with("https://") || local_path(d).is_some()
         }) {
+            // An intent from another app opens in a tab of its own (Chrome's FROM_EXTERNAL_APP
+            // launch); a new tab's empty page is used rather than kept beside it.
+            let blank = matches!(
+                self.tabs.get(self.current),
+                Some(BrowserTab { url: None, .. })
+            );
+            if !blank {
+                self.new_tab();
+            }
+            self.menu = false;
             self.navigate(sys, url.to_string(), TRANSITION_FROM_API);
         }
     }

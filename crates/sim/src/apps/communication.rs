@@ -291,6 +291,105 @@ pub fn toolbar_action(
     })
 }
 
+/// A list row's leading icon: `size_dp` square, 16dp in from the row's start, centred on it.
+pub fn leading_icon(
+    sys: &System,
+    row: Bounds,
+    size_dp: f32,
+    icon: &'static str,
+    color: [u8; 4],
+) -> View {
+    let m = sys.metrics;
+    let size = m.dp(size_dp);
+    View::new(
+        class::IMAGE_VIEW,
+        at(row, m.dp(16.0), (row.height() - size) / 2, size, size),
+    )
+    .style(Style {
+        icon: Some(icon),
+        text_color: Some(color),
+        ..Style::default()
+    })
+}
+
+/// A list row's one-line label, `left_dp` in and ending 16dp before the row's end, centred on it.
+pub fn row_label(
+    sys: &System,
+    row: Bounds,
+    left_dp: f32,
+    text: impl Into<String>,
+    style: Style,
+) -> View {
+    let m = sys.metrics;
+    let left = m.dp(left_dp);
+    View::new(
+        class::TEXT_VIEW,
+        at(
+            row,
+            left,
+            (row.height() - m.sp(24.0)) / 2,
+            row.width() - left - m.dp(16.0),
+            m.sp(24.0),
+        ),
+    )
+    .text(text)
+    .style(style)
+}
+
+/// An overflow menu dropped under the toolbar's right edge, `width_dp` wide: one row per (tag,
+/// title), each a `TextView` with `item_id`; a tap outside it is `menu_dismiss`.
+pub fn overflow_menu(
+    sys: &System,
+    items: &[(&str, &str)],
+    width_dp: f32,
+    list_id: &str,
+    item_id: &str,
+) -> View {
+    let m = sys.metrics;
+    let p = palette(sys);
+    let c = m.content;
+    let row_h = m.dp(48.0);
+    let width = m.dp(width_dp);
+    let list = Bounds::new(
+        c.right - width - m.dp(8.0),
+        c.top + m.dp(8.0),
+        c.right - m.dp(8.0),
+        c.top + m.dp(8.0) + row_h * items.len() as i32 + m.dp(16.0),
+    );
+    let rows = items.iter().enumerate().map(|(i, (tag, title))| {
+        View::new(
+            class::TEXT_VIEW,
+            at(
+                list,
+                m.dp(16.0),
+                m.dp(8.0) + row_h * i as i32,
+                width - m.dp(32.0),
+                row_h,
+            ),
+        )
+        .id(item_id)
+        .text(*title)
+        .on_click(*tag)
+        .style(Style {
+            text_color: Some(p.on_surface),
+            text_size_sp: Some(16.0),
+            ..Style::default()
+        })
+    });
+    View::new(class::FRAME_LAYOUT, c)
+        .on_click("menu_dismiss")
+        .child(
+            View::new(class::LIST_VIEW, list)
+                .id(list_id)
+                .style(Style {
+                    background: Some(p.surface),
+                    corner_radius: m.dp(4.0),
+                    ..Style::default()
+                })
+                .children(rows),
+        )
+}
+
 /// A floating action button in the bottom-right corner of `area`.
 pub fn fab(sys: &System, area: Bounds, text: &str, desc: &str, icon: &'static str) -> View {
     let m = sys.metrics;

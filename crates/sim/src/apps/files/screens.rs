@@ -95,22 +95,7 @@ fn item(sys: &System, b: Bounds, e: &Entry, selected: bool) -> View {
             ..Style::default()
         })
         .child(
-            View::new(
-                class::IMAGE_VIEW,
-                at(
-                    b,
-                    m.dp(16.0),
-                    (b.height() - m.dp(40.0)) / 2,
-                    m.dp(40.0),
-                    m.dp(40.0),
-                ),
-            )
-            .id(id("icon_mime"))
-            .style(Style {
-                icon: Some(icon),
-                text_color: Some(p.secondary_text),
-                ..Style::default()
-            }),
+            communication::leading_icon(sys, b, 40.0, icon, p.secondary_text).id(id("icon_mime")),
         )
         .child(
             View::new(
@@ -296,37 +281,18 @@ pub(super) fn drawer(sys: &System, current: Root) -> View {
                 ..Style::default()
             })
             .child(
-                View::new(
-                    class::IMAGE_VIEW,
-                    at(
-                        b,
-                        m.dp(16.0),
-                        (b.height() - m.dp(24.0)) / 2,
-                        m.dp(24.0),
-                        m.dp(24.0),
-                    ),
-                )
-                .id("android:id/icon")
-                .style(Style {
-                    icon: Some(root.icon()),
-                    text_color: Some(p.secondary_text),
-                    ..Style::default()
-                }),
+                communication::leading_icon(sys, b, 24.0, root.icon(), p.secondary_text)
+                    .id("android:id/icon"),
             )
             .child(
-                View::new(
-                    class::TEXT_VIEW,
-                    at(
-                        b,
-                        m.dp(72.0),
-                        (b.height() - m.sp(24.0)) / 2,
-                        b.width() - m.dp(88.0),
-                        m.sp(24.0),
-                    ),
+                communication::row_label(
+                    sys,
+                    b,
+                    72.0,
+                    root.title(sys),
+                    text_style(16.0, p.on_surface),
                 )
-                .id("android:id/title")
-                .text(root.title(sys))
-                .style(text_style(16.0, p.on_surface)),
+                .id("android:id/title"),
             )
     });
     let drawer = View::new(class::LINEAR_LAYOUT, panel)

@@ -199,43 +199,16 @@ pub(super) fn viewer(sys: &System, path: &str) -> View {
 
 /// The viewer's overflow menu, under the toolbar's right edge.
 pub(super) fn menu(sys: &System) -> View {
-    let m = sys.metrics;
-    let p = palette(sys);
-    let c = m.content;
-    let items = [("menu_copy_to", "copy_to"), ("menu_move_to", "move_to")];
-    let row_h = m.dp(48.0);
-    let width = m.dp(200.0);
-    let list = Bounds::new(
-        c.right - width - m.dp(8.0),
-        c.top + m.dp(8.0),
-        c.right - m.dp(8.0),
-        c.top + m.dp(8.0) + row_h * items.len() as i32 + m.dp(16.0),
-    );
-    let rows = items.iter().enumerate().map(|(i, (tag, name))| {
-        View::new(
-            class::TEXT_VIEW,
-            at(list, 0, m.dp(8.0) + row_h * i as i32, width, row_h),
-        )
-        .id("android:id/title")
-        .text(tr(sys, name))
-        .on_click(*tag)
-        .style(Style {
-            text_color: Some(p.on_surface),
-            text_size_sp: Some(16.0),
-            ..Style::default()
-        })
-    });
-    View::new(class::FRAME_LAYOUT, c)
-        .on_click("menu_dismiss")
-        .child(
-            View::new(class::LIST_VIEW, list)
-                .style(Style {
-                    background: Some(p.surface),
-                    corner_radius: m.dp(4.0),
-                    ..Style::default()
-                })
-                .children(rows),
-        )
+    communication::overflow_menu(
+        sys,
+        &[
+            ("menu_copy_to", tr(sys, "copy_to")),
+            ("menu_move_to", tr(sys, "move_to")),
+        ],
+        200.0,
+        "",
+        "android:id/title",
+    )
 }
 
 /// PickDirectoryDialog: the gallery's folders but the image's own, a tap picks one; "Other

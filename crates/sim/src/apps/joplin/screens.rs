@@ -233,37 +233,16 @@ pub(super) fn with_sidebar(
                 background: picked.then_some(SIDEBAR_PICKED),
                 ..Style::default()
             })
+            .child(communication::leading_icon(
+                sys,
+                b,
+                24.0,
+                icon,
+                SIDEBAR_TEXT,
+            ))
             .child(
-                View::new(
-                    class::IMAGE_VIEW,
-                    at(
-                        b,
-                        m.dp(16.0),
-                        (b.height() - m.dp(24.0)) / 2,
-                        m.dp(24.0),
-                        m.dp(24.0),
-                    ),
-                )
-                .style(Style {
-                    icon: Some(icon),
-                    text_color: Some(SIDEBAR_TEXT),
-                    ..Style::default()
-                }),
-            )
-            .child(
-                View::new(
-                    class::TEXT_VIEW,
-                    at(
-                        b,
-                        m.dp(56.0),
-                        (b.height() - m.sp(24.0)) / 2,
-                        b.width() - m.dp(72.0),
-                        m.sp(24.0),
-                    ),
-                )
-                .id(rid("sidebar_item_title"))
-                .text(text)
-                .style(text_style(16.0, SIDEBAR_TEXT)),
+                communication::row_label(sys, b, 56.0, text, text_style(16.0, SIDEBAR_TEXT))
+                    .id(rid("sidebar_item_title")),
             )
     };
     children.push(item(

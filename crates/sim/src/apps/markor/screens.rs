@@ -208,22 +208,8 @@ fn row(
             ..Style::default()
         })
         .child(
-            View::new(
-                class::IMAGE_VIEW,
-                at(
-                    b,
-                    m.dp(16.0),
-                    (b.height() - m.dp(40.0)) / 2,
-                    m.dp(40.0),
-                    m.dp(40.0),
-                ),
-            )
-            .id(id("ui__filesystem_item__image"))
-            .style(Style {
-                icon: Some(icon),
-                text_color: Some(PRIMARY),
-                ..Style::default()
-            }),
+            communication::leading_icon(sys, b, 40.0, icon, PRIMARY)
+                .id(id("ui__filesystem_item__image")),
         )
         .child(
             View::new(

@@ -736,38 +736,29 @@ pub(super) fn render_picker(sys: &System, dir: &str, name: &str) -> View {
             let b = communication::row_bounds(body, body.top, h, i);
             let mut v = View::new(class::LINEAR_LAYOUT, b)
                 .id(picker_id("item_root"))
+                .child(communication::leading_icon(
+                    sys,
+                    b,
+                    32.0,
+                    if e.is_dir { "folder" } else { "file" },
+                    p.secondary_text,
+                ))
                 .child(
-                    View::new(
-                        class::IMAGE_VIEW,
-                        at(b, m.dp(16.0), (h - m.dp(32.0)) / 2, m.dp(32.0), m.dp(32.0)),
-                    )
-                    .style(Style {
-                        icon: Some(if e.is_dir { "folder" } else { "file" }),
-                        text_color: Some(p.secondary_text),
-                        ..Style::default()
-                    }),
-                )
-                .child(
-                    View::new(
-                        class::TEXT_VIEW,
-                        at(
-                            b,
-                            m.dp(72.0),
-                            (h - m.sp(24.0)) / 2,
-                            b.width() - m.dp(88.0),
-                            m.sp(24.0),
+                    communication::row_label(
+                        sys,
+                        b,
+                        72.0,
+                        e.name.clone(),
+                        text_style(
+                            16.0,
+                            if e.is_dir {
+                                p.on_surface
+                            } else {
+                                p.secondary_text
+                            },
                         ),
                     )
-                    .id("android:id/title")
-                    .text(e.name.clone())
-                    .style(text_style(
-                        16.0,
-                        if e.is_dir {
-                            p.on_surface
-                        } else {
-                            p.secondary_text
-                        },
-                    )),
+                    .id("android:id/title"),
                 );
             if e.is_dir {
                 v = v.on_click(format!("picker_dir:{}", e.name));
