@@ -447,6 +447,49 @@ pub fn facts(before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
     out
 }
 
+/// The files the goal names by file name that did not change (a goal's "the recipes in
+/// recipes.txt"): what changed leaves them out, yet a judge needs them to tell a right copy from a
+/// wrong one. A small text file's words are given; another file only its `ls -l` line (an image's
+/// content is on the screens, if anywhere).
+pub fn named_in_goal(goal: &str, before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
+    let goal = goal.to_lowercase();
+    let named = |path: &str| {
+        let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+        // A file name, not a word that happens to end a path ("a" in "a.txt" is no name).
+        name.contains('.')
+            && goal.match_indices(&name).any(|(i, _)| {
+                let before = goal[..i].chars().next_back();
+                let after = goal[i + name.len()..].chars().next();
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+    };
+    let mut out = Vec::new();
+    for (path, line) in &after.files {
+        if !named(path) || before.files.get(path) != Some(line) {
+            continue;
+        }
+        let text = after.texts.get(path);
+        if text.is_some() && before.texts.get(path) != text {
+            continue;
+        }
+        let source = "named in the goal, unchanged since setup".to_string();
+        match text {
+            Some(text) => out.push(Fact {
+                source,
+                command: facts::cat_command(path),
+                output: text.clone(),
+            }),
+            None => out.push(Fact {
+                source,
+                command: format!("ls -l {}", droidmcp_device::command::sh_quote(path)),
+                output: line.clone(),
+            }),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -515,5 +558,43 @@ mod tests {
         assert!(!is_small_text("/sdcard/DCIM/a.jpg", "120 2024-06-05 08:01"));
         assert!(!is_small_text("/sdcard/big.txt", "99999 2024-06-05 08:01"));
         assert!(super::facts(&before, &before).is_empty());
+    }
+
+    #[test]
+    fn unchanged_files_the_goal_names_are_shown_and_no_others() {
+        let mut before = PhoneState::default();
+        for (path, line) in [
+            (
+                "/sdcard/Documents/Markor/recipes.txt",
+                "80 2024-06-05 08:00",
+            ),
+            ("/sdcard/Documents/Markor/other.txt", "5 2024-06-05 08:00"),
+            ("/sdcard/DCIM/expenses.jpg", "9000 2024-06-05 08:00"),
+            ("/sdcard/Download/myrecipes.txt", "5 2024-06-05 08:00"),
+            ("/sdcard/notes.md", "5 2024-06-05 08:00"),
+        ] {
+            before.files.insert(path.into(), line.into());
+        }
+        before.texts.insert(
+            "/sdcard/Documents/Markor/recipes.txt".into(),
+            "Tacos: 4 servings".into(),
+        );
+        before.texts.insert("/sdcard/notes.md".into(), "old".into());
+        let mut after = before.clone();
+        after.texts.insert("/sdcard/notes.md".into(), "new".into());
+        let goal = "Add the recipes from Recipes.txt in Markor, and the expenses in expenses.jpg; \
+                    notes.md too.";
+        let text: Vec<String> = named_in_goal(goal, &before, &after)
+            .iter()
+            .map(|f| format!("{} | {} | {}", f.command, f.source, f.output))
+            .collect();
+        // notes.md changed (what changed shows it); myrecipes.txt only contains the name.
+        assert_eq!(
+            text,
+            [
+                "ls -l /sdcard/DCIM/expenses.jpg | named in the goal, unchanged since setup | 9000 2024-06-05 08:00",
+                "cat /sdcard/Documents/Markor/recipes.txt | named in the goal, unchanged since setup | Tacos: 4 servings",
+            ]
+        );
     }
 }

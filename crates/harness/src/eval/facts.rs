@@ -23,9 +23,14 @@ pub struct Fact {
 const MAX_OUTPUT: usize = 12_000;
 
 /// Reads the facts at an episode's end: the phone's clock (so a judge knows what "today" was),
-/// then everything that changed since `setup` (the state read when setup was done, when it was).
-/// Only a lost device is an error; a read that fails becomes a fact saying so.
-pub async fn read(shell: &dyn Shell, setup: Option<&PhoneState>) -> Result<Vec<Fact>, ShellError> {
+/// then everything that changed since `setup` (the state read when setup was done, when it was),
+/// then the unchanged files the goal names. Only a lost device is an error; a read that fails
+/// becomes a fact saying so.
+pub async fn read(
+    shell: &dyn Shell,
+    setup: Option<&PhoneState>,
+    goal: &str,
+) -> Result<Vec<Fact>, ShellError> {
     let mut facts: Vec<Fact> = Vec::new();
     for command in ["date", CLOCK] {
         let output = exec(shell, command).await?;
@@ -37,7 +42,9 @@ pub async fn read(shell: &dyn Shell, setup: Option<&PhoneState>) -> Result<Vec<F
     }
     if let Some(setup) = setup {
         let now = changes::read(shell).await?;
-        facts.extend(changes::facts(setup, &now).into_iter().map(|f| Fact {
+        let changed = changes::facts(setup, &now);
+        let named = changes::named_in_goal(goal, setup, &now);
+        facts.extend(changed.into_iter().chain(named).map(|f| Fact {
             output: cap(f.output),
             ..f
         }));
