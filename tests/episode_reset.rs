@@ -133,6 +133,34 @@ async fn starting_an_episode_aborts_the_one_running_on_that_phone() {
     assert_eq!(stored["restored"], true);
 }
 
+/// Finishing takes the verdict: what is done on the phone afterwards (here over adb, as a person
+/// or another tool would) cannot change it, and the next episode's start ends the finished one
+/// instead of aborting it.
+#[tokio::test]
+async fn a_finished_episode_keeps_its_verdict_and_the_next_start_ends_it() {
+    let phone = boot(2);
+    let eps = episodes(&phone, Some(Store::in_memory().unwrap()));
+    let a = eps
+        .start("aw.settings.wifi_off", Some(1), &BTreeMap::new(), None)
+        .await
+        .unwrap();
+    sh(&phone, "settings put global wifi_on 0");
+    eps.finish(&a.episode).await.unwrap();
+    let report = eps.check(&a.episode).await.unwrap();
+    assert!(report.verdict.success && !report.provisional, "{report:?}");
+    // Wi-Fi back on after the agent said it was done: the verdict stands.
+    sh(&phone, "settings put global wifi_on 1");
+    let again = eps.check(&a.episode).await.unwrap();
+    assert_eq!(again, report);
+
+    eps.start(B, Some(2), &BTreeMap::new(), None).await.unwrap();
+    let summary = eps.summary(&a.episode).await.unwrap();
+    assert_eq!(summary.status, Status::Ended);
+    assert_eq!(summary.abort_reason, None);
+    let stored = eps.export(&a.episode).unwrap();
+    assert_eq!(stored["status"], "ended", "{stored}");
+}
+
 #[tokio::test]
 async fn a_phone_keeping_real_time_is_on_real_time_again_when_an_episode_ends() {
     let phone = Phone::new(SimConfig {

@@ -313,6 +313,118 @@ async fn abandoned_sessions_do_not_lock_a_new_client_out_and_their_episode_is_ke
     assert_eq!(status, 200, "{report}");
 }
 
+/// After `task_finish` an action still reaches the phone, but it is no step of the episode: its
+/// reply says so, the step counter does not move, and the step limit cannot fail the episode.
+#[tokio::test]
+async fn actions_after_finishing_are_not_steps_and_cannot_fail_the_episode() {
+    let served = Served::start(None).await;
+    let url = served.mcp();
+    let sid = open_session(&url).await;
+    let started = tool(
+        &url,
+        &sid,
+        "task_start",
+        json!({"task": "aw.settings.wifi_off", "seed": 1}),
+    )
+    .await;
+    let episode = started["structuredContent"]["episode"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{started}"))
+        .to_string();
+    let max = started["structuredContent"]["max_steps"].as_u64().unwrap();
+    tool(&url, &sid, "press_key", json!({"key": "home"})).await;
+    let finished = tool(&url, &sid, "task_finish", json!({"episode": episode})).await;
+    assert_ne!(finished["isError"], true, "{finished}");
+    let harness = served.harness_token();
+    let path = format!("/v1/episodes/{episode}/check");
+    let (status, before) = served.rest("POST", &path, Some(&harness)).await;
+    assert_eq!(status, 200, "{before}");
+    let before: Value = serde_json::from_str(&before).unwrap();
+    for _ in 0..=max {
+        let r = tool(&url, &sid, "press_key", json!({"key": "home"})).await;
+        let text = r["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(
+            text.contains("is finished") && text.contains("not part of the episode"),
+            "{r}"
+        );
+        assert_eq!(
+            r["structuredContent"]["episode"]["step"],
+            Value::Null,
+            "{r}"
+        );
+    }
+    let (status, after) = served.rest("POST", &path, Some(&harness)).await;
+    assert_eq!(status, 200, "{after}");
+    let after: Value = serde_json::from_str(&after).unwrap();
+    assert_eq!(after, before);
+    assert_eq!(after["steps_used"], 1, "{after}");
+}
+
+/// A full-size PNG of a photo is larger than an MCP client takes in one message (the Python
+/// SDK's HTTP client refuses an event over 1 MiB): the server makes it smaller until it fits and
+/// the reply says so; a screenshot that fits is left as asked.
+#[tokio::test]
+async fn a_screenshot_too_large_for_one_message_is_made_smaller_and_says_so() {
+    let served = Served::start(None).await;
+    let url = served.mcp();
+    let sid = open_session(&url).await;
+    let image = |r: &Value| -> Vec<u8> {
+        use base64::Engine;
+        let data = r["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["type"] == "image")
+            .unwrap_or_else(|| panic!("{r}"))["data"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .unwrap()
+    };
+    let small = tool(
+        &url,
+        &sid,
+        "screenshot",
+        json!({"format": "png", "max_edge": 2400}),
+    )
+    .await;
+    assert_eq!(small["structuredContent"]["height"], 2400, "{small}");
+    assert!(small["structuredContent"]["shrunk_from_max_edge"].is_null());
+    // The receipts' photos AndroidWorld's gallery task pushes, one shown over the whole screen.
+    tool(
+        &url,
+        &sid,
+        "task_start",
+        json!({"task": "aw.expense.add_multiple_from_gallery", "seed": 1}),
+    )
+    .await;
+    tool(&url, &sid, "open_app", json!({"app": "Gallery"})).await;
+    tool(&url, &sid, "tap", json!({"text": "DCIM"})).await;
+    tool(&url, &sid, "tap", json!({"text": "expenses.jpg"})).await;
+    let big = tool(
+        &url,
+        &sid,
+        "screenshot",
+        json!({"format": "png", "max_edge": 2400}),
+    )
+    .await;
+    let png = image(&big);
+    assert!(png.len() <= 640 * 1024, "{} bytes", png.len());
+    assert_eq!(
+        big["structuredContent"]["shrunk_from_max_edge"], 2400,
+        "{}",
+        big["structuredContent"]
+    );
+    let text = big["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("not the 2400 px asked"), "{text}");
+    let edge = big["structuredContent"]["height"].as_u64().unwrap();
+    assert!((256..2400).contains(&edge), "{edge}");
+    let decoded = image::load_from_memory(&png).unwrap();
+    assert_eq!(decoded.height() as u64, edge);
+}
+
 /// What costs a step is what the tool list says changes the phone: read-only tools cost none and
 /// `wait`, a step as AndroidWorld counts it, is not read-only; a call refused with the phone left
 /// as it was (an app that is not installed) costs none; `history` marks each episode's stretch and

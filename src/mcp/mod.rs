@@ -223,13 +223,44 @@ impl DroidMcp {
             Err(e) => return Ok(reply::error(&e, 0)),
         };
         let (ctl, progress) = self.control(&ctx);
-        let result = session.observe(&opts, &ctl).await;
+        let (result, asked) = observe_fitting(&session, opts, &ctl).await;
         progress.finish().await;
         let elapsed = started.elapsed().as_millis() as u64;
         Ok(match result {
-            Ok(obs) => reply::observation(&obs, elapsed),
+            Ok(obs) => reply::shrunk(reply::observation(&obs, elapsed), &obs, asked),
             Err(e) => reply::error(&e, elapsed),
         })
+    }
+}
+
+/// The largest screenshot a reply carries, in encoded bytes. MCP clients take a reply as one
+/// message and the official Python SDK's HTTP client refuses a server-sent event over 1 MiB; base64
+/// makes the image 4/3 its size, and the element list and JSON need room beside it.
+pub(crate) const MAX_IMAGE_BYTES: usize = 640 * 1024;
+
+/// Observes with `opts`; a screenshot over [`MAX_IMAGE_BYTES`] is taken again with its long edge
+/// cut by a quarter until it fits (never below 256 px). Returns the long edge asked for when the
+/// image had to be made smaller, so the reply can say so.
+pub(crate) async fn observe_fitting(
+    session: &Session,
+    mut opts: ObserveOptions,
+    ctl: &Control,
+) -> (
+    Result<crate::session::Observation, SessionError>,
+    Option<u32>,
+) {
+    let mut asked = None;
+    loop {
+        let result = session.observe(&opts, ctl).await;
+        let too_big = matches!(&result, Ok(obs) if obs
+            .screenshot
+            .as_ref()
+            .is_some_and(|s| s.bytes.len() > MAX_IMAGE_BYTES));
+        if !too_big || opts.max_edge <= 256 {
+            return (result, asked);
+        }
+        asked.get_or_insert(opts.max_edge);
+        opts.max_edge = (opts.max_edge * 3 / 4).max(256);
     }
 }
 

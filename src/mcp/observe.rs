@@ -81,14 +81,17 @@ impl DroidMcp {
             Err(e) => return Ok(reply::error(&e, 0)),
         };
         let (ctl, progress) = self.control(&ctx);
-        let result = session.observe(&opts, &ctl).await;
+        let (result, asked) = super::observe_fitting(&session, opts, &ctl).await;
         progress.finish().await;
         let elapsed = started.elapsed().as_millis() as u64;
         Ok(match result {
-            Ok(obs) => match &obs.screenshot {
-                Some(shot) => reply::screenshot(shot, elapsed),
-                None => reply::observation(&obs, elapsed),
-            },
+            Ok(obs) => {
+                let r = match &obs.screenshot {
+                    Some(shot) => reply::screenshot(shot, elapsed),
+                    None => reply::observation(&obs, elapsed),
+                };
+                reply::shrunk(r, &obs, asked)
+            }
             Err(e) => reply::error(&e, elapsed),
         })
     }

@@ -303,6 +303,28 @@ pub fn image(shot: &Screenshot) -> ContentBlock {
     )
 }
 
+/// Says in `r` that its screenshot was made smaller than the `asked` long edge to fit a message
+/// (see [`super::MAX_IMAGE_BYTES`]); `r` as it is when nothing was shrunk.
+pub fn shrunk(mut r: CallToolResult, obs: &Observation, asked: Option<u32>) -> CallToolResult {
+    let (Some(asked), Some(shot)) = (asked, &obs.screenshot) else {
+        return r;
+    };
+    let edge = shot.width.max(shot.height);
+    let note = format!(
+        "(the image was made {edge} px on its long edge, not the {asked} px asked, to stay \
+         under {} KiB: MCP clients refuse larger messages; ask for jpeg for more pixels)",
+        super::MAX_IMAGE_BYTES / 1024
+    );
+    if let Some(ContentBlock::Text(t)) = r.content.first_mut() {
+        t.text.push('\n');
+        t.text.push_str(&note);
+    }
+    if let Some(v) = &mut r.structured_content {
+        v["shrunk_from_max_edge"] = json!(asked);
+    }
+    r
+}
+
 pub fn screenshot(shot: &Screenshot, elapsed_ms: u64) -> CallToolResult {
     let mut r = CallToolResult::success(vec![
         ContentBlock::text(format!(

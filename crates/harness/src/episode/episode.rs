@@ -43,6 +43,9 @@ pub struct Episode {
     pub(super) last: Option<Verdict>,
     /// The last check ran while the episode was running.
     pub(super) provisional: bool,
+    /// The check taken once the agent finished or answered: the episode's verdict, which what is
+    /// done on the phone afterwards cannot change.
+    settled: Option<Report>,
     /// Setup began from the phone's boot snapshot (`avd snapshot load default_boot`); false on a
     /// phone without snapshots, where setup alone decides what the task finds.
     pub(super) restored: bool,
@@ -116,6 +119,7 @@ impl Episode {
             abort_reason: None,
             last: None,
             provisional: false,
+            settled: None,
             restored: false,
             boot_id: None,
             baseline,
@@ -199,9 +203,15 @@ impl Episode {
         if !self.status.is_open() {
             return;
         }
-        self.status = Status::Aborted;
+        if self.status == Status::Finished {
+            // The agent was done and its verdict taken: the next start ends it (the new
+            // episode's restore undoes what teardown would), it does not abort it.
+            self.status = Status::Ended;
+        } else {
+            self.status = Status::Aborted;
+            self.abort_reason = Some(reason.to_string());
+        }
         self.ended_at = Some(now());
-        self.abort_reason = Some(reason.to_string());
         self.persist();
     }
 
@@ -369,6 +379,18 @@ impl Episode {
     /// as failed.
     pub async fn record_step(&mut self, step: &Step) -> Result<StepOutcome, EpisodeError> {
         self.open("recording a step")?;
+        if self.status == Status::Finished {
+            return Err(EpisodeError::Closed {
+                id: self.id.clone(),
+                status: self.status.as_str(),
+                what: "recording a step",
+                reason: Some(
+                    "the agent declared the task done; what is done on the phone now is not \
+                     part of the episode and cannot change its verdict"
+                        .into(),
+                ),
+            });
+        }
         if step.refused {
             // Nothing reached the phone: an attempt in the phone's log, not a step of the episode.
             let used = self.steps.len() as u32;
@@ -446,7 +468,8 @@ impl Episode {
             .await?;
         // Taken for the read and put back: a later final check reads against it again.
         let setup = self.setup_state.take();
-        let read = eval::facts::read(self.shell.as_ref(), setup.as_ref()).await;
+        let read =
+            eval::facts::read(self.shell.as_ref(), setup.as_ref(), &self.instance.goal).await;
         self.setup_state = setup;
         let facts = match read {
             Ok(facts) => facts,
@@ -604,6 +627,9 @@ impl Episode {
     /// Evaluates every check and scores the episode; results are stored as one evaluation run.
     pub async fn check(&mut self) -> Result<Report, EpisodeError> {
         self.open("checking")?;
+        if let Some(settled) = &self.settled {
+            return Ok(settled.clone());
+        }
         self.same_boot().await?;
         if self.status != Status::Running {
             self.keep_end_state().await?;
@@ -680,7 +706,7 @@ impl Episode {
         self.last = Some(verdict.clone());
         self.provisional = self.status == Status::Running;
         self.persist();
-        Ok(Report {
+        let report = Report {
             episode: self.id.clone(),
             task: task.id.clone(),
             status: self.status,
@@ -690,7 +716,11 @@ impl Episode {
             max_steps: task.max_steps,
             metrics,
             answer: self.answer.clone(),
-        })
+        };
+        if self.status == Status::Finished {
+            self.settled = Some(report.clone());
+        }
+        Ok(report)
     }
 
     /// Runs teardown (failures are logged, not fatal) and closes the episode.

@@ -254,12 +254,21 @@ impl Episodes {
         None
     }
 
+    /// Records the answer and takes the episode's verdict at once, so nothing done on the phone
+    /// afterwards (by the agent or anyone else) changes it.
     pub async fn answer(&self, id: &str, text: &str) -> Result<(), EpisodeError> {
-        self.get(id)?.lock().await.answer(text)
+        let ep = self.get(id)?;
+        let mut ep = ep.lock().await;
+        ep.answer(text)?;
+        ep.check().await.map(drop)
     }
 
+    /// Declares the task done and takes the episode's verdict at once (see [`Self::answer`]).
     pub async fn finish(&self, id: &str) -> Result<(), EpisodeError> {
-        self.get(id)?.lock().await.finish()
+        let ep = self.get(id)?;
+        let mut ep = ep.lock().await;
+        ep.finish()?;
+        ep.check().await.map(drop)
     }
 
     pub async fn check(&self, id: &str) -> Result<Report, EpisodeError> {
