@@ -153,6 +153,19 @@ async fn tool(url: &str, session: &str, name: &str, args: Value) -> Value {
     msg["result"].clone()
 }
 
+/// Starts a task episode over MCP: its id and step limit.
+async fn start_task(url: &str, session: &str, task: &str) -> (String, u64) {
+    let started = tool(url, session, "task_start", json!({"task": task, "seed": 1})).await;
+    let episode = started["structuredContent"]["episode"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{started}"))
+        .to_string();
+    let max = started["structuredContent"]["max_steps"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{started}"));
+    (episode, max)
+}
+
 /// Every path of the harness's door: the documented ones from `/openapi.json` that are not the
 /// phone's, and the rest by hand.
 async fn harness_paths(served: &Served, token: &str) -> Vec<(String, String)> {
@@ -262,17 +275,7 @@ async fn abandoned_sessions_do_not_lock_a_new_client_out_and_their_episode_is_ke
     let url = served.mcp();
     // A client starts an episode, then it and 64 more sessions are abandoned (no DELETE).
     let first = open_session(&url).await;
-    let started = tool(
-        &url,
-        &first,
-        "task_start",
-        json!({"task": "aw.settings.wifi_off", "seed": 1}),
-    )
-    .await;
-    let episode = started["structuredContent"]["episode"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{started}"))
-        .to_string();
+    let (episode, _) = start_task(&url, &first, "aw.settings.wifi_off").await;
     for _ in 0..64 {
         let (status, sid, _) = mcp(&url, None, initialize()).await;
         assert_eq!(status, 200);
@@ -320,18 +323,7 @@ async fn actions_after_finishing_are_not_steps_and_cannot_fail_the_episode() {
     let served = Served::start(None).await;
     let url = served.mcp();
     let sid = open_session(&url).await;
-    let started = tool(
-        &url,
-        &sid,
-        "task_start",
-        json!({"task": "aw.settings.wifi_off", "seed": 1}),
-    )
-    .await;
-    let episode = started["structuredContent"]["episode"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{started}"))
-        .to_string();
-    let max = started["structuredContent"]["max_steps"].as_u64().unwrap();
+    let (episode, max) = start_task(&url, &sid, "aw.settings.wifi_off").await;
     tool(&url, &sid, "press_key", json!({"key": "home"})).await;
     let finished = tool(&url, &sid, "task_finish", json!({"episode": episode})).await;
     assert_ne!(finished["isError"], true, "{finished}");
@@ -393,13 +385,7 @@ async fn a_screenshot_too_large_for_one_message_is_made_smaller_and_says_so() {
     assert_eq!(small["structuredContent"]["height"], 2400, "{small}");
     assert!(small["structuredContent"]["shrunk_from_max_edge"].is_null());
     // The receipts' photos AndroidWorld's gallery task pushes, one shown over the whole screen.
-    tool(
-        &url,
-        &sid,
-        "task_start",
-        json!({"task": "aw.expense.add_multiple_from_gallery", "seed": 1}),
-    )
-    .await;
+    start_task(&url, &sid, "aw.expense.add_multiple_from_gallery").await;
     tool(&url, &sid, "open_app", json!({"app": "Gallery"})).await;
     tool(&url, &sid, "tap", json!({"text": "DCIM"})).await;
     tool(&url, &sid, "tap", json!({"text": "expenses.jpg"})).await;
@@ -446,18 +432,7 @@ async fn read_only_tools_and_refusals_cost_no_step_and_history_numbers_steps_by_
     assert!(!read_only.contains(&"wait".to_string()), "{read_only:?}");
     // One step before any episode.
     tool(&url, &sid, "press_key", json!({"key": "home"})).await;
-    let started = tool(
-        &url,
-        &sid,
-        "task_start",
-        json!({"task": "aw.settings.wifi_on", "seed": 1}),
-    )
-    .await;
-    let episode = started["structuredContent"]["episode"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{started}"))
-        .to_string();
-    let max = started["structuredContent"]["max_steps"].as_u64().unwrap();
+    let (episode, max) = start_task(&url, &sid, "aw.settings.wifi_on").await;
     for name in &read_only {
         tool(&url, &sid, name, json!({})).await;
     }
@@ -473,13 +448,13 @@ async fn read_only_tools_and_refusals_cost_no_step_and_history_numbers_steps_by_
     );
     let opened = tool(&url, &sid, "open_app", json!({"app": "Settings"})).await;
     assert_eq!(left(&opened), Some(max - 2), "{opened}");
+    // During the episode the agent's history is the episode's own: what was done on the phone
+    // before (another run of the same task, say) is not shown.
     let history = tool(&url, &sid, "history", json!({})).await;
-    let text = history["content"][0]["text"].as_str().unwrap();
+    let text = history["content"][0]["text"].as_str().unwrap().to_string();
     let lines: Vec<&str> = text.lines().skip(1).collect();
-    assert_eq!(lines[0], "— outside any task episode —", "{text}");
-    assert!(lines[1].starts_with("1. press_key"), "{text}");
-    assert_eq!(lines[2], format!("— episode {episode} —"), "{text}");
-    let numbered: Vec<String> = lines[3..]
+    assert_eq!(lines[0], format!("— episode {episode} —"), "{text}");
+    let numbered: Vec<String> = lines[1..]
         .iter()
         .map(|l| l.split(" (").next().unwrap().to_string())
         .collect();
@@ -492,4 +467,21 @@ async fn read_only_tools_and_refusals_cost_no_step_and_history_numbers_steps_by_
         ],
         "{text}"
     );
+    // Once it has ended, the phone's whole log is shown in stretches.
+    let harness = served.harness_token();
+    let (status, body) = served
+        .rest(
+            "POST",
+            &format!("/v1/episodes/{episode}/end"),
+            Some(&harness),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let history = tool(&url, &sid, "history", json!({})).await;
+    let text = history["content"][0]["text"].as_str().unwrap();
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(lines[0], "— outside any task episode —", "{text}");
+    assert!(lines[1].starts_with("1. press_key"), "{text}");
+    assert_eq!(lines[2], format!("— episode {episode} —"), "{text}");
+    assert_eq!(lines.len(), 6, "{text}");
 }

@@ -264,6 +264,10 @@ mod joplin {
             texts(&phone, "sidebar_item_title"),
             ["All notes", "Recipes", "Work"]
         );
+        // The open sidebar hides the list it covers from accessibility, as DrawerLayout does: an
+        // agent is never offered a note it cannot touch.
+        assert!(texts(&phone, "note_title").is_empty());
+        assert!(texts(&phone, "sidebar_button").is_empty());
         let h = screen(&phone);
         tap(
             &phone,

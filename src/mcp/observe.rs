@@ -25,6 +25,16 @@ Each element is one line: `ID ROLE @X,Y [actions] [state] [: strings]`, e.g. `12
 - state words: checked/unchecked, selected, focused, disabled, password, empty (no text), `at~42%` (a slider's thumb, read from the screen), and on scrollables more-up/more-down/more-left/more-right when an item is cut at that edge (no word does not prove the end).
 - `: strings`: text, description and text inside, joined by ` | `; `hint: …` is a field's placeholder, not its content.";
 
+impl DroidMcp {
+    /// The task episode open on the phone `steps` were taken on, if any.
+    async fn open_episode(&self, steps: &[crate::session::Step]) -> Option<String> {
+        let device_key = &steps.last()?.device_key;
+        let ep = self.episodes()?.open_on_device(device_key).await?;
+        let id = ep.lock().await.id.clone();
+        Some(id)
+    }
+}
+
 #[tool_router(router = observe_tools, vis = "pub(super)")]
 impl DroidMcp {
     #[tool(
@@ -200,7 +210,7 @@ impl DroidMcp {
         })
     }
 
-    #[tool(description = "The steps taken on this phone so far (action, time, outcome), oldest first, a page at a time, in stretches marked by task episode. In an episode a step has the number the step counter gave it (from 1); refused attempts, which cost no step, are listed with `-`.",
+    #[tool(description = "The steps taken on this phone so far (action, time, outcome), oldest first, a page at a time, in stretches marked by task episode; during a task episode, only its own steps. In an episode a step has the number the step counter gave it (from 1); refused attempts, which cost no step, are listed with `-`.",
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = super::schema::history()
     )]
@@ -214,6 +224,12 @@ impl DroidMcp {
         };
         let limit = page_limit(a.limit, 20, 100)?;
         let offset = a.offset.unwrap_or(0) as usize;
-        Ok(reply::history(&session.steps().await, offset, limit))
+        let mut steps = session.steps().await;
+        // During a task episode the agent sees its own steps only: an earlier run of the same
+        // task on this phone would show it the way.
+        if let Some(id) = self.open_episode(&steps).await {
+            steps.retain(|s| s.episode.as_ref().is_some_and(|(e, _)| *e == id));
+        }
+        Ok(reply::history(&steps, offset, limit))
     }
 }

@@ -176,7 +176,7 @@ fn tagged<'a>(
 }
 
 impl DroidMcp {
-    fn episodes(&self) -> Option<&std::sync::Arc<Episodes>> {
+    pub(super) fn episodes(&self) -> Option<&std::sync::Arc<Episodes>> {
         self.state.tasks.get()
     }
 

@@ -57,12 +57,12 @@ fn compress(v: &View, out: &mut Vec<View>) {
     if important(v) {
         let mut kept = v.clone();
         kept.children.clear();
-        for c in &v.children {
+        for (_, c) in v.accessible_children() {
             compress(c, &mut kept.children);
         }
         out.push(kept);
     } else {
-        for c in &v.children {
+        for (_, c) in v.accessible_children() {
             compress(c, out);
         }
     }
@@ -102,13 +102,13 @@ fn node(out: &mut String, v: &View, index: usize, drawing_order: usize) {
     );
     escape(out, &v.hint);
     out.push('"');
-    if v.children.is_empty() {
+    if v.accessible_children().next().is_none() {
         out.push_str(" />");
         return;
     }
     out.push('>');
-    for (i, c) in v.children.iter().enumerate() {
-        node(out, c, i, i + 1);
+    for (index, (place, c)) in v.accessible_children().enumerate() {
+        node(out, c, index, place + 1);
     }
     out.push_str("</node>");
 }

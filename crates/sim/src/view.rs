@@ -167,6 +167,11 @@ pub struct View {
     /// A surface that takes a finger's path (a drawing app's canvas): a swipe that starts on it
     /// is delivered as [`crate::app::UiEvent::Stroke`] instead of scrolling or a direction.
     pub draws: bool,
+    /// An open drawer's scrim: the siblings drawn before it are still painted but hidden from
+    /// accessibility (DrawerLayout marks its content `importantForAccessibility` no-hide-
+    /// descendants while a drawer is open), so neither `uiautomator dump` nor an accessibility
+    /// service lists what the drawer covers.
+    pub hides_below: bool,
 }
 
 impl View {
@@ -191,7 +196,25 @@ impl View {
             layout_ltr: false,
             no_soft_input: false,
             draws: false,
+            hides_below: false,
         }
+    }
+
+    /// An open drawer's scrim (see [`View::hides_below`]).
+    pub fn hides_below(mut self) -> Self {
+        self.hides_below = true;
+        self
+    }
+
+    /// The children accessibility sees, each with its place among all the children: those from
+    /// the last one that hides what is below it (see [`View::hides_below`]), else all.
+    pub fn accessible_children(&self) -> impl Iterator<Item = (usize, &View)> {
+        let from = self
+            .children
+            .iter()
+            .rposition(|c| c.hides_below)
+            .unwrap_or(0);
+        self.children.iter().enumerate().skip(from)
     }
 
     /// A drawing surface with this tag (see [`View::draws`]).

@@ -115,7 +115,7 @@ struct Kept<'v> {
 
 fn keep<'v>(v: &'v View, drawing_order: i32) -> Kept<'v> {
     let mut children = Vec::new();
-    for (i, c) in v.children.iter().enumerate() {
+    for (i, c) in v.accessible_children() {
         hoist(c, i as i32 + 1, &mut children);
     }
     Kept {
@@ -130,7 +130,7 @@ fn hoist<'v>(v: &'v View, drawing_order: i32, out: &mut Vec<Kept<'v>>) {
     if dump::important(v) {
         out.push(keep(v, drawing_order));
     } else {
-        for (i, c) in v.children.iter().enumerate() {
+        for (i, c) in v.accessible_children() {
             hoist(c, i as i32 + 1, out);
         }
     }

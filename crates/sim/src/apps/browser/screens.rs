@@ -292,16 +292,8 @@ pub(super) fn history(sys: &System, entries: &[Entry]) -> View {
                 .id(id("list_item"))
                 .on_click(format!("visit:{i}"))
                 .child(
-                    View::new(
-                        class::IMAGE_VIEW,
-                        at(row, m.dp(16.0), m.dp(16.0), m.dp(32.0), m.dp(32.0)),
-                    )
-                    .id(id("favicon"))
-                    .style(Style {
-                        icon: Some("globe"),
-                        text_color: Some(p.secondary_text),
-                        ..Style::default()
-                    }),
+                    communication::leading_icon(sys, row, 32.0, "globe", p.secondary_text)
+                        .id(id("favicon")),
                 )
                 .child(
                     View::new(

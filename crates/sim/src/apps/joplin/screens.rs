@@ -211,6 +211,7 @@ pub(super) fn with_sidebar(
     let scrim = View::new(class::VIEW, c)
         .desc(tr(sys, "close_sidebar"))
         .on_click("scrim")
+        .hides_below()
         .style(Style {
             background: Some([0, 0, 0, 110]),
             ..Style::default()
