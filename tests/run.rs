@@ -877,6 +877,29 @@ async fn judging_a_run_puts_the_panels_verdicts_beside_its_outcomes() {
     let out = judge("nope").await.unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no run named \"nope\""));
+    assert!(failed > 0, "{outcomes:?}");
+    // Where the policy lets the rules decide, the report still compares what the judges said:
+    // the same disagreements, not an agreement the rule's own verdict makes.
+    std::fs::write(
+        panel.join("panel.toml"),
+        "judges = [\"a\", \"b\"]\npolicy = \"rule_first\"\nmode = \"final_state\"\n",
+    )
+    .unwrap();
+    for name in ["a", "b"] {
+        judges.script(name, vec![verdict("success"); rows.len()]);
+    }
+    let out = judge("judged").await.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = RunReport::load("judged", &store, &catalog).unwrap().json();
+    assert_eq!(
+        report["judges"]["disagreements"].as_array().unwrap().len() as u64,
+        failed,
+        "{report}"
+    );
 }
 
 #[tokio::test]

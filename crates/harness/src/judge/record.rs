@@ -226,12 +226,15 @@ pub fn human_verdict(
     rows.next().transpose()
 }
 
-/// The latest panel outcome (`success`, `failure`, `needs_review`, `undecided`) of each episode a
-/// panel judged, by episode id.
+/// The latest verdict of the judges themselves (`success`, `failure`, `needs_review`,
+/// `undecided`) on each episode a panel judged, by episode id: what the panel said, not the
+/// outcome its policy made of it with the rules (under `rule_first` that is the rule's verdict,
+/// which always agrees with the rules).
 pub fn panel_outcomes(
     db: &Connection,
 ) -> rusqlite::Result<std::collections::BTreeMap<String, String>> {
-    let mut stmt = db.prepare("SELECT episode_id, outcome FROM panel_verdicts ORDER BY id")?;
+    let mut stmt =
+        db.prepare("SELECT episode_id, panel_outcome FROM panel_verdicts ORDER BY id")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
     // Later rows overwrite earlier ones: the latest judging of an episode counts.
     rows.collect()
