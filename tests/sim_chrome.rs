@@ -30,6 +30,17 @@ fn tap_id(phone: &Phone, id: &str) {
     tap(phone, by_id(&h, &format!("{ID}{id}")).bounds);
 }
 
+/// The app menu's History.
+fn open_history(phone: &Phone) {
+    tap_id(phone, "menu_button");
+    tap(
+        phone,
+        find(&screen(phone), &|n| n.text == "History")
+            .unwrap()
+            .bounds,
+    );
+}
+
 fn tabs_desc(phone: &Phone) -> String {
     by_id(&screen(phone), &format!("{ID}tab_switcher_button"))
         .content_desc
@@ -155,14 +166,8 @@ fn chrome_history_lists_visits_newest_first_and_opens_one_again() {
     );
     assert_eq!(visits.trim(), "2");
 
-    // Navigate up and Back both return from History to the tab.
-    tap_id(&phone, "menu_button");
-    tap(
-        &phone,
-        find(&screen(&phone), &|n| n.text == "History")
-            .unwrap()
-            .bounds,
-    );
+    // History opened again lists the visit just made first; Back returns to the tab.
+    open_history(&phone);
     let h = screen(&phone);
     let titles: Vec<&str> = all(&h, "title").iter().map(|n| n.text.as_str()).collect();
     assert_eq!(titles, ["example.org/a", "example.org/b"]);
@@ -179,13 +184,7 @@ fn chrome_history_is_empty_on_a_new_phone_and_says_so() {
         &phone,
         "am start -n com.android.chrome/com.google.android.apps.chrome.Main",
     );
-    tap_id(&phone, "menu_button");
-    tap(
-        &phone,
-        find(&screen(&phone), &|n| n.text == "History")
-            .unwrap()
-            .bounds,
-    );
+    open_history(&phone);
     let h = screen(&phone);
     assert!(all(&h, "list_item").is_empty());
     assert_eq!(

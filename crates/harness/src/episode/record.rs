@@ -141,7 +141,10 @@ fn recorded(
                 .then(|| format!("task episode {id} went past its step limit of {max}")),
         },
         Err(e) => {
-            tracing::warn!("episode step not recorded: {e}");
+            // A closed or finished episode refusing the step is the expected answer, not a fault.
+            if !e.is_conflict() {
+                tracing::warn!("episode step not recorded: {e}");
+            }
             Recorded {
                 episode: Some(id.to_string()),
                 episode_step: None,
