@@ -290,8 +290,7 @@ fn evidence() -> Evidence {
         final_elements: "[3] switch \"10:30 AM\" checked (900,400)".into(),
         final_foreground: "com.google.android.deskclock/com.android.deskclock.DeskClock".into(),
         final_screenshot: Some(vec![0xFF, 0xD8, 0xFF, 0xFF]),
-        facts: vec![],
-        essential_states: vec![],
+        ..Default::default()
     }
 }
 

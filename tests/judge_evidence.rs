@@ -101,17 +101,26 @@ fn steps_of(trajectory: &str) -> Vec<StepEvidence> {
     steps
 }
 
+/// The goal a request quotes: every line between the two `"""` lines after its heading (a goal may
+/// run over several lines).
+fn goal_in(text: &str) -> String {
+    let Some((_, rest)) = text.split_once(
+        "as the agent was given it (everything between the two `\"\"\"` lines):\n\"\"\"\n",
+    ) else {
+        return String::new();
+    };
+    rest.split_once("\n\"\"\"\n")
+        .map_or(rest, |(goal, _)| goal)
+        .to_string()
+}
+
 /// The evidence a request carries, read back from its text.
 fn evidence_in(text: &str) -> Evidence {
     let one = |label: &str| blocks(text, label).first().map(|s| s.to_string());
     let answer = one("agent_answer");
     let answer = answer.filter(|_| !text.contains("Agent's answer (data):\n(none)"));
     Evidence {
-        goal: text
-            .lines()
-            .find_map(|l| l.strip_prefix("Goal: "))
-            .unwrap_or_default()
-            .to_string(),
+        goal: goal_in(text),
         answer,
         steps: blocks(text, "trajectory")
             .first()
@@ -494,4 +503,67 @@ async fn changes_read_every_apps_databases_and_no_media_row_a_setup_pushed_is_ne
             .any(|f| f.contains("one.mp3") || f.contains("two.mp3")),
         "{facts:#?}"
     );
+}
+
+#[tokio::test]
+async fn a_picture_the_goal_names_is_shown_as_the_phone_has_it() {
+    let catalog = crate::util::catalog();
+    // The goal names expenses.jpg; the expenses are text drawn in it (and on no element list), beside
+    // decoy pictures of other expenses the goal does not name.
+    let task = catalog.get("aw.expense.add_multiple_from_gallery").unwrap();
+    let evidence = golden_evidence(&task, 3).await;
+    let paths: Vec<&str> = evidence.pictures.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(paths, ["/sdcard/DCIM/expenses.jpg"]);
+    let shown = image::load_from_memory(&evidence.pictures[0].1)
+        .unwrap()
+        .to_rgba8();
+    // The picture as setup pushed it, at most 1024 px on its long side: same shape, and text on it
+    // (dark pixels on a light page), not a blank or a screenshot of the gallery.
+    let (w, h) = (shown.width() as f64, shown.height() as f64);
+    assert!(w.max(h) <= 1024.0);
+    let dark = shown
+        .pixels()
+        .filter(|p| p[0] < 100 && p[1] < 100 && p[2] < 100)
+        .count();
+    let light = shown
+        .pixels()
+        .filter(|p| p[0] > 200 && p[1] > 200 && p[2] > 200)
+        .count();
+    let total = (shown.width() * shown.height()) as usize;
+    assert!(
+        dark > total / 200 && light > total / 2,
+        "dark {dark} light {light} of {total}"
+    );
+    // The same picture for a task without rules.
+    let mut ruleless = (*task).clone();
+    ruleless.checks.clear();
+    ruleless.constraints.clear();
+    ruleless.success = droidmcp::eval::expr::Expr::All(Vec::new());
+    let without = golden_evidence(&Arc::new(ruleless), 3).await;
+    assert_eq!(without.pictures, evidence.pictures);
+}
+
+#[tokio::test]
+async fn a_sliders_position_is_read_from_the_frame_for_judges() {
+    // Brightness already at its minimum (or maximum): nothing changes, so no fact shows the
+    // setting, and the dump has no slider value; the frame of the Display page does.
+    let catalog = crate::util::catalog();
+    for (id, low, high) in [
+        ("aw.settings.brightness_min_verify", 0, 3),
+        ("aw.settings.brightness_max_verify", 97, 100),
+    ] {
+        let task = catalog.get(id).unwrap();
+        let evidence = golden_evidence(&task, 1).await;
+        let slider = evidence
+            .final_elements
+            .lines()
+            .find(|l| l.contains(" slider "))
+            .unwrap_or_else(|| panic!("{id}: no slider on\n{}", evidence.final_elements));
+        let percent: u32 = slider
+            .split_once(" at~")
+            .and_then(|(_, rest)| rest.split_once('%'))
+            .and_then(|(n, _)| n.parse().ok())
+            .unwrap_or_else(|| panic!("{id}: no reading in {slider}"));
+        assert!((low..=high).contains(&percent), "{id}: {slider}");
+    }
 }

@@ -23,7 +23,7 @@ Each element is one line: `ID ROLE @X,Y [actions] [state] [: strings]`, e.g. `12
 - @X,Y: the centre in screen pixels, where a tap lands.
 - action words beyond the role's own: tap, long (long-press), type, scroll, toggle; `-tap`: does NOT take taps.
 - state words: checked/unchecked, selected, focused, disabled, password, empty (no text), `at~42%` (a slider's thumb, read from the screen), and on scrollables more-up/more-down/more-left/more-right when an item is cut at that edge (no word does not prove the end).
-- `: strings`: text, description and text inside, joined by ` | `; `hint: …` is a field's placeholder, not its content.";
+- `: strings`: text, description and text inside, joined by ` | `; `hint: …` is a field's placeholder, not its content. A line break, tab, backslash or double quote in them is written `\\n`, `\\t`, `\\\\`, `\\\"` as in JSON (type the text itself, not the escape).";
 
 impl DroidMcp {
     /// The task episode open on the phone `steps` were taken on, if any.

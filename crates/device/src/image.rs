@@ -258,6 +258,16 @@ fn too_large(img: &RgbaImage) -> ImageError {
     ))
 }
 
+/// A picture file (JPEG or PNG, as a phone keeps photos) decoded and made fit for a model like a
+/// screenshot: its long side at most `max_edge`, encoded as `encoding`.
+pub fn picture(bytes: &[u8], max_edge: u32, encoding: Encoding) -> Result<Screenshot, ImageError> {
+    let img = image::load_from_memory(bytes)
+        .map_err(|e| ImageError::Decode(e.to_string()))?
+        .to_rgba8();
+    let factor = downscale_factor(img.width(), img.height(), max_edge);
+    finish(&scale(&img, factor), encoding, factor)
+}
+
 /// Packs an already scaled image.
 pub fn finish(img: &RgbaImage, encoding: Encoding, scale: f64) -> Result<Screenshot, ImageError> {
     Ok(Screenshot {
@@ -287,6 +297,21 @@ mod tests {
         let shot = finish(&small, Encoding::Png, f).unwrap();
         assert!(decode_png(&shot.bytes).is_ok());
         assert!(decode_png(b"not a png").is_err());
+    }
+
+    #[test]
+    fn a_picture_file_is_decoded_and_scaled_like_a_screenshot() {
+        let photo = RgbaImage::from_pixel(3000, 2000, image::Rgba([200, 40, 40, 255]));
+        let jpeg = encode(&photo, Encoding::Jpeg(90)).unwrap();
+        let shot = picture(&jpeg, 1024, Encoding::Jpeg(80)).unwrap();
+        assert_eq!((shot.width, shot.height), (1024, 683));
+        let back = image::load_from_memory(&shot.bytes).unwrap().to_rgba8();
+        let px = back.get_pixel(512, 340);
+        assert!(px[0] > 180 && px[1] < 70, "{px:?}");
+        assert!(matches!(
+            picture(b"GIF89a not a photo", 1024, Encoding::Jpeg(80)),
+            Err(ImageError::Decode(_))
+        ));
     }
 
     #[test]

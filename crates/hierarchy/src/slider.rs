@@ -29,6 +29,39 @@ pub fn track_x(img: &RgbaImage, bounds: Bounds, fraction: f64) -> Option<i32> {
     Some((bar.start + (bar.end - bar.start) * fraction.clamp(0.0, 1.0)).round() as i32)
 }
 
+/// `compact` (an element list, one element a line, each opening with its id) with each slider of
+/// `readings` (id, thumb fraction) given the state word `at~42%` before its strings: the `~` says it
+/// was read from the screen.
+pub fn annotate(compact: &str, readings: &[(u32, f64)]) -> String {
+    if readings.is_empty() {
+        return compact.to_string();
+    }
+    let mut out = String::with_capacity(compact.len() + readings.len() * 8);
+    for full in compact.split_inclusive('\n') {
+        let line = full.trim_end_matches('\n');
+        let id = line.split(' ').next().and_then(|t| t.parse::<u32>().ok());
+        match readings.iter().find(|(i, _)| Some(*i) == id) {
+            Some((_, f)) => {
+                let word = format!(" at~{:.0}%", f * 100.0);
+                match line.find(": ") {
+                    Some(at) => {
+                        out.push_str(&line[..at]);
+                        out.push_str(&word);
+                        out.push_str(&line[at..]);
+                    }
+                    None => {
+                        out.push_str(line);
+                        out.push_str(&word);
+                    }
+                }
+            }
+            None => out.push_str(line),
+        }
+        out.push_str(&full[line.len()..]);
+    }
+    out
+}
+
 /// A bar as the frame shows it, in the image's x pixels: the track's ends and the thumb's centre.
 struct Bar {
     start: f64,

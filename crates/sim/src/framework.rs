@@ -237,6 +237,17 @@ impl Framework {
                 format!("cannot write the boot id: {e}"),
             );
         }
+        // MediaProvider creates its database as the phone boots: a read of the phone's databases
+        // then finds it from the start, so the rows of files pushed before that read (a task's
+        // setup) are in it then, and are not taken later for files the agent added.
+        if let Err(e) = crate::providers::media::open(&fw.sys) {
+            fw.sys.log(
+                pid::SYSTEM_SERVER,
+                'E',
+                "MediaProvider",
+                format!("cannot open external.db: {e}"),
+            );
+        }
         fw.apply_home_config();
         fw.sys.log(
             pid::SYSTEM_SERVER,

@@ -471,11 +471,22 @@ impl Episode {
         let read =
             eval::facts::read(self.shell.as_ref(), setup.as_ref(), &self.instance.goal).await;
         self.setup_state = setup;
-        let facts = match read {
-            Ok(facts) => facts,
+        let reading = match read {
+            Ok(reading) => reading,
             Err(lost) => return Err(self.abort(&lost.to_string())),
         };
-        store.replace_facts(&self.id, &facts)?;
+        store.replace_facts(&self.id, &reading.facts)?;
+        let mut pictures = Vec::new();
+        for path in &reading.pictures {
+            match frames::picture(self.shell.as_ref(), path).await {
+                Ok(picture) => pictures.push(picture),
+                Err(frames::PictureError::Device(e)) if e.is_device_lost() => {
+                    return Err(self.abort(&e.to_string()))
+                }
+                Err(e) => tracing::warn!(episode = %self.id, "no picture of {path}: {e}"),
+            }
+        }
+        store.replace_pictures(&self.id, &pictures)?;
         Ok(())
     }
 

@@ -1,13 +1,14 @@
 //! What an episode keeps for judges besides its steps: a scaled screenshot before the first step,
-//! after every step and at the end, the end screen's dump, and the device facts read when it is
-//! checked. Kept only for episodes with a store (nobody else reads them).
+//! after every step and at the end, the end screen's dump, the pictures the goal names, and the
+//! device facts read when it is checked. Kept only for episodes with a store (nobody else reads
+//! them).
 
 use std::sync::Arc;
 
 use super::episode::now;
-use crate::store::{FrameKind, FrameRow};
-use droidmcp_device::image::Encoding;
-use droidmcp_device::{Device, DeviceError, Shell};
+use crate::store::{FrameKind, FrameRow, PictureRow};
+use droidmcp_device::image::{self, Encoding, ImageError};
+use droidmcp_device::{Device, DeviceError, Shell, ShellError};
 
 /// Frames are scaled so their long side is at most this many pixels (what vision models take in
 /// without tiling, and what A3's judges were shown).
@@ -41,5 +42,27 @@ pub(super) async fn capture(
         scale: frame.scale,
         jpeg: frame.bytes,
         screen,
+    })
+}
+
+/// Why a picture the goal names could not be kept.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum PictureError {
+    #[error("cannot read it: {0}")]
+    Device(#[from] ShellError),
+    #[error("{0}")]
+    Image(#[from] ImageError),
+}
+
+/// The picture file at `path` as a judge is shown it: pulled from the phone and scaled like a
+/// frame.
+pub(super) async fn picture(shell: &dyn Shell, path: &str) -> Result<PictureRow, PictureError> {
+    let bytes = shell.pull(path).await?;
+    let shot = image::picture(&bytes, MAX_EDGE, Encoding::Jpeg(QUALITY))?;
+    Ok(PictureRow {
+        path: path.to_string(),
+        width: shot.width,
+        height: shot.height,
+        jpeg: shot.bytes,
     })
 }

@@ -313,6 +313,21 @@ fn table_diff(
     (added, removed, Vec::new())
 }
 
+/// The rows of `all` left when each row of `taken` is taken out once, in `all`'s order.
+fn multiset_minus_rows(all: &[ContentRow], taken: &[ContentRow]) -> Vec<ContentRow> {
+    let mut taken: Vec<&ContentRow> = taken.iter().collect();
+    all.iter()
+        .filter(|row| match taken.iter().position(|t| t == row) {
+            Some(at) => {
+                taken.swap_remove(at);
+                false
+            }
+            None => true,
+        })
+        .cloned()
+        .collect()
+}
+
 /// The source a change's fact carries: the judge reads it beside the command.
 fn since_setup(before: Option<&str>) -> String {
     match before {
@@ -323,7 +338,9 @@ fn since_setup(before: Option<&str>) -> String {
 
 /// What changed between `before` (setup done) and `after` (the episode's end), as facts: each
 /// changed setting as `settings get` prints it now, each changed table's rows now and as setup
-/// left them, each changed provider's rows, preference and file.
+/// left them and the latest of its rows that did not change (what a change is read against: the
+/// recipes a deletion left, the last call a redial repeats), each changed provider's rows,
+/// preference and file.
 pub fn facts(before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
     let mut out = Vec::new();
     for (key, was, now) in changed_settings(&before.settings, &after.settings) {
@@ -382,6 +399,16 @@ pub fn facts(before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
                     rows => rows.to_string(),
                 },
             });
+            let unchanged = multiset_minus_rows(now, &now_rows);
+            if !unchanged.is_empty() {
+                out.push(Fact {
+                    source: "unchanged beside the change".into(),
+                    command: facts::unchanged_command(db, table),
+                    output: facts::last_rows_lines(&unchanged, MAX_ROWS)
+                        .trim_end()
+                        .to_string(),
+                });
+            }
         }
     }
     for (uri, _) in PROVIDERS {
@@ -447,26 +474,28 @@ pub fn facts(before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
     out
 }
 
+/// Whether `goal` (lower case) names the file at `path` by its file name: a name with an extension,
+/// standing as a word of its own ("a" in "a.txt" is no name, nor "notes.txt" in "mynotes.txt").
+fn names_file(goal: &str, path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    name.contains('.')
+        && goal.match_indices(&name).any(|(i, _)| {
+            let before = goal[..i].chars().next_back();
+            let after = goal[i + name.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
 /// The files the goal names by file name that did not change (a goal's "the recipes in
 /// recipes.txt"): what changed leaves them out, yet a judge needs them to tell a right copy from a
-/// wrong one. A small text file's words are given; another file only its `ls -l` line (an image's
-/// content is on the screens, if anywhere).
+/// wrong one. A small text file's words are given; another file only its `ls -l` line (a picture's
+/// content is shown to judges as an image: [`pictures_named`]).
 pub fn named_in_goal(goal: &str, before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
     let goal = goal.to_lowercase();
-    let named = |path: &str| {
-        let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
-        // A file name, not a word that happens to end a path ("a" in "a.txt" is no name).
-        name.contains('.')
-            && goal.match_indices(&name).any(|(i, _)| {
-                let before = goal[..i].chars().next_back();
-                let after = goal[i + name.len()..].chars().next();
-                !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                    && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
-            })
-    };
     let mut out = Vec::new();
     for (path, line) in &after.files {
-        if !named(path) || before.files.get(path) != Some(line) {
+        if !names_file(&goal, path) || before.files.get(path) != Some(line) {
             continue;
         }
         let text = after.texts.get(path);
@@ -490,6 +519,25 @@ pub fn named_in_goal(goal: &str, before: &PhoneState, after: &PhoneState) -> Vec
     out
 }
 
+/// The picture files in shared storage the goal names by file name (a goal's "the expenses in
+/// expenses.jpg"), changed or not: what they show is what such a goal is about, and no list of
+/// elements or facts carries it; a judge is shown each as an image.
+pub fn pictures_named(goal: &str, state: &PhoneState) -> Vec<String> {
+    let goal = goal.to_lowercase();
+    state
+        .files
+        .keys()
+        .filter(|path| {
+            let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+            ext.is_some_and(|e| PICTURE_EXTENSIONS.contains(&e.as_str())) && names_file(&goal, path)
+        })
+        .cloned()
+        .collect()
+}
+
+/// The picture files a judge can be shown (the formats phones keep photos and screenshots in).
+const PICTURE_EXTENSIONS: [&str; 3] = ["jpg", "jpeg", "png"];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,7 +556,10 @@ mod tests {
             .settings
             .insert("system/screen_off_timeout".into(), "30000".into());
         before.settings.insert("global/wifi_on".into(), "1".into());
-        let events = vec![row(&[("_id", "1"), ("title", "Gym")])];
+        let events = vec![
+            row(&[("_id", "1"), ("title", "Gym")]),
+            row(&[("_id", "3"), ("title", "Lunch")]),
+        ];
         before.databases.insert(
             "/data/data/p/databases/calendar.db".into(),
             [("Events".to_string(), events.clone())].into(),
@@ -536,15 +587,23 @@ mod tests {
             .iter()
             .map(|f| format!("{} | {} | {}", f.command, f.source, f.output))
             .collect();
-        assert_eq!(text.len(), 5, "{text:#?}");
+        assert_eq!(text.len(), 6, "{text:#?}");
         assert_eq!(
             text[0],
             "settings get system screen_off_timeout | changed since setup, was 30000 | 600000"
         );
         assert!(text[1].contains("rows of Events added or changed since setup"));
-        assert!(text[1].contains("1 rows at setup, 2 now: 1 added, 0 removed, 1 changed"));
+        assert!(text[1].contains("2 rows at setup, 3 now: 1 added, 0 removed, 1 changed"));
         assert!(text[1].contains("title=Dentist") && text[1].contains("title=Gym at 7"));
+        assert!(!text[1].contains("Lunch"));
         assert!(text[2].contains("as setup left them") && text[2].ends_with("title=Gym"));
+        // The row beside the change, which did not change, for what the change is read against.
+        assert_eq!(
+            text[3],
+            "sqlite /data/data/p/databases/calendar.db: rows of Events unchanged since setup | \
+             unchanged beside the change | Row: 0 _id=3, title=Lunch"
+        );
+        let text: Vec<String> = text[..3].iter().chain(&text[4..]).cloned().collect();
         assert_eq!(
             text[3],
             "ls -l /sdcard/b.txt | added since setup | 5 2024-06-05 08:01"
@@ -596,5 +655,8 @@ mod tests {
                 "cat /sdcard/Documents/Markor/recipes.txt | named in the goal, unchanged since setup | Tacos: 4 servings",
             ]
         );
+        // The picture is shown as an image, whether or not it changed; text files are not pictures.
+        assert_eq!(pictures_named(goal, &after), ["/sdcard/DCIM/expenses.jpg"]);
+        assert!(pictures_named("Add the expenses in my_expenses.jpg.", &after).is_empty());
     }
 }

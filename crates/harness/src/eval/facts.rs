@@ -22,19 +22,28 @@ pub struct Fact {
 /// Characters kept of one command's output.
 const MAX_OUTPUT: usize = 12_000;
 
+/// What is read for judges at an episode's end.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EndReading {
+    pub facts: Vec<Fact>,
+    /// The picture files the goal names by file name ([`changes::pictures_named`]), to be shown
+    /// as images.
+    pub pictures: Vec<String>,
+}
+
 /// Reads the facts at an episode's end: the phone's clock (so a judge knows what "today" was),
 /// then everything that changed since `setup` (the state read when setup was done, when it was),
-/// then the unchanged files the goal names. Only a lost device is an error; a read that fails
-/// becomes a fact saying so.
+/// then the unchanged files the goal names; and which pictures the goal names. Only a lost device
+/// is an error; a read that fails becomes a fact saying so.
 pub async fn read(
     shell: &dyn Shell,
     setup: Option<&PhoneState>,
     goal: &str,
-) -> Result<Vec<Fact>, ShellError> {
-    let mut facts: Vec<Fact> = Vec::new();
+) -> Result<EndReading, ShellError> {
+    let mut reading = EndReading::default();
     for command in ["date", CLOCK] {
         let output = exec(shell, command).await?;
-        facts.push(Fact {
+        reading.facts.push(Fact {
             source: "clock".into(),
             command: command.into(),
             output,
@@ -44,12 +53,15 @@ pub async fn read(
         let now = changes::read(shell).await?;
         let changed = changes::facts(setup, &now);
         let named = changes::named_in_goal(goal, setup, &now);
-        facts.extend(changed.into_iter().chain(named).map(|f| Fact {
-            output: cap(f.output),
-            ..f
-        }));
+        reading
+            .facts
+            .extend(changed.into_iter().chain(named).map(|f| Fact {
+                output: cap(f.output),
+                ..f
+            }));
+        reading.pictures = changes::pictures_named(goal, &now);
     }
-    Ok(facts)
+    Ok(reading)
 }
 
 async fn exec(shell: &dyn Shell, command: &str) -> Result<String, ShellError> {
@@ -87,6 +99,12 @@ pub fn changed_at_setup_command(db: &str, table: &str) -> String {
     format!("sqlite {db}: rows of {table} removed or changed since setup, as setup left them")
 }
 
+/// How the rows of a changed `table` that did not change are named: what is left beside a change
+/// (the recipes not deleted, the call the agent redialled, the message it forwarded).
+pub fn unchanged_command(db: &str, table: &str) -> String {
+    format!("sqlite {db}: rows of {table} unchanged since setup")
+}
+
 /// How a shared preference is named among the facts.
 pub fn prefs_command(path: &str, key: &str) -> String {
     format!("shared_prefs {path}: {key}")
@@ -108,14 +126,29 @@ pub fn rows_lines(rows: &[android::ContentRow], max: usize) -> String {
     if rows.len() > max {
         text.push_str(&format!("({} rows, the first {max} shown)\n", rows.len()));
     }
-    for (i, row) in rows.iter().take(max).enumerate() {
+    numbered_rows(&mut text, rows.iter().take(max));
+    text
+}
+
+/// Rows as [`rows_lines`] writes them, the last `max` of them (saying how many more came before):
+/// the latest rows of a table that keeps adding (calls, messages).
+pub fn last_rows_lines(rows: &[android::ContentRow], max: usize) -> String {
+    let mut text = String::new();
+    if rows.len() > max {
+        text.push_str(&format!("({} rows, the last {max} shown)\n", rows.len()));
+    }
+    numbered_rows(&mut text, rows[rows.len().saturating_sub(max)..].iter());
+    text
+}
+
+fn numbered_rows<'a>(text: &mut String, rows: impl Iterator<Item = &'a android::ContentRow>) {
+    for (i, row) in rows.enumerate() {
         let cells: Vec<String> = row
             .iter()
             .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}={v}")))
             .collect();
         text.push_str(&format!("Row: {i} {}\n", cells.join(", ")));
     }
-    text
 }
 
 /// `text` cut to [`MAX_OUTPUT`] characters at a line end, saying so on a first line of its own (a

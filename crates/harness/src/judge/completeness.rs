@@ -317,7 +317,25 @@ impl EvidenceShell {
             shell.outputs.insert(f.command.clone(), f.output.clone());
             let rows = || android::parse_content_rows(&f.output);
             if let Some((db, table)) = table_fact(&f.command, facts::changed_at_setup_command) {
-                shell.setup.entry(db).or_default().insert(table, rows());
+                shell
+                    .setup
+                    .entry(db)
+                    .or_default()
+                    .entry(table)
+                    .or_default()
+                    .extend(rows());
+            } else if let Some((db, table)) = table_fact(&f.command, facts::unchanged_command) {
+                // Rows that did not change were there at setup and still are.
+                let rows = rows();
+                let setup = shell.setup.entry(db.clone()).or_default();
+                setup.entry(table.clone()).or_default().extend(rows.clone());
+                shell
+                    .now
+                    .entry(db)
+                    .or_default()
+                    .entry(table)
+                    .or_default()
+                    .extend(rows);
             } else if let Some((db, table)) = table_fact(&f.command, facts::changed_command)
                 .or_else(|| {
                     table_fact(&f.command, |db, t| {
@@ -325,7 +343,13 @@ impl EvidenceShell {
                     })
                 })
             {
-                shell.now.entry(db).or_default().insert(table, rows());
+                shell
+                    .now
+                    .entry(db)
+                    .or_default()
+                    .entry(table)
+                    .or_default()
+                    .extend(rows());
             }
         }
         shell

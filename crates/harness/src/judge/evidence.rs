@@ -89,6 +89,8 @@ pub struct Evidence {
     pub final_foreground: String,
     /// JPEG of the end screen.
     pub final_screenshot: Option<Vec<u8>>,
+    /// The picture files the goal names, as the episode left them: (path on the phone, JPEG).
+    pub pictures: Vec<(String, Vec<u8>)>,
     /// What the device said when the episode was checked (settings, rows, log lines).
     pub facts: Vec<Fact>,
     /// States the goal requires, when the task file lists them (otherwise a judge proposes them).

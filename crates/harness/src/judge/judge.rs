@@ -201,7 +201,7 @@ impl Judge {
 
     fn final_state_messages(&self, evidence: &Evidence) -> Vec<Message> {
         let fence = prompt::Fence::new();
-        let images = end_image(evidence);
+        let images = end_images(evidence);
         vec![
             Message::system(self.prompts.system.clone()),
             self.user_message(
@@ -228,7 +228,7 @@ impl Judge {
                     )
                 })
                 .collect();
-        images.extend(end_image(evidence));
+        images.extend(end_images(evidence));
         vec![
             Message::system(self.prompts.system.clone()),
             self.user_message(&self.prompts.trajectory, &slots, images, &fence),
@@ -542,7 +542,7 @@ impl Judge {
             self.user_message(
                 &self.prompts.essential_end_state,
                 &slots,
-                end_image(evidence),
+                end_images(evidence),
                 &fence,
             ),
         ]
@@ -567,20 +567,28 @@ impl Judge {
             self.user_message(
                 &self.prompts.essential_end_check,
                 &slots,
-                end_image(evidence),
+                end_images(evidence),
                 &fence,
             ),
         ]
     }
 }
 
-/// The end screenshot as an image to send, when there is one.
-fn end_image(evidence: &Evidence) -> Vec<(String, Vec<u8>)> {
-    evidence
+/// The end screenshot, when there is one, then the pictures the goal names, as images to send.
+fn end_images(evidence: &Evidence) -> Vec<(String, Vec<u8>)> {
+    let end = evidence
         .final_screenshot
         .clone()
-        .map(|jpeg| vec![("screenshot of the end state".to_string(), jpeg)])
-        .unwrap_or_default()
+        .map(|jpeg| ("screenshot of the end state".to_string(), jpeg));
+    let pictures = evidence.pictures.iter().map(|(path, jpeg)| {
+        (
+            format!(
+                "the picture file {path}, which the goal names, as the phone has it at the end"
+            ),
+            jpeg.clone(),
+        )
+    });
+    end.into_iter().chain(pictures).collect()
 }
 
 fn reason(error: &ReplyError, completion: &Completion) -> String {

@@ -3,6 +3,7 @@
 //! Templates are plain text with `{{name}}` slots. The defaults are compiled in so the binary works from
 //! any directory; a prompts directory given at run time overrides them file by file.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::config::JudgeError;
@@ -163,7 +164,9 @@ pub fn describe_step(step: &StepEvidence) -> String {
 }
 
 /// The trajectory as text within `budget` tokens: when it does not fit, the first and last steps are kept
-/// whole and the middle steps keep only their action lines, then are dropped from the middle outwards.
+/// whole and the middle steps keep only their action lines, and what budget is left shows middle steps
+/// whole in [`farthest_first`] order; when even the action lines do not fit, middle steps are dropped
+/// from the middle outwards.
 pub fn trajectory_text(steps: &[StepEvidence], budget: usize) -> String {
     let full: Vec<String> = steps.iter().map(describe_step).collect();
     if estimate_tokens(&full.concat()) <= budget {
@@ -183,7 +186,18 @@ pub fn trajectory_text(steps: &[StepEvidence], budget: usize) -> String {
             }
         })
         .collect();
-    if estimate_tokens(&parts.concat()) <= budget {
+    let mut tokens: usize = parts.iter().map(|p| estimate_tokens(p)).sum();
+    if tokens <= budget {
+        // The budget left shows middle steps whole, the screens least like those shown first.
+        let screens: Vec<BTreeSet<&str>> =
+            steps.iter().map(|s| screen_lines(&s.elements)).collect();
+        for i in farthest_first(&screens, &[0, n - 1]) {
+            let more = estimate_tokens(&full[i]).saturating_sub(estimate_tokens(&parts[i]));
+            if tokens + more <= budget {
+                parts[i] = full[i].clone();
+                tokens += more;
+            }
+        }
         return parts.concat();
     }
     // Still too long: drop middle steps, keeping a note of how many went.
@@ -210,27 +224,88 @@ pub fn trajectory_text(steps: &[StepEvidence], budget: usize) -> String {
     text
 }
 
-/// Evenly spaced steps' screens before the step with its action drawn on them, always including
-/// the last step, at most `max`.
+/// A screen's element lines without their ids (ids number the elements, so two looks at one screen
+/// would share no line).
+fn screen_lines(elements: &str) -> BTreeSet<&str> {
+    elements
+        .lines()
+        .map(|l| l.split_once("] ").map_or(l, |(_, rest)| rest))
+        .collect()
+}
+
+/// Per mille of the lines of `a` and `b` not in both (0: the same screen; 1000: nothing shared).
+fn unlike(a: &BTreeSet<&str>, b: &BTreeSet<&str>) -> usize {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 0;
+    }
+    1000 - 1000 * a.intersection(b).count() / union
+}
+
+/// Every index of `screens`, in the order that shows the most of a trajectory: `first`, then again
+/// and again the screen least like every one already taken, among equals the furthest in position
+/// from them, the earlier of those. A screen seen once (a receipt opened in the gallery, a message
+/// read before going back) comes before one more look at a form seen many times.
+fn farthest_first(screens: &[BTreeSet<&str>], first: &[usize]) -> Vec<usize> {
+    let n = screens.len();
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    // For each screen not taken: its distance and gap to the nearest taken one.
+    let mut nearest: Vec<(usize, usize)> = vec![(usize::MAX, usize::MAX); n];
+    let mut taken = vec![false; n];
+    let mut take = |i: usize, order: &mut Vec<usize>, nearest: &mut Vec<(usize, usize)>| {
+        taken[i] = true;
+        order.push(i);
+        for j in (0..n).filter(|&j| !taken[j]) {
+            let (d, g) = nearest[j];
+            nearest[j] = (
+                d.min(unlike(&screens[i], &screens[j])),
+                g.min(i.abs_diff(j)),
+            );
+        }
+    };
+    for &i in first.iter().filter(|&&i| i < n) {
+        if !order.contains(&i) {
+            take(i, &mut order, &mut nearest);
+        }
+    }
+    while order.len() < n {
+        let next = (0..n)
+            .filter(|&j| !order.contains(&j))
+            .max_by_key(|&j| (nearest[j], std::cmp::Reverse(j)))
+            .expect("a screen is left");
+        take(next, &mut order, &mut nearest);
+    }
+    order
+}
+
+/// Up to `max` screens the agent acted on, each with its action drawn on it: the first step's and
+/// the last step's, then as [`farthest_first`] orders them (evenly spread frames missed the one
+/// screen that showed a receipt). In step order.
 pub fn keyframes(evidence: &Evidence, max: usize) -> Vec<(usize, Vec<u8>)> {
-    let shots: Vec<&StepEvidence> = evidence
-        .steps
-        .iter()
-        .filter(|s| s.before.is_some())
+    let shots: Vec<usize> = (0..evidence.steps.len())
+        .filter(|&i| evidence.steps[i].before.is_some())
         .collect();
     if max == 0 || shots.is_empty() {
         return Vec::new();
     }
-    let mut picked: Vec<usize> = if shots.len() <= max {
-        (0..shots.len()).collect()
-    } else {
-        let last = shots.len() - 1;
-        (0..max).map(|i| i * last / (max - 1).max(1)).collect()
-    };
-    picked.dedup();
+    // What each shot shows: the screen the previous step led to (the first step's screen, after
+    // setup, has no element list recorded).
+    let screens: Vec<BTreeSet<&str>> = shots
+        .iter()
+        .map(|&i| match i.checked_sub(1) {
+            Some(prev) => screen_lines(&evidence.steps[prev].elements),
+            None => BTreeSet::new(),
+        })
+        .collect();
+    let mut picked = farthest_first(&screens, &[0, shots.len() - 1]);
+    picked.truncate(max);
+    picked.sort_unstable();
     picked
         .into_iter()
-        .filter_map(|i| Some((shots[i].number, shots[i].before_marked()?)))
+        .filter_map(|i| {
+            let step = &evidence.steps[shots[i]];
+            Some((step.number, step.before_marked()?))
+        })
         .collect()
 }
 
@@ -284,6 +359,66 @@ mod tests {
             ..Default::default()
         };
         let frames: Vec<usize> = keyframes(&ev, 4).into_iter().map(|(n, _)| n).collect();
-        assert_eq!(frames, vec![1, 4, 7, 10]);
+        assert_eq!(frames, vec![1, 3, 5, 10]);
+        assert_eq!(keyframes(&ev, 1).len(), 1);
+        assert!(keyframes(&ev, 0).is_empty());
+    }
+
+    #[test]
+    fn a_budget_too_small_for_every_screen_shows_the_one_seen_once() {
+        // Twelve steps on one long form; step 6 opened a message and went back. Only a few
+        // middle steps fit whole: the message's screen is one of them.
+        let form: String = (1..=30)
+            .map(|i| format!("[{i}] input @540,{} : Field {i}\n", 100 * i))
+            .collect();
+        let steps: Vec<StepEvidence> = (1..=12)
+            .map(|n| StepEvidence {
+                number: n,
+                action: format!("tap {n}"),
+                elements: if n == 6 {
+                    "[1] text @540,600 : Dinner moved to 8 pm\n".into()
+                } else {
+                    format!("{form}[31] text @540,3100 : step {n}\n")
+                },
+                ..Default::default()
+            })
+            .collect();
+        let text = trajectory_text(&steps, 1000);
+        assert!(estimate_tokens(&text) <= 1000, "{}", estimate_tokens(&text));
+        assert!(text.contains("Dinner moved to 8 pm"), "{text}");
+        assert!(
+            text.contains("step 1\n") && text.contains("step 12\n"),
+            "{text}"
+        );
+        // Not every step fits whole: some are their action line only.
+        assert!(
+            !text.contains("step 7\n") || !text.contains("step 5\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_screen_seen_once_is_among_the_keyframes() {
+        // Steps 1-9 fill in one form; step 3 opened a receipt (the screen before step 4), step 4
+        // went back.
+        let form = "[1] text \"New expense\" (540,200)\n[2] edit \"Amount\" (540,400)\n";
+        let ev = Evidence {
+            steps: (1..=10)
+                .map(|n| StepEvidence {
+                    number: n,
+                    elements: if n == 3 {
+                        "[1] image \"expenses.jpg\" (540,1200)\n".into()
+                    } else {
+                        format!("{form}[3] text \"step {n}\" (540,600)\n")
+                    },
+                    before: Some(vec![n as u8]),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let frames: Vec<usize> = keyframes(&ev, 4).into_iter().map(|(n, _)| n).collect();
+        assert!(frames.contains(&4), "{frames:?}");
+        assert_eq!((frames[0], frames[3]), (1, 10));
     }
 }

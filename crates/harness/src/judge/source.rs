@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::store::{FrameKind, FrameRow, Store, StoreError};
+use droidmcp_geom::Bounds;
 use droidmcp_hierarchy::{self as hierarchy, ElementList, Options};
 
 use super::evidence::{Evidence, StepEvidence};
@@ -22,37 +23,69 @@ pub enum SourceError {
 /// (`#formula`) even when it has text: two fields showing numbers (a calculator's formula and result)
 /// are told apart by it (or a note saying why the screen cannot be shown).
 pub fn compact_screen(xml: &str) -> String {
-    match hierarchy::parse(xml.as_bytes()) {
-        Ok(h) => {
-            let list = ElementList::from_hierarchy(&h, &Options::default());
-            let mut out = format!(
-                "# {} {}x{}\n",
-                list.package.as_deref().unwrap_or("?"),
-                list.screen.width(),
-                list.screen.height()
-            );
-            for e in &list.elements {
-                let line = hierarchy::format::compact_line(e, false);
-                let tail = e.resource_id_tail();
-                let tagged = format!(" #{tail}");
-                if tail.is_empty() || line.contains(&tagged) {
-                    out.push_str(&line);
-                } else {
-                    // After the id and role, where an element without strings shows its tail.
-                    let at = line
-                        .match_indices(' ')
-                        .nth(1)
-                        .map_or(line.len(), |(i, _)| i);
-                    out.push_str(&line[..at]);
-                    out.push_str(&tagged);
-                    out.push_str(&line[at..]);
-                }
-                out.push('\n');
-            }
-            out
+    compact_screen_seen(xml, None)
+}
+
+/// [`compact_screen`] with each slider's thumb position read from the frame of that screen (a JPEG
+/// and its screen pixels per frame pixel) as agents get it (`at~0%`): the dump holds no slider
+/// value, and "turn brightness to the minimum" is decided by one.
+pub fn compact_screen_seen(xml: &str, frame: Option<(&[u8], f64)>) -> String {
+    let h = match hierarchy::parse(xml.as_bytes()) {
+        Ok(h) => h,
+        Err(e) => return format!("(screen not readable: {e})"),
+    };
+    let list = ElementList::from_hierarchy(&h, &Options::default());
+    let mut out = format!(
+        "# {} {}x{}\n",
+        list.package.as_deref().unwrap_or("?"),
+        list.screen.width(),
+        list.screen.height()
+    );
+    for e in &list.elements {
+        let line = hierarchy::format::compact_line(e, false);
+        let tail = e.resource_id_tail();
+        let tagged = format!(" #{tail}");
+        if tail.is_empty() || line.contains(&tagged) {
+            out.push_str(&line);
+        } else {
+            // After the id and role, where an element without strings shows its tail.
+            let at = line
+                .match_indices(' ')
+                .nth(1)
+                .map_or(line.len(), |(i, _)| i);
+            out.push_str(&line[..at]);
+            out.push_str(&tagged);
+            out.push_str(&line[at..]);
         }
-        Err(e) => format!("(screen not readable: {e})"),
+        out.push('\n');
     }
+    let sliders: Vec<_> = list
+        .elements
+        .iter()
+        .filter(|e| e.role == hierarchy::Role::Slider)
+        .collect();
+    let Some((jpeg, scale)) = frame.filter(|_| !sliders.is_empty()) else {
+        return out;
+    };
+    let Ok(img) = image::load_from_memory(jpeg) else {
+        return out;
+    };
+    let img = img.to_rgba8();
+    let to_frame = |v: i32| (v as f64 / scale.max(f64::MIN_POSITIVE)).round() as i32;
+    let readings: Vec<(u32, f64)> = sliders
+        .iter()
+        .filter_map(|e| {
+            let b = e.bounds;
+            let on_frame = Bounds::new(
+                to_frame(b.left),
+                to_frame(b.top),
+                to_frame(b.right),
+                to_frame(b.bottom),
+            );
+            hierarchy::slider::thumb_fraction(&img, on_frame).map(|f| (e.id.0, f))
+        })
+        .collect();
+    hierarchy::slider::annotate(&out, &readings)
 }
 
 /// The app a dump shows: the package of its first node (the focused window's root).
@@ -105,7 +138,14 @@ pub fn from_store(
             StepEvidence {
                 number: s.index as usize,
                 action: action_text(&action, &s.action),
-                elements: s.screen.as_deref().map(compact_screen).unwrap_or_default(),
+                elements: s
+                    .screen
+                    .as_deref()
+                    .map(|xml| {
+                        let frame = after.get(&s.index).map(|f| (&f.jpeg[..], f.scale));
+                        compact_screen_seen(xml, frame)
+                    })
+                    .unwrap_or_default(),
                 foreground: s.screen.as_deref().map(package_of).unwrap_or_default(),
                 scale: before
                     .or(after.get(&s.index).copied())
@@ -116,9 +156,12 @@ pub fn from_store(
             }
         })
         .collect();
-    let end_screen = end.and_then(|f| f.screen.as_deref());
-    let (final_elements, final_foreground) = match end_screen {
-        Some(xml) => (compact_screen(xml), package_of(xml)),
+    let (final_elements, final_foreground) = match end.and_then(|f| Some((f, f.screen.as_deref()?)))
+    {
+        Some((frame, xml)) => (
+            compact_screen_seen(xml, Some((&frame.jpeg[..], frame.scale))),
+            package_of(xml),
+        ),
         None => steps
             .iter()
             .rev()
@@ -144,6 +187,11 @@ pub fn from_store(
         final_foreground,
         final_screenshot,
         facts: store.facts(episode_id)?,
+        pictures: store
+            .pictures(episode_id)?
+            .into_iter()
+            .map(|p| (p.path, p.jpeg))
+            .collect(),
         essential_states: Vec::new(),
     })
 }

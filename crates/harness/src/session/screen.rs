@@ -307,33 +307,7 @@ impl Screen {
             .into_iter()
             .filter_map(|(id, b)| hierarchy::slider::thumb_fraction(frame, b).map(|f| (id, f)))
             .collect();
-        if readings.is_empty() {
-            return self.compact();
-        }
-        let mut out = String::with_capacity(self.inner.compact.len() + readings.len() * 8);
-        for full in self.inner.compact.split_inclusive('\n') {
-            let line = full.trim_end_matches('\n');
-            let id = line.split(' ').next().and_then(|t| t.parse::<u32>().ok());
-            match readings.iter().find(|(i, _)| Some(*i) == id) {
-                Some((_, f)) => {
-                    let word = format!(" at~{:.0}%", f * 100.0);
-                    match line.find(": ") {
-                        Some(at) => {
-                            out.push_str(&line[..at]);
-                            out.push_str(&word);
-                            out.push_str(&line[at..]);
-                        }
-                        None => {
-                            out.push_str(line);
-                            out.push_str(&word);
-                        }
-                    }
-                }
-                None => out.push_str(line),
-            }
-            out.push_str(&full[line.len()..]);
-        }
-        out
+        hierarchy::slider::annotate(&self.inner.compact, &readings)
     }
 
     /// The foreground package the dump names.

@@ -65,10 +65,23 @@ CREATE TABLE IF NOT EXISTS frames(
 CREATE TABLE IF NOT EXISTS facts(
   episode_id TEXT NOT NULL, seq INTEGER NOT NULL, source TEXT NOT NULL, command TEXT NOT NULL,
   output TEXT NOT NULL, PRIMARY KEY(episode_id, seq));
+CREATE TABLE IF NOT EXISTS pictures(
+  episode_id TEXT NOT NULL, path TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,
+  jpeg BLOB NOT NULL, PRIMARY KEY(episode_id, path));
 ";
 
 /// The tables above, for the store's up-to-date check.
-pub(super) const TABLES: [&str; 2] = ["frames", "facts"];
+pub(super) const TABLES: [&str; 3] = ["frames", "facts", "pictures"];
+
+/// A picture file the goal names, as the episode left it, scaled like a frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PictureRow {
+    /// Where the file is on the phone.
+    pub path: String,
+    pub width: u32,
+    pub height: u32,
+    pub jpeg: Vec<u8>,
+}
 
 impl Store {
     /// Stores a frame; a second frame of the same kind and step replaces the first (an end frame
@@ -119,6 +132,43 @@ impl Store {
                 )?;
             }
             tx.commit()
+        })
+    }
+
+    /// Replaces an episode's pictures with `pictures`, in one transaction.
+    pub fn replace_pictures(
+        &self,
+        episode: &str,
+        pictures: &[PictureRow],
+    ) -> Result<(), StoreError> {
+        self.with(|c| {
+            let tx = c.unchecked_transaction()?;
+            tx.execute("DELETE FROM pictures WHERE episode_id=?1", [episode])?;
+            for p in pictures {
+                tx.execute(
+                    "INSERT OR REPLACE INTO pictures(episode_id, path, width, height, jpeg) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![episode, p.path, p.width, p.height, p.jpeg],
+                )?;
+            }
+            tx.commit()
+        })
+    }
+
+    /// An episode's pictures, by path.
+    pub fn pictures(&self, episode: &str) -> Result<Vec<PictureRow>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT path, width, height, jpeg FROM pictures WHERE episode_id=?1 ORDER BY path",
+            )?;
+            let rows = stmt.query_map([episode], |r| {
+                Ok(PictureRow {
+                    path: r.get(0)?,
+                    width: r.get(1)?,
+                    height: r.get(2)?,
+                    jpeg: r.get(3)?,
+                })
+            })?;
+            rows.collect()
         })
     }
 

@@ -26,7 +26,7 @@ use crate::eval::CheckResult;
 
 mod evidence;
 mod runs;
-pub use evidence::{FrameKind, FrameRow};
+pub use evidence::{FrameKind, FrameRow, PictureRow};
 pub use runs::{RunDeviceRow, RunResultRow};
 
 /// Why the store failed.
