@@ -43,6 +43,9 @@ const APP_DIRS: [&str; 2] = ["/data/data", "/data/user_de/0"];
 const STORAGE: &str = "/sdcard";
 /// Tables every SQLite database or Android adds for itself.
 const BOOKKEEPING: [&str; 3] = ["android_metadata", "sqlite_sequence", "room_master_table"];
+/// MediaStore's database (Android 11+): a row per file and folder in shared storage, which the
+/// files' own facts already show; its unchanged rows would be a listing of storage, not context.
+const MEDIA_DB: &str = "/data/data/com.android.providers.media.module/databases/external.db";
 /// Rows shown per table and side.
 const MAX_ROWS: usize = 50;
 
@@ -65,8 +68,11 @@ pub struct PhoneState {
 }
 
 /// The text files whose words are shown, not only their sizes: a note's content is what a task
-/// about it asks for.
-const TEXT_EXTENSIONS: [&str; 6] = ["txt", "md", "csv", "json", "html", "gpx"];
+/// about it asks for (and a file with no extension, as Markor saves a note named without one, when
+/// its bytes are text).
+const TEXT_EXTENSIONS: [&str; 10] = [
+    "txt", "md", "csv", "json", "html", "gpx", "m3u", "m3u8", "vcf", "ics",
+];
 /// The largest text file whose words are shown.
 const MAX_TEXT: usize = 4096;
 
@@ -76,9 +82,9 @@ fn is_small_text(path: &str, line: &str) -> bool {
         .split_whitespace()
         .next()
         .and_then(|s| s.parse::<usize>().ok());
-    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    size.is_some_and(|n| n <= MAX_TEXT)
-        && ext.is_some_and(|e| TEXT_EXTENSIONS.contains(&e.as_str()))
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    size.is_some_and(|n| n <= MAX_TEXT) && ext.is_none_or(|e| TEXT_EXTENSIONS.contains(&e.as_str()))
 }
 
 /// Reads every setting through `settings list`; a namespace the device cannot list is skipped (its
@@ -239,8 +245,12 @@ pub async fn read(shell: &dyn Shell) -> Result<PhoneState, ShellError> {
         }
         match shell.pull(path).await {
             Ok(data) => {
-                if let Ok(text) = String::from_utf8(data) {
-                    state.texts.insert(path.clone(), text);
+                // A file with no extension may hold anything: only text is shown as words.
+                match String::from_utf8(data) {
+                    Ok(text) if !text.contains('\0') => {
+                        state.texts.insert(path.clone(), text);
+                    }
+                    _ => {}
                 }
             }
             Err(e) if e.is_device_lost() => return Err(e),
@@ -400,7 +410,7 @@ pub fn facts(before: &PhoneState, after: &PhoneState) -> Vec<Fact> {
                 },
             });
             let unchanged = multiset_minus_rows(now, &now_rows);
-            if !unchanged.is_empty() {
+            if !unchanged.is_empty() && db != MEDIA_DB {
                 out.push(Fact {
                     source: "unchanged beside the change".into(),
                     command: facts::unchanged_command(db, table),
@@ -615,6 +625,20 @@ mod tests {
             "120 2024-06-05 08:01"
         ));
         assert!(!is_small_text("/sdcard/DCIM/a.jpg", "120 2024-06-05 08:01"));
+        // A note saved with no extension is read (and kept only if its bytes are text); a dot in a
+        // folder's name is no extension.
+        assert!(is_small_text(
+            "/sdcard/Documents/Markor/xc06LmmI",
+            "64 2024-06-05 08:01"
+        ));
+        assert!(!is_small_text(
+            "/sdcard/Android/data/net.osmand/a.obf",
+            "64 2024-06-05 08:01"
+        ));
+        assert!(is_small_text(
+            "/sdcard/Music/road.m3u",
+            "64 2024-06-05 08:01"
+        ));
         assert!(!is_small_text("/sdcard/big.txt", "99999 2024-06-05 08:01"));
         assert!(super::facts(&before, &before).is_empty());
     }

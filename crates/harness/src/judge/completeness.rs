@@ -301,9 +301,9 @@ fn screen_result(check: &Check, p: &crate::eval::ui::UiPredicate, ev: &Evidence)
 /// show for it, each database is rebuilt from the rows they show, and anything else is unknown.
 pub struct EvidenceShell {
     outputs: BTreeMap<String, String>,
-    /// Database path → table → rows, as the episode left them and as setup left them.
-    now: BTreeMap<String, BTreeMap<String, Vec<android::ContentRow>>>,
-    setup: BTreeMap<String, BTreeMap<String, Vec<android::ContentRow>>>,
+    /// The rows as the episode left them and as setup left them.
+    now: Tables,
+    setup: Tables,
 }
 
 impl EvidenceShell {
@@ -317,25 +317,11 @@ impl EvidenceShell {
             shell.outputs.insert(f.command.clone(), f.output.clone());
             let rows = || android::parse_content_rows(&f.output);
             if let Some((db, table)) = table_fact(&f.command, facts::changed_at_setup_command) {
-                shell
-                    .setup
-                    .entry(db)
-                    .or_default()
-                    .entry(table)
-                    .or_default()
-                    .extend(rows());
+                add_rows(&mut shell.setup, db, table, rows());
             } else if let Some((db, table)) = table_fact(&f.command, facts::unchanged_command) {
                 // Rows that did not change were there at setup and still are.
-                let rows = rows();
-                let setup = shell.setup.entry(db.clone()).or_default();
-                setup.entry(table.clone()).or_default().extend(rows.clone());
-                shell
-                    .now
-                    .entry(db)
-                    .or_default()
-                    .entry(table)
-                    .or_default()
-                    .extend(rows);
+                add_rows(&mut shell.setup, db.clone(), table.clone(), rows());
+                add_rows(&mut shell.now, db, table, rows());
             } else if let Some((db, table)) = table_fact(&f.command, facts::changed_command)
                 .or_else(|| {
                     table_fact(&f.command, |db, t| {
@@ -343,13 +329,7 @@ impl EvidenceShell {
                     })
                 })
             {
-                shell
-                    .now
-                    .entry(db)
-                    .or_default()
-                    .entry(table)
-                    .or_default()
-                    .extend(rows());
+                add_rows(&mut shell.now, db, table, rows());
             }
         }
         shell
@@ -362,6 +342,19 @@ impl EvidenceShell {
             .filter_map(|(db, tables)| Some((db.clone(), snapshot(db, tables).ok()?)))
             .collect()
     }
+}
+
+/// Database path → table → rows.
+type Tables = BTreeMap<String, BTreeMap<String, Vec<android::ContentRow>>>;
+
+/// Adds `rows` to `table` of `db` in `tables`.
+fn add_rows(tables: &mut Tables, db: String, table: String, rows: Vec<android::ContentRow>) {
+    tables
+        .entry(db)
+        .or_default()
+        .entry(table)
+        .or_default()
+        .extend(rows);
 }
 
 /// `(db, table)` when `command` is `make(db, table)` for some db and table.

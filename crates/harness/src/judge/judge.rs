@@ -583,7 +583,8 @@ fn end_images(evidence: &Evidence) -> Vec<(String, Vec<u8>)> {
     let pictures = evidence.pictures.iter().map(|(path, jpeg)| {
         (
             format!(
-                "the picture file {path}, which the goal names, as the phone has it at the end"
+                "the picture file {path} (its file name is in the goal; its folder may not be), \
+                 as the phone has it at the end"
             ),
             jpeg.clone(),
         )

@@ -200,18 +200,24 @@ pub fn trajectory_text(steps: &[StepEvidence], budget: usize) -> String {
         }
         return parts.concat();
     }
-    // Still too long: drop middle steps, keeping a note of how many went.
-    let mut omitted = 0;
+    // Still too long: drop middle steps, keeping a note of which went where they were (the
+    // middle of what is left each time, so the dropped steps are one run).
+    let mut numbers: Vec<usize> = steps.iter().map(|s| s.number).collect();
+    let mut omitted: Vec<usize> = Vec::new();
+    let mut at = 0;
     while parts.len() > 2 && estimate_tokens(&parts.concat()) > budget {
-        let middle = parts.len() / 2;
-        parts.remove(middle);
-        omitted += 1;
+        at = parts.len() / 2;
+        parts.remove(at);
+        omitted.push(numbers.remove(at));
     }
-    if omitted > 0 {
-        let at = parts.len() / 2;
+    if let (Some(first), Some(last)) = (omitted.iter().min(), omitted.iter().max()) {
+        // The last step dropped had the run's two outer neighbours beside it: the gap is at `at`.
         parts.insert(
             at,
-            format!("[… {omitted} steps omitted to fit the budget …]\n"),
+            format!(
+                "[… steps {first} to {last} ({}) omitted to fit the budget …]\n",
+                omitted.len()
+            ),
         );
     }
     let text = parts.concat();
@@ -343,7 +349,28 @@ mod tests {
         );
         assert!(text.starts_with("Step 1: tap 1"));
         assert!(text.contains("Step 200: tap 200"));
-        assert!(text.contains("steps omitted"));
+        // The dropped steps are one run in the middle, named where they were.
+        let note = text
+            .lines()
+            .find(|l| l.contains("omitted to fit the budget"))
+            .unwrap();
+        let numbers: Vec<usize> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("Step ")?.split(':').next()?.parse().ok())
+            .collect();
+        let gap = numbers.windows(2).find(|w| w[1] != w[0] + 1).unwrap();
+        assert_eq!(
+            note,
+            format!(
+                "[… steps {} to {} ({}) omitted to fit the budget …]",
+                gap[0] + 1,
+                gap[1] - 1,
+                gap[1] - gap[0] - 1
+            )
+        );
+        let before_note = text.split(note).next().unwrap();
+        assert!(before_note.contains(&format!("Step {}:", gap[0])));
+        assert!(!before_note.contains(&format!("Step {}:", gap[1])));
     }
 
     #[test]
