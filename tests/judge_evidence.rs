@@ -514,6 +514,13 @@ async fn a_picture_the_goal_names_is_shown_as_the_phone_has_it() {
     let evidence = golden_evidence(&task, 3).await;
     let paths: Vec<&str> = evidence.pictures.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(paths, ["/sdcard/DCIM/expenses.jpg"]);
+    // The pictures setup pushed were in MediaStore when setup's state was read (its database is
+    // there from boot), so the gallery's first look at them is no change the agent made.
+    assert!(
+        !evidence.facts.iter().any(|f| f.command.contains("external.db")),
+        "{:#?}",
+        evidence.facts
+    );
     let shown = image::load_from_memory(&evidence.pictures[0].1)
         .unwrap()
         .to_rgba8();

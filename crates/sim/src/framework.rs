@@ -240,7 +240,7 @@ impl Framework {
         // MediaProvider creates its database as the phone boots: a read of the phone's databases
         // then finds it from the start, so the rows of files pushed before that read (a task's
         // setup) are in it then, and are not taken later for files the agent added.
-        if let Err(e) = crate::providers::media::open(&fw.sys) {
+        if let Err(e) = crate::providers::media::create(&fw.sys) {
             fw.sys.log(
                 pid::SYSTEM_SERVER,
                 'E',

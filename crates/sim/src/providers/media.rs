@@ -52,6 +52,24 @@ pub fn open(sys: &System) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
+/// Puts `external.db` in place, empty (an empty file is an empty SQLite database), as a booting
+/// phone's MediaProvider does: whoever lists the phone's databases finds it, and its first open
+/// ([`open`], also when the file is read) makes the table and fills it. An empty file costs a boot
+/// nothing; making the table there cost a few milliseconds of every boot.
+pub fn create(sys: &System) -> std::io::Result<()> {
+    let path = sys
+        .host_path(DB_PATH)
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, DB_PATH))?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(drop)
+}
+
 /// The media kinds DocumentsUI shows as roots of their own: MediaDocumentsProvider's Images,
 /// Videos and Audio, read from this table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
