@@ -517,7 +517,10 @@ async fn a_picture_the_goal_names_is_shown_as_the_phone_has_it() {
     // The pictures setup pushed were in MediaStore when setup's state was read (its database is
     // there from boot), so the gallery's first look at them is no change the agent made.
     assert!(
-        !evidence.facts.iter().any(|f| f.command.contains("external.db")),
+        !evidence
+            .facts
+            .iter()
+            .any(|f| f.command.contains("external.db")),
         "{:#?}",
         evidence.facts
     );

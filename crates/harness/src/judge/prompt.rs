@@ -255,31 +255,31 @@ fn unlike(a: &BTreeSet<&str>, b: &BTreeSet<&str>) -> usize {
 fn farthest_first(screens: &[BTreeSet<&str>], first: &[usize]) -> Vec<usize> {
     let n = screens.len();
     let mut order: Vec<usize> = Vec::with_capacity(n);
+    let mut taken = vec![false; n];
     // For each screen not taken: its distance and gap to the nearest taken one.
     let mut nearest: Vec<(usize, usize)> = vec![(usize::MAX, usize::MAX); n];
-    let mut taken = vec![false; n];
-    let mut take = |i: usize, order: &mut Vec<usize>, nearest: &mut Vec<(usize, usize)>| {
-        taken[i] = true;
-        order.push(i);
+    let mut next = first.iter().copied().filter(|&i| i < n);
+    loop {
+        let pick = match next.next() {
+            Some(i) if taken[i] => continue,
+            Some(i) => i,
+            None => match (0..n)
+                .filter(|&j| !taken[j])
+                .max_by_key(|&j| (nearest[j], std::cmp::Reverse(j)))
+            {
+                Some(j) => j,
+                None => break,
+            },
+        };
+        taken[pick] = true;
+        order.push(pick);
         for j in (0..n).filter(|&j| !taken[j]) {
             let (d, g) = nearest[j];
             nearest[j] = (
-                d.min(unlike(&screens[i], &screens[j])),
-                g.min(i.abs_diff(j)),
+                d.min(unlike(&screens[pick], &screens[j])),
+                g.min(pick.abs_diff(j)),
             );
         }
-    };
-    for &i in first.iter().filter(|&&i| i < n) {
-        if !order.contains(&i) {
-            take(i, &mut order, &mut nearest);
-        }
-    }
-    while order.len() < n {
-        let next = (0..n)
-            .filter(|&j| !order.contains(&j))
-            .max_by_key(|&j| (nearest[j], std::cmp::Reverse(j)))
-            .expect("a screen is left");
-        take(next, &mut order, &mut nearest);
     }
     order
 }

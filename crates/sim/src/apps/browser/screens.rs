@@ -286,7 +286,17 @@ pub(super) fn history(sys: &System, entries: &[Entry]) -> View {
         } else {
             e.title.clone()
         };
-        let domain = host(&e.url);
+        // The title over the host, both after the icon.
+        let line = |top_dp: f32, height_dp: f32| {
+            let place = at(
+                row,
+                m.dp(64.0),
+                m.dp(top_dp),
+                row.width() - m.dp(80.0),
+                m.dp(height_dp),
+            );
+            View::new(class::TEXT_VIEW, place)
+        };
         rows.push(
             View::new(class::LINEAR_LAYOUT, row)
                 .id(id("list_item"))
@@ -296,34 +306,16 @@ pub(super) fn history(sys: &System, entries: &[Entry]) -> View {
                         .id(id("favicon")),
                 )
                 .child(
-                    View::new(
-                        class::TEXT_VIEW,
-                        at(
-                            row,
-                            m.dp(64.0),
-                            m.dp(10.0),
-                            row.width() - m.dp(80.0),
-                            m.dp(24.0),
-                        ),
-                    )
-                    .id(id("title"))
-                    .text(title)
-                    .style(text_style(16.0, p.on_surface)),
+                    line(10.0, 24.0)
+                        .id(id("title"))
+                        .text(title)
+                        .style(text_style(16.0, p.on_surface)),
                 )
                 .child(
-                    View::new(
-                        class::TEXT_VIEW,
-                        at(
-                            row,
-                            m.dp(64.0),
-                            m.dp(34.0),
-                            row.width() - m.dp(80.0),
-                            m.dp(20.0),
-                        ),
-                    )
-                    .id(id("domain"))
-                    .text(domain)
-                    .style(text_style(14.0, p.secondary_text)),
+                    line(34.0, 20.0)
+                        .id(id("domain"))
+                        .text(host(&e.url))
+                        .style(text_style(14.0, p.secondary_text)),
                 ),
         );
         top += m.dp(64.0);
